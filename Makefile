@@ -1,0 +1,54 @@
+# codegen: `make generate` regenerates generated/ from specs/; `make test` checks everything.
+# The first target run creates .venv from requirements.txt (pinned) and installs codegen into it.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+CODEGEN := $(BIN)/codegen
+GENERATED_PKGS = $(wildcard generated/*/python/*/)
+
+.PHONY: generate test check lint lint-generated pytest bench fuzz clean help
+
+help:
+	@echo "make generate        regenerate generated/ from specs/"
+	@echo "make test            generate --check, the test suite, and lint of generated code"
+	@echo "make check           mypy --strict / ruff / black on codegen itself and generated/"
+	@echo "make bench           benchmarks (ratios against named peers)"
+	@echo "make fuzz            long frontend fuzz run (not part of make test)"
+
+$(STAMP): requirements.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	touch $(STAMP)
+
+generate: $(STAMP)
+	$(CODEGEN) generate
+
+test: $(STAMP)
+	$(CODEGEN) generate --check
+	$(BIN)/python -m pytest -q -n 2
+	$(MAKE) --no-print-directory lint-generated
+
+check: lint lint-generated
+
+lint: $(STAMP)
+	$(BIN)/mypy --strict codegen
+	$(BIN)/ruff check codegen tests bench
+	$(BIN)/black --check --quiet codegen tests bench
+
+lint-generated: $(STAMP)
+	$(BIN)/mypy --strict $(GENERATED_PKGS)
+	$(BIN)/ruff check --isolated generated
+	$(BIN)/black --check --quiet generated
+
+bench: $(STAMP)
+	$(BIN)/python bench/bench_generate.py
+
+fuzz: $(STAMP)
+	CODEGEN_FUZZ_EXAMPLES=20000 $(BIN)/python -m pytest -q tests/frontends -k fuzz
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache codegen.egg-info
