@@ -1,0 +1,146 @@
+"""Reads ``specs/<id>/spec.toml``: which sources make a protocol and how to treat them.
+
+Phase: before the frontends.
+Inputs: the spec directory.
+Outputs: a frozen ``SpecConfig`` and diagnostics (``CFG***``) for anything missing or unknown.
+Guarantees: unknown keys are reported, never ignored silently; paths are kept repo-relative so
+no machine path reaches generated output.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from codegen.diagnostics import Diagnostics
+from codegen.ir import Span
+
+KNOWN_LANGUAGES = ("typescript", "rust", "go", "prose")
+_TOP_KEYS = {"spec", "transport", "python", "external", "methods", "errors"}
+_SPEC_KEYS = {"id", "title", "version", "language", "sources", "roles", "extra_keys", "docs"}
+
+
+@dataclass(frozen=True, slots=True)
+class ExternalType:
+    name: str
+    module: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class SpecConfig:
+    id: str
+    title: str
+    version: str
+    language: str
+    spec_dir: Path  # absolute, never rendered into output
+    repo_root: Path
+    sources: tuple[str, ...]  # relative to spec_dir
+    roles: tuple[str, str]
+    transport_kind: str
+    framings: tuple[str, ...]
+    python_package: str
+    python_distribution: str
+    externals: tuple[ExternalType, ...]
+    extra_keys: str  # "allow" | "forbid"
+    error_codes: tuple[tuple[int, str], ...]
+    docs: str = ""
+
+    def rel(self, path: Path) -> str:
+        """A repo-relative POSIX path for spans and provenance."""
+        return path.resolve().relative_to(self.repo_root.resolve()).as_posix()
+
+    def source_paths(self) -> list[Path]:
+        return [self.spec_dir / s for s in self.sources]
+
+
+def find_repo_root(start: Path) -> Path:
+    for candidate in [start, *start.parents]:
+        if (candidate / "pyproject.toml").exists() and (candidate / "specs").is_dir():
+            return candidate
+    return start
+
+
+def load_config(spec_dir: Path, diags: Diagnostics, repo_root: Path | None = None) -> SpecConfig | None:
+    """Load a spec.toml; returns None (with diagnostics) when it cannot be used."""
+    spec_dir = spec_dir.resolve()
+    root = (repo_root or find_repo_root(spec_dir)).resolve()
+    toml_path = spec_dir / "spec.toml"
+    try:
+        rel = toml_path.relative_to(root).as_posix()
+    except ValueError:
+        rel = toml_path.as_posix()
+    span = Span(rel, 1, 1)
+    try:
+        data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        diags.report("CFG001", f"cannot read {rel}: {exc.strerror}", span)
+        return None
+    except tomllib.TOMLDecodeError as exc:
+        diags.report("CFG001", f"{rel} is not valid TOML: {exc}", _toml_error_span(rel, exc))
+        return None
+    return _build(data, spec_dir, root, span, diags)
+
+
+def _toml_error_span(rel: str, exc: tomllib.TOMLDecodeError) -> Span:
+    line = getattr(exc, "lineno", 1) or 1
+    col = getattr(exc, "colno", 1) or 1
+    return Span(rel, int(line), int(col))
+
+
+def _build(
+    data: dict[str, Any], spec_dir: Path, root: Path, span: Span, diags: Diagnostics
+) -> SpecConfig | None:
+    for key in sorted(set(data) - _TOP_KEYS):
+        diags.report("CFG002", f"unknown table [{key}] in spec.toml", span)
+    spec = data.get("spec", {})
+    for key in sorted(set(spec) - _SPEC_KEYS):
+        diags.report("CFG002", f"unknown key spec.{key}", span)
+    spec_id = str(spec.get("id", spec_dir.name))
+    language = str(spec.get("language", ""))
+    if language not in KNOWN_LANGUAGES:
+        diags.report("CFG002", f"spec.language must be one of {', '.join(KNOWN_LANGUAGES)}", span)
+        return None
+    sources = tuple(str(s) for s in spec.get("sources", []))
+    if not sources:
+        diags.report("CFG002", "spec.sources must list at least one source file", span)
+        return None
+    for source in sources:
+        if not (spec_dir / source).is_file():
+            diags.report("CFG003", f"source file {source!r} does not exist in {spec_dir.name}/", span)
+    roles = tuple(str(r) for r in spec.get("roles", ["client", "server"]))
+    if len(roles) != 2:
+        diags.report("CFG002", "spec.roles must name exactly two roles", span)
+        return None
+    transport = data.get("transport", {})
+    python = data.get("python", {})
+    package = str(python.get("package", f"{spec_id}_protocol"))
+    externals = tuple(
+        ExternalType(name, str(v.get("module", "")), str(v.get("reason", "")))
+        for name, v in sorted(data.get("external", {}).items())
+    )
+    errors = tuple(sorted((int(code), str(name)) for code, name in data.get("errors", {}).items()))
+    extra_keys = str(spec.get("extra_keys", "allow"))
+    if extra_keys not in ("allow", "forbid"):
+        diags.report("CFG002", "spec.extra_keys must be 'allow' or 'forbid'", span)
+        return None
+    return SpecConfig(
+        id=spec_id,
+        title=str(spec.get("title", spec_id)),
+        version=str(spec.get("version", "0")),
+        language=language,
+        spec_dir=spec_dir,
+        repo_root=root,
+        sources=sources,
+        roles=(roles[0], roles[1]),
+        transport_kind=str(transport.get("kind", "jsonrpc-2.0")),
+        framings=tuple(str(f) for f in transport.get("framings", [])),
+        python_package=package,
+        python_distribution=str(python.get("distribution", package.replace("_", "-"))),
+        externals=externals,
+        extra_keys=extra_keys,
+        error_codes=errors,
+        docs=str(spec.get("docs", "")),
+    )

@@ -1,0 +1,403 @@
+"""The intermediate representation shared by every frontend, pass and backend.
+
+Phase: the model between parsing and rendering.
+Inputs: built by the frontends (one per source language), rewritten by the passes.
+Outputs: read by naming, the backends and the diff.
+Guarantees: every node is a frozen dataclass (hashable, comparable, safe to share between
+passes); every node that came from a source carries a ``Span``; nothing here imports from the
+rest of the package, so the IR can be used alone (a test enforces this).
+
+The IR is designed for all four source languages at once.  The facts a wire format depends on
+are kept apart rather than folded into one flag: whether a key may be absent (``Presence``),
+whether it may be ``null`` (``Field.nullable``) and what a reader assumes when it is absent
+(``Field.default_json``) are three separate facts, because serde, Go and TypeScript each combine
+them differently.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Union
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Span:
+    """A position in a spec source: repo-relative ``file``, 1-based ``line`` and ``col``."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int = 0
+    end_col: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+NO_SPAN = Span("<generated>", 0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Lifecycle:
+    """Documentation and versioning facts every declaration may carry."""
+
+    docs: str = ""
+    since: str | None = None
+    deprecated: str | None = None  # the deprecation message; "" means deprecated without a reason
+
+
+NO_LIFECYCLE = Lifecycle()
+
+
+# --------------------------------------------------------------------------- type expressions
+
+
+class PrimitiveKind(enum.Enum):
+    STRING = "string"
+    INTEGER = "integer"  # kept apart from NUMBER: Rust u64 and Go int are integers on the wire
+    NUMBER = "number"  # any JSON number; the value is kept exactly as written (TS ``number``)
+    BOOLEAN = "boolean"
+    NULL = "null"
+
+
+@dataclass(frozen=True, slots=True)
+class Constraints:
+    """Value constraints taken from the source (``@format float``, ``u8`` ranges, ``PathBuf``)."""
+
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+    format: str | None = None  # e.g. "uri", "float", "uint64", "path", "semver"
+    pattern: str | None = None
+
+
+NO_CONSTRAINTS = Constraints()
+
+
+@dataclass(frozen=True, slots=True)
+class Primitive:
+    kind: PrimitiveKind
+    constraints: Constraints = NO_CONSTRAINTS
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A reference to a named declaration of the protocol (resolved by name)."""
+
+    name: str
+    span: Span = NO_SPAN
+
+
+@dataclass(frozen=True, slots=True)
+class EnumMemberRef:
+    """One member of an enum used as a type: the TS discriminant ``type: Kind.Text``."""
+
+    enum: str
+    member: str
+    span: Span = NO_SPAN
+
+
+@dataclass(frozen=True, slots=True)
+class Literal:
+    """A single JSON scalar as a type: ``'file'``, ``42``, ``true``."""
+
+    value: str | int | float | bool
+
+
+@dataclass(frozen=True, slots=True)
+class ArrayOf:
+    items: TypeExpr
+
+
+@dataclass(frozen=True, slots=True)
+class MapOf:
+    """A JSON object used as a dictionary; keys are strings on the wire."""
+
+    values: TypeExpr
+    key: TypeExpr = field(default_factory=lambda: Primitive(PrimitiveKind.STRING))
+
+
+@dataclass(frozen=True, slots=True)
+class TupleOf:
+    items: tuple[TypeExpr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AnyJson:
+    """Any JSON value (TS ``unknown``/``any``, ``serde_json::Value``, Go ``any``/``RawMessage``).
+
+    ``object_only`` narrows it to any JSON object (TS ``object``).
+    """
+
+    object_only: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class InlineUnion:
+    """An anonymous union inside a type expression (``A | B``, ``'x' | 'y'``, ``T | null``).
+
+    Unions of declarations are lifted to named ``UnionDecl``s by a pass; what stays inline is
+    literal unions and nullability inside containers.
+    """
+
+    members: tuple[TypeExpr, ...]
+
+
+TypeExpr = Union[
+    Primitive, Ref, EnumMemberRef, Literal, ArrayOf, MapOf, TupleOf, AnyJson, InlineUnion
+]
+
+
+# --------------------------------------------------------------------------- declarations
+
+
+class Presence(enum.Enum):
+    """Whether a key is on the wire, separately for reading and writing."""
+
+    REQUIRED = "required"  # always written; a reader rejects a message without it
+    OPTIONAL = "optional"  # may be absent both ways (TS ``?``, serde skip_serializing_if, omitempty)
+    # Always written, but a reader accepts it missing: serde's bare ``Option<T>`` and
+    # ``#[serde(default)]`` fields.
+    WRITTEN_ALWAYS_READ_OPTIONAL = "written-always-read-optional"
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    name: str  # the name in the source language
+    wire_name: str  # the JSON key
+    type: TypeExpr
+    presence: Presence = Presence.REQUIRED
+    nullable: bool = False
+    default_json: str | None = None  # canonical JSON text of the value assumed when absent
+    flatten: bool = False  # serde ``flatten``: the fields of ``type`` sit in this object
+    lifecycle: Lifecycle = NO_LIFECYCLE
+    span: Span = NO_SPAN
+    allowed_values_note: str | None = None  # e.g. Go's trailing ``// "user" or "assistant"``
+    synthesized: bool = False  # added by the frontend (serde's struct tag), not written in source
+
+
+class ExtraKeys(enum.Enum):
+    """What a reader does with keys an object type does not declare."""
+
+    ALLOW = "allow"  # accepted and kept, so a round trip preserves them
+    FORBID = "forbid"
+
+
+@dataclass(frozen=True, slots=True)
+class StructDecl:
+    name: str
+    fields: tuple[Field, ...]
+    bases: tuple[Ref, ...] = ()
+    extra_keys: ExtraKeys = ExtraKeys.ALLOW
+    index_value: TypeExpr | None = None  # TS ``[k: string]: T`` / serde flattened map
+    lifecycle: Lifecycle = NO_LIFECYCLE
+    span: Span = NO_SPAN
+    derived_from: str | None = None  # "FileEdit.before" when the name was synthesized
+    exported: bool = True
+
+
+class EnumBase(enum.Enum):
+    STRING = "string"
+    INTEGER = "integer"
+
+
+@dataclass(frozen=True, slots=True)
+class EnumMember:
+    name: str
+    value: str | int
+    lifecycle: Lifecycle = NO_LIFECYCLE
+    span: Span = NO_SPAN
+
+
+@dataclass(frozen=True, slots=True)
+class EnumDecl:
+    name: str
+    base: EnumBase
+    members: tuple[EnumMember, ...]
+    flags: bool = False  # a bit-flag enum: every OR of member values is a legal value
+    open: bool = False  # readers accept values that are not members
+    lifecycle: Lifecycle = NO_LIFECYCLE
+    span: Span = NO_SPAN
+    derived_from: str | None = None
+    exported: bool = True
+
+
+class UnionRepr(enum.Enum):
+    """How a union is written on the wire (serde's four representations; TS and Go map onto them)."""
+
+    INTERNALLY_TAGGED = "internally-tagged"  # {"type": "x", ...fields}
+    ADJACENTLY_TAGGED = "adjacently-tagged"  # {"t": "x", "c": payload}
+    EXTERNALLY_TAGGED = "externally-tagged"  # {"x": payload} or "x" for a unit variant
+    UNTAGGED = "untagged"  # the payload alone; a reader must tell the variants apart
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    name: str
+    type: TypeExpr | None  # None: a unit variant (no payload)
+    tag_values: tuple[str | int | bool, ...] = ()  # several values allowed for one variant
+    lifecycle: Lifecycle = NO_LIFECYCLE
+    span: Span = NO_SPAN
+
+
+@dataclass(frozen=True, slots=True)
+class Discriminator:
+    """How a reader picks the variant of an untagged union, inferred by a pass.
+
+    ``key``: a field whose literal values tell the variants apart (then the union behaves as
+    internally tagged).  ``required_keys``: (variant, keys) pairs checked in order; the first
+    variant whose keys are all present is the one; an empty key tuple (last only) is the fallback.
+    """
+
+    key: str | None = None
+    required_keys: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class UnionDecl:
+    name: str
+    variants: tuple[Variant, ...]
+    repr: UnionRepr
+    tag_key: str | None = None  # internally / adjacently tagged
+    content_key: str | None = None  # adjacently tagged
+    discriminator: Discriminator | None = None
+    lifecycle: Lifecycle = NO_LIFECYCLE
+    span: Span = NO_SPAN
+    derived_from: str | None = None
+    exported: bool = True
+
+
+class AliasKind(enum.Enum):
+    ALIAS = "alias"  # another name for the same type (TS ``type URI = string``)
+    NEWTYPE = "newtype"  # a distinct type with the same wire form (serde ``ToolCallId(u64)``)
+    EXTERNAL = "external"  # defined outside the spec; declared in spec.toml as any JSON
+
+
+@dataclass(frozen=True, slots=True)
+class AliasDecl:
+    name: str
+    target: TypeExpr
+    kind: AliasKind = AliasKind.ALIAS
+    lifecycle: Lifecycle = NO_LIFECYCLE
+    span: Span = NO_SPAN
+    derived_from: str | None = None
+    exported: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ConstDecl:
+    """A named constant the protocol defines (protocol version, filter names)."""
+
+    name: str
+    value: str | int | float | bool
+    lifecycle: Lifecycle = NO_LIFECYCLE
+    span: Span = NO_SPAN
+
+
+Decl = Union[StructDecl, EnumDecl, UnionDecl, AliasDecl]
+
+
+# --------------------------------------------------------------------------- methods
+
+
+class MethodKind(enum.Enum):
+    REQUEST = "request"
+    NOTIFICATION = "notification"
+
+
+@dataclass(frozen=True, slots=True)
+class Direction:
+    """Who sends a message to whom, in the protocol's own role names."""
+
+    sender: str
+    receiver: str
+    both_ways: bool = False
+
+    def arrow(self) -> str:
+        return f"{self.sender} {'↔' if self.both_ways else '→'} {self.receiver}"
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorCode:
+    code: int
+    name: str
+    docs: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Method:
+    wire_name: str
+    kind: MethodKind
+    direction: Direction
+    params: TypeExpr | None  # None: the message carries no ``params`` key
+    result: TypeExpr | None  # None: a request's success result is ``null``
+    errors: tuple[ErrorCode, ...] = ()
+    lifecycle: Lifecycle = NO_LIFECYCLE
+    span: Span = NO_SPAN
+
+
+# --------------------------------------------------------------------------- examples
+
+
+class ExamplePart(enum.Enum):
+    MESSAGE = "message"  # a whole JSON-RPC (or envelope) message
+    PARAMS = "params"
+    RESULT = "result"
+    ERROR = "error"
+    TYPE = "type"  # an instance of a named type
+
+
+class Expectation(enum.Enum):
+    ACCEPT = "accept"
+    REJECT = "reject"
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    name: str
+    json_text: str  # verbatim, so key order and number spelling survive
+    part: ExamplePart
+    expect: Expectation
+    method: str | None = None
+    type_name: str | None = None
+    span: Span = NO_SPAN
+    skipped_reason: str | None = None  # set when the sample could not be used (``...``)
+    note: str = ""
+
+
+# --------------------------------------------------------------------------- protocol
+
+
+@dataclass(frozen=True, slots=True)
+class Transport:
+    kind: str  # "jsonrpc-2.0" or "http-post-envelope"
+    framings: tuple[str, ...]  # "ndjson-stdio", "websocket", "http-post"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    path: str  # repo-relative
+    sha256: str
+    language: str
+
+
+@dataclass(frozen=True, slots=True)
+class Protocol:
+    id: str
+    title: str
+    version: str
+    transport: Transport
+    roles: tuple[str, str]  # (initiator, responder): "client"/"server", "host"/"extension"
+    decls: tuple[Decl, ...]
+    methods: tuple[Method, ...]
+    constants: tuple[ConstDecl, ...] = ()
+    examples: tuple[Example, ...] = ()
+    errors: tuple[ErrorCode, ...] = ()
+    sources: tuple[SourceFile, ...] = ()
+    docs: str = ""
+
+    def decl(self, name: str) -> Decl | None:
+        for candidate in self.decls:
+            if candidate.name == name:
+                return candidate
+        return None

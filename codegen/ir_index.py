@@ -1,0 +1,116 @@
+"""Read-only lookups over a normalized ``ir.Protocol`` shared by passes and backends.
+
+Phase: used after the frontends (by passes, backends, docs and diff).
+Inputs: an ``ir.Protocol``.
+Outputs: answers: a declaration by name, the effective wire fields of a struct (bases and
+flattened members expanded in wire order), alias chains followed to their target.
+Guarantees: pure and deterministic; cycles in bases or aliases end the walk instead of looping.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from codegen import ir
+
+
+class Index:
+    def __init__(self, protocol: ir.Protocol) -> None:
+        self.protocol = protocol
+        self.decls: dict[str, ir.Decl] = {d.name: d for d in protocol.decls}
+        self.methods: dict[str, ir.Method] = {m.wire_name: m for m in protocol.methods}
+
+    def get(self, name: str) -> ir.Decl | None:
+        return self.decls.get(name)
+
+    def struct(self, name: str) -> ir.StructDecl | None:
+        decl = self.decls.get(name)
+        return decl if isinstance(decl, ir.StructDecl) else None
+
+    def resolve(self, expr: ir.TypeExpr) -> ir.TypeExpr:
+        """Follow ``Ref``s through plain aliases (not newtypes or externals) to the type used."""
+        seen: set[str] = set()
+        while isinstance(expr, ir.Ref) and expr.name not in seen:
+            seen.add(expr.name)
+            decl = self.decls.get(expr.name)
+            if not isinstance(decl, ir.AliasDecl) or decl.kind is not ir.AliasKind.ALIAS:
+                return expr
+            expr = decl.target
+        return expr
+
+    def struct_of(self, expr: ir.TypeExpr) -> ir.StructDecl | None:
+        """The struct a type expression names, through aliases; None if it is not one."""
+        resolved = self.resolve(expr)
+        if isinstance(resolved, ir.Ref):
+            return self.struct(resolved.name)
+        return None
+
+    def wire_fields(self, struct: ir.StructDecl) -> list[ir.Field]:
+        """The keys an object of this struct has on the wire, in wire order.
+
+        Base fields come first (TypeScript ``extends``), then the struct's own fields, with each
+        ``flatten`` field replaced in place by the wire fields of its struct (serde writes
+        flattened fields where the flattened member stands).
+        """
+        return self._wire_fields(struct, frozenset())
+
+    def _wire_fields(self, struct: ir.StructDecl, visiting: frozenset[str]) -> list[ir.Field]:
+        if struct.name in visiting:
+            return []
+        visiting = visiting | {struct.name}
+        out: list[ir.Field] = []
+        for base in struct.bases:
+            base_struct = self.struct_of(base)
+            if base_struct is not None:
+                out.extend(self._wire_fields(base_struct, visiting))
+        for fld in struct.fields:
+            inner = self.struct_of(fld.type) if fld.flatten else None
+            if inner is None:
+                out.append(fld)
+                continue
+            for flat in self._wire_fields(inner, visiting):
+                # A flattened Option<Struct> makes every inner key optional.
+                if fld.presence is not ir.Presence.REQUIRED and flat.presence is ir.Presence.REQUIRED:
+                    flat = replace(flat, presence=fld.presence)
+                out.append(flat)
+        # Later declarations override earlier ones with the same wire name (TS redeclaration).
+        last: dict[str, int] = {}
+        for position, fld in enumerate(out):
+            last[fld.wire_name] = position
+        return [fld for position, fld in enumerate(out) if last[fld.wire_name] == position]
+
+    def index_value(self, struct: ir.StructDecl) -> ir.TypeExpr | None:
+        """The value type of extra keys (index signature / flattened map), bases included."""
+        if struct.index_value is not None:
+            return struct.index_value
+        for base in struct.bases:
+            base_struct = self.struct_of(base)
+            if base_struct is not None and base_struct.name != struct.name:
+                found = self.index_value(base_struct)
+                if found is not None:
+                    return found
+        return None
+
+    def references(self, expr: ir.TypeExpr | None) -> list[str]:
+        """Names of declarations a type expression mentions, in order of appearance."""
+        names: list[str] = []
+        _collect_refs(expr, names)
+        return names
+
+
+def _collect_refs(expr: ir.TypeExpr | None, out: list[str]) -> None:
+    if expr is None:
+        return
+    if isinstance(expr, ir.Ref):
+        out.append(expr.name)
+    elif isinstance(expr, ir.EnumMemberRef):
+        out.append(expr.enum)
+    elif isinstance(expr, ir.ArrayOf):
+        _collect_refs(expr.items, out)
+    elif isinstance(expr, ir.MapOf):
+        _collect_refs(expr.key, out)
+        _collect_refs(expr.values, out)
+    elif isinstance(expr, (ir.TupleOf, ir.InlineUnion)):
+        members = expr.items if isinstance(expr, ir.TupleOf) else expr.members
+        for member in members:
+            _collect_refs(member, out)

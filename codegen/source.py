@@ -1,0 +1,70 @@
+"""Source text with positions: the bridge between parser byte offsets and user-facing spans.
+
+Phase: used by every frontend.
+Inputs: a spec source file (or in-memory text) and its repo-relative path.
+Outputs: ``Span``s with 1-based line and character (not byte) columns.
+Guarantees: columns count characters, so a caret lands right on lines with non-ASCII text
+(``─── initialize ───``, ``Client → Server``); a hash of the exact bytes for provenance.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from codegen.ir import Span
+
+
+@dataclass
+class SourceText:
+    rel_path: str  # repo-relative, POSIX separators
+    text: str
+    data: bytes = field(init=False, repr=False)
+    _line_starts: list[int] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.data = self.text.encode("utf-8")
+        starts = [0]
+        for index, byte in enumerate(self.data):
+            if byte == 0x0A:
+                starts.append(index + 1)
+        self._line_starts = starts
+
+    @classmethod
+    def read(cls, path: Path, rel_path: str) -> SourceText:
+        return cls(rel_path, path.read_text(encoding="utf-8"))
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
+
+    def span_at_point(self, row: int, byte_col: int) -> Span:
+        """A span from a tree-sitter point (0-based row, byte column)."""
+        return Span(self.rel_path, row + 1, self._char_col(row, byte_col) + 1)
+
+    def span_of_offset(self, byte_offset: int) -> Span:
+        """A span from an absolute byte offset in the file."""
+        row = self._row_of(byte_offset)
+        return self.span_at_point(row, byte_offset - self._line_starts[row])
+
+    def line_text(self, line: int) -> str:
+        lines = self.text.splitlines()
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+    def _row_of(self, byte_offset: int) -> int:
+        low, high = 0, len(self._line_starts) - 1
+        while low < high:
+            middle = (low + high + 1) // 2
+            if self._line_starts[middle] <= byte_offset:
+                low = middle
+            else:
+                high = middle - 1
+        return low
+
+    def _char_col(self, row: int, byte_col: int) -> int:
+        if row >= len(self._line_starts):
+            return byte_col
+        start = self._line_starts[row]
+        prefix = self.data[start : start + byte_col]
+        return len(prefix.decode("utf-8", errors="replace"))
