@@ -1,0 +1,21 @@
+"""What every frontend returns, before the pipeline adds the spec's own metadata.
+
+Phase: frontend output.
+Inputs: built by a frontend.
+Outputs: read by ``pipeline.py``, which assembles the ``ir.Protocol``.
+Guarantees: plain frozen data; tuples keep source order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from codegen import ir
+
+
+@dataclass(frozen=True, slots=True)
+class FrontendResult:
+    decls: tuple[ir.Decl, ...]
+    methods: tuple[ir.Method, ...]
+    examples: tuple[ir.Example, ...] = ()
+    constants: tuple[ir.ConstDecl, ...] = ()

@@ -1,0 +1,148 @@
+"""TypeScript ``enum`` / ``const enum`` declarations → ``ir.EnumDecl``.
+
+Phase: frontend helper.
+Inputs: an ``enum_declaration`` node.
+Outputs: an ``EnumDecl``: string or integer members; a bit-flag enum when any member is
+written with ``<<`` or ``|`` (``InputNeeded = (1 << 3) | (1 << 4)``).
+Guarantees: member values are evaluated as constant expressions without ``eval``; anything
+that is not a constant is a diagnostic (SYN004), never an exception.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from codegen import ir
+from codegen.diagnostics import Diagnostics
+from codegen.frontends.jsdoc import JsDoc, is_jsdoc, parse_jsdoc
+from codegen.source import SourceText
+
+_BIT_OPERATORS = {"<<", "|"}
+
+
+class _NotConstant(Exception):
+    pass
+
+
+def convert_enum(
+    node: Node,
+    source: SourceText,
+    diags: Diagnostics,
+    lifecycle: ir.Lifecycle,
+    exported: bool,
+) -> ir.EnumDecl:
+    name = _text(node.child_by_field_name("name"))
+    body = node.child_by_field_name("body")
+    members: list[ir.EnumMember] = []
+    flags = False
+    next_auto = 0
+    doc: JsDoc | None = None
+    for member in body.named_children if body else []:
+        span = source.span_at_point(member.start_point[0], member.start_point[1])
+        if member.type == "comment":
+            text = _text(member)
+            doc = parse_jsdoc(text, member.start_point[0] + 1) if is_jsdoc(text) else doc
+            continue
+        member_name, value_node = _member_parts(member)
+        value: str | int
+        if value_node is None:
+            value = next_auto
+        else:
+            try:
+                value, uses_bits = _evaluate(value_node)
+            except _NotConstant as exc:
+                diags.report("SYN004", f"{name}.{member_name}: {exc}", span)
+                doc = None
+                continue
+            flags = flags or uses_bits
+        if isinstance(value, int):
+            next_auto = value + 1
+        member_lifecycle = ir.Lifecycle(docs=doc.description) if doc else ir.NO_LIFECYCLE
+        members.append(ir.EnumMember(member_name, value, member_lifecycle, span))
+        doc = None
+    kinds = {type(member.value) for member in members}
+    if len(kinds) > 1:
+        diags.report(
+            "SYN004",
+            f"enum {name} mixes string and number members; read as a string enum",
+            source.span_at_point(node.start_point[0], node.start_point[1]),
+        )
+    base = ir.EnumBase.INTEGER if kinds == {int} else ir.EnumBase.STRING
+    return ir.EnumDecl(
+        name=name,
+        base=base,
+        members=tuple(members),
+        flags=flags and base is ir.EnumBase.INTEGER,
+        lifecycle=lifecycle,
+        span=source.span_at_point(node.start_point[0], node.start_point[1]),
+        exported=exported,
+    )
+
+
+def _member_parts(member: Node) -> tuple[str, Node | None]:
+    if member.type == "enum_assignment":
+        name_node = member.child_by_field_name("name")
+        return _unquote(_text(name_node)), member.child_by_field_name("value")
+    return _unquote(_text(member)), None
+
+
+def _evaluate(node: Node) -> tuple[str | int, bool]:
+    """Evaluate a constant enum initializer; the flag says whether bit operators were used."""
+    kind = node.type
+    if kind == "string":
+        return _unquote(_text(node)), False
+    if kind == "number":
+        text = _text(node).replace("_", "")
+        try:
+            return int(text, 0), False
+        except ValueError as exc:
+            raise _NotConstant(f"{text!r} is not an integer") from exc
+    if kind == "parenthesized_expression" and node.named_children:
+        return _evaluate(node.named_children[0])
+    if kind == "unary_expression":
+        operator = _text(node.child_by_field_name("operator"))
+        argument = node.child_by_field_name("argument")
+        value, bits = _evaluate(argument) if argument else ("", False)
+        if operator == "-" and isinstance(value, int):
+            return -value, bits
+        if operator == "~" and isinstance(value, int):
+            return ~value, True
+        raise _NotConstant(f"unsupported operator {operator!r}")
+    if kind == "binary_expression":
+        return _binary(node)
+    raise _NotConstant(f"{_text(node)!r} is not a constant expression")
+
+
+def _binary(node: Node) -> tuple[int, bool]:
+    operator = _text(node.child_by_field_name("operator"))
+    left_node = node.child_by_field_name("left")
+    right_node = node.child_by_field_name("right")
+    if left_node is None or right_node is None:
+        raise _NotConstant("incomplete expression")
+    left, left_bits = _evaluate(left_node)
+    right, right_bits = _evaluate(right_node)
+    if not isinstance(left, int) or not isinstance(right, int):
+        raise _NotConstant("bit operators need integer operands")
+    operations = {
+        "<<": lambda: left << right if 0 <= right < 64 else None,
+        "|": lambda: left | right,
+        "&": lambda: left & right,
+        "+": lambda: left + right,
+        "-": lambda: left - right,
+    }
+    if operator not in operations:
+        raise _NotConstant(f"unsupported operator {operator!r}")
+    value = operations[operator]()
+    if value is None:
+        raise _NotConstant("shift out of range")
+    return value, left_bits or right_bits or operator in _BIT_OPERATORS
+
+
+def _unquote(text: str) -> str:
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"`":
+        return text[1:-1]
+    return text
+
+
+def _text(node: Node | None) -> str:
+    return (node.text or b"").decode("utf-8") if node is not None else ""
