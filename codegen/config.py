@@ -18,8 +18,17 @@ from codegen.diagnostics import Diagnostics
 from codegen.ir import Span
 
 KNOWN_LANGUAGES = ("typescript", "rust", "go", "prose")
-_TOP_KEYS = {"spec", "transport", "python", "external", "methods", "errors"}
-_SPEC_KEYS = {"id", "title", "version", "language", "sources", "roles", "extra_keys", "docs"}
+_TOP_KEYS = {"spec", "transport", "python", "external", "methods", "errors", "examples"}
+_SPEC_KEYS = {
+    "id",
+    "title",
+    "version",
+    "language",
+    "sources",
+    "roles",
+    "extra_keys",
+    "docs",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +56,9 @@ class SpecConfig:
     extra_keys: str  # "allow" | "forbid"
     error_codes: tuple[tuple[int, str], ...]
     docs: str = ""
+    # Spec examples that contradict the spec's own types: name → why.  Kept as must-reject
+    # samples so the contradiction stays visible and is re-checked on every run.
+    contradicting_examples: tuple[tuple[str, str], ...] = ()
 
     def rel(self, path: Path) -> str:
         """A repo-relative POSIX path for spans and provenance."""
@@ -63,7 +75,9 @@ def find_repo_root(start: Path) -> Path:
     return start
 
 
-def load_config(spec_dir: Path, diags: Diagnostics, repo_root: Path | None = None) -> SpecConfig | None:
+def load_config(
+    spec_dir: Path, diags: Diagnostics, repo_root: Path | None = None
+) -> SpecConfig | None:
     """Load a spec.toml; returns None (with diagnostics) when it cannot be used."""
     spec_dir = spec_dir.resolve()
     root = (repo_root or find_repo_root(spec_dir)).resolve()
@@ -79,7 +93,9 @@ def load_config(spec_dir: Path, diags: Diagnostics, repo_root: Path | None = Non
         diags.report("CFG001", f"cannot read {rel}: {exc.strerror}", span)
         return None
     except tomllib.TOMLDecodeError as exc:
-        diags.report("CFG001", f"{rel} is not valid TOML: {exc}", _toml_error_span(rel, exc))
+        diags.report(
+            "CFG001", f"{rel} is not valid TOML: {exc}", _toml_error_span(rel, exc)
+        )
         return None
     return _build(data, spec_dir, root, span, diags)
 
@@ -101,7 +117,9 @@ def _build(
     spec_id = str(spec.get("id", spec_dir.name))
     language = str(spec.get("language", ""))
     if language not in KNOWN_LANGUAGES:
-        diags.report("CFG002", f"spec.language must be one of {', '.join(KNOWN_LANGUAGES)}", span)
+        diags.report(
+            "CFG002", f"spec.language must be one of {', '.join(KNOWN_LANGUAGES)}", span
+        )
         return None
     sources = tuple(str(s) for s in spec.get("sources", []))
     if not sources:
@@ -109,7 +127,11 @@ def _build(
         return None
     for source in sources:
         if not (spec_dir / source).is_file():
-            diags.report("CFG003", f"source file {source!r} does not exist in {spec_dir.name}/", span)
+            diags.report(
+                "CFG003",
+                f"source file {source!r} does not exist in {spec_dir.name}/",
+                span,
+            )
     roles = tuple(str(r) for r in spec.get("roles", ["client", "server"]))
     if len(roles) != 2:
         diags.report("CFG002", "spec.roles must name exactly two roles", span)
@@ -121,7 +143,9 @@ def _build(
         ExternalType(name, str(v.get("module", "")), str(v.get("reason", "")))
         for name, v in sorted(data.get("external", {}).items())
     )
-    errors = tuple(sorted((int(code), str(name)) for code, name in data.get("errors", {}).items()))
+    errors = tuple(
+        sorted((int(code), str(name)) for code, name in data.get("errors", {}).items())
+    )
     extra_keys = str(spec.get("extra_keys", "allow"))
     if extra_keys not in ("allow", "forbid"):
         diags.report("CFG002", "spec.extra_keys must be 'allow' or 'forbid'", span)
@@ -143,4 +167,10 @@ def _build(
         extra_keys=extra_keys,
         error_codes=errors,
         docs=str(spec.get("docs", "")),
+        contradicting_examples=tuple(
+            sorted(
+                (str(k), str(v))
+                for k, v in data.get("examples", {}).get("contradicts_spec", {}).items()
+            )
+        ),
     )

@@ -29,7 +29,10 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
     "CFG001": (Severity.ERROR, "spec.toml is missing or unreadable"),
     "CFG002": (Severity.ERROR, "spec.toml has an invalid or unknown setting"),
     "CFG003": (Severity.ERROR, "a source file named in spec.toml does not exist"),
-    "CFG004": (Severity.WARNING, "an external type declared in spec.toml is never referenced"),
+    "CFG004": (
+        Severity.WARNING,
+        "an external type declared in spec.toml is never referenced",
+    ),
     # syntax and unknown constructs
     "SYN001": (Severity.ERROR, "the source does not parse"),
     "SYN002": (Severity.WARNING, "an unsupported construct was skipped"),
@@ -37,23 +40,36 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
     "SYN004": (Severity.ERROR, "an enum member value is not a constant"),
     # names and references
     "REF001": (Severity.ERROR, "a reference to a type that is not defined"),
-    "REF002": (Severity.WARNING, "a type imported from a module we do not have, mapped to any JSON"),
+    "REF002": (
+        Severity.WARNING,
+        "a type imported from a module we do not have, mapped to any JSON",
+    ),
     "REF003": (Severity.ERROR, "a name is declared twice"),
     "REF004": (Severity.ERROR, "an enum member reference names no member"),
     # methods
     "MTH001": (Severity.ERROR, "a method tag is missing or malformed"),
     "MTH002": (Severity.ERROR, "a method is declared twice"),
-    "MTH003": (Severity.WARNING, "a method's params or result type could not be paired"),
+    "MTH003": (
+        Severity.WARNING,
+        "a method's params or result type could not be paired",
+    ),
     # unions and structs
     "UNI001": (Severity.ERROR, "an untagged union whose variants cannot be told apart"),
     "UNI002": (Severity.ERROR, "a tag value is used by two variants"),
-    "UNI003": (Severity.NOTE, "an untagged union resolved by an inferred discriminator"),
-    "STR001": (Severity.ERROR, "two fields share a wire name (after flattening or inheritance)"),
+    "UNI003": (
+        Severity.NOTE,
+        "an untagged union resolved by an inferred discriminator",
+    ),
+    "STR001": (
+        Severity.ERROR,
+        "two fields share a wire name (after flattening or inheritance)",
+    ),
     "STR002": (Severity.ERROR, "a base type is not an object type"),
     # examples
     "EXM001": (Severity.NOTE, "an @example block was skipped: it is not valid JSON"),
     "EXM002": (Severity.WARNING, "an example message names no known method"),
     "EXM003": (Severity.ERROR, "a sample file is not valid JSON or lacks its target"),
+    "EXM004": (Severity.WARNING, "a spec example contradicts the spec's own types"),
 }
 
 
@@ -80,7 +96,9 @@ class Diagnostics:
     ) -> None:
         if code not in CATALOGUE:
             raise KeyError(f"diagnostic code {code!r} is not in the catalogue")
-        self.items.append(Diagnostic(severity or CATALOGUE[code][0], code, message, span))
+        self.items.append(
+            Diagnostic(severity or CATALOGUE[code][0], code, message, span)
+        )
 
     def extend(self, other: Diagnostics) -> None:
         self.items.extend(other.items)
@@ -101,7 +119,9 @@ def render(diagnostic: Diagnostic, root: Path, strict: bool = False) -> str:
     severity = diagnostic.severity
     if strict and severity is Severity.WARNING:
         severity = Severity.ERROR
-    head = f"{diagnostic.span}: {severity.value}[{diagnostic.code}]: {diagnostic.message}"
+    head = (
+        f"{diagnostic.span}: {severity.value}[{diagnostic.code}]: {diagnostic.message}"
+    )
     line_text = _source_line(root / diagnostic.span.file, diagnostic.span.line)
     if line_text is None:
         return head

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Union
+from typing import TypeAlias
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -44,7 +44,9 @@ class Lifecycle:
 
     docs: str = ""
     since: str | None = None
-    deprecated: str | None = None  # the deprecation message; "" means deprecated without a reason
+    deprecated: str | None = (
+        None  # the deprecation message; "" means deprecated without a reason
+    )
 
 
 NO_LIFECYCLE = Lifecycle()
@@ -143,9 +145,17 @@ class InlineUnion:
     members: tuple[TypeExpr, ...]
 
 
-TypeExpr = Union[
-    Primitive, Ref, EnumMemberRef, Literal, ArrayOf, MapOf, TupleOf, AnyJson, InlineUnion
-]
+TypeExpr: TypeAlias = (
+    Primitive
+    | Ref
+    | EnumMemberRef
+    | Literal
+    | ArrayOf
+    | MapOf
+    | TupleOf
+    | AnyJson
+    | InlineUnion
+)
 
 
 # --------------------------------------------------------------------------- declarations
@@ -168,12 +178,20 @@ class Field:
     type: TypeExpr
     presence: Presence = Presence.REQUIRED
     nullable: bool = False
-    default_json: str | None = None  # canonical JSON text of the value assumed when absent
-    flatten: bool = False  # serde ``flatten``: the fields of ``type`` sit in this object
+    default_json: str | None = (
+        None  # canonical JSON text of the value assumed when absent
+    )
+    flatten: bool = (
+        False  # serde ``flatten``: the fields of ``type`` sit in this object
+    )
     lifecycle: Lifecycle = NO_LIFECYCLE
     span: Span = NO_SPAN
-    allowed_values_note: str | None = None  # e.g. Go's trailing ``// "user" or "assistant"``
-    synthesized: bool = False  # added by the frontend (serde's struct tag), not written in source
+    allowed_values_note: str | None = (
+        None  # e.g. Go's trailing ``// "user" or "assistant"``
+    )
+    synthesized: bool = (
+        False  # added by the frontend (serde's struct tag), not written in source
+    )
 
 
 class ExtraKeys(enum.Enum):
@@ -235,7 +253,9 @@ class UnionRepr(enum.Enum):
 class Variant:
     name: str
     type: TypeExpr | None  # None: a unit variant (no payload)
-    tag_values: tuple[str | int | bool, ...] = ()  # several values allowed for one variant
+    tag_values: tuple[
+        str | int | bool, ...
+    ] = ()  # several values allowed for one variant
     lifecycle: Lifecycle = NO_LIFECYCLE
     span: Span = NO_SPAN
 
@@ -269,7 +289,9 @@ class UnionDecl:
 
 class AliasKind(enum.Enum):
     ALIAS = "alias"  # another name for the same type (TS ``type URI = string``)
-    NEWTYPE = "newtype"  # a distinct type with the same wire form (serde ``ToolCallId(u64)``)
+    NEWTYPE = (
+        "newtype"  # a distinct type with the same wire form (serde ``ToolCallId(u64)``)
+    )
     EXTERNAL = "external"  # defined outside the spec; declared in spec.toml as any JSON
 
 
@@ -294,7 +316,7 @@ class ConstDecl:
     span: Span = NO_SPAN
 
 
-Decl = Union[StructDecl, EnumDecl, UnionDecl, AliasDecl]
+Decl: TypeAlias = StructDecl | EnumDecl | UnionDecl | AliasDecl
 
 
 # --------------------------------------------------------------------------- methods
@@ -387,7 +409,9 @@ class Protocol:
     title: str
     version: str
     transport: Transport
-    roles: tuple[str, str]  # (initiator, responder): "client"/"server", "host"/"extension"
+    roles: tuple[
+        str, str
+    ]  # (initiator, responder): "client"/"server", "host"/"extension"
     decls: tuple[Decl, ...]
     methods: tuple[Method, ...]
     constants: tuple[ConstDecl, ...] = ()

@@ -33,7 +33,10 @@ class Index:
         while isinstance(expr, ir.Ref) and expr.name not in seen:
             seen.add(expr.name)
             decl = self.decls.get(expr.name)
-            if not isinstance(decl, ir.AliasDecl) or decl.kind is not ir.AliasKind.ALIAS:
+            if (
+                not isinstance(decl, ir.AliasDecl)
+                or decl.kind is not ir.AliasKind.ALIAS
+            ):
                 return expr
             expr = decl.target
         return expr
@@ -54,7 +57,9 @@ class Index:
         """
         return self._wire_fields(struct, frozenset())
 
-    def _wire_fields(self, struct: ir.StructDecl, visiting: frozenset[str]) -> list[ir.Field]:
+    def _wire_fields(
+        self, struct: ir.StructDecl, visiting: frozenset[str]
+    ) -> list[ir.Field]:
         if struct.name in visiting:
             return []
         visiting = visiting | {struct.name}
@@ -70,14 +75,19 @@ class Index:
                 continue
             for flat in self._wire_fields(inner, visiting):
                 # A flattened Option<Struct> makes every inner key optional.
-                if fld.presence is not ir.Presence.REQUIRED and flat.presence is ir.Presence.REQUIRED:
+                if (
+                    fld.presence is not ir.Presence.REQUIRED
+                    and flat.presence is ir.Presence.REQUIRED
+                ):
                     flat = replace(flat, presence=fld.presence)
                 out.append(flat)
         # Later declarations override earlier ones with the same wire name (TS redeclaration).
         last: dict[str, int] = {}
         for position, fld in enumerate(out):
             last[fld.wire_name] = position
-        return [fld for position, fld in enumerate(out) if last[fld.wire_name] == position]
+        return [
+            fld for position, fld in enumerate(out) if last[fld.wire_name] == position
+        ]
 
     def index_value(self, struct: ir.StructDecl) -> ir.TypeExpr | None:
         """The value type of extra keys (index signature / flattened map), bases included."""

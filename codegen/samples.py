@@ -33,13 +33,17 @@ _PARTS = {
 _EXPECT = {"accept": ir.Expectation.ACCEPT, "reject": ir.Expectation.REJECT}
 
 
-def load_samples(examples_dir: Path, repo_root: Path, diags: Diagnostics) -> list[ir.Example]:
+def load_samples(
+    examples_dir: Path, repo_root: Path, diags: Diagnostics
+) -> list[ir.Example]:
     out: list[ir.Example] = []
     for sub in ("methods", "types"):
         folder = examples_dir / sub
         if folder.is_dir():
             for path in sorted(folder.glob("*.json")):
-                out.extend(_load_file(path, path.relative_to(repo_root).as_posix(), diags))
+                out.extend(
+                    _load_file(path, path.relative_to(repo_root).as_posix(), diags)
+                )
     return out
 
 
@@ -48,12 +52,18 @@ def _load_file(path: Path, rel: str, diags: Diagnostics) -> list[ir.Example]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        diags.report("EXM003", f"not valid JSON: {exc.msg}", ir.Span(rel, exc.lineno, exc.colno))
+        diags.report(
+            "EXM003", f"not valid JSON: {exc.msg}", ir.Span(rel, exc.lineno, exc.colno)
+        )
         return []
     target = data.get("target") if isinstance(data, dict) else None
     samples = data.get("samples") if isinstance(data, dict) else None
     if not isinstance(target, dict) or not isinstance(samples, list):
-        diags.report("EXM003", "a sample file needs 'target' and a 'samples' list", ir.Span(rel, 1, 1))
+        diags.report(
+            "EXM003",
+            "a sample file needs 'target' and a 'samples' list",
+            ir.Span(rel, 1, 1),
+        )
         return []
     out: list[ir.Example] = []
     for sample in samples:
@@ -74,7 +84,9 @@ def _example(
     part = _PARTS.get(str(sample.get("part", "type" if "type" in target else "params")))
     expect = _EXPECT.get(str(sample.get("expect", "accept")))
     if part is None or expect is None or not name:
-        diags.report("EXM003", f"sample {name!r}: needs a name, a known part and expect", span)
+        diags.report(
+            "EXM003", f"sample {name!r}: needs a name, a known part and expect", span
+        )
         return None
     method = target.get("method")
     type_name = target.get("type")
@@ -105,7 +117,10 @@ def render_extracted(examples: tuple[ir.Example, ...]) -> str:
     """The spec's own ``@example`` messages as one reviewable JSON document."""
     entries: list[dict[str, Any]] = []
     for example in examples:
-        if example.part is not ir.ExamplePart.MESSAGE or not example.span.file.startswith("specs/"):
+        if (
+            example.part is not ir.ExamplePart.MESSAGE
+            or not example.span.file.startswith("specs/")
+        ):
             continue
         if "/examples/" in example.span.file:
             continue

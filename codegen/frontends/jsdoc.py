@@ -74,15 +74,13 @@ def _strip_comment_markers(comment: str) -> list[str]:
         body = body[3:]
     elif body.startswith("/*"):
         body = body[2:]
-    if body.endswith("*/"):
-        body = body[:-2]
+    body = body.removesuffix("*/")
     out: list[str] = []
     for raw in body.split("\n"):
         line = raw.strip()
         if line.startswith("*"):
             line = line[1:]
-            if line.startswith(" "):
-                line = line[1:]
+            line = line.removeprefix(" ")
         out.append(line.rstrip())
     return out
 

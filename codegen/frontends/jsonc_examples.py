@@ -76,18 +76,24 @@ def split_examples(text: str, first_line: int) -> list[Sample]:
             samples.append(_finish(current, start, " / ".join(notes)))
             current, notes, scanner = [], [], _Scanner()
     if current:
-        samples.append(_finish(current, start, " / ".join(notes), "the message is not closed"))
+        samples.append(
+            _finish(current, start, " / ".join(notes), "the message is not closed")
+        )
     return samples
 
 
-def _finish(lines: list[str], line: int, note: str, forced: str | None = None) -> Sample:
+def _finish(
+    lines: list[str], line: int, note: str, forced: str | None = None
+) -> Sample:
     body = "\n".join(lines).strip()
     error = forced
     if error is None:
         try:
             json.loads(body)
         except json.JSONDecodeError as exc:
-            error = f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
+            error = (
+                f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
+            )
             if _has_placeholder(body):
                 error = "it contains a '...' placeholder; " + error
     return Sample(body, line, note, error)

@@ -41,7 +41,9 @@ def convert_enum(
         span = source.span_at_point(member.start_point[0], member.start_point[1])
         if member.type == "comment":
             text = _text(member)
-            doc = parse_jsdoc(text, member.start_point[0] + 1) if is_jsdoc(text) else doc
+            doc = (
+                parse_jsdoc(text, member.start_point[0] + 1) if is_jsdoc(text) else doc
+            )
             continue
         member_name, value_node = _member_parts(member)
         value: str | int
@@ -57,7 +59,9 @@ def convert_enum(
             flags = flags or uses_bits
         if isinstance(value, int):
             next_auto = value + 1
-        member_lifecycle = ir.Lifecycle(docs=doc.description) if doc else ir.NO_LIFECYCLE
+        member_lifecycle = (
+            ir.Lifecycle(docs=doc.description) if doc else ir.NO_LIFECYCLE
+        )
         members.append(ir.EnumMember(member_name, value, member_lifecycle, span))
         doc = None
     kinds = {type(member.value) for member in members}
@@ -123,18 +127,20 @@ def _binary(node: Node) -> tuple[int, bool]:
     right, right_bits = _evaluate(right_node)
     if not isinstance(left, int) or not isinstance(right, int):
         raise _NotConstant("bit operators need integer operands")
-    operations = {
-        "<<": lambda: left << right if 0 <= right < 64 else None,
-        "|": lambda: left | right,
-        "&": lambda: left & right,
-        "+": lambda: left + right,
-        "-": lambda: left - right,
-    }
-    if operator not in operations:
+    if operator == "<<":
+        if not 0 <= right < 64:
+            raise _NotConstant("shift out of range")
+        value = left << right
+    elif operator == "|":
+        value = left | right
+    elif operator == "&":
+        value = left & right
+    elif operator == "+":
+        value = left + right
+    elif operator == "-":
+        value = left - right
+    else:
         raise _NotConstant(f"unsupported operator {operator!r}")
-    value = operations[operator]()
-    if value is None:
-        raise _NotConstant("shift out of range")
     return value, left_bits or right_bits or operator in _BIT_OPERATORS
 
 

@@ -44,7 +44,9 @@ class MethodDoc:
     source: SourceText
 
 
-def method_from_jsdoc(doc: JsDoc, source: SourceText, diags: Diagnostics) -> MethodDoc | None:
+def method_from_jsdoc(
+    doc: JsDoc, source: SourceText, diags: Diagnostics
+) -> MethodDoc | None:
     """A ``MethodDoc`` if the JSDoc declares a method (has ``@method``), else None."""
     method_tag = doc.first("method")
     if method_tag is None:
@@ -56,7 +58,10 @@ def method_from_jsdoc(doc: JsDoc, source: SourceText, diags: Diagnostics) -> Met
         return None
     type_tag = doc.first("messageType")
     kind_text = type_tag.text.strip().lower() if type_tag else ""
-    kinds = {"request": ir.MethodKind.REQUEST, "notification": ir.MethodKind.NOTIFICATION}
+    kinds = {
+        "request": ir.MethodKind.REQUEST,
+        "notification": ir.MethodKind.NOTIFICATION,
+    }
     if kind_text not in kinds:
         where = _tag_span(source, type_tag) if type_tag else span
         diags.report(
@@ -70,8 +75,13 @@ def method_from_jsdoc(doc: JsDoc, source: SourceText, diags: Diagnostics) -> Met
         diags.report("MTH001", f"method {name} has no @direction tag", span)
         return None
     return MethodDoc(
-        name, kinds[kind_text], direction_tag.text.strip(), doc, span,
-        _tag_span(source, direction_tag), source,
+        name,
+        kinds[kind_text],
+        direction_tag.text.strip(),
+        doc,
+        span,
+        _tag_span(source, direction_tag),
+        source,
     )
 
 
@@ -88,7 +98,8 @@ def pair_methods(
     for doc in docs:
         if doc.wire_name in seen:
             diags.report(
-                "MTH002", f"method {doc.wire_name} is declared twice (first at {seen[doc.wire_name]})",
+                "MTH002",
+                f"method {doc.wire_name} is declared twice (first at {seen[doc.wire_name]})",
                 doc.span,
             )
             continue
@@ -102,12 +113,14 @@ def pair_methods(
         result = by_name.get(stem + "Result")
         if params is None:
             diags.report(
-                "MTH003", f"method {doc.wire_name} has no {stem}Params declaration; it sends no params",
+                "MTH003",
+                f"method {doc.wire_name} has no {stem}Params declaration; it sends no params",
                 doc.span,
             )
         if result is not None and doc.kind is ir.MethodKind.NOTIFICATION:
             diags.report(
-                "MTH003", f"notification {doc.wire_name} cannot have a result ({stem}Result ignored)",
+                "MTH003",
+                f"notification {doc.wire_name} cannot have a result ({stem}Result ignored)",
                 doc.span,
             )
             result = None
@@ -127,14 +140,18 @@ def pair_methods(
     return methods, examples
 
 
-def _direction(doc: MethodDoc, roles: tuple[str, str], diags: Diagnostics) -> ir.Direction | None:
+def _direction(
+    doc: MethodDoc, roles: tuple[str, str], diags: Diagnostics
+) -> ir.Direction | None:
     text = doc.direction_text
     for arrow in _ARROWS:
         if arrow in text:
             left, right = (part.strip().lower() for part in text.split(arrow, 1))
             known = {role.lower(): role for role in roles}
             if left in known and right in known and left != right:
-                return ir.Direction(known[left], known[right], both_ways=arrow in ("↔", "<->"))
+                return ir.Direction(
+                    known[left], known[right], both_ways=arrow in ("↔", "<->")
+                )
             break
     diags.report(
         "MTH001",
@@ -149,7 +166,9 @@ def _errors(doc: MethodDoc, related: list[ir.Decl]) -> tuple[ir.ErrorCode, ...]:
     found: dict[int, ir.ErrorCode] = {}
     for tag in doc.doc.all("throws"):
         for code, name in _codes_in(tag.text):
-            found.setdefault(code, ir.ErrorCode(code, name, tag.text.split(")", 1)[-1].strip()))
+            found.setdefault(
+                code, ir.ErrorCode(code, name, tag.text.split(")", 1)[-1].strip())
+            )
     texts = [doc.doc.description] + [decl.lifecycle.docs for decl in related]
     for text in texts:
         for code, name in _codes_in(text):

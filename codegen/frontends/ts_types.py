@@ -10,8 +10,8 @@ Guarantees: never raises on user input; anything unsupported becomes a diagnosti
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from tree_sitter import Node
 
@@ -85,15 +85,19 @@ class TypeConverter:
             return ir.Ref(name, self.span(node))
         if kind == "nested_type_identifier":
             module = node.child_by_field_name("module")
-            name = node.child_by_field_name("name")
-            if module is None or name is None:
+            member = node.child_by_field_name("name")
+            if module is None or member is None:
                 return self._unsupported(node, "a malformed qualified type").expr
-            return ir.EnumMemberRef(self.text(module), self.text(name), self.span(node))
+            return ir.EnumMemberRef(
+                self.text(module), self.text(member), self.span(node)
+            )
         if kind == "literal_type":
             return self._literal(node)
         if kind == "array_type":
             element = node.named_children[0]
-            return ir.ArrayOf(self._element(element, context + "Item", derived_from + "[]"))
+            return ir.ArrayOf(
+                self._element(element, context + "Item", derived_from + "[]")
+            )
         if kind == "generic_type":
             return self._generic(node, context, derived_from)
         if kind == "tuple_type":
@@ -106,14 +110,18 @@ class TypeConverter:
             return self._object(node, context, derived_from)
         if kind == "parenthesized_type" or kind == "union_type":
             return self._element(node, context, derived_from)
-        return self._unsupported(node, f"the type construct {kind!r} is not supported").expr
+        return self._unsupported(
+            node, f"the type construct {kind!r} is not supported"
+        ).expr
 
     def _element(self, node: Node, context: str, derived_from: str) -> ir.TypeExpr:
         """A type inside a container: nullability stays in the expression."""
         result = self.convert(node, context, derived_from)
         if result.undefined:
             self.diags.report(
-                "SYN003", "'undefined' inside a container has no JSON form", self.span(node)
+                "SYN003",
+                "'undefined' inside a container has no JSON form",
+                self.span(node),
             )
         if result.nullable:
             return ir.InlineUnion((result.expr, NULL))
@@ -132,7 +140,9 @@ class TypeConverter:
             return NULL
         if child.type == "unary_expression" and text.startswith("-"):
             return ir.Literal(-_number(text[1:].strip()))
-        return self._unsupported(node, f"the literal type {text!r} is not supported").expr
+        return self._unsupported(
+            node, f"the literal type {text!r} is not supported"
+        ).expr
 
     def _generic(self, node: Node, context: str, derived_from: str) -> ir.TypeExpr:
         name_node = node.child_by_field_name("name")
@@ -144,12 +154,18 @@ class TypeConverter:
             values = self._element(args[1], context + "Value", derived_from + "<value>")
             return ir.MapOf(values, key)
         if name in ("Array", "ReadonlyArray") and len(args) == 1:
-            return ir.ArrayOf(self._element(args[0], context + "Item", derived_from + "[]"))
-        return self._unsupported(node, f"the generic type {name!r} is not supported").expr
+            return ir.ArrayOf(
+                self._element(args[0], context + "Item", derived_from + "[]")
+            )
+        return self._unsupported(
+            node, f"the generic type {name!r} is not supported"
+        ).expr
 
     def _object(self, node: Node, context: str, derived_from: str) -> ir.TypeExpr:
         if self.build_object is None:
-            return self._unsupported(node, "inline object types are not allowed here").expr
+            return self._unsupported(
+                node, "inline object types are not allowed here"
+            ).expr
         struct = self.build_object(node, context, derived_from)
         self.lifted.append(struct)
         return ir.Ref(struct.name, struct.span)
@@ -180,7 +196,9 @@ class TypeConverter:
         return result
 
     def _unsupported(self, node: Node, message: str) -> TypeResult:
-        self.diags.report("SYN003", message + "; it is read as any JSON value", self.span(node))
+        self.diags.report(
+            "SYN003", message + "; it is read as any JSON value", self.span(node)
+        )
         return TypeResult(ir.AnyJson())
 
 
@@ -188,7 +206,10 @@ def _flatten_union(node: Node, out: list[Node]) -> None:
     for child in node.named_children:
         if child.type == "union_type":
             _flatten_union(child, out)
-        elif child.type == "parenthesized_type" and child.named_children[0].type == "union_type":
+        elif (
+            child.type == "parenthesized_type"
+            and child.named_children[0].type == "union_type"
+        ):
             _flatten_union(child.named_children[0], out)
         else:
             out.append(child)

@@ -66,7 +66,9 @@ def read_typescript(
     decls.extend(_external_decls(states, local_modules, externals, diags))
     method_docs = [doc for state in states for doc in state.method_docs]
     methods, examples = pair_methods(method_docs, decls, roles, diags)
-    return FrontendResult(decls=tuple(decls), methods=tuple(methods), examples=tuple(examples))
+    return FrontendResult(
+        decls=tuple(decls), methods=tuple(methods), examples=tuple(examples)
+    )
 
 
 def _read_file(source: SourceText, diags: Diagnostics) -> _FileState:
@@ -91,7 +93,9 @@ def _read_file(source: SourceText, diags: Diagnostics) -> _FileState:
     return state
 
 
-def _read_statement(node: Node, doc: JsDoc | None, state: _FileState, diags: Diagnostics) -> None:
+def _read_statement(
+    node: Node, doc: JsDoc | None, state: _FileState, diags: Diagnostics
+) -> None:
     exported = node.type == "export_statement"
     declaration = node.child_by_field_name("declaration") if exported else node
     if node.type == "import_statement":
@@ -130,13 +134,20 @@ class _DeclBuilder:
             return self.alias(node, lifecycle)
         if node.type == "enum_declaration":
             return convert_enum(node, self.source, self.diags, lifecycle, self.exported)
-        if node.type in ("lexical_declaration", "function_declaration", "class_declaration"):
+        if node.type in (
+            "lexical_declaration",
+            "function_declaration",
+            "class_declaration",
+        ):
             self.diags.report(
-                "SYN002", f"a {node.type.replace('_', ' ')} is not part of a wire protocol; skipped",
+                "SYN002",
+                f"a {node.type.replace('_', ' ')} is not part of a wire protocol; skipped",
                 self.span(node),
             )
             return None
-        self.diags.report("SYN002", f"unsupported statement {node.type!r} skipped", self.span(node))
+        self.diags.report(
+            "SYN002", f"unsupported statement {node.type!r} skipped", self.span(node)
+        )
         return None
 
     def interface(self, node: Node, lifecycle: ir.Lifecycle) -> ir.StructDecl:
@@ -178,22 +189,34 @@ class _DeclBuilder:
         if value.type == "object_type":
             fields, index_value = self._members(value, name)
             return ir.StructDecl(
-                name, fields, index_value=index_value, lifecycle=lifecycle, span=span,
+                name,
+                fields,
+                index_value=index_value,
+                lifecycle=lifecycle,
+                span=span,
                 exported=self.exported,
             )
         result = self.types.convert(value, name, name)
         if result.undefined:
-            self.diags.report("SYN003", "'undefined' in a type alias has no JSON form", span)
+            self.diags.report(
+                "SYN003", "'undefined' in a type alias has no JSON form", span
+            )
         target = result.expr
         if isinstance(target, ir.InlineUnion) and _is_declaration_union(target):
             variants = _variants(target, result.nullable)
             return ir.UnionDecl(
-                name, variants, ir.UnionRepr.UNTAGGED, lifecycle=lifecycle, span=span,
+                name,
+                variants,
+                ir.UnionRepr.UNTAGGED,
+                lifecycle=lifecycle,
+                span=span,
                 exported=self.exported,
             )
         if result.nullable:
             target = ir.InlineUnion((target, ir.Primitive(ir.PrimitiveKind.NULL)))
-        return ir.AliasDecl(name, target, lifecycle=lifecycle, span=span, exported=self.exported)
+        return ir.AliasDecl(
+            name, target, lifecycle=lifecycle, span=span, exported=self.exported
+        )
 
     def _bases(self, clause: Node) -> list[ir.Ref]:
         refs: list[ir.Ref] = []
@@ -202,7 +225,9 @@ class _DeclBuilder:
                 refs.append(ir.Ref(_text(child), self.span(child)))
             else:
                 self.diags.report(
-                    "SYN003", f"unsupported base type {_text(child)!r}; ignored", self.span(child)
+                    "SYN003",
+                    f"unsupported base type {_text(child)!r}; ignored",
+                    self.span(child),
                 )
         return refs
 
@@ -216,7 +241,11 @@ class _DeclBuilder:
         for member in body.named_children:
             if member.type == "comment":
                 text = _text(member)
-                doc = parse_jsdoc(text, member.start_point[0] + 1) if is_jsdoc(text) else doc
+                doc = (
+                    parse_jsdoc(text, member.start_point[0] + 1)
+                    if is_jsdoc(text)
+                    else doc
+                )
                 continue
             if member.type == "property_signature":
                 built = self._field(member, owner, path or owner, doc)
@@ -233,18 +262,26 @@ class _DeclBuilder:
             doc = None
         return tuple(fields), index_value
 
-    def _field(self, member: Node, owner: str, path: str, doc: JsDoc | None) -> ir.Field | None:
+    def _field(
+        self, member: Node, owner: str, path: str, doc: JsDoc | None
+    ) -> ir.Field | None:
         name_node = member.child_by_field_name("name")
         type_node = member.child_by_field_name("type")
         if name_node is None:
             return None
         name = _property_name(name_node)
         if type_node is None:
-            self.diags.report("SYN003", f"{owner}.{name} has no type; read as any JSON", self.span(member))
+            self.diags.report(
+                "SYN003",
+                f"{owner}.{name} has no type; read as any JSON",
+                self.span(member),
+            )
             expr: ir.TypeExpr = ir.AnyJson()
             undefined = nullable = False
         else:
-            result = self.types.convert(type_node, owner + _pascal(name), f"{path}.{name}")
+            result = self.types.convert(
+                type_node, owner + _pascal(name), f"{path}.{name}"
+            )
             expr, undefined, nullable = result.expr, result.undefined, result.nullable
             expr = self._lift_union(expr, owner, path, name, member)
         question = any(child.type == "?" for child in member.children)
@@ -304,7 +341,11 @@ def _variants(expr: ir.InlineUnion, nullable: bool) -> tuple[ir.Variant, ...]:
         while name in used:
             name += "_"
         used.add(name)
-        span = member.span if isinstance(member, (ir.Ref, ir.EnumMemberRef)) else ir.NO_SPAN
+        span = (
+            member.span
+            if isinstance(member, (ir.Ref, ir.EnumMemberRef))
+            else ir.NO_SPAN
+        )
         variants.append(ir.Variant(name, member, span=span))
     return tuple(variants)
 
@@ -356,7 +397,9 @@ def _imports(node: Node, source: SourceText) -> list[Import]:
     while stack:
         child = stack.pop(0)
         if child.type == "import_specifier":
-            alias = child.child_by_field_name("alias") or child.child_by_field_name("name")
+            alias = child.child_by_field_name("alias") or child.child_by_field_name(
+                "name"
+            )
             if alias is not None:
                 span = source.span_at_point(alias.start_point[0], alias.start_point[1])
                 out.append(Import(_text(alias), module, span))
@@ -388,8 +431,11 @@ def _external_decls(
                 docs = externals[imported.name] or f"Defined in {imported.module}."
                 out.append(
                     ir.AliasDecl(
-                        imported.name, ir.AnyJson(), ir.AliasKind.EXTERNAL,
-                        ir.Lifecycle(docs=docs), imported.span,
+                        imported.name,
+                        ir.AnyJson(),
+                        ir.AliasKind.EXTERNAL,
+                        ir.Lifecycle(docs=docs),
+                        imported.span,
                     )
                 )
             else:
@@ -401,7 +447,12 @@ def _external_decls(
                 )
                 # A placeholder keeps every use of the name from being reported again.
                 out.append(
-                    ir.AliasDecl(imported.name, ir.AnyJson(), ir.AliasKind.EXTERNAL, span=imported.span)
+                    ir.AliasDecl(
+                        imported.name,
+                        ir.AnyJson(),
+                        ir.AliasKind.EXTERNAL,
+                        span=imported.span,
+                    )
                 )
     return out
 

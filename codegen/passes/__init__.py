@@ -6,7 +6,7 @@ raised.  The order matters: references are checked before anything follows them.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics

@@ -25,25 +25,41 @@ def check_references(protocol: ir.Protocol, diags: Diagnostics) -> ir.Protocol:
             for base in decl.bases:
                 target = decls.get(base.name)
                 if target is None:
-                    diags.report("REF001", f"base {base.name} of {decl.name} is not defined", base.span)
+                    diags.report(
+                        "REF001",
+                        f"base {base.name} of {decl.name} is not defined",
+                        base.span,
+                    )
                 elif not isinstance(target, (ir.StructDecl, ir.AliasDecl)):
-                    diags.report("STR002", f"base {base.name} of {decl.name} is not an object type", base.span)
+                    diags.report(
+                        "STR002",
+                        f"base {base.name} of {decl.name} is not an object type",
+                        base.span,
+                    )
     for method in protocol.methods:
-        for expr in (method.params, method.result):
-            for node in walk_expr(expr):
+        for part in (method.params, method.result):
+            for node in walk_expr(part):
                 _check(node, method.span, decls, diags)
     return protocol
 
 
-def _check(node: ir.TypeExpr, span: ir.Span, decls: dict[str, ir.Decl], diags: Diagnostics) -> None:
+def _check(
+    node: ir.TypeExpr, span: ir.Span, decls: dict[str, ir.Decl], diags: Diagnostics
+) -> None:
     if isinstance(node, ir.Ref) and node.name not in decls:
         diags.report("REF001", f"{node.name} is not defined", _best(node.span, span))
     elif isinstance(node, ir.EnumMemberRef):
         target = decls.get(node.enum)
         if not isinstance(target, ir.EnumDecl):
-            diags.report("REF001", f"{node.enum} is not an enum", _best(node.span, span))
+            diags.report(
+                "REF001", f"{node.enum} is not an enum", _best(node.span, span)
+            )
         elif node.member not in {member.name for member in target.members}:
-            diags.report("REF004", f"{node.enum} has no member {node.member}", _best(node.span, span))
+            diags.report(
+                "REF004",
+                f"{node.enum} has no member {node.member}",
+                _best(node.span, span),
+            )
 
 
 def _best(own: ir.Span, fallback: ir.Span) -> ir.Span:

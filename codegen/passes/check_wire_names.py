@@ -27,7 +27,11 @@ def _check_struct(struct: ir.StructDecl, index: Index, diags: Diagnostics) -> No
     seen: dict[str, ir.Field] = {}
     for fld in _raw_fields(struct, index, frozenset()):
         earlier = seen.get(fld.wire_name)
-        if earlier is not None and earlier.type != fld.type and not _narrows(earlier, fld):
+        if (
+            earlier is not None
+            and earlier.type != fld.type
+            and not _narrows(earlier, fld)
+        ):
             diags.report(
                 "STR001",
                 f"{struct.name}: key {fld.wire_name!r} comes twice, at {earlier.span} and "
@@ -39,10 +43,14 @@ def _check_struct(struct: ir.StructDecl, index: Index, diags: Diagnostics) -> No
 
 def _narrows(base: ir.Field, override: ir.Field) -> bool:
     # TypeScript lets an interface narrow an inherited field (``type: string`` → a literal).
-    return isinstance(base.type, ir.Primitive) and isinstance(override.type, (ir.Literal, ir.EnumMemberRef))
+    return isinstance(base.type, ir.Primitive) and isinstance(
+        override.type, (ir.Literal, ir.EnumMemberRef)
+    )
 
 
-def _raw_fields(struct: ir.StructDecl, index: Index, visiting: frozenset[str]) -> list[ir.Field]:
+def _raw_fields(
+    struct: ir.StructDecl, index: Index, visiting: frozenset[str]
+) -> list[ir.Field]:
     if struct.name in visiting:
         return []
     visiting = visiting | {struct.name}

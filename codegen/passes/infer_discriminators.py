@@ -38,7 +38,9 @@ def infer_discriminators(protocol: ir.Protocol, diags: Diagnostics) -> ir.Protoc
 def _infer(union: ir.UnionDecl, index: Index, diags: Diagnostics) -> ir.UnionDecl:
     if union.repr is not ir.UnionRepr.UNTAGGED or union.discriminator is not None:
         return union
-    objects = [(v, index.struct_of(v.type)) for v in union.variants if v.type is not None]
+    objects = [
+        (v, index.struct_of(v.type)) for v in union.variants if v.type is not None
+    ]
     structs = [(v, s) for v, s in objects if s is not None]
     if len(structs) < 2:
         return union
@@ -70,11 +72,17 @@ def _by_tag_key(
             flat = [value for group in values for value in group]
             if len(flat) == len(set(flat)):
                 variants = tuple(
-                    replace(variant, tag_values=tuple(v for v in group if not isinstance(v, float)))
+                    replace(
+                        variant,
+                        tag_values=tuple(v for v in group if not isinstance(v, float)),
+                    )
                     for (variant, _), group in zip(structs, values)
                 )
                 return replace(
-                    union, repr=ir.UnionRepr.INTERNALLY_TAGGED, tag_key=key, variants=variants
+                    union,
+                    repr=ir.UnionRepr.INTERNALLY_TAGGED,
+                    tag_key=key,
+                    variants=variants,
                 )
     return None
 
@@ -97,7 +105,11 @@ def _by_required_keys(
     while remaining:
         if len(remaining) == 1:
             last = remaining.pop()
-            keys = [f.wire_name for f in fields[last.name] if f.presence is ir.Presence.REQUIRED]
+            keys = [
+                f.wire_name
+                for f in fields[last.name]
+                if f.presence is ir.Presence.REQUIRED
+            ]
             picks.append((last.name, tuple(keys[:1])))
             break
         chosen = _next_identifiable(remaining, fields)
@@ -116,7 +128,9 @@ def _by_required_keys(
     diags.report(
         "UNI003",
         f"union {union.name} has no tag; a reader checks keys in order: "
-        + ", ".join(f"{name} if {keys[0]!r}" if keys else f"else {name}" for name, keys in picks),
+        + ", ".join(
+            f"{name} if {keys[0]!r}" if keys else f"else {name}" for name, keys in picks
+        ),
         union.span,
     )
     return replace(union, discriminator=ir.Discriminator(required_keys=tuple(picks)))
@@ -150,8 +164,8 @@ def literal_values_of(expr: ir.TypeExpr, index: Index) -> tuple[Scalar, ...]:
         return ()
     if isinstance(expr, ir.InlineUnion):
         out: list[Scalar] = []
-        for member in expr.members:
-            values = literal_values_of(member, index)
+        for option in expr.members:
+            values = literal_values_of(option, index)
             if not values:
                 return ()
             out.extend(values)

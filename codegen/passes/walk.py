@@ -40,6 +40,8 @@ def type_exprs_of_decl(decl: ir.Decl) -> Iterator[tuple[ir.TypeExpr, ir.Span]]:
     elif isinstance(decl, ir.UnionDecl):
         for variant in decl.variants:
             if variant.type is not None:
-                yield variant.type, variant.span if variant.span != ir.NO_SPAN else decl.span
+                yield variant.type, (
+                    variant.span if variant.span != ir.NO_SPAN else decl.span
+                )
     elif isinstance(decl, ir.AliasDecl):
         yield decl.target, decl.span

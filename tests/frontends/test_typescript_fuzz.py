@@ -21,8 +21,33 @@ from codegen.source import SourceText
 REPO = Path(__file__).resolve().parent.parent.parent
 BASE = (REPO / "specs/ahp/commands.ts").read_text(encoding="utf-8")
 EXAMPLES = int(os.environ.get("CODEGEN_FUZZ_EXAMPLES", "60"))
-TOKENS = ["{", "}", "|", "<<", "?", ":", ";", "/**", "*/", "@method x", "'", "`", "extends",
-          "export", "interface", "enum", "type", "=", "(", ")", "[", "]", "\n", "Record<", "→"]
+TOKENS = [
+    "{",
+    "}",
+    "|",
+    "<<",
+    "?",
+    ":",
+    ";",
+    "/**",
+    "*/",
+    "@method x",
+    "'",
+    "`",
+    "extends",
+    "export",
+    "interface",
+    "enum",
+    "type",
+    "=",
+    "(",
+    ")",
+    "[",
+    "]",
+    "\n",
+    "Record<",
+    "→",
+]
 
 
 @st.composite
@@ -36,7 +61,11 @@ def mutated(draw: st.DrawFn) -> str:
         elif action == "insert":
             text = text[:position] + draw(st.text(max_size=20)) + text[position:]
         elif action == "duplicate":
-            text = text[:position] + text[position : position + draw(st.integers(1, 300))] + text[position:]
+            text = (
+                text[:position]
+                + text[position : position + draw(st.integers(1, 300))]
+                + text[position:]
+            )
         else:
             text = text[:position] + draw(st.sampled_from(TOKENS)) + text[position:]
     return text
@@ -47,10 +76,18 @@ def mutated(draw: st.DrawFn) -> str:
 def test_mutated_typescript_never_crashes(text: str) -> None:
     source = SourceText("specs/ahp/commands.ts", text)
     diags = Diagnostics()
-    result = read_typescript([source], ("client", "server"), {"ActionEnvelope": ""}, diags)
+    result = read_typescript(
+        [source], ("client", "server"), {"ActionEnvelope": ""}, diags
+    )
     protocol = ir.Protocol(
-        "fuzz", "fuzz", "0", ir.Transport("jsonrpc-2.0", ()), ("client", "server"),
-        result.decls, result.methods, examples=result.examples,
+        "fuzz",
+        "fuzz",
+        "0",
+        ir.Transport("jsonrpc-2.0", ()),
+        ("client", "server"),
+        result.decls,
+        result.methods,
+        examples=result.examples,
     )
     run_passes(protocol, diags)
     for diagnostic in diags.items:

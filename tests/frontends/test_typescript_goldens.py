@@ -15,13 +15,19 @@ from codegen.diagnostics import render_all
 from codegen.pipeline import load_protocol
 from tests.golden_support import check_golden
 
-CASES = sorted(p for p in (Path(__file__).parent.parent / "golden" / "typescript").iterdir() if p.is_dir())
+CASES = sorted(
+    p
+    for p in (Path(__file__).parent.parent / "golden" / "typescript").iterdir()
+    if p.is_dir()
+)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_typescript_golden(case: Path, update_goldens: bool) -> None:
     outcome = load_protocol(case, repo_root=case)
-    dumped = ir_dump.dump(outcome.protocol) if outcome.protocol is not None else "null\n"
+    dumped = (
+        ir_dump.dump(outcome.protocol) if outcome.protocol is not None else "null\n"
+    )
     check_golden(case / "expected.ir.json", dumped, update_goldens)
     diagnostics = render_all(outcome.diags, case) + "\n"
     check_golden(case / "expected.diagnostics.txt", diagnostics, update_goldens)
@@ -30,10 +36,22 @@ def test_typescript_golden(case: Path, update_goldens: bool) -> None:
 def test_golden_cases_cover_every_typescript_trap() -> None:
     names = {case.name for case in CASES}
     expected = {
-        "const_enum_strings", "bitflag_enum", "enum_member_discriminant", "two_tag_values",
-        "extends_three_bases", "optional_undefined_nullable", "record_and_index_signature",
-        "inline_object_types", "string_literal_union", "unknown_object_number",
-        "untagged_union_of_interfaces", "ambiguous_union", "meta_fields", "jsdoc_methods",
-        "external_imports", "bad_input", "bad_methods",
+        "const_enum_strings",
+        "bitflag_enum",
+        "enum_member_discriminant",
+        "two_tag_values",
+        "extends_three_bases",
+        "optional_undefined_nullable",
+        "record_and_index_signature",
+        "inline_object_types",
+        "string_literal_union",
+        "unknown_object_number",
+        "untagged_union_of_interfaces",
+        "ambiguous_union",
+        "meta_fields",
+        "jsdoc_methods",
+        "external_imports",
+        "bad_input",
+        "bad_methods",
     }
     assert expected <= names

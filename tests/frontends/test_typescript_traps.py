@@ -16,24 +16,36 @@ def _decl(outcome_protocol: ir.Protocol | None, name: str) -> ir.Decl:
 
 
 def test_bit_flag_enum_from_shifts_and_ors(tmp_path: Path) -> None:
-    out = load_ts(tmp_path, "export const enum S { A = 1, B = 1 << 3, C = (1 << 3) | (1 << 4) }")
+    out = load_ts(
+        tmp_path, "export const enum S { A = 1, B = 1 << 3, C = (1 << 3) | (1 << 4) }"
+    )
     enum = _decl(out.protocol, "S")
     assert isinstance(enum, ir.EnumDecl) and enum.flags
     assert [m.value for m in enum.members] == [1, 8, 24]
 
 
 def test_plain_integer_enum_is_not_flags(tmp_path: Path) -> None:
-    enum = _decl(load_ts(tmp_path, "export const enum P { A = 1, B = 2 }").protocol, "P")
-    assert isinstance(enum, ir.EnumDecl) and not enum.flags and enum.base is ir.EnumBase.INTEGER
+    enum = _decl(
+        load_ts(tmp_path, "export const enum P { A = 1, B = 2 }").protocol, "P"
+    )
+    assert (
+        isinstance(enum, ir.EnumDecl)
+        and not enum.flags
+        and enum.base is ir.EnumBase.INTEGER
+    )
 
 
 def test_string_const_enum(tmp_path: Path) -> None:
-    enum = _decl(load_ts(tmp_path, "export const enum E { A = 'a', B = 'b-c' }").protocol, "E")
+    enum = _decl(
+        load_ts(tmp_path, "export const enum E { A = 'a', B = 'b-c' }").protocol, "E"
+    )
     assert isinstance(enum, ir.EnumDecl) and enum.base is ir.EnumBase.STRING
     assert [m.value for m in enum.members] == ["a", "b-c"]
 
 
-def test_enum_member_discriminants_make_a_tagged_union_with_two_values(tmp_path: Path) -> None:
+def test_enum_member_discriminants_make_a_tagged_union_with_two_values(
+    tmp_path: Path,
+) -> None:
     out = load_ts(
         tmp_path,
         """export const enum K { T = 't', N = 'n', I = 'i' }
@@ -74,7 +86,10 @@ def test_extends_three_bases_including_unexported(tmp_path: Path) -> None:
 
 
 def test_undefined_union_means_optional_and_null_means_nullable(tmp_path: Path) -> None:
-    out = load_ts(tmp_path, "export interface X { a: string | undefined; b: string | null; c: string }")
+    out = load_ts(
+        tmp_path,
+        "export interface X { a: string | undefined; b: string | null; c: string }",
+    )
     struct = _decl(out.protocol, "X")
     assert isinstance(struct, ir.StructDecl)
     a, b, c = struct.fields
@@ -97,14 +112,18 @@ def test_record_and_index_signature(tmp_path: Path) -> None:
 def test_inline_object_is_lifted_with_a_derived_name(tmp_path: Path) -> None:
     out = load_ts(tmp_path, "export interface FileEdit { before: { uri: string } }")
     lifted = _decl(out.protocol, "FileEditBefore")
-    assert isinstance(lifted, ir.StructDecl) and lifted.derived_from == "FileEdit.before"
+    assert (
+        isinstance(lifted, ir.StructDecl) and lifted.derived_from == "FileEdit.before"
+    )
 
 
 def test_string_literal_union_stays_inline(tmp_path: Path) -> None:
     out = load_ts(tmp_path, "export interface D { type: 'file' | 'directory' }")
     struct = _decl(out.protocol, "D")
     assert isinstance(struct, ir.StructDecl)
-    assert struct.fields[0].type == ir.InlineUnion((ir.Literal("file"), ir.Literal("directory")))
+    assert struct.fields[0].type == ir.InlineUnion(
+        (ir.Literal("file"), ir.Literal("directory"))
+    )
 
 
 def test_number_unknown_object(tmp_path: Path) -> None:
@@ -126,7 +145,10 @@ def test_untagged_union_gets_required_key_discriminator(tmp_path: Path) -> None:
     )
     union = _decl(out.protocol, "SnapState")
     assert isinstance(union, ir.UnionDecl) and union.discriminator is not None
-    assert dict(union.discriminator.required_keys) == {"R": ("agents",), "S": ("summary",)}
+    assert dict(union.discriminator.required_keys) == {
+        "R": ("agents",),
+        "S": ("summary",),
+    }
 
 
 def test_meta_field_keeps_its_wire_name(tmp_path: Path) -> None:
@@ -135,18 +157,28 @@ def test_meta_field_keeps_its_wire_name(tmp_path: Path) -> None:
     assert isinstance(struct, ir.StructDecl) and struct.fields[0].wire_name == "_meta"
 
 
-def test_external_import_is_a_warning_and_strict_makes_it_an_error(tmp_path: Path) -> None:
+def test_external_import_is_a_warning_and_strict_makes_it_an_error(
+    tmp_path: Path,
+) -> None:
     toml = '[external.Ext]\nmodule = "./x.js"\nreason = "elsewhere"\n'
-    out = load_ts(tmp_path, "import type { Ext } from './x.js';\nexport interface A { e: Ext }", toml)
+    out = load_ts(
+        tmp_path,
+        "import type { Ext } from './x.js';\nexport interface A { e: Ext }",
+        toml,
+    )
     assert out.ok() and not out.ok(strict=True)
     alias = _decl(out.protocol, "Ext")
     assert isinstance(alias, ir.AliasDecl) and alias.kind is ir.AliasKind.EXTERNAL
 
 
 def test_undeclared_import_is_an_error(tmp_path: Path) -> None:
-    out = load_ts(tmp_path, "import type { Ext } from './x.js';\nexport interface A { e: Ext }")
+    out = load_ts(
+        tmp_path, "import type { Ext } from './x.js';\nexport interface A { e: Ext }"
+    )
     assert not out.ok()
-    assert [d.code for d in out.diags.items if d.severity.value == "error"] == ["REF001"]
+    assert [d.code for d in out.diags.items if d.severity.value == "error"] == [
+        "REF001"
+    ]
 
 
 def test_method_table_from_jsdoc(tmp_path: Path) -> None:
@@ -172,7 +204,9 @@ export interface ToldParams { c: string }
     do_it, told = out.protocol.methods
     assert do_it.kind is ir.MethodKind.REQUEST
     assert (do_it.direction.sender, do_it.direction.receiver) == ("server", "client")
-    assert do_it.params == ir.Ref("DoItParams", do_it.params.span if do_it.params else ir.NO_SPAN)
+    assert do_it.params == ir.Ref(
+        "DoItParams", do_it.params.span if do_it.params else ir.NO_SPAN
+    )
     assert [e.code for e in do_it.errors] == [-32001]
     assert told.kind is ir.MethodKind.NOTIFICATION and told.result is None
 

@@ -25,14 +25,19 @@ def _modules(folder: str) -> list[Path]:
 
 
 def test_ir_imports_nothing_from_the_package() -> None:
-    assert not {name for name in _imports(PACKAGE / "ir.py") if name.startswith("codegen")}
+    assert not {
+        name for name in _imports(PACKAGE / "ir.py") if name.startswith("codegen")
+    }
 
 
 def test_frontends_never_import_backends_or_jinja() -> None:
     for module in _modules("frontends"):
         bad = {
-            name for name in _imports(module)
-            if name.startswith(("codegen.backends", "codegen.render", "jinja2", "codegen.passes"))
+            name
+            for name in _imports(module)
+            if name.startswith(
+                ("codegen.backends", "codegen.render", "jinja2", "codegen.passes")
+            )
         }
         assert not bad, f"{module.name} imports {sorted(bad)}"
 
@@ -40,7 +45,8 @@ def test_frontends_never_import_backends_or_jinja() -> None:
 def test_passes_never_import_backends_or_frontends() -> None:
     for module in _modules("passes"):
         bad = {
-            name for name in _imports(module)
+            name
+            for name in _imports(module)
             if name.startswith(("codegen.backends", "codegen.frontends", "jinja2"))
         }
         assert not bad, f"{module.name} imports {sorted(bad)}"
@@ -48,11 +54,15 @@ def test_passes_never_import_backends_or_frontends() -> None:
 
 def test_backends_never_import_frontends() -> None:
     for module in _modules("backends"):
-        bad = {name for name in _imports(module) if name.startswith("codegen.frontends")}
+        bad = {
+            name for name in _imports(module) if name.startswith("codegen.frontends")
+        }
         assert not bad, f"{module.name} imports {sorted(bad)}"
 
 
 def test_the_layering_check_sees_a_violation(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
-    bad.write_text("from codegen.backends import python\nimport jinja2\n", encoding="utf-8")
+    bad.write_text(
+        "from codegen.backends import python\nimport jinja2\n", encoding="utf-8"
+    )
     assert {"codegen.backends", "jinja2"} <= _imports(bad)
