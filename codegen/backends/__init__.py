@@ -1,0 +1,1 @@
+"""Backends: each turns a normalized ``ir.Protocol`` into ``{relative path: text}``; none writes files."""
