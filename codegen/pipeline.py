@@ -1,0 +1,182 @@
+"""The pipeline: spec directory → frontend → IR → passes → backends → a write plan.
+
+Phase: orchestration (used by the CLI, tests and benchmarks).
+Inputs: ``specs/<id>/`` directories (spec.toml + sources + examples/).
+Outputs: a normalized ``ir.Protocol`` per spec and a plan ``{repo-relative path: text}`` for
+``generated/<id>/`` (and ``specs/<id>/examples/extracted.json``), plus all diagnostics.
+Guarantees: nothing here writes files; the plan is complete or, when any spec has errors,
+empty, so a failed run never leaves a mix of old and new output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from codegen import ir
+from codegen.config import SpecConfig, load_config
+from codegen.diagnostics import Diagnostics
+from codegen.frontends.result import FrontendResult
+from codegen.frontends.typescript import read_typescript
+from codegen.passes import run_passes
+from codegen.samples import EXTRACTED_FILE, load_samples, render_extracted
+from codegen.source import SourceText
+
+Frontend = Callable[[list[SourceText], SpecConfig, Diagnostics], FrontendResult]
+
+
+def _typescript(
+    sources: list[SourceText], config: SpecConfig, diags: Diagnostics
+) -> FrontendResult:
+    externals = {ext.name: ext.reason for ext in config.externals}
+    result = read_typescript(sources, config.roles, externals, diags)
+    _report_unused_externals(result, config, diags)
+    return result
+
+
+FRONTENDS: dict[str, Frontend] = {"typescript": _typescript}
+
+
+@dataclass
+class SpecOutcome:
+    spec_dir: Path
+    config: SpecConfig | None
+    protocol: ir.Protocol | None
+    diags: Diagnostics = field(default_factory=Diagnostics)
+
+    def ok(self, strict: bool = False) -> bool:
+        return self.protocol is not None and not self.diags.has_errors(strict)
+
+
+def discover_specs(specs_root: Path) -> list[Path]:
+    return sorted(path.parent for path in specs_root.glob("*/spec.toml"))
+
+
+def load_protocol(spec_dir: Path, repo_root: Path | None = None) -> SpecOutcome:
+    """Run the frontend, the sample loader and the passes for one spec."""
+    diags = Diagnostics("frontend")
+    config = load_config(spec_dir, diags, repo_root)
+    if config is None or diags.has_errors():
+        return SpecOutcome(spec_dir, config, None, diags)
+    frontend = FRONTENDS.get(config.language)
+    if frontend is None:
+        diags.report(
+            "CFG002",
+            f"no frontend for language {config.language!r} yet",
+            ir.Span(config.rel(spec_dir / "spec.toml"), 1, 1),
+        )
+        return SpecOutcome(spec_dir, config, None, diags)
+    sources = [
+        SourceText.read(path, config.rel(path)) for path in config.source_paths()
+    ]
+    result = frontend(sources, config, diags)
+    samples = load_samples(config.spec_dir / "examples", config.repo_root, diags)
+    spec_examples = _mark_contradictions(result.examples, config, diags)
+    protocol = ir.Protocol(
+        id=config.id,
+        title=config.title,
+        version=config.version,
+        transport=ir.Transport(config.transport_kind, config.framings),
+        roles=config.roles,
+        decls=result.decls,
+        methods=result.methods,
+        constants=result.constants,
+        examples=spec_examples + tuple(samples),
+        errors=tuple(ir.ErrorCode(code, name) for code, name in config.error_codes),
+        sources=tuple(
+            ir.SourceFile(s.rel_path, s.sha256, config.language) for s in sources
+        ),
+        docs=config.docs,
+    )
+    pass_diags = Diagnostics("passes")
+    protocol = run_passes(protocol, pass_diags)
+    diags.extend(pass_diags)
+    return SpecOutcome(spec_dir, config, protocol, diags)
+
+
+def render_protocol(protocol: ir.Protocol, config: SpecConfig) -> dict[str, str]:
+    """Every generated file of one spec, keyed by repo-relative path."""
+    # Imported here so reading specs (ir dump, check, diff) never loads Jinja or the backends.
+    from codegen.backends import jsonschema as jsonschema_backend
+    from codegen.backends import python as python_backend
+
+    files: dict[str, str] = {}
+    base = f"generated/{protocol.id}"
+    rendered = {
+        **jsonschema_backend.render(protocol),
+        **python_backend.render(protocol, config.python_package),
+    }
+    for rel, text in rendered.items():
+        files[f"{base}/{rel}"] = text
+    spec_rel = config.rel(config.spec_dir)
+    if any(e.part is ir.ExamplePart.MESSAGE for e in protocol.examples):
+        files[f"{spec_rel}/examples/{EXTRACTED_FILE}"] = render_extracted(
+            protocol.examples
+        )
+    return files
+
+
+@dataclass
+class Plan:
+    outcomes: list[SpecOutcome]
+    files: dict[str, str]
+    owned_dirs: list[str]
+
+    def ok(self, strict: bool = False) -> bool:
+        return all(outcome.ok(strict) for outcome in self.outcomes)
+
+
+def build_plan(spec_dirs: list[Path], repo_root: Path, strict: bool = False) -> Plan:
+    outcomes = [load_protocol(spec_dir, repo_root) for spec_dir in spec_dirs]
+    files: dict[str, str] = {}
+    owned: list[str] = []
+    if all(outcome.ok(strict) for outcome in outcomes):
+        for outcome in outcomes:
+            assert outcome.protocol is not None and outcome.config is not None
+            files.update(render_protocol(outcome.protocol, outcome.config))
+            owned.append(f"generated/{outcome.protocol.id}")
+    return Plan(outcomes, files, owned)
+
+
+def _report_unused_externals(
+    result: FrontendResult, config: SpecConfig, diags: Diagnostics
+) -> None:
+    used = {decl.name for decl in result.decls if isinstance(decl, ir.AliasDecl)}
+    for external in config.externals:
+        if external.name not in used:
+            diags.report(
+                "CFG004",
+                f"external type {external.name} is declared in spec.toml but never imported",
+                ir.Span(config.rel(config.spec_dir / "spec.toml"), 1, 1),
+            )
+
+
+def _mark_contradictions(
+    examples: tuple[ir.Example, ...], config: SpecConfig, diags: Diagnostics
+) -> tuple[ir.Example, ...]:
+    reasons = dict(config.contradicting_examples)
+    out = []
+    for example in examples:
+        reason = reasons.pop(example.name, None)
+        if reason is not None:
+            diags.report(
+                "EXM004",
+                f"example {example.name} contradicts the spec's own types ({reason}); "
+                "it is kept as a sample that must be rejected",
+                example.span,
+            )
+            example = replace(example, expect=ir.Expectation.REJECT, note=reason)
+        out.append(example)
+    for name in sorted(reasons):
+        diags.report(
+            "CFG002",
+            f"[examples.contradicts_spec] names {name!r}, which is not an example of this spec",
+            ir.Span(config.rel(config.spec_dir / "spec.toml"), 1, 1),
+        )
+    return tuple(out)
+
+
+def protocol_without_spans(protocol: ir.Protocol) -> ir.Protocol:
+    """The protocol with sources dropped, for comparisons that must ignore provenance."""
+    return replace(protocol, sources=())
