@@ -1,0 +1,185 @@
+"""Round-trip machinery shared by the sample tests of every protocol.
+
+For each wire sample of a spec it finds the validators that apply — our generated bindings,
+our JSON Schema, and models datamodel-code-generator builds from that schema — and answers:
+does it accept, and what does it write back.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import jsonschema
+from pydantic import TypeAdapter, ValidationError
+
+from codegen import ir
+from codegen.pipeline import SpecOutcome, load_protocol
+
+REPO = Path(__file__).resolve().parent.parent.parent
+
+
+@cache
+def outcome(spec: str) -> SpecOutcome:
+    return load_protocol(REPO / "specs" / spec, REPO)
+
+
+def protocol(spec: str) -> ir.Protocol:
+    result = outcome(spec).protocol
+    assert result is not None, f"spec {spec} did not load"
+    return result
+
+
+def package(spec: str) -> ModuleType:
+    config = outcome(spec).config
+    assert config is not None
+    python_dir = str(REPO / "generated" / spec / "python")
+    if python_dir not in sys.path:
+        sys.path.insert(0, python_dir)
+    return importlib.import_module(config.python_package)
+
+
+@cache
+def schema_bundle(spec: str) -> dict[str, Any]:
+    path = REPO / "generated" / spec / "schema" / f"{spec}.schema.json"
+    loaded: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return loaded
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a sample is checked against: a type name, or a method part."""
+
+    type_name: str | None
+    schema: dict[str, Any]  # schema fragment (refs into the bundle's $defs)
+
+
+def target_of(
+    spec: str, example: ir.Example, part: ir.ExamplePart | None = None
+) -> Target:
+    bundle = schema_bundle(spec)
+    part = part or example.part
+    if part is ir.ExamplePart.TYPE:
+        assert example.type_name is not None
+        return Target(example.type_name, {"$ref": f"#/$defs/{example.type_name}"})
+    assert example.method is not None
+    method = bundle["x-methods"][example.method]
+    key = "params" if part is ir.ExamplePart.PARAMS else "result"
+    schema = method.get(key, {"not": {}})
+    ref = schema.get("$ref", "")
+    return Target(ref.rsplit("/", 1)[-1] if ref else None, schema)
+
+
+def ours_adapter(
+    spec: str, example: ir.Example, part: ir.ExamplePart | None = None
+) -> TypeAdapter[Any]:
+    pkg = package(spec)
+    part = part or example.part
+    if part is ir.ExamplePart.TYPE:
+        assert example.type_name is not None
+        return TypeAdapter(getattr(pkg.models, example.type_name))
+    assert example.method is not None
+    info = pkg.METHODS[example.method]
+    adapter = info.params if part is ir.ExamplePart.PARAMS else info.result
+    if adapter is None:
+        return TypeAdapter(None)
+    assert isinstance(adapter, TypeAdapter)
+    return adapter
+
+
+def schema_accepts(spec: str, target: Target, value: Any) -> bool:
+    bundle = schema_bundle(spec)
+    validator = jsonschema.Draft202012Validator(
+        {**target.schema, "$defs": bundle["$defs"]}
+    )
+    return bool(validator.is_valid(value))
+
+
+def ours_round_trip(adapter: TypeAdapter[Any], text: str) -> Any:
+    """Parse with our bindings and write back; raises ValidationError on rejection."""
+    value = adapter.validate_json(text)
+    return json.loads(adapter.dump_json(value, by_alias=True))
+
+
+def ours_accepts(adapter: TypeAdapter[Any], text: str) -> bool:
+    try:
+        adapter.validate_json(text)
+    except ValidationError:
+        return False
+    return True
+
+
+def strict_equal(left: Any, right: Any) -> bool:
+    """JSON equality that also tells 1 from 1.0 and true from 1 (Python's == does not)."""
+    if type(left) is not type(right):
+        return False
+    if isinstance(left, dict):
+        return left.keys() == right.keys() and all(
+            strict_equal(left[k], right[k]) for k in left
+        )
+    if isinstance(left, list):
+        return len(left) == len(right) and all(
+            strict_equal(a, b) for a, b in zip(left, right)
+        )
+    return bool(left == right)
+
+
+@cache
+def datamodel_module(spec: str, out_dir: str) -> ModuleType:
+    """Models that datamodel-code-generator builds from our schema.
+
+    Its defaults turn every optional key into ``T | None = None`` (so ``null`` is accepted
+    where the schema forbids it) and validate enums laxly (``"8"`` for 8): 20 AHP samples
+    disagree that way.  Its own options for MISSING, strict scalars and literal enums make it
+    read what the schema says, which is what this cross-check is about.
+    """
+    schema = REPO / "generated" / spec / "schema" / f"{spec}.schema.json"
+    module_name = f"dm_{spec}_models"
+    output = Path(out_dir) / f"{module_name}.py"
+    subprocess.run(
+        [
+            str(Path(sys.executable).parent / "datamodel-codegen"),
+            "--input",
+            str(schema),
+            "--input-file-type",
+            "jsonschema",
+            "--output",
+            str(output),
+            "--output-model-type",
+            "pydantic_v2.BaseModel",
+            "--target-python-version",
+            "3.11",
+            "--strict-types",
+            "str",
+            "int",
+            "float",
+            "bool",
+            "--use-missing-sentinel",
+            "--target-pydantic-version",
+            "2.14",
+            "--enum-field-as-literal",
+            "all",
+            "--formatters",
+            "ruff-format",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    if out_dir not in sys.path:
+        sys.path.insert(0, out_dir)
+    return importlib.import_module(module_name)
+
+
+def datamodel_adapter(module: ModuleType, target: Target) -> TypeAdapter[Any]:
+    if target.type_name is None:
+        if target.schema == {"type": "null"}:
+            return TypeAdapter(None)
+        raise LookupError(f"no datamodel class for {target.schema}")
+    return TypeAdapter(getattr(module, target.type_name))
