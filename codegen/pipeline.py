@@ -10,6 +10,7 @@ empty, so a failed run never leaves a mix of old and new output.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -18,24 +19,34 @@ from codegen import ir
 from codegen.config import SpecConfig, load_config
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.result import FrontendResult
-from codegen.frontends.typescript import read_typescript
 from codegen.passes import run_passes
 from codegen.samples import EXTRACTED_FILE, load_samples, render_extracted
 from codegen.source import SourceText
 
 Frontend = Callable[[list[SourceText], SpecConfig, Diagnostics], FrontendResult]
 
+# language → module exposing ``read_spec(sources, config, diags) -> FrontendResult``; imported
+# on use so a spec only loads the parser it needs.
+FRONTENDS: dict[str, str] = {
+    "typescript": "codegen.frontends.typescript",
+    "rust": "codegen.frontends.rust_serde",
+    "go": "codegen.frontends.go",
+    "prose": "codegen.frontends.prose",
+}
 
-def _typescript(
-    sources: list[SourceText], config: SpecConfig, diags: Diagnostics
-) -> FrontendResult:
-    externals = {ext.name: ext.reason for ext in config.externals}
-    result = read_typescript(sources, config.roles, externals, diags)
-    _report_unused_externals(result, config, diags)
-    return result
 
-
-FRONTENDS: dict[str, Frontend] = {"typescript": _typescript}
+def _frontend(language: str) -> Frontend | None:
+    module_name = FRONTENDS.get(language)
+    if module_name is None:
+        return None
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise
+        return None
+    reader: Frontend = module.read_spec
+    return reader
 
 
 @dataclass
@@ -59,7 +70,7 @@ def load_protocol(spec_dir: Path, repo_root: Path | None = None) -> SpecOutcome:
     config = load_config(spec_dir, diags, repo_root)
     if config is None or diags.has_errors():
         return SpecOutcome(spec_dir, config, None, diags)
-    frontend = FRONTENDS.get(config.language)
+    frontend = _frontend(config.language)
     if frontend is None:
         diags.report(
             "CFG002",
@@ -137,19 +148,6 @@ def build_plan(spec_dirs: list[Path], repo_root: Path, strict: bool = False) -> 
             files.update(render_protocol(outcome.protocol, outcome.config))
             owned.append(f"generated/{outcome.protocol.id}")
     return Plan(outcomes, files, owned)
-
-
-def _report_unused_externals(
-    result: FrontendResult, config: SpecConfig, diags: Diagnostics
-) -> None:
-    used = {decl.name for decl in result.decls if isinstance(decl, ir.AliasDecl)}
-    for external in config.externals:
-        if external.name not in used:
-            diags.report(
-                "CFG004",
-                f"external type {external.name} is declared in spec.toml but never imported",
-                ir.Span(config.rel(config.spec_dir / "spec.toml"), 1, 1),
-            )
 
 
 def _mark_contradictions(

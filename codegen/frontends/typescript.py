@@ -17,6 +17,7 @@ import tree_sitter_typescript
 from tree_sitter import Language, Node, Parser
 
 from codegen import ir
+from codegen.config import SpecConfig
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.jsdoc import JsDoc, is_jsdoc, parse_jsdoc
 from codegen.frontends.result import FrontendResult
@@ -42,6 +43,23 @@ class _FileState:
     decls: list[ir.Decl] = field(default_factory=list)
     imports: list[Import] = field(default_factory=list)
     method_docs: list[MethodDoc] = field(default_factory=list)
+
+
+def read_spec(
+    sources: list[SourceText], config: SpecConfig, diags: Diagnostics
+) -> FrontendResult:
+    """The frontend entry point the pipeline calls for ``language = "typescript"``."""
+    externals = {ext.name: ext.reason for ext in config.externals}
+    result = read_typescript(sources, config.roles, externals, diags)
+    imported = {d.name for d in result.decls if isinstance(d, ir.AliasDecl)}
+    for external in config.externals:
+        if external.name not in imported:
+            diags.report(
+                "CFG004",
+                f"external type {external.name} is declared in spec.toml but never imported",
+                ir.Span(config.rel(config.spec_dir / "spec.toml"), 1, 1),
+            )
+    return result
 
 
 def parse_tree(source: SourceText) -> Node:
