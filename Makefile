@@ -31,6 +31,7 @@ test: $(STAMP)
 	$(CODEGEN) generate --check
 	$(BIN)/python -m pytest -q -n 2
 	$(MAKE) --no-print-directory lint-generated
+	$(MAKE) --no-print-directory lint
 
 check: lint lint-generated
 

@@ -11,7 +11,9 @@ from codegen.pipeline import load_protocol
 
 REPO = Path(__file__).resolve().parent.parent.parent
 SOURCES = [REPO / "specs/ahp/commands.ts", REPO / "specs/ahp/state.ts"]
-DECLARATION = re.compile(r"^(?:export )?(?:declare )?(interface|type|const enum|enum) (\w+)", re.M)
+DECLARATION = re.compile(
+    r"^(?:export )?(?:declare )?(interface|type|const enum|enum) (\w+)", re.MULTILINE
+)
 
 
 def _source_declarations() -> dict[str, str]:
@@ -36,7 +38,11 @@ def test_every_source_declaration_is_in_the_ir() -> None:
     names = {decl.name for decl in protocol.decls}
     assert set(source) <= names, sorted(set(source) - names)
     lifted = {decl.name for decl in protocol.decls if decl.derived_from}
-    externals = {d.name for d in protocol.decls if isinstance(d, ir.AliasDecl) and d.kind is ir.AliasKind.EXTERNAL}
+    externals = {
+        d.name
+        for d in protocol.decls
+        if isinstance(d, ir.AliasDecl) and d.kind is ir.AliasKind.EXTERNAL
+    }
     assert names == set(source) | lifted | externals
     assert externals == {"ActionEnvelope", "StateAction"}
 
@@ -59,12 +65,17 @@ def test_generated_registry_matches_the_ir() -> None:
     for method in protocol.methods:
         info = ahp_protocol.METHODS[method.wire_name]
         assert info.kind == method.kind.value
-        assert (info.sender, info.receiver) == (method.direction.sender, method.direction.receiver)
+        assert (info.sender, info.receiver) == (
+            method.direction.sender,
+            method.direction.receiver,
+        )
         assert (info.params is None) == (method.params is None)
 
 
 def test_extracted_examples_list_every_block_and_the_skipped_one() -> None:
-    document = json.loads((REPO / "specs/ahp/examples/extracted.json").read_text(encoding="utf-8"))
+    document = json.loads(
+        (REPO / "specs/ahp/examples/extracted.json").read_text(encoding="utf-8")
+    )
     text = (REPO / "specs/ahp/commands.ts").read_text(encoding="utf-8")
     assert len(document["examples"]) == text.count('"jsonrpc": "2.0"')
     skipped = [e for e in document["examples"] if "skipped" in e]
@@ -77,7 +88,9 @@ def test_snapshot_state_union_is_resolved_without_ambiguity() -> None:
     union = _protocol().decl("SnapshotState")
     assert isinstance(union, ir.UnionDecl) and union.discriminator is not None
     assert {name for name, _ in union.discriminator.required_keys} == {
-        "RootState", "SessionState", "TerminalState"
+        "RootState",
+        "SessionState",
+        "TerminalState",
     }
 
 

@@ -12,7 +12,11 @@ REPO = Path(__file__).resolve().parent.parent.parent
 
 def _codegen(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "codegen.cli", *args], cwd=cwd, capture_output=True, text=True
+        [sys.executable, "-m", "codegen.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
     )
 
 
@@ -43,7 +47,9 @@ def test_spec_errors_write_nothing_and_point_at_the_source(tmp_path: Path) -> No
     root = _copy_repo(tmp_path)
     shutil.rmtree(root / "generated")
     state = root / "specs/ahp/state.ts"
-    state.write_text(state.read_text().replace("resource: URI;", "resource: Nowhere;", 1))
+    state.write_text(
+        state.read_text().replace("resource: URI;", "resource: Nowhere;", 1)
+    )
     result = _codegen(root, "generate")
     assert result.returncode == 1
     assert "error[REF001]: Nowhere is not defined" in result.stderr

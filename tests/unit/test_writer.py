@@ -18,7 +18,11 @@ def test_apply_creates_updates_and_removes_stale(tmp_path: Path) -> None:
     assert changes.removed == ["generated/x/old.py"]
     assert not (tmp_path / "generated/x/old.py").exists()
     assert (tmp_path / "generated/x/keep.py").read_text() == "v2\n"
-    assert sorted(p.name for p in (tmp_path / "generated/x").rglob("*")) == ["keep.py", "new.py", "sub"]
+    assert sorted(p.name for p in (tmp_path / "generated/x").rglob("*")) == [
+        "keep.py",
+        "new.py",
+        "sub",
+    ]
 
 
 def test_unchanged_files_are_not_rewritten(tmp_path: Path) -> None:
@@ -35,12 +39,18 @@ def test_check_diff_names_each_change(tmp_path: Path) -> None:
     (tmp_path / "generated/x/a.py").write_text("one\n")
     (tmp_path / "generated/x/gone.py").write_text("bye\n")
     changes, diff = diff_plan(tmp_path, {"generated/x/a.py": "two\n"}, ["generated/x"])
-    assert changes.updated == ["generated/x/a.py"] and changes.removed == ["generated/x/gone.py"]
+    assert changes.updated == ["generated/x/a.py"] and changes.removed == [
+        "generated/x/gone.py"
+    ]
     assert "-one" in diff and "+two" in diff and "a/generated/x/gone.py" in diff
-    assert (tmp_path / "generated/x/a.py").read_text() == "one\n"  # check writes nothing
+    assert (
+        tmp_path / "generated/x/a.py"
+    ).read_text() == "one\n"  # check writes nothing
 
 
-def test_failed_write_leaves_the_old_file_and_no_temp(tmp_path: Path, monkeypatch: object) -> None:
+def test_failed_write_leaves_the_old_file_and_no_temp(
+    tmp_path: Path, monkeypatch: object
+) -> None:
     import os
 
     import pytest
