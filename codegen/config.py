@@ -10,7 +10,7 @@ no machine path reaches generated output.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +59,9 @@ class SpecConfig:
     # Spec examples that contradict the spec's own types: name → why.  Kept as must-reject
     # samples so the contradiction stays visible and is re-checked on every run.
     contradicting_examples: tuple[tuple[str, str], ...] = ()
+    # The whole parsed spec.toml, for frontend-specific tables (e.g. a method override table
+    # in [methods]); each frontend validates the tables it reads.
+    raw: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def rel(self, path: Path) -> str:
         """A repo-relative POSIX path for spans and provenance."""
@@ -173,4 +176,5 @@ def _build(
                 for k, v in data.get("examples", {}).get("contradicts_spec", {}).items()
             )
         ),
+        raw=data,
     )

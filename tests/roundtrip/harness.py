@@ -131,6 +131,20 @@ def strict_equal(left: Any, right: Any) -> bool:
     return bool(left == right)
 
 
+def same_key_order(left: Any, right: Any) -> bool:
+    """Whether two equal JSON values also list object keys in the same order, at every depth."""
+    if isinstance(left, dict) and isinstance(right, dict):
+        return list(left) == list(right) and all(same_key_order(left[k], right[k]) for k in left)
+    if isinstance(left, list) and isinstance(right, list):
+        return all(same_key_order(a, b) for a, b in zip(left, right))
+    return True
+
+
+def fixes_key_order(spec: str) -> bool:
+    """serde and encoding/json write fields in declaration order; TypeScript fixes none."""
+    return any(source.language in ("rust", "go") for source in protocol(spec).sources)
+
+
 @cache
 def datamodel_module(spec: str, out_dir: str) -> ModuleType:
     """Models that datamodel-code-generator builds from our schema.

@@ -63,6 +63,8 @@ def test_bindings_round_trip_or_reject(item: tuple[str, ir.Example]) -> None:
     if example.expect is ir.Expectation.ACCEPT:
         written = harness.ours_round_trip(adapter, example.json_text)
         assert harness.strict_equal(written, original), (written, original)
+        if harness.fixes_key_order(spec):
+            assert harness.same_key_order(written, original), (written, original)
     else:
         assert not harness.ours_accepts(adapter, example.json_text), example.note
 
