@@ -8,12 +8,13 @@ STAMP := $(VENV)/.installed
 CODEGEN := $(BIN)/codegen
 GENERATED_PKGS = $(wildcard generated/*/python/*/)
 
-.PHONY: generate test check lint lint-generated pytest bench fuzz clean help
+.PHONY: generate test check lint lint-generated pytest bench fuzz docs clean help
 
 help:
 	@echo "make generate        regenerate generated/ from specs/"
 	@echo "make test            generate --check, the test suite, and lint of generated code"
 	@echo "make check           mypy --strict / ruff / black on codegen itself and generated/"
+	@echo "make docs            build the HTML reference of all protocols into build/docs/site"
 	@echo "make bench           benchmarks (ratios against named peers)"
 	@echo "make fuzz            long frontend fuzz run (not part of make test)"
 
@@ -45,6 +46,10 @@ lint-generated: $(STAMP)
 	$(BIN)/ruff check --isolated generated
 	$(BIN)/black --check --quiet generated
 
+docs: $(STAMP)
+	$(BIN)/codegen generate
+	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m codegen.docs_site
+
 bench: $(STAMP)
 	$(BIN)/python bench/bench_generate.py
 
@@ -52,4 +57,4 @@ fuzz: $(STAMP)
 	CODEGEN_FUZZ_EXAMPLES=20000 $(BIN)/python -m pytest -q tests/frontends -k fuzz
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache codegen.egg-info
+	rm -rf $(VENV) build .mypy_cache .ruff_cache .pytest_cache codegen.egg-info

@@ -109,6 +109,7 @@ def load_protocol(spec_dir: Path, repo_root: Path | None = None) -> SpecOutcome:
 def render_protocol(protocol: ir.Protocol, config: SpecConfig) -> dict[str, str]:
     """Every generated file of one spec, keyed by repo-relative path."""
     # Imported here so reading specs (ir dump, check, diff) never loads Jinja or the backends.
+    from codegen.backends import docs as docs_backend
     from codegen.backends import jsonschema as jsonschema_backend
     from codegen.backends import python as python_backend
 
@@ -117,6 +118,7 @@ def render_protocol(protocol: ir.Protocol, config: SpecConfig) -> dict[str, str]
     rendered = {
         **jsonschema_backend.render(protocol),
         **python_backend.render(protocol, config.python_package),
+        **docs_backend.render(protocol),
     }
     for rel, text in rendered.items():
         files[f"{base}/{rel}"] = text

@@ -134,7 +134,9 @@ def strict_equal(left: Any, right: Any) -> bool:
 def same_key_order(left: Any, right: Any) -> bool:
     """Whether two equal JSON values also list object keys in the same order, at every depth."""
     if isinstance(left, dict) and isinstance(right, dict):
-        return list(left) == list(right) and all(same_key_order(left[k], right[k]) for k in left)
+        return list(left) == list(right) and all(
+            same_key_order(left[k], right[k]) for k in left
+        )
     if isinstance(left, list) and isinstance(right, list):
         return all(same_key_order(a, b) for a, b in zip(left, right))
     return True

@@ -1,0 +1,132 @@
+"""Mermaid diagrams for the docs: the protocol's types, and a typical exchange.
+
+Phase: backend helper (docs).
+Inputs: a normalized ``ir.Protocol``.
+Outputs: Mermaid source text: a ``classDiagram`` of every declaration with its fields and
+references, and a ``sequenceDiagram`` built from the method table (initialize first if the
+protocol has it, then one request in each direction, then a notification).
+Guarantees: only characters Mermaid accepts in names; deterministic.
+"""
+
+from __future__ import annotations
+
+import re
+
+from codegen import ir
+from codegen.ir_index import Index
+
+
+def _safe(text: str) -> str:
+    return re.sub(r"[^0-9A-Za-z_$./-]", "_", text)
+
+
+def _short(expr: ir.TypeExpr | None) -> str:
+    if expr is None:
+        return "none"
+    if isinstance(expr, ir.Ref):
+        return expr.name
+    if isinstance(expr, ir.Primitive):
+        return expr.kind.value
+    if isinstance(expr, ir.ArrayOf):
+        return _short(expr.items) + "[]"
+    if isinstance(expr, ir.MapOf):
+        return "map~" + _short(expr.values).replace("[]", "List") + "~"
+    if isinstance(expr, ir.EnumMemberRef):
+        return expr.enum
+    if isinstance(expr, ir.Literal):
+        return "literal"
+    if isinstance(expr, ir.AnyJson):
+        return "json"
+    if isinstance(expr, ir.TupleOf):
+        return "tuple"
+    return "union"
+
+
+def class_diagram(protocol: ir.Protocol) -> str:
+    index = Index(protocol)
+    lines = ["classDiagram"]
+    edges: list[str] = []
+    for decl in protocol.decls:
+        name = _safe(decl.name)
+        if isinstance(decl, ir.StructDecl):
+            lines.append(f"  class {name} {{")
+            for fld in index.wire_fields(decl):
+                optional = "" if fld.presence is ir.Presence.REQUIRED else "?"
+                lines.append(
+                    f"    +{_short(fld.type)} {_safe(fld.wire_name)}{optional}"
+                )
+                for target in index.references(fld.type):
+                    if target in index.decls and target != decl.name:
+                        edges.append(
+                            f"  {name} --> {_safe(target)} : {_safe(fld.wire_name)}"
+                        )
+            lines.append("  }")
+            for base in decl.bases:
+                edges.append(f"  {_safe(base.name)} <|-- {name}")
+        elif isinstance(decl, ir.EnumDecl):
+            lines.append(f"  class {name} {{")
+            lines.append("    <<flags>>" if decl.flags else "    <<enumeration>>")
+            for member in decl.members:
+                lines.append(f"    {_safe(member.name)}")
+            lines.append("  }")
+        elif isinstance(decl, ir.UnionDecl):
+            lines.append(f"  class {name} {{")
+            lines.append("    <<union>>")
+            lines.append("  }")
+            for variant in decl.variants:
+                for target in index.references(variant.type):
+                    if target in index.decls:
+                        edges.append(f"  {name} <|.. {_safe(target)}")
+        else:
+            lines.append(f"  class {name} {{")
+            lines.append(f"    <<{decl.kind.value}>>")
+            lines.append("  }")
+    return "\n".join(lines + sorted(set(edges), key=edges.index)) + "\n"
+
+
+def sequence_diagram(protocol: ir.Protocol) -> str:
+    first, second = protocol.roles
+    lines = [
+        "sequenceDiagram",
+        f"  participant {_safe(first)}",
+        f"  participant {_safe(second)}",
+    ]
+    for method in _typical_exchange(protocol):
+        sender, receiver = _safe(method.direction.sender), _safe(
+            method.direction.receiver
+        )
+        lines.append(
+            f"  {sender}->>{receiver}: {method.wire_name}({_short(method.params)})"
+        )
+        if method.kind is ir.MethodKind.REQUEST:
+            result = _short(method.result) if method.result else "null"
+            lines.append(f"  {receiver}-->>{sender}: {result}")
+    return "\n".join(lines) + "\n"
+
+
+def _typical_exchange(protocol: ir.Protocol) -> list[ir.Method]:
+    chosen: list[ir.Method] = []
+    methods = list(protocol.methods)
+    init = next((m for m in methods if m.wire_name == "initialize"), None)
+    if init:
+        chosen.append(init)
+    first, second = protocol.roles
+    for sender in (first, second):
+        request = next(
+            (
+                m
+                for m in methods
+                if m.kind is ir.MethodKind.REQUEST
+                and m.direction.sender == sender
+                and m not in chosen
+            ),
+            None,
+        )
+        if request:
+            chosen.append(request)
+    notification = next(
+        (m for m in methods if m.kind is ir.MethodKind.NOTIFICATION), None
+    )
+    if notification:
+        chosen.append(notification)
+    return chosen
