@@ -96,6 +96,7 @@ def _config(protocols: list[str], local_mermaid: bool) -> str:
                 {"Overview": f"{spec}/index.md"},
                 {"Methods": f"{spec}/methods.md"},
                 {"Types": f"{spec}/types.md"},
+                {"Diagrams": f"{spec}/diagram.md"},
             ]
         }
         for spec in protocols

@@ -42,11 +42,70 @@ def _short(expr: ir.TypeExpr | None) -> str:
     return "union"
 
 
-def class_diagram(protocol: ir.Protocol) -> str:
+MAX_CLASSES = 10  # beyond this a Mermaid class diagram shrinks past legibility
+
+
+def class_diagrams(protocol: ir.Protocol) -> list[tuple[str, str]]:
+    """One readable diagram per method (the types its params and result reach, nearest
+    first, capped at ``MAX_CLASSES``), then one for the types no method reaches; together
+    they show every declaration at least once."""
     index = Index(protocol)
+    shown: set[str] = set()
+    out: list[tuple[str, str]] = []
+    for method in protocol.methods:
+        roots = index.references(method.params) + index.references(method.result)
+        names = _reachable(index, roots)
+        if names:
+            shown.update(names)
+            out.append((method.wire_name, class_diagram(protocol, names)))
+    rest = [decl.name for decl in protocol.decls if decl.name not in shown]
+    for start in range(0, len(rest), MAX_CLASSES):
+        chunk = rest[start : start + MAX_CLASSES]
+        out.append(
+            (
+                f"other types ({start // MAX_CLASSES + 1})",
+                class_diagram(protocol, chunk),
+            )
+        )
+    return out
+
+
+def _reachable(index: Index, roots: list[str]) -> list[str]:
+    order: list[str] = []
+    queue = [name for name in roots if name in index.decls]
+    while queue and len(order) < MAX_CLASSES:
+        name = queue.pop(0)
+        if name in order:
+            continue
+        order.append(name)
+        decl = index.decls[name]
+        queue.extend(
+            n for n in _refs_of(index, decl) if n in index.decls and n not in order
+        )
+    return order
+
+
+def _refs_of(index: Index, decl: ir.Decl) -> list[str]:
+    if isinstance(decl, ir.StructDecl):
+        names = [base.name for base in decl.bases]
+        for fld in index.wire_fields(decl):
+            names.extend(index.references(fld.type))
+        return names
+    if isinstance(decl, ir.UnionDecl):
+        return [n for v in decl.variants for n in index.references(v.type)]
+    if isinstance(decl, ir.AliasDecl):
+        return index.references(decl.target)
+    return []
+
+
+def class_diagram(protocol: ir.Protocol, names: list[str] | None = None) -> str:
+    index = Index(protocol)
+    keep = set(names) if names is not None else set(index.decls)
     lines = ["classDiagram"]
     edges: list[str] = []
     for decl in protocol.decls:
+        if decl.name not in keep:
+            continue
         name = _safe(decl.name)
         if isinstance(decl, ir.StructDecl):
             lines.append(f"  class {name} {{")
@@ -56,13 +115,14 @@ def class_diagram(protocol: ir.Protocol) -> str:
                     f"    +{_short(fld.type)} {_safe(fld.wire_name)}{optional}"
                 )
                 for target in index.references(fld.type):
-                    if target in index.decls and target != decl.name:
+                    if target in keep and target != decl.name:
                         edges.append(
                             f"  {name} --> {_safe(target)} : {_safe(fld.wire_name)}"
                         )
             lines.append("  }")
             for base in decl.bases:
-                edges.append(f"  {_safe(base.name)} <|-- {name}")
+                if base.name in keep:
+                    edges.append(f"  {_safe(base.name)} <|-- {name}")
         elif isinstance(decl, ir.EnumDecl):
             lines.append(f"  class {name} {{")
             lines.append("    <<flags>>" if decl.flags else "    <<enumeration>>")
@@ -75,7 +135,7 @@ def class_diagram(protocol: ir.Protocol) -> str:
             lines.append("  }")
             for variant in decl.variants:
                 for target in index.references(variant.type):
-                    if target in index.decls:
+                    if target in keep:
                         edges.append(f"  {name} <|.. {_safe(target)}")
         else:
             lines.append(f"  class {name} {{")

@@ -37,7 +37,10 @@ def test_every_method_and_type_has_a_section(spec: str) -> None:
     for method in protocol.methods:
         assert f"(methods.md#{slug(method.wire_name)})" in index
     assert "```mermaid\nsequenceDiagram" in index
-    assert "```mermaid\nclassDiagram" in (docs / "types.md").read_text(encoding="utf-8")
+    diagram = (docs / "diagram.md").read_text(encoding="utf-8")
+    assert "classDiagram" in diagram
+    for decl in protocol.decls:
+        assert f"class {decl.name}" in diagram
 
 
 @pytest.mark.parametrize("spec", SPECS)
