@@ -19,6 +19,7 @@ from rich.console import Console
 
 from codegen import ir_dump
 from codegen.config import find_repo_root
+from codegen.diff.report import FAIL_ON
 from codegen.diagnostics import Diagnostics, render_all
 from codegen.pipeline import SpecOutcome, build_plan, discover_specs, load_protocol
 from codegen.writer import apply_plan, diff_plan
@@ -33,7 +34,8 @@ ir_app = typer.Typer(
     help="Inspect the intermediate representation.", no_args_is_help=True
 )
 app.add_typer(ir_app, name="ir")
-err = Console(stderr=True, highlight=False)
+# soft_wrap: diagnostics and paths must not be broken at the terminal width.
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 SpecArgs = Annotated[
     list[str] | None,
@@ -141,6 +143,135 @@ def dump(
     sys.stdout.write(ir_dump.dump(outcome.protocol))
     if not outcome.ok():
         raise typer.Exit(1)
+
+
+@app.command("vendor")
+def vendor_command(
+    target: Annotated[
+        str,
+        typer.Argument(
+            help="Spec id to vendor, or with --check the vendored package dir."
+        ),
+    ],
+    dest: Annotated[
+        Path | None, typer.Argument(help="Directory to put the package in.")
+    ] = None,
+    package: Annotated[
+        str | None, typer.Option("--package", help="Import name to vendor under.")
+    ] = None,
+    check_copy: Annotated[
+        bool,
+        typer.Option(
+            "--check", help="Check a vendored copy: intact, and current for the spec."
+        ),
+    ] = False,
+) -> None:
+    """Copy a generated package into another project, or check a vendored copy."""
+    from codegen import vendor as vendoring
+
+    root = _root()
+    try:
+        if check_copy:
+            report = vendoring.check(root, Path(target))
+            sys.stdout.write("\n".join(report.lines()) + "\n")
+            if not (report.intact() and report.current()):
+                raise typer.Exit(1)
+            return
+        if dest is None:
+            err.print("error: vendor needs DEST (or --check PACKAGE_DIR)")
+            raise typer.Exit(2)
+        written = vendoring.vendor(root, target, dest, package)
+    except vendoring.VendorError as exc:
+        err.print(f"error: {exc}")
+        raise typer.Exit(2) from exc
+    err.print(f"vendored spec '{target}' as {written}")
+
+
+@app.command("validate")
+def validate_command(
+    spec: Annotated[str, typer.Argument(help="Spec id.")],
+    file: Annotated[
+        Path, typer.Argument(help="A JSON message, or a JSON Lines transcript.")
+    ],
+    method: Annotated[
+        str | None,
+        typer.Option("--method", help="Method of a bare params/result value."),
+    ] = None,
+    part: Annotated[
+        str | None, typer.Option("--part", help="params or result (with --method).")
+    ] = None,
+) -> None:
+    """Validate wire messages; errors name the JSON pointer and the declaring source line."""
+    from codegen.validate import Validator, read_messages
+
+    if (method is None) != (part is None) or part not in (None, "params", "result"):
+        err.print("error: --method and --part go together; --part is params or result")
+        raise typer.Exit(2)
+    if not file.is_file():
+        err.print(f"error: {file} does not exist")
+        raise typer.Exit(2)
+    messages = read_messages(file)
+    if isinstance(messages, str):
+        err.print(f"{file}: {messages}")
+        raise typer.Exit(1)
+    try:
+        validator = Validator(_root(), spec)
+    except ValueError as exc:
+        err.print(f"error: {exc}")
+        raise typer.Exit(2) from exc
+    findings = validator.validate(messages, method, part)
+    for finding in findings:
+        sys.stdout.write(finding.render(str(file)) + "\n")
+    bad = len({f.message for f in findings})
+    err.print(f"{len(messages)} message(s), {bad} invalid")
+    if findings:
+        raise typer.Exit(1)
+
+
+@app.command("diff")
+def diff(
+    old: Annotated[
+        str, typer.Argument(help="Old side: spec dir, spec id, file or REV:path.")
+    ],
+    new: Annotated[
+        str, typer.Argument(help="New side: spec dir, spec id, file or REV:path.")
+    ],
+    level: Annotated[
+        str, typer.Option(help="wire, or python (the generated API; includes wire).")
+    ] = "wire",
+    fail_on: Annotated[
+        str,
+        typer.Option(
+            help="Exit 1 at this severity or above: " + "|".join(FAIL_ON) + "."
+        ),
+    ] = "breaking",
+    fmt: Annotated[
+        str, typer.Option("--format", help="text, markdown or json.")
+    ] = "text",
+    role: Annotated[
+        str | None,
+        typer.Option(help="Rate only the scenarios where this role runs NEW."),
+    ] = None,
+) -> None:
+    """Compare two spec revisions by their IR; classify every change by wire impact."""
+    from codegen.diff import FAIL_ON as fail_levels
+    from codegen.diff import Level, SideError, diff_sides
+
+    for value, allowed, name in (
+        (level, ("wire", "python"), "--level"),
+        (fail_on, fail_levels, "--fail-on"),
+        (fmt, ("text", "markdown", "json"), "--format"),
+    ):
+        if value not in allowed:
+            err.print(f"error: {name} must be one of {', '.join(allowed)}")
+            raise typer.Exit(2)
+    try:
+        report = diff_sides(old, new, level=Level(level), role=role)
+    except SideError as exc:
+        err.print(f"error: {exc}", markup=False, highlight=False)
+        raise typer.Exit(2) from None
+    sys.stdout.write(report.render(fmt))
+    raise typer.Exit(report.exit_code(fail_on))
 
 
 def main() -> None:

@@ -111,6 +111,7 @@ def render_protocol(protocol: ir.Protocol, config: SpecConfig) -> dict[str, str]
     # Imported here so reading specs (ir dump, check, diff) never loads Jinja or the backends.
     from codegen.backends import docs as docs_backend
     from codegen.backends import jsonschema as jsonschema_backend
+    from codegen.backends import package as package_backend
     from codegen.backends import python as python_backend
 
     files: dict[str, str] = {}
@@ -120,6 +121,12 @@ def render_protocol(protocol: ir.Protocol, config: SpecConfig) -> dict[str, str]
         **python_backend.render(protocol, config.python_package),
         **docs_backend.render(protocol),
     }
+    # Last: provenance hashes every other file of the package.
+    rendered.update(
+        package_backend.render(
+            protocol, config.python_package, config.python_distribution, rendered
+        )
+    )
     for rel, text in rendered.items():
         files[f"{base}/{rel}"] = text
     spec_rel = config.rel(config.spec_dir)

@@ -1,0 +1,126 @@
+"""``codegen validate``: envelopes matched to methods, pointers and declaring lines, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent.parent
+
+
+def _validate(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "codegen.cli", "validate", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def _write(path: Path, *messages: object) -> Path:
+    path.write_text("".join(json.dumps(m) + "\n" for m in messages), encoding="utf-8")
+    return path
+
+
+def test_a_valid_transcript_passes(tmp_path: Path) -> None:
+    transcript = _write(
+        tmp_path / "ok.jsonl",
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {"protocolVersion": 1, "clientId": "c"},
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "result": {"protocolVersion": 1, "serverSeq": 0, "snapshots": []},
+        },
+        {
+            "jsonrpc": "2.0",
+            "method": "unsubscribe",
+            "params": {"resource": "copilot:/x"},
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "error": {"code": -32005, "message": "unsupported"},
+        },
+    )
+    result = _validate("ahp", str(transcript))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "4 message(s), 0 invalid" in result.stderr
+
+
+def test_errors_name_pointer_and_declaring_line(tmp_path: Path) -> None:
+    transcript = _write(
+        tmp_path / "bad.jsonl",
+        {
+            "jsonrpc": "2.0",
+            "id": "a",
+            "method": "initialize",
+            "params": {"protocolVersion": "1", "clientId": "c"},
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": "a",
+            "result": {
+                "protocolVersion": 1,
+                "serverSeq": 0,
+                "snapshots": [{"resource": "x", "state": {"summary": 3}, "fromSeq": 1}],
+            },
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": 7,
+            "method": "unsubscribe",
+            "params": {"resource": "x"},
+        },
+        {"jsonrpc": "2.0", "id": 9, "method": "nope"},
+    )
+    result = _validate("ahp", str(transcript))
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert any(
+        "message 1: /params/protocolVersion:" in ln and "commands.ts:29" in ln
+        for ln in lines
+    )
+    assert any(
+        "message 2: /result/snapshots/0/state/summary:" in ln and "state.ts:" in ln
+        for ln in lines
+    )
+    assert any("message 3: /id: unsubscribe is a notification" in ln for ln in lines)
+    assert any("message 4: /method: unknown method 'nope'" in ln for ln in lines)
+
+
+def test_bare_part_with_method_and_part(tmp_path: Path) -> None:
+    good = tmp_path / "p.json"
+    good.write_text('{"resource": "copilot:/x"}')
+    assert (
+        _validate(
+            "ahp", str(good), "--method", "subscribe", "--part", "params"
+        ).returncode
+        == 0
+    )
+    bad = tmp_path / "q.json"
+    bad.write_text('{"resource": 3}')
+    result = _validate("ahp", str(bad), "--method", "subscribe", "--part", "params")
+    assert result.returncode == 1 and "/resource" in result.stdout
+
+
+def test_unmatched_response_and_bad_json(tmp_path: Path) -> None:
+    lone = _write(tmp_path / "lone.json", {"jsonrpc": "2.0", "id": 5, "result": {}})
+    result = _validate("ahp", str(lone))
+    assert result.returncode == 1 and "--method and --part" in result.stdout
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"a": 1}\n{nope\n')
+    result = _validate("ahp", str(broken))
+    assert result.returncode == 1 and "line 2 is not JSON" in result.stderr
+
+
+def test_usage_errors() -> None:
+    assert _validate("ahp", "missing.json").returncode == 2
+    assert _validate("ahp", "README.md", "--method", "x").returncode == 2
