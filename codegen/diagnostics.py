@@ -38,6 +38,7 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
     "SYN002": (Severity.WARNING, "an unsupported construct was skipped"),
     "SYN003": (Severity.ERROR, "an unsupported type expression"),
     "SYN004": (Severity.ERROR, "an enum member value is not a constant"),
+    "SYN005": (Severity.NOTE, "a declaration that is not a wire type was excluded"),
     # names and references
     "REF001": (Severity.ERROR, "a reference to a type that is not defined"),
     "REF002": (
@@ -53,6 +54,12 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
         Severity.WARNING,
         "a method's params or result type could not be paired",
     ),
+    "MTH004": (Severity.NOTE, "a method's params or result type is not in the source"),
+    "MTH005": (Severity.ERROR, "a method override is stale or names nothing"),
+    "MTH006": (
+        Severity.ERROR,
+        "a method's direction or kind is unknown or contradictory",
+    ),
     # unions and structs
     "UNI001": (Severity.ERROR, "an untagged union whose variants cannot be told apart"),
     "UNI002": (Severity.ERROR, "a tag value is used by two variants"),
@@ -65,6 +72,16 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
         "two fields share a wire name (after flattening or inheritance)",
     ),
     "STR002": (Severity.ERROR, "a base type is not an object type"),
+    # serde (the Rust frontend)
+    "SER001": (
+        Severity.WARNING,
+        "a serde attribute the frontend does not model was ignored",
+    ),
+    "SER002": (Severity.ERROR, "a serde construct serde itself would reject"),
+    "SER003": (
+        Severity.WARNING,
+        "a wire form set by code (manual impl, with/from/into), not by the derive",
+    ),
     # examples
     "EXM001": (Severity.NOTE, "an @example block was skipped: it is not valid JSON"),
     "EXM002": (Severity.WARNING, "an example message names no known method"),

@@ -181,6 +181,11 @@ def _variants_hit(
     adapter = harness.ours_adapter(spec, example)
     value = adapter.validate_json(example.json_text)
     names = {v.name for v in decl.variants}
+    # A variant whose payload is a named struct (serde's lifted ``Enum::Variant``
+    # structs) is hit when that struct's class is found.
+    by_class = {
+        v.type.name: v.name for v in decl.variants if isinstance(v.type, ir.Ref)
+    }
     hit: set[str] = set()
     stack = [value]
     while stack:
@@ -188,6 +193,8 @@ def _variants_hit(
         name = type(current).__name__
         if name in names:
             hit.add(name)
+        elif name in by_class:
+            hit.add(by_class[name])
         if isinstance(current, (list, tuple)):
             stack.extend(current)
         elif isinstance(current, dict):

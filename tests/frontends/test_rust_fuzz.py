@@ -1,0 +1,93 @@
+"""Fuzz the Rust serde frontend: mutated real specs must give diagnostics, never exceptions.
+
+The number of cases is bounded for ``make test``; ``make fuzz`` raises it through
+``CODEGEN_FUZZ_EXAMPLES``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from codegen import ir
+from codegen.diagnostics import Diagnostics, render
+from codegen.frontends.rust_serde import read_rust
+from codegen.passes import run_passes
+from codegen.source import SourceText
+
+REPO = Path(__file__).resolve().parent.parent.parent
+BASE = (REPO / "specs/acp/schema.rs").read_text(encoding="utf-8")
+EXAMPLES = int(os.environ.get("CODEGEN_FUZZ_EXAMPLES", "60"))
+TOKENS = [
+    "{",
+    "}",
+    "(",
+    ")",
+    "<",
+    ">",
+    ",",
+    ";",
+    "#[serde(",
+    "#[serde(flatten)]",
+    '#[serde(tag = "type")]',
+    "#[serde(untagged)]",
+    "#[serde(transparent)]",
+    "#[serde(default)]",
+    '#[serde(rename_all = "bogus")]',
+    "#[derive(Serialize)]",
+    "///",
+    '"',
+    "acp_peer!(",
+    "Option<",
+    "Vec<",
+    "true",
+    "pub struct X;",
+    "\n",
+    "→",
+]
+
+
+@st.composite
+def mutated(draw: st.DrawFn) -> str:
+    text = BASE
+    for _ in range(draw(st.integers(1, 6))):
+        position = draw(st.integers(0, len(text)))
+        action = draw(st.sampled_from(["delete", "insert", "duplicate", "token"]))
+        if action == "delete":
+            text = text[:position] + text[position + draw(st.integers(1, 200)) :]
+        elif action == "insert":
+            text = text[:position] + draw(st.text(max_size=20)) + text[position:]
+        elif action == "duplicate":
+            text = (
+                text[:position]
+                + text[position : position + draw(st.integers(1, 300))]
+                + text[position:]
+            )
+        else:
+            text = text[:position] + draw(st.sampled_from(TOKENS)) + text[position:]
+    return text
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@given(mutated())
+def test_mutated_rust_never_crashes(text: str) -> None:
+    source = SourceText("specs/acp/schema.rs", text)
+    diags = Diagnostics()
+    result = read_rust([source], ("client", "agent"), diags)
+    protocol = ir.Protocol(
+        "fuzz",
+        "fuzz",
+        "0",
+        ir.Transport("jsonrpc-2.0", ()),
+        ("client", "agent"),
+        result.decls,
+        result.methods,
+    )
+    run_passes(protocol, diags)
+    for diagnostic in diags.items:
+        # Every diagnostic points into the file and renders with its caret.
+        assert diagnostic.span.line >= 1 and diagnostic.span.col >= 1
+        render(diagnostic, REPO)
