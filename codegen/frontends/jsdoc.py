@@ -75,6 +75,8 @@ def _strip_comment_markers(comment: str) -> list[str]:
     elif body.startswith("/*"):
         body = body[2:]
     body = body.removesuffix("*/")
+    if body.endswith("*") and not body.endswith("**"):
+        body = body[:-1]  # a ``**/`` closer (``/** text **/``) is a closer, not text
     out: list[str] = []
     for raw in body.split("\n"):
         line = raw.strip()

@@ -1,0 +1,107 @@
+"""The prose frontend: a Markdown spec (or the raw page it came from) with embedded TypeScript.
+
+Phase: frontend (``language = "prose"`` in spec.toml).
+Inputs: prose spec sources (``SourceText``): Markdown with ```` ```ts ```` fences and
+``Request:`` / ``Response:`` lines under method headings, or the scraped page the Markdown
+was restored from (no markup, TypeScript flattened onto single lines); the spec's roles and
+declared external types.
+Outputs: a ``FrontendResult``: the declarations of every TypeScript block (read by the
+TypeScript frontend), the method table (``prose_methods``), no examples; diagnostics.
+Guarantees: every span points into the prose file itself, at the character the TypeScript
+frontend or the method reader meant (each TypeScript block is parsed on its own and its spans
+are mapped back through the block's character origins); the Markdown and the raw page of the
+same spec give equal IR apart from spans; never raises on user input.
+
+Prose-only type names (``integer`` in ``code: integer``) are read as the JSON types they name
+unless the spec declares a type of that name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from codegen import ir
+from codegen.config import SpecConfig
+from codegen.diagnostics import Diagnostics
+from codegen.frontends.ir_rewrite import rewrite
+from codegen.frontends.markdown_blocks import CODE, Block, read_blocks
+from codegen.frontends.prose_methods import PROSE_TYPES, DocText, read_methods
+from codegen.frontends.result import FrontendResult
+from codegen.frontends.typescript import read_typescript
+from codegen.source import SourceText
+
+_VIEW_MARK = "#ts-block-"
+
+
+def read_spec(
+    sources: list[SourceText], config: SpecConfig, diags: Diagnostics
+) -> FrontendResult:
+    """The frontend entry point the pipeline calls for ``language = "prose"``."""
+    externals = {ext.name: ext.reason for ext in config.externals}
+    return read_prose(sources, config.roles, externals, diags)
+
+
+def read_prose(
+    sources: list[SourceText],
+    roles: tuple[str, str],
+    externals: dict[str, str],
+    diags: Diagnostics,
+) -> FrontendResult:
+    docs = [DocText(source.rel_path, source.text) for source in sources]
+    blocks = [read_blocks(source.text) for source in sources]
+    views: list[SourceText] = []
+    owners: dict[str, tuple[DocText, Block, SourceText]] = {}
+    for doc, doc_blocks in zip(docs, blocks):
+        for number, block in enumerate(b for b in doc_blocks if b.kind == CODE):
+            view = SourceText(f"{doc.rel_path}{_VIEW_MARK}{number}", block.text)
+            views.append(view)
+            owners[view.rel_path] = (doc, block, view)
+    ts_diags = Diagnostics(diags.phase)
+    typescript = read_typescript(views, roles, externals, ts_diags)
+
+    def to_document(node: Any) -> Any:
+        if isinstance(node, ir.Span) and node.file in owners:
+            return _map_span(node, *owners[node.file])
+        return node
+
+    typescript = rewrite(typescript, to_document)
+    for diagnostic in ts_diags.items:
+        diags.items.append(rewrite(diagnostic, to_document))
+    decls = _prose_types(typescript.decls)
+    methods: list[ir.Method] = []
+    for doc, doc_blocks in zip(docs, blocks):
+        methods.extend(read_methods(doc_blocks, doc, roles, diags))
+    return FrontendResult(
+        decls=decls,
+        methods=tuple(methods),
+        examples=typescript.examples,
+        constants=typescript.constants,
+    )
+
+
+def _map_span(span: ir.Span, doc: DocText, block: Block, view: SourceText) -> ir.Span:
+    """A span in a TypeScript block → the same character in the prose document."""
+    offset = _view_offset(view, span.line, span.col)
+    if not block.origins:
+        return doc.span(block.start)
+    mapped = doc.span(block.origins[min(offset, len(block.origins) - 1)])
+    return ir.Span(mapped.file, mapped.line, mapped.col)
+
+
+def _view_offset(view: SourceText, line: int, col: int) -> int:
+    lines = view.text.split("\n")
+    line = min(max(line, 1), len(lines))
+    return sum(len(text) + 1 for text in lines[: line - 1]) + max(col - 1, 0)
+
+
+def _prose_types(decls: tuple[ir.Decl, ...]) -> tuple[ir.Decl, ...]:
+    declared = {decl.name for decl in decls}
+
+    def replace_ref(node: Any) -> Any:
+        if isinstance(node, ir.Ref) and node.name not in declared:
+            known = PROSE_TYPES.get(node.name)
+            if known is not None and node.name == "integer":
+                return known
+        return node
+
+    return rewrite(decls, replace_ref)
