@@ -178,6 +178,8 @@ def datamodel_module(spec: str, out_dir: str) -> ModuleType:
             "float",
             "bool",
             "--use-missing-sentinel",
+            # A key with a default (Go's always-written fields) is not thereby nullable.
+            "--strict-nullable",
             "--target-pydantic-version",
             "2.14",
             "--enum-field-as-literal",
@@ -197,5 +199,7 @@ def datamodel_adapter(module: ModuleType, target: Target) -> TypeAdapter[Any]:
     if target.type_name is None:
         if target.schema == {"type": "null"}:
             return TypeAdapter(None)
+        if target.schema == {}:  # a part the spec leaves open: any JSON value
+            return TypeAdapter(Any)
         raise LookupError(f"no datamodel class for {target.schema}")
     return TypeAdapter(getattr(module, target.type_name))

@@ -1,0 +1,518 @@
+"""The Go frontend: Go type listings (pkg.go.dev pages or ``.go`` files) → IR.
+
+Phase: frontend.
+Inputs: ``SourceText``s (a package documentation page, or plain ``.go`` files) and the
+``SpecConfig`` (roles, ``extra_keys`` and the ``[methods.overrides]`` table).
+Outputs: a ``FrontendResult``: declarations (structs, named types), the method table built from
+the ``Method*`` string constants (see ``go_methods``), and the other constants as
+``ConstDecl``s.
+Guarantees: never raises on user input.  Code blocks are found by ``go_page`` and parsed with
+tree-sitter-go with their document positions kept, so every span points into the page.  Types
+that are not wire messages of the protocol are excluded with a SYN005 note naming the reason,
+never silently: handles whose fields are unexported (pkg.go.dev prints ``// contains filtered
+or unexported fields``), function, channel and interface types, and configuration types that
+carry ``yaml:`` tags but no ``json:`` tag.  Field semantics follow encoding/json
+(``go_types``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field, replace
+
+import tree_sitter_go
+from tree_sitter import Language, Node, Parser
+
+from codegen import ir
+from codegen.config import SpecConfig
+from codegen.diagnostics import Diagnostics
+from codegen.frontends.go_methods import GoConst, build_methods
+from codegen.frontends.go_page import GoPage, read_page
+from codegen.frontends.go_types import (
+    JsonTag,
+    TypeConverter,
+    allowed_values,
+    parse_tag,
+    text,
+    zero_of,
+)
+from codegen.frontends.result import FrontendResult
+from codegen.source import SourceText
+
+_LANGUAGE = Language(tree_sitter_go.language())
+_HIDDEN_FIELDS = "contains filtered or unexported fields"
+_SINCE = re.compile(r"\badded in (v[\w.+-]+)")
+
+
+@dataclass
+class GoRead:
+    """Everything read from the sources before methods are paired."""
+
+    decls: list[ir.Decl] = field(default_factory=list)
+    consts: list[GoConst] = field(default_factory=list)
+    excluded: dict[str, str] = field(default_factory=dict)
+    pages: list[GoPage] = field(default_factory=list)
+    named_zero: dict[str, str] = field(default_factory=dict)
+    # (struct, wire name) of ``omitempty`` struct values: omitempty has no effect on them.
+    omitempty_values: set[tuple[str, str]] = field(default_factory=set)
+
+
+def read_spec(
+    sources: list[SourceText], config: SpecConfig, diags: Diagnostics
+) -> FrontendResult:
+    """The frontend entry point the pipeline calls for ``language = "go"``."""
+    extra = ir.ExtraKeys.FORBID if config.extra_keys == "forbid" else ir.ExtraKeys.ALLOW
+    read = read_go(sources, diags, extra)
+    methods, constants = build_methods(
+        read.consts, read.decls, read.pages, config, diags
+    )
+    return FrontendResult(
+        decls=tuple(read.decls), methods=tuple(methods), constants=tuple(constants)
+    )
+
+
+def read_go(
+    sources: list[SourceText],
+    diags: Diagnostics,
+    extra_keys: ir.ExtraKeys = ir.ExtraKeys.ALLOW,
+) -> GoRead:
+    read = GoRead()
+    for source in sources:
+        page = read_page(source, diags)
+        read.pages.append(page)
+        root = Parser(_LANGUAGE).parse(page.code).root_node
+        _report_syntax_errors(root, source, diags)
+        _FileReader(page, diags, read, extra_keys).walk(root)
+    _report_duplicates(read.decls, diags)
+    read.decls = _resolve_zero_values(read)
+    return read
+
+
+@dataclass
+class _FileReader:
+    page: GoPage
+    diags: Diagnostics
+    read: GoRead
+    extra_keys: ir.ExtraKeys
+
+    @property
+    def source(self) -> SourceText:
+        return self.page.source
+
+    def span(self, node: Node) -> ir.Span:
+        return self.source.span_at_point(node.start_point[0], node.start_point[1])
+
+    def walk(self, root: Node) -> None:
+        comments: list[Node] = []
+        for node in root.named_children:
+            if node.type == "comment":
+                comments.append(node)
+                continue
+            leading = _leading_comments(comments, node)
+            comments = []
+            if node.type == "type_declaration":
+                for spec in node.named_children:
+                    if spec.type in ("type_spec", "type_alias"):
+                        self.type_spec(spec, node, leading)
+            elif node.type == "const_declaration":
+                self.const_declaration(node, leading)
+
+    def lifecycle(self, decl_node: Node, leading: str) -> ir.Lifecycle:
+        if not self.page.is_document:
+            match = _SINCE.search(leading)
+            return ir.Lifecycle(docs=leading, since=match.group(1) if match else None)
+        block = self.page.block_at(decl_node.start_point[0])
+        if block is None:
+            return ir.NO_LIFECYCLE
+        return ir.Lifecycle(docs=block.docs, since=block.since)
+
+    def type_spec(self, spec: Node, decl_node: Node, leading: str) -> None:
+        name = text(spec.child_by_field_name("name"))
+        type_node = spec.child_by_field_name("type")
+        lifecycle = self.lifecycle(
+            decl_node if len(decl_node.named_children) == 1 else spec, leading
+        )
+        span = self.span(spec)
+        if spec.child_by_field_name("type_parameters") is not None:
+            self.exclude(name, "a generic type has no single wire form", span)
+            return
+        if type_node is None:
+            return
+        if type_node.type == "struct_type":
+            reason = _not_a_message(type_node)
+            if reason is not None:
+                self.exclude(name, reason, span)
+                return
+            converter = TypeConverter(self.source, self.diags, self.lifted_struct)
+            decl = self.struct(type_node, name, name, converter)
+            decl = replace(
+                decl, lifecycle=lifecycle, span=span, derived_from=None, exported=True
+            )
+            self.read.decls.extend(converter.lifted)
+            self.read.decls.append(decl)
+            return
+        if type_node.type in ("function_type", "channel_type", "interface_type"):
+            what = type_node.type.replace("_type", "")
+            if type_node.type == "interface_type" and not type_node.named_children:
+                pass  # ``type X interface{}``: any JSON, below
+            else:
+                self.exclude(
+                    name, f"a {what} type is behaviour, not data on the wire", span
+                )
+                return
+        converter = TypeConverter(self.source, self.diags, self.lifted_struct)
+        converted = converter.convert(type_node, name, name)
+        self.read.decls.extend(converter.lifted)
+        self.read.named_zero[name] = converted.zero_json or "null"
+        kind = ir.AliasKind.ALIAS if spec.type == "type_alias" else ir.AliasKind.NEWTYPE
+        self.read.decls.append(
+            ir.AliasDecl(name, converted.expr, kind, lifecycle=lifecycle, span=span)
+        )
+
+    def exclude(self, name: str, reason: str, span: ir.Span) -> None:
+        self.read.excluded[name] = reason
+        self.diags.report(
+            "SYN005",
+            f"{name} is not part of the wire protocol: {reason}; excluded",
+            span,
+        )
+
+    def lifted_struct(self, node: Node, name: str, path: str) -> ir.StructDecl:
+        converter = TypeConverter(self.source, self.diags, self.lifted_struct)
+        decl = self.struct(node, name, path, converter)
+        self.read.decls.extend(converter.lifted)
+        return decl
+
+    def struct(
+        self, node: Node, name: str, path: str, converter: TypeConverter
+    ) -> ir.StructDecl:
+        fields: list[ir.Field] = []
+        body = next(
+            (c for c in node.named_children if c.type == "field_declaration_list"), None
+        )
+        members = body.named_children if body is not None else []
+        for index, member in enumerate(members):
+            if member.type != "field_declaration":
+                continue
+            trailing = _trailing_comment(members, index)
+            leading = _comment_run_before(members, index)
+            fields.extend(self.fields(member, name, path, converter, leading, trailing))
+        return ir.StructDecl(
+            name,
+            tuple(fields),
+            extra_keys=self.extra_keys,
+            span=self.span(node),
+            derived_from=path,
+            exported=False,
+        )
+
+    def fields(
+        self,
+        member: Node,
+        owner: str,
+        path: str,
+        converter: TypeConverter,
+        leading: str,
+        trailing: str,
+    ) -> list[ir.Field]:
+        type_node = member.child_by_field_name("type")
+        if type_node is None:
+            return []
+        names = [text(c) for c in member.children_by_field_name("name")]
+        tag_node = member.child_by_field_name("tag")
+        tag = parse_tag(_tag_text(tag_node))
+        span = self.span(member)
+        if tag.skip:
+            return []  # ``json:"-"``: never on the wire
+        note = trailing if allowed_values(trailing) else None
+        docs = "\n".join(part for part in (leading, "" if note else trailing) if part)
+        lifecycle = ir.Lifecycle(docs=docs)
+        if not names:
+            return [
+                self.embedded(member, type_node, tag, lifecycle, span, converter, path)
+            ]
+        out: list[ir.Field] = []
+        for go_name in names:
+            if not go_name[:1].isupper():
+                continue  # unexported: encoding/json never writes it
+            wire = tag.name or go_name
+            converted = converter.convert(
+                type_node, owner + _pascal(go_name), f"{path}.{go_name}"
+            )
+            expr = converted.expr
+            if "string" in tag.options and isinstance(expr, ir.Primitive):
+                expr = ir.Primitive(
+                    ir.PrimitiveKind.STRING,
+                    ir.Constraints(format=f"{expr.kind.value}-string"),
+                )
+            optional = bool({"omitempty", "omitzero"} & tag.options)
+            if optional:
+                presence, nullable, default = ir.Presence.OPTIONAL, False, None
+                if (
+                    "omitzero" not in tag.options
+                    and type_node.type == "type_identifier"
+                    and isinstance(expr, ir.Ref)
+                ):
+                    self.read.omitempty_values.add((owner, wire))
+            else:
+                presence = ir.Presence.WRITTEN_ALWAYS_READ_OPTIONAL
+                nullable = converted.nil_is_null and not isinstance(expr, ir.AnyJson)
+                default = converted.zero_json or None
+            out.append(
+                ir.Field(
+                    name=go_name,
+                    wire_name=wire,
+                    type=expr,
+                    presence=presence,
+                    nullable=nullable,
+                    default_json=default,
+                    lifecycle=lifecycle,
+                    span=span,
+                    allowed_values_note=note,
+                )
+            )
+        return out
+
+    def embedded(
+        self,
+        member: Node,
+        type_node: Node,
+        tag: JsonTag,
+        lifecycle: ir.Lifecycle,
+        span: ir.Span,
+        converter: TypeConverter,
+        path: str,
+    ) -> ir.Field:
+        """An anonymous field: its exported fields are promoted into this object."""
+        base = text(type_node).rsplit(".", 1)[-1]
+        pointer = any(child.type == "*" for child in member.children)
+        converted = converter.convert(type_node, base, f"{path}.{base}")
+        wire_name = tag.name or base
+        if tag.name:
+            # A tag name turns the embedded struct into an ordinary named field.
+            return ir.Field(
+                base,
+                wire_name,
+                converted.expr,
+                presence=ir.Presence.WRITTEN_ALWAYS_READ_OPTIONAL,
+                nullable=pointer,
+                default_json="null" if pointer else None,
+                lifecycle=lifecycle,
+                span=span,
+            )
+        return ir.Field(
+            base,
+            base,
+            converted.expr,
+            flatten=True,
+            presence=ir.Presence.OPTIONAL if pointer else ir.Presence.REQUIRED,
+            lifecycle=lifecycle,
+            span=span,
+        )
+
+    def const_declaration(self, node: Node, leading: str) -> None:
+        lifecycle = self.lifecycle(node, leading)
+        specs = [c for c in node.named_children if c.type == "const_spec"]
+        children = node.named_children
+        for spec in specs:
+            index = children.index(spec)
+            trailing = _trailing_comment(children, index)
+            names = [text(c) for c in spec.children_by_field_name("name")]
+            value_node = spec.child_by_field_name("value")
+            values = value_node.named_children if value_node is not None else []
+            for position, name in enumerate(names):
+                value = (
+                    _const_value(values[position]) if position < len(values) else None
+                )
+                if value is None:
+                    self.diags.report(
+                        "SYN002",
+                        f"constant {name} has no literal value (iota or an expression); skipped",
+                        self.span(spec),
+                    )
+                    continue
+                docs = (
+                    trailing or _leading_comments_of(children, index) or lifecycle.docs
+                )
+                self.read.consts.append(
+                    GoConst(
+                        name, value, trailing, docs, lifecycle.since, self.span(spec)
+                    )
+                )
+
+
+def _not_a_message(struct: Node) -> str | None:
+    body = next(
+        (c for c in struct.named_children if c.type == "field_declaration_list"), None
+    )
+    if body is None:
+        return None
+    members = body.named_children
+    declarations = [m for m in members if m.type == "field_declaration"]
+    hidden = any(m.type == "comment" and _HIDDEN_FIELDS in text(m) for m in members)
+    if hidden and not declarations:
+        return "a handle whose fields are all unexported (it carries process state)"
+    tags = [parse_tag(_tag_text(m.child_by_field_name("tag"))) for m in declarations]
+    if (
+        tags
+        and not any(t.present for t in tags)
+        and any("yaml" in t.other_keys for t in tags)
+    ):
+        return "a configuration type read from YAML (yaml: tags, no json: tag)"
+    return None
+
+
+def _resolve_zero_values(read: GoRead) -> list[ir.Decl]:
+    """Fill the zero value of always-written fields whose type is a named type, and undo
+    ``omitempty`` on struct values (encoding/json never omits a struct value)."""
+    structs = {d.name: d for d in read.decls if isinstance(d, ir.StructDecl)}
+    out: list[ir.Decl] = []
+    for decl in read.decls:
+        if not isinstance(decl, ir.StructDecl):
+            out.append(decl)
+            continue
+        fields: list[ir.Field] = []
+        for fld in decl.fields:
+            if (
+                (decl.name, fld.wire_name) in read.omitempty_values
+                and isinstance(fld.type, ir.Ref)
+                and fld.type.name in structs
+            ):
+                fld = replace(fld, presence=ir.Presence.WRITTEN_ALWAYS_READ_OPTIONAL)
+            if (
+                fld.presence is ir.Presence.WRITTEN_ALWAYS_READ_OPTIONAL
+                and fld.default_json is None
+            ):
+                zero = zero_of(fld.type, structs, read.named_zero)
+                fld = replace(fld, default_json=zero)
+            fields.append(fld)
+        out.append(replace(decl, fields=tuple(fields)))
+    return out
+
+
+def _const_value(node: Node) -> str | int | float | bool | None:
+    raw = text(node)
+    if node.type == "interpreted_string_literal":
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            return raw[1:-1]
+        return value if isinstance(value, str) else None
+    if node.type == "raw_string_literal":
+        return raw[1:-1]
+    if node.type == "int_literal":
+        try:
+            return int(raw.replace("_", ""), 0)
+        except ValueError:
+            return None
+    if node.type == "float_literal":
+        try:
+            return float(raw.replace("_", ""))
+        except ValueError:
+            return None
+    if node.type in ("true", "false"):
+        return node.type == "true"
+    return None
+
+
+def _tag_text(node: Node | None) -> str:
+    raw = text(node)
+    if raw.startswith("`") and raw.endswith("`") and len(raw) >= 2:
+        return raw[1:-1]
+    if raw.startswith('"'):
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            return ""
+        return value if isinstance(value, str) else ""
+    return raw
+
+
+def _comment_text(node: Node) -> str:
+    raw = text(node)
+    if raw.startswith("//"):
+        return raw[2:].strip()
+    if raw.startswith("/*"):
+        return raw[2:-2].strip()
+    return raw.strip()
+
+
+def _trailing_comment(siblings: list[Node], index: int) -> str:
+    """A comment on the same line right after ``siblings[index]``."""
+    node = siblings[index]
+    if index + 1 < len(siblings):
+        after = siblings[index + 1]
+        if after.type == "comment" and after.start_point[0] == node.end_point[0]:
+            return _comment_text(after)
+    return ""
+
+
+def _comment_run_before(siblings: list[Node], index: int) -> str:
+    return _leading_comments_of(siblings, index)
+
+
+def _leading_comments_of(siblings: list[Node], index: int) -> str:
+    """Comments on the lines right above ``siblings[index]`` (not trailing another node)."""
+    lines: list[str] = []
+    row = siblings[index].start_point[0]
+    position = index - 1
+    while position >= 0:
+        node = siblings[position]
+        if node.type != "comment" or node.end_point[0] != row - 1:
+            break
+        if position > 0 and siblings[position - 1].end_point[0] == node.start_point[0]:
+            break  # a trailing comment of the previous node
+        if _HIDDEN_FIELDS in text(node):
+            break
+        lines.insert(0, _comment_text(node))
+        row = node.start_point[0]
+        position -= 1
+    return "\n".join(lines)
+
+
+def _leading_comments(comments: list[Node], node: Node) -> str:
+    lines: list[str] = []
+    row = node.start_point[0]
+    for comment in reversed(comments):
+        if comment.end_point[0] != row - 1:
+            break
+        lines.insert(0, _comment_text(comment))
+        row = comment.start_point[0]
+    return "\n".join(lines)
+
+
+def _report_duplicates(decls: list[ir.Decl], diags: Diagnostics) -> None:
+    first: dict[str, ir.Decl] = {}
+    for decl in decls:
+        if decl.name in first:
+            diags.report(
+                "REF003",
+                f"{decl.name} is declared twice (first at {first[decl.name].span})",
+                decl.span,
+            )
+        else:
+            first[decl.name] = decl
+
+
+def _report_syntax_errors(root: Node, source: SourceText, diags: Diagnostics) -> None:
+    if not root.has_error:
+        return
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            what = f"missing {node.type!r}" if node.is_missing else "unexpected text"
+            snippet = text(node)[:40].replace("\n", " ")
+            diags.report(
+                "SYN001",
+                f"syntax error: {what}" + (f" near {snippet!r}" if snippet else ""),
+                source.span_at_point(node.start_point[0], node.start_point[1]),
+            )
+            continue
+        if node.has_error:
+            stack.extend(reversed(node.children))
+
+
+def _pascal(name: str) -> str:
+    return name[:1].upper() + name[1:]

@@ -1,0 +1,111 @@
+"""Fuzz the Go frontend: mutated piglet pages and .go files give diagnostics, never exceptions.
+
+The number of cases is bounded for ``make test``; ``make fuzz`` raises it through
+``CODEGEN_FUZZ_EXAMPLES``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from codegen import ir
+from codegen.config import load_config
+from codegen.diagnostics import Diagnostics, render
+from codegen.frontends.go import read_go
+from codegen.frontends.go_methods import build_methods
+from codegen.passes import run_passes
+from codegen.source import SourceText
+
+REPO = Path(__file__).resolve().parent.parent.parent
+SPEC = REPO / "specs/piglet"
+BASE = (SPEC / "external.godoc.txt").read_text(encoding="utf-8")
+EXAMPLES = int(os.environ.get("CODEGEN_FUZZ_EXAMPLES", "60"))
+TOKENS = [
+    "{",
+    "}",
+    "(",
+    ")",
+    "`",
+    '"',
+    "//",
+    "/*",
+    "*/",
+    "\n",
+    "\t",
+    "*",
+    "[]",
+    "map[",
+    "type X struct {\n",
+    "const (\n",
+    ")\n",
+    "}\n",
+    'json:"',
+    ",omitempty",
+    "yaml:",
+    "added in v",
+    "type ",
+    "func ",
+    "→",
+    "chan ",
+    "interface{",
+    "Method",
+]
+
+
+@st.composite
+def mutated(draw: st.DrawFn) -> str:
+    text = BASE
+    for _ in range(draw(st.integers(1, 6))):
+        position = draw(st.integers(0, len(text)))
+        action = draw(st.sampled_from(["delete", "insert", "duplicate", "token"]))
+        if action == "delete":
+            text = text[:position] + text[position + draw(st.integers(1, 200)) :]
+        elif action == "insert":
+            text = text[:position] + draw(st.text(max_size=20)) + text[position:]
+        elif action == "duplicate":
+            size = draw(st.integers(1, 300))
+            text = text[:position] + text[position : position + size] + text[position:]
+        else:
+            text = text[:position] + draw(st.sampled_from(TOKENS)) + text[position:]
+    return text
+
+
+def _check(source: SourceText) -> None:
+    diags = Diagnostics()
+    config = load_config(SPEC, diags, REPO)
+    assert config is not None
+    read = read_go([source], diags)
+    methods, constants = build_methods(
+        read.consts, read.decls, read.pages, config, diags
+    )
+    protocol = ir.Protocol(
+        "fuzz",
+        "fuzz",
+        "0",
+        ir.Transport("jsonrpc-2.0", ()),
+        config.roles,
+        tuple(read.decls),
+        tuple(methods),
+        constants=tuple(constants),
+    )
+    run_passes(protocol, diags)
+    for diagnostic in diags.items:
+        assert diagnostic.span.line >= 1 and diagnostic.span.col >= 1
+        render(diagnostic, REPO)
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@given(mutated())
+def test_mutated_page_never_crashes(text: str) -> None:
+    _check(SourceText("specs/piglet/external.godoc.txt", text))
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@given(mutated())
+def test_mutated_go_file_never_crashes(text: str) -> None:
+    # The page's own lines, read as one .go file: most of it is not Go at all.
+    _check(SourceText("specs/piglet/external.go", text))
