@@ -25,3 +25,21 @@ def check_golden(path: Path, actual: str, update: bool) -> None:
             )
         )
         pytest.fail(f"golden mismatch for {path}:\n{diff}")
+
+
+def check_spec_case(case: Path, update: bool) -> None:
+    """A golden spec folder: its IR dump and rendered diagnostics against the expectations."""
+    from codegen import ir_dump
+    from codegen.diagnostics import render_all
+    from codegen.pipeline import load_protocol
+
+    outcome = load_protocol(case, repo_root=case)
+    dumped = (
+        ir_dump.dump(outcome.protocol) if outcome.protocol is not None else "null\n"
+    )
+    check_golden(case / "expected.ir.json", dumped, update)
+    check_golden(
+        case / "expected.diagnostics.txt",
+        render_all(outcome.diags, case) + "\n",
+        update,
+    )

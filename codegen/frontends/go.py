@@ -27,6 +27,7 @@ from tree_sitter import Language, Node, Parser
 from codegen import ir
 from codegen.config import SpecConfig
 from codegen.diagnostics import Diagnostics
+from codegen.frontends.common import report_duplicates, report_syntax_errors
 from codegen.frontends.go_methods import GoConst, build_methods
 from codegen.frontends.go_page import GoPage, read_page
 from codegen.frontends.go_types import (
@@ -82,9 +83,9 @@ def read_go(
         page = read_page(source, diags)
         read.pages.append(page)
         root = Parser(_LANGUAGE).parse(page.code).root_node
-        _report_syntax_errors(root, source, diags)
+        report_syntax_errors(root, source, diags)
         _FileReader(page, diags, read, extra_keys).walk(root)
-    _report_duplicates(read.decls, diags)
+    report_duplicates(read.decls, diags)
     read.decls = _resolve_zero_values(read)
     return read
 
@@ -480,38 +481,6 @@ def _leading_comments(comments: list[Node], node: Node) -> str:
         lines.insert(0, _comment_text(comment))
         row = comment.start_point[0]
     return "\n".join(lines)
-
-
-def _report_duplicates(decls: list[ir.Decl], diags: Diagnostics) -> None:
-    first: dict[str, ir.Decl] = {}
-    for decl in decls:
-        if decl.name in first:
-            diags.report(
-                "REF003",
-                f"{decl.name} is declared twice (first at {first[decl.name].span})",
-                decl.span,
-            )
-        else:
-            first[decl.name] = decl
-
-
-def _report_syntax_errors(root: Node, source: SourceText, diags: Diagnostics) -> None:
-    if not root.has_error:
-        return
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.is_error or node.is_missing:
-            what = f"missing {node.type!r}" if node.is_missing else "unexpected text"
-            snippet = text(node)[:40].replace("\n", " ")
-            diags.report(
-                "SYN001",
-                f"syntax error: {what}" + (f" near {snippet!r}" if snippet else ""),
-                source.span_at_point(node.start_point[0], node.start_point[1]),
-            )
-            continue
-        if node.has_error:
-            stack.extend(reversed(node.children))
 
 
 def _pascal(name: str) -> str:

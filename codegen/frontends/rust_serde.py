@@ -32,6 +32,7 @@ from tree_sitter import Language, Node, Parser
 from codegen import ir
 from codegen.config import SpecConfig
 from codegen.diagnostics import Diagnostics, Severity
+from codegen.frontends.common import report_duplicates, report_syntax_errors
 from codegen.frontends.result import FrontendResult
 from codegen.frontends.rust_attrs import (
     Attrs,
@@ -144,7 +145,7 @@ def read_rust(
     imports: dict[str, str] = {}
     for source in sources:
         root = parse_tree(source)
-        _report_syntax_errors(root, source, diags)
+        report_syntax_errors(root, source, diags)
         items.extend(_items(root, source, imports))
     declared = {
         node_text(item.node.child_by_field_name("name"))
@@ -174,7 +175,7 @@ def read_rust(
             continue
         decls.extend(builder.item(item))
     decls = _resolve_defaults(decls)
-    _report_duplicates(decls, diags)
+    report_duplicates(decls, diags)
     by_name = {decl.name: decl for decl in decls}
     _report_flatten_clashes(decls, by_name, diags)
     methods = build_methods(peers, by_name, roles, diags)
@@ -614,19 +615,6 @@ def _resolve_defaults(decls: list[ir.Decl]) -> list[ir.Decl]:
     return out
 
 
-def _report_duplicates(decls: list[ir.Decl], diags: Diagnostics) -> None:
-    seen: dict[str, ir.Span] = {}
-    for decl in decls:
-        if decl.name in seen:
-            diags.report(
-                "REF003",
-                f"{decl.name} is declared twice (first at {seen[decl.name]})",
-                decl.span,
-            )
-        else:
-            seen[decl.name] = decl.span
-
-
 def _report_flatten_clashes(
     decls: list[ir.Decl], index: dict[str, ir.Decl], diags: Diagnostics
 ) -> None:
@@ -665,24 +653,3 @@ def _expanded(
         else:
             out.append(fld)
     return out
-
-
-def _report_syntax_errors(root: Node, source: SourceText, diags: Diagnostics) -> None:
-    if not root.has_error:
-        return
-    stack = [root]
-    reported = 0
-    while stack and reported < 20:
-        node = stack.pop()
-        if node.is_error or node.is_missing:
-            what = f"missing {node.type!r}" if node.is_missing else "unexpected text"
-            snippet = node_text(node)[:40].replace("\n", " ")
-            diags.report(
-                "SYN001",
-                f"syntax error: {what}" + (f" near {snippet!r}" if snippet else ""),
-                span_of(source, node),
-            )
-            reported += 1
-            continue
-        if node.has_error:
-            stack.extend(reversed(node.children))

@@ -19,6 +19,7 @@ from tree_sitter import Language, Node, Parser
 from codegen import ir
 from codegen.config import SpecConfig
 from codegen.diagnostics import Diagnostics
+from codegen.frontends.common import report_duplicates, report_syntax_errors
 from codegen.frontends.jsdoc import JsDoc, is_jsdoc, parse_jsdoc
 from codegen.frontends.result import FrontendResult
 from codegen.frontends.ts_enums import convert_enum
@@ -79,7 +80,7 @@ def read_typescript(
     """
     states = [_read_file(source, diags) for source in sources]
     decls = [decl for state in states for decl in state.decls]
-    _report_duplicates(decls, diags)
+    report_duplicates(decls, diags)
     local_modules = {_module_stem(s.source.rel_path) for s in states}
     decls.extend(_external_decls(states, local_modules, externals, diags))
     method_docs = [doc for state in states for doc in state.method_docs]
@@ -92,7 +93,7 @@ def read_typescript(
 def _read_file(source: SourceText, diags: Diagnostics) -> _FileState:
     state = _FileState(source)
     root = parse_tree(source)
-    _report_syntax_errors(root, source, diags)
+    report_syntax_errors(root, source, diags)
     pending_doc: JsDoc | None = None
     for node in root.named_children:
         if node.type == "comment":
@@ -473,38 +474,6 @@ def _external_decls(
                     )
                 )
     return out
-
-
-def _report_duplicates(decls: list[ir.Decl], diags: Diagnostics) -> None:
-    first: dict[str, ir.Decl] = {}
-    for decl in decls:
-        if decl.name in first:
-            diags.report(
-                "REF003",
-                f"{decl.name} is declared twice (first at {first[decl.name].span})",
-                decl.span,
-            )
-        else:
-            first[decl.name] = decl
-
-
-def _report_syntax_errors(root: Node, source: SourceText, diags: Diagnostics) -> None:
-    if not root.has_error:
-        return
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.is_error or node.is_missing:
-            what = f"missing {node.type!r}" if node.is_missing else "unexpected text"
-            snippet = _text(node)[:40].replace("\n", " ")
-            diags.report(
-                "SYN001",
-                f"syntax error: {what}" + (f" near {snippet!r}" if snippet else ""),
-                source.span_at_point(node.start_point[0], node.start_point[1]),
-            )
-            continue
-        if node.has_error:
-            stack.extend(reversed(node.children))
 
 
 def _module_stem(path: str) -> str:

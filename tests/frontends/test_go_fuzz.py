@@ -6,11 +6,9 @@ The number of cases is bounded for ``make test``; ``make fuzz`` raises it throug
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from codegen import ir
 from codegen.config import load_config
@@ -19,11 +17,11 @@ from codegen.frontends.go import read_go
 from codegen.frontends.go_methods import build_methods
 from codegen.passes import run_passes
 from codegen.source import SourceText
+from tests.frontends.fuzz_support import EXAMPLES, mutations
 
 REPO = Path(__file__).resolve().parent.parent.parent
 SPEC = REPO / "specs/piglet"
 BASE = (SPEC / "external.godoc.txt").read_text(encoding="utf-8")
-EXAMPLES = int(os.environ.get("CODEGEN_FUZZ_EXAMPLES", "60"))
 TOKENS = [
     "{",
     "}",
@@ -56,24 +54,6 @@ TOKENS = [
 ]
 
 
-@st.composite
-def mutated(draw: st.DrawFn) -> str:
-    text = BASE
-    for _ in range(draw(st.integers(1, 6))):
-        position = draw(st.integers(0, len(text)))
-        action = draw(st.sampled_from(["delete", "insert", "duplicate", "token"]))
-        if action == "delete":
-            text = text[:position] + text[position + draw(st.integers(1, 200)) :]
-        elif action == "insert":
-            text = text[:position] + draw(st.text(max_size=20)) + text[position:]
-        elif action == "duplicate":
-            size = draw(st.integers(1, 300))
-            text = text[:position] + text[position : position + size] + text[position:]
-        else:
-            text = text[:position] + draw(st.sampled_from(TOKENS)) + text[position:]
-    return text
-
-
 def _check(source: SourceText) -> None:
     diags = Diagnostics()
     config = load_config(SPEC, diags, REPO)
@@ -99,13 +79,13 @@ def _check(source: SourceText) -> None:
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
-@given(mutated())
+@given(mutations(BASE, TOKENS))
 def test_mutated_page_never_crashes(text: str) -> None:
     _check(SourceText("specs/piglet/external.godoc.txt", text))
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
-@given(mutated())
+@given(mutations(BASE, TOKENS))
 def test_mutated_go_file_never_crashes(text: str) -> None:
     # The page's own lines, read as one .go file: most of it is not Go at all.
     _check(SourceText("specs/piglet/external.go", text))

@@ -7,7 +7,6 @@ The number of cases is bounded for ``make test``; ``make fuzz`` raises it throug
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -18,6 +17,7 @@ from codegen.diagnostics import Diagnostics
 from codegen.frontends.prose import read_prose
 from codegen.passes import run_passes
 from codegen.source import SourceText
+from tests.frontends.fuzz_support import EXAMPLES, mutations
 
 REPO = Path(__file__).resolve().parent.parent.parent
 BASES = [
@@ -26,7 +26,6 @@ BASES = [
         encoding="utf-8"
     ),
 ]
-EXAMPLES = int(os.environ.get("CODEGEN_FUZZ_EXAMPLES", "60"))
 TOKENS = [
     "{",
     "}",
@@ -54,26 +53,8 @@ TOKENS = [
 ]
 
 
-@st.composite
-def mutated(draw: st.DrawFn) -> str:
-    text = draw(st.sampled_from(BASES))
-    for _ in range(draw(st.integers(1, 6))):
-        position = draw(st.integers(0, len(text)))
-        action = draw(st.sampled_from(["delete", "insert", "duplicate", "token"]))
-        if action == "delete":
-            text = text[:position] + text[position + draw(st.integers(1, 200)) :]
-        elif action == "insert":
-            text = text[:position] + draw(st.text(max_size=20)) + text[position:]
-        elif action == "duplicate":
-            size = draw(st.integers(1, 300))
-            text = text[:position] + text[position : position + size] + text[position:]
-        else:
-            text = text[:position] + draw(st.sampled_from(TOKENS)) + text[position:]
-    return text
-
-
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
-@given(mutated())
+@given(st.one_of([mutations(base, TOKENS) for base in BASES]))
 def test_mutated_prose_never_crashes(text: str) -> None:
     source = SourceText("specs/openctx/protocol.md", text)
     diags = Diagnostics()

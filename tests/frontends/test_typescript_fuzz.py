@@ -6,21 +6,19 @@ The number of cases is bounded for ``make test``; ``make fuzz`` raises it throug
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics, render
 from codegen.frontends.typescript import read_typescript
 from codegen.passes import run_passes
 from codegen.source import SourceText
+from tests.frontends.fuzz_support import EXAMPLES, mutations
 
 REPO = Path(__file__).resolve().parent.parent.parent
 BASE = (REPO / "specs/ahp/commands.ts").read_text(encoding="utf-8")
-EXAMPLES = int(os.environ.get("CODEGEN_FUZZ_EXAMPLES", "60"))
 TOKENS = [
     "{",
     "}",
@@ -50,29 +48,8 @@ TOKENS = [
 ]
 
 
-@st.composite
-def mutated(draw: st.DrawFn) -> str:
-    text = BASE
-    for _ in range(draw(st.integers(1, 6))):
-        position = draw(st.integers(0, len(text)))
-        action = draw(st.sampled_from(["delete", "insert", "duplicate", "token"]))
-        if action == "delete":
-            text = text[:position] + text[position + draw(st.integers(1, 200)) :]
-        elif action == "insert":
-            text = text[:position] + draw(st.text(max_size=20)) + text[position:]
-        elif action == "duplicate":
-            text = (
-                text[:position]
-                + text[position : position + draw(st.integers(1, 300))]
-                + text[position:]
-            )
-        else:
-            text = text[:position] + draw(st.sampled_from(TOKENS)) + text[position:]
-    return text
-
-
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
-@given(mutated())
+@given(mutations(BASE, TOKENS))
 def test_mutated_typescript_never_crashes(text: str) -> None:
     source = SourceText("specs/ahp/commands.ts", text)
     diags = Diagnostics()

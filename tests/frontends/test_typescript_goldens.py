@@ -10,10 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen import ir_dump
-from codegen.diagnostics import render_all
-from codegen.pipeline import load_protocol
-from tests.golden_support import check_golden
+from tests.golden_support import check_spec_case
 
 CASES = sorted(
     p
@@ -24,13 +21,7 @@ CASES = sorted(
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_typescript_golden(case: Path, update_goldens: bool) -> None:
-    outcome = load_protocol(case, repo_root=case)
-    dumped = (
-        ir_dump.dump(outcome.protocol) if outcome.protocol is not None else "null\n"
-    )
-    check_golden(case / "expected.ir.json", dumped, update_goldens)
-    diagnostics = render_all(outcome.diags, case) + "\n"
-    check_golden(case / "expected.diagnostics.txt", diagnostics, update_goldens)
+    check_spec_case(case, update_goldens)
 
 
 def test_golden_cases_cover_every_typescript_trap() -> None:
