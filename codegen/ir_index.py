@@ -48,17 +48,20 @@ class Index:
             return self.struct(resolved.name)
         return None
 
-    def wire_fields(self, struct: ir.StructDecl) -> list[ir.Field]:
+    def wire_fields(
+        self, struct: ir.StructDecl, keep_duplicates: bool = False
+    ) -> list[ir.Field]:
         """The keys an object of this struct has on the wire, in wire order.
 
         Base fields come first (TypeScript ``extends``), then the struct's own fields, with each
         ``flatten`` field replaced in place by the wire fields of its struct (serde writes
-        flattened fields where the flattened member stands).
+        flattened fields where the flattened member stands).  ``keep_duplicates`` keeps a
+        key that comes twice (for the pass that reports such clashes).
         """
-        return self._wire_fields(struct, frozenset())
+        return self._wire_fields(struct, frozenset(), keep_duplicates)
 
     def _wire_fields(
-        self, struct: ir.StructDecl, visiting: frozenset[str]
+        self, struct: ir.StructDecl, visiting: frozenset[str], keep: bool = False
     ) -> list[ir.Field]:
         if struct.name in visiting:
             return []
@@ -67,13 +70,13 @@ class Index:
         for base in struct.bases:
             base_struct = self.struct_of(base)
             if base_struct is not None:
-                out.extend(self._wire_fields(base_struct, visiting))
+                out.extend(self._wire_fields(base_struct, visiting, keep))
         for fld in struct.fields:
             inner = self.struct_of(fld.type) if fld.flatten else None
             if inner is None:
                 out.append(fld)
                 continue
-            for flat in self._wire_fields(inner, visiting):
+            for flat in self._wire_fields(inner, visiting, keep):
                 # A flattened Option<Struct> makes every inner key optional.
                 if (
                     fld.presence is not ir.Presence.REQUIRED
@@ -81,6 +84,8 @@ class Index:
                 ):
                     flat = replace(flat, presence=fld.presence)
                 out.append(flat)
+        if keep:
+            return out
         # Later declarations override earlier ones with the same wire name (TS redeclaration).
         last: dict[str, int] = {}
         for position, fld in enumerate(out):

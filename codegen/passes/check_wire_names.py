@@ -25,7 +25,7 @@ def check_wire_names(protocol: ir.Protocol, diags: Diagnostics) -> ir.Protocol:
 
 def _check_struct(struct: ir.StructDecl, index: Index, diags: Diagnostics) -> None:
     seen: dict[str, ir.Field] = {}
-    for fld in _raw_fields(struct, index, frozenset()):
+    for fld in index.wire_fields(struct, keep_duplicates=True):
         earlier = seen.get(fld.wire_name)
         if (
             earlier is not None
@@ -46,20 +46,3 @@ def _narrows(base: ir.Field, override: ir.Field) -> bool:
     return isinstance(base.type, ir.Primitive) and isinstance(
         override.type, (ir.Literal, ir.EnumMemberRef)
     )
-
-
-def _raw_fields(
-    struct: ir.StructDecl, index: Index, visiting: frozenset[str]
-) -> list[ir.Field]:
-    if struct.name in visiting:
-        return []
-    visiting = visiting | {struct.name}
-    out: list[ir.Field] = []
-    for base in struct.bases:
-        base_struct = index.struct_of(base)
-        if base_struct is not None:
-            out.extend(_raw_fields(base_struct, index, visiting))
-    for fld in struct.fields:
-        inner = index.struct_of(fld.type) if fld.flatten else None
-        out.extend(_raw_fields(inner, index, visiting) if inner else [fld])
-    return out
