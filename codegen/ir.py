@@ -128,10 +128,12 @@ class TupleOf:
 class AnyJson:
     """Any JSON value (TS ``unknown``/``any``, ``serde_json::Value``, Go ``any``/``RawMessage``).
 
-    ``object_only`` narrows it to any JSON object (TS ``object``).
+    ``object_only`` narrows it to any JSON object (serde_json ``Map``); ``structured`` to
+    any JSON object or array (TS ``object``: everything but primitives).
     """
 
     object_only: bool = False
+    structured: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -87,6 +87,8 @@ class _Docs:
         if isinstance(expr, ir.TupleOf):
             return "[" + ", ".join(self._type(item) for item in expr.items) + "]"
         if isinstance(expr, ir.AnyJson):
+            if expr.structured:
+                return "any JSON object or array"
             return "any JSON object" if expr.object_only else "any JSON"
         return " \\| ".join(self._type(member) for member in expr.members)
 

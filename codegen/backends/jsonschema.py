@@ -254,6 +254,8 @@ class _Builder:
                 "maxItems": len(expr.items),
             }
         if isinstance(expr, ir.AnyJson):
+            if expr.structured:
+                return {"type": ["object", "array"]}
             return {"type": "object"} if expr.object_only else {}
         return self._inline_union(expr)
 

@@ -449,6 +449,8 @@ class _Builder:
             # lists.
             return f"Annotated[tuple[{items or '()'}], Strict(False)]"
         if isinstance(expr, ir.AnyJson):
+            if expr.structured:
+                return "dict[str, JsonValue] | list[JsonValue]"
             return "dict[str, JsonValue]" if expr.object_only else "JsonValue"
         return self._union_annotation(expr)
 

@@ -312,9 +312,9 @@ class _Comparer:
             if old.kind is not new.kind:
                 self._changed(_kind_change(old, new), where, spans, old, new)
         elif isinstance(old, AnyNode) and isinstance(new, AnyNode):
-            if old.object_only and not new.object_only:
+            if new.breadth() > old.breadth():
                 self._changed("type.widened", where, spans, old, new)
-            elif new.object_only and not old.object_only:
+            elif new.breadth() < old.breadth():
                 self._changed("type.narrowed", where, spans, old, new)
         else:
             self._changed(_kind_change(old, new), where, spans, old, new)

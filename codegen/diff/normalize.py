@@ -78,6 +78,11 @@ class TupleNode:
 @dataclass(frozen=True, slots=True)
 class AnyNode:
     object_only: bool = False
+    structured: bool = False
+
+    def breadth(self) -> int:
+        """How much it admits: a JSON object < an object or array < any JSON."""
+        return 0 if self.object_only else 1 if self.structured else 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +166,7 @@ class View:
         if isinstance(expr, ir.TupleOf):
             return Shape(TupleNode(expr.items))
         if isinstance(expr, ir.AnyJson):
-            return Shape(AnyNode(expr.object_only))
+            return Shape(AnyNode(expr.object_only, expr.structured))
         if isinstance(expr, ir.InlineUnion):
             return self._inline_union(expr, seen)
         return self._named(expr, seen)
@@ -340,6 +345,8 @@ def label(node: Node) -> str:
     if isinstance(node, TupleNode):
         return f"tuple of {len(node.items)}"
     if isinstance(node, AnyNode):
+        if node.structured:
+            return "any object or array"
         return "any object" if node.object_only else "any JSON"
     if isinstance(node, ObjectNode):
         return f"object {node.decl.name}"

@@ -41,7 +41,7 @@ PROSE_TYPES: dict[str, ir.TypeExpr] = {
     "integer": ir.Primitive(ir.PrimitiveKind.INTEGER),
     "boolean": ir.Primitive(ir.PrimitiveKind.BOOLEAN),
     "null": ir.Primitive(ir.PrimitiveKind.NULL),
-    "object": ir.AnyJson(object_only=True),
+    "object": ir.AnyJson(structured=True),  # arrays are objects in TS
     "unknown": ir.AnyJson(),
     "any": ir.AnyJson(),
 }

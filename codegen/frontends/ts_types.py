@@ -26,7 +26,7 @@ _PREDEFINED: dict[str, ir.TypeExpr] = {
     "boolean": ir.Primitive(ir.PrimitiveKind.BOOLEAN),
     "unknown": ir.AnyJson(),
     "any": ir.AnyJson(),
-    "object": ir.AnyJson(object_only=True),
+    "object": ir.AnyJson(structured=True),  # arrays are objects in TS
 }
 NULL = ir.Primitive(ir.PrimitiveKind.NULL)
 

@@ -75,7 +75,7 @@ def test_direction_defaults_to_first_role_to_second() -> None:
         'Request: { method: "x", params: object }\nResponse: { result: string }\n'
     )
     assert result.methods[0].direction == ir.Direction("client", "provider")
-    assert result.methods[0].params == ir.AnyJson(object_only=True)
+    assert result.methods[0].params == ir.AnyJson(structured=True)
 
 
 def test_a_declared_integer_type_wins() -> None:

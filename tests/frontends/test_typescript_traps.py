@@ -133,7 +133,7 @@ def test_number_unknown_object(tmp_path: Path) -> None:
     assert [f.type for f in struct.fields] == [
         ir.Primitive(ir.PrimitiveKind.NUMBER),
         ir.AnyJson(),
-        ir.AnyJson(object_only=True),
+        ir.AnyJson(structured=True),
     ]
 
 
