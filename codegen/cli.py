@@ -19,8 +19,8 @@ from rich.console import Console
 
 from codegen import ir_dump
 from codegen.config import find_repo_root
-from codegen.diff.report import FAIL_ON
 from codegen.diagnostics import Diagnostics, render_all
+from codegen.diff import FAIL_ON, Level, SideError, diff_sides
 from codegen.pipeline import SpecOutcome, build_plan, discover_specs, load_protocol
 from codegen.writer import apply_plan, diff_plan
 
@@ -254,12 +254,9 @@ def diff(
     ] = None,
 ) -> None:
     """Compare two spec revisions by their IR; classify every change by wire impact."""
-    from codegen.diff import FAIL_ON as fail_levels
-    from codegen.diff import Level, SideError, diff_sides
-
     for value, allowed, name in (
         (level, ("wire", "python"), "--level"),
-        (fail_on, fail_levels, "--fail-on"),
+        (fail_on, FAIL_ON, "--fail-on"),
         (fmt, ("text", "markdown", "json"), "--format"),
     ):
         if value not in allowed:
@@ -272,6 +269,42 @@ def diff(
         raise typer.Exit(2) from None
     sys.stdout.write(report.render(fmt))
     raise typer.Exit(report.exit_code(fail_on))
+
+
+@app.command("serve")
+def serve(
+    spec: Annotated[str, typer.Argument(help="Spec id or spec directory.")],
+    transport: Annotated[
+        str | None,
+        typer.Option(help="stdio, websocket or http; default: the spec's first."),
+    ] = None,
+    host: Annotated[str, typer.Option(help="Interface to bind.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port; 0 picks a free one.")] = 0,
+    transcript: Annotated[
+        Path | None, typer.Option(help="Append every message to this JSONL file.")
+    ] = None,
+    max_message_bytes: Annotated[
+        int | None, typer.Option(help="Refuse messages over this size (16 MiB).")
+    ] = None,
+    quiet: Annotated[bool, typer.Option(help="No per-message log.")] = False,
+) -> None:
+    """Start the generated stub server of a spec (`python -m <pkg>.server`)."""
+    from codegen import serve as serving
+
+    root = _root()
+    (spec_dir,) = _spec_dirs(root, [spec])
+    options = ["--host", host, "--port", str(port)]
+    options += ["--transport", transport] if transport else []
+    options += ["--transcript", str(transcript)] if transcript else []
+    options += ["--quiet"] if quiet else []
+    if max_message_bytes is not None:
+        options += ["--max-message-bytes", str(max_message_bytes)]
+    try:
+        argv, env = serving.server_command(spec_dir, root, options)
+    except serving.ServeError as exc:
+        err.print(f"error: {exc}", markup=False, highlight=False)
+        raise typer.Exit(2) from None
+    serving.run(argv, env)
 
 
 def main() -> None:

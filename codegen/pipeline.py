@@ -113,12 +113,14 @@ def render_protocol(protocol: ir.Protocol, config: SpecConfig) -> dict[str, str]
     from codegen.backends import jsonschema as jsonschema_backend
     from codegen.backends import package as package_backend
     from codegen.backends import python as python_backend
+    from codegen.backends import server as server_backend
 
     files: dict[str, str] = {}
     base = f"generated/{protocol.id}"
     rendered = {
         **jsonschema_backend.render(protocol),
         **python_backend.render(protocol, config.python_package),
+        **server_backend.render(protocol, config.python_package),
         **docs_backend.render(protocol),
     }
     # Last: provenance hashes every other file of the package.
