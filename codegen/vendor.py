@@ -174,15 +174,16 @@ def _changed_sources(repo: Path, sources: tuple[tuple[str, str], ...]) -> list[s
 
 def _spec_diff(repo: Path, spec: str, sources: tuple[tuple[str, str], ...]) -> str:
     """The semantic diff from the vendored spec revision, found in git history by hash."""
-    try:
-        from codegen.diff import cli_report  # type: ignore[attr-defined]
-    except ImportError:
-        return ""
+    from codegen.diff import SideError, diff_sides
+
     revision = _revision_with_sources(repo, sources)
     if revision is None:
         return ""
-    text: str = cli_report(repo, f"{revision}:specs/{spec}", f"specs/{spec}")
-    return text
+    try:
+        report = diff_sides(f"{revision}:specs/{spec}", f"specs/{spec}", cwd=repo)
+    except SideError:
+        return ""
+    return report.text()
 
 
 def _revision_with_sources(

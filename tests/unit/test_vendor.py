@@ -95,6 +95,8 @@ def test_check_reports_a_stale_copy_after_a_spec_change(tmp_path: Path) -> None:
     assert check.returncode == 1, check.stdout + check.stderr
     assert "stale" in check.stdout and "models.py" in check.stdout
     assert "source changed since vendoring: specs/ahp/commands.ts" in check.stdout
+    # The vendored revision is found in git by its source hashes and diffed semantically.
+    assert "[field.optional-to-required] InitializeParams.locale" in check.stdout
     assert "edited by hand" not in check.stdout
 
 
