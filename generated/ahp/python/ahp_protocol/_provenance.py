@@ -9,7 +9,7 @@ SPEC_ID = "ahp"
 SPEC_VERSION = "1"
 PACKAGE = "ahp_protocol"
 GENERATOR = "codegen 0.1.0"
-IR_SHA256 = "7eb59bfdfef8b89babd31056a6a418b6ba6be9d8c4227237cb359f6965c050bf"
+IR_SHA256 = "63cbebfecfa86660b5d0276c788b66f8c5f16ec7f661b17377dc131e422184b2"
 SOURCES: tuple[tuple[str, str], ...] = (
     (
         "specs/ahp/commands.ts",
@@ -22,7 +22,11 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "bdc11f281a6474c4d6f8e5bfd1d88777370ef7388c9f7c3ec815342767883226",
+    "_rpc.py": "f7f37898c2058f48ebf3c3fd30ca323c5e9e8244d076ea2091a78c56ac79e9b3",
+    "client.py": "f2508beba5a4f8bc4646e380d6cf0a829ef087eab557a63699b42cdf4d1f951e",
     "methods.py": "a55958fd8f56615d042043c290bbe096981c3e109ba2ba8f3f8ea55f07507ff2",
-    "models.py": "3622ea9bce24633a83b88fc5e41e4fe7fbeee9312c365d1af34f4da85b4614b8",
+    "models.py": "6a8968c49e39d281bc2ba46b251e07b370fb162985b5219fffb58c1db1af6703",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    "server.py": "9b7034cca1d6dba6e5ef213ba2047e003bf0a963ef887d9eae5fe74ed1bc9121",
+    "stub_data.py": "9082cca0e49949b9fe0325e730d737b4f3625e0f248ce46ece5d83d4b7b80078",
 }

@@ -289,7 +289,9 @@ class DisposeTerminalParams(_Model):
 
 
 class ListSessionsParams(_Model):
-    filter_: dict[str, JsonValue] | MISSING = Field(default=MISSING, alias="filter")
+    filter_: dict[str, JsonValue] | list[JsonValue] | MISSING = Field(
+        default=MISSING, alias="filter"
+    )
     """Optional filter criteria"""
 
 
@@ -1891,7 +1893,7 @@ class ToolDefinitionInputSchema(_Model):
     """Synthesized from `ToolDefinition.inputSchema`."""
 
     type_: Literal["object"] = Field(alias="type")
-    properties: dict[str, dict[str, JsonValue]] | MISSING = MISSING
+    properties: dict[str, dict[str, JsonValue] | list[JsonValue]] | MISSING = MISSING
     required: list[str] | MISSING = MISSING
 
 
@@ -1899,7 +1901,7 @@ class ToolDefinitionOutputSchema(_Model):
     """Synthesized from `ToolDefinition.outputSchema`."""
 
     type_: Literal["object"] = Field(alias="type")
-    properties: dict[str, dict[str, JsonValue]] | MISSING = MISSING
+    properties: dict[str, dict[str, JsonValue] | list[JsonValue]] | MISSING = MISSING
     required: list[str] | MISSING = MISSING
 
 
