@@ -18,9 +18,18 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
-__all__ = ["FormattingError", "format_python", "ruff_binary"]
+__all__ = ["FormattingError", "deferred", "format_many", "format_python", "ruff_binary"]
+
+# Set inside ``deferred()``: backends' format_python calls pass text through untouched and
+# the pipeline formats every file of a spec in one ruff run (two processes per spec instead
+# of two per file: about 0.25 s of a 0.6 s render for the four seed specs).
+_DEFERRED: ContextVar[bool] = ContextVar("codegen_format_deferred", default=False)
 
 LINE_LENGTH = 88
 TARGET_VERSION = "py311"
@@ -56,10 +65,77 @@ def ruff_binary() -> str:
     return on_path
 
 
+@contextmanager
+def deferred() -> Iterator[None]:
+    """Within this block ``format_python`` returns its input; use ``format_many`` after."""
+    token = _DEFERRED.set(True)
+    try:
+        yield
+    finally:
+        _DEFERRED.reset(token)
+
+
+def format_many(files: dict[str, str]) -> dict[str, str]:
+    """Format every ``.py`` entry of ``{relative path: text}`` with one pair of ruff runs;
+    other entries are returned unchanged.  Same result as ``format_python`` per file."""
+    python = {path: text for path, text in files.items() if path.endswith(".py")}
+    if not python:
+        return dict(files)
+    with tempfile.TemporaryDirectory(prefix="codegen-format-") as tmp:
+        root = Path(tmp)
+        for path, text in python.items():
+            target = root / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+        _run_on_dir([*_fix_arguments(), str(root)], root)
+        _run_on_dir([*_format_arguments(), str(root)], root)
+        formatted = {path: (root / path).read_text(encoding="utf-8") for path in python}
+    return {path: formatted.get(path, text) for path, text in files.items()}
+
+
+def _fix_arguments() -> list[str]:
+    return [
+        "check",
+        "--isolated",
+        "--quiet",
+        "--exit-zero",
+        "--fix",
+        "--select",
+        ",".join(FIX_RULES),
+        "--target-version",
+        TARGET_VERSION,
+    ]
+
+
+def _format_arguments() -> list[str]:
+    return [
+        "format",
+        "--isolated",
+        "--quiet",
+        "--line-length",
+        str(LINE_LENGTH),
+        "--target-version",
+        TARGET_VERSION,
+    ]
+
+
+def _run_on_dir(arguments: list[str], root: Path) -> None:
+    command = [ruff_binary(), *arguments]
+    try:
+        completed = subprocess.run(command, capture_output=True, check=False, cwd=root)
+    except OSError as error:
+        raise FormattingError(f"could not run {command[0]}: {error}") from error
+    if completed.returncode != 0:
+        message = completed.stderr.decode("utf-8", "replace").strip()
+        raise FormattingError(f"ruff {arguments[0]} failed: {message}")
+
+
 def format_python(source: str, *, filename: str = "generated.py") -> str:
     """Sort imports and ``__all__`` (``ruff check --fix``), then ``ruff format`` the
-    text.
+    text (or, inside ``deferred()``, return it for ``format_many``).
     """
+    if _DEFERRED.get():
+        return source
     sorted_source = _run(
         [
             "check",

@@ -109,6 +109,7 @@ def load_protocol(spec_dir: Path, repo_root: Path | None = None) -> SpecOutcome:
 def render_protocol(protocol: ir.Protocol, config: SpecConfig) -> dict[str, str]:
     """Every generated file of one spec, keyed by repo-relative path."""
     # Imported here so reading specs (ir dump, check, diff) never loads Jinja or the backends.
+    from codegen import formatting
     from codegen.backends import docs as docs_backend
     from codegen.backends import jsonschema as jsonschema_backend
     from codegen.backends import package as package_backend
@@ -117,13 +118,15 @@ def render_protocol(protocol: ir.Protocol, config: SpecConfig) -> dict[str, str]
 
     files: dict[str, str] = {}
     base = f"generated/{protocol.id}"
-    rendered = {
-        **jsonschema_backend.render(protocol),
-        **python_backend.render(protocol, config.python_package),
-        **server_backend.render(protocol, config.python_package),
-        **docs_backend.render(protocol),
-    }
-    # Last: provenance hashes every other file of the package.
+    with formatting.deferred():  # one ruff run for all of the spec's Python files
+        rendered = {
+            **jsonschema_backend.render(protocol),
+            **python_backend.render(protocol, config.python_package),
+            **server_backend.render(protocol, config.python_package),
+            **docs_backend.render(protocol),
+        }
+    rendered = formatting.format_many(rendered)
+    # Last: provenance hashes every other file of the package, as formatted.
     rendered.update(
         package_backend.render(
             protocol, config.python_package, config.python_distribution, rendered
