@@ -42,7 +42,7 @@ LINE_LENGTH = 88
 _IMPORT_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("dataclasses", ("dataclass",)),
     ("enum", ("STRICT", "Flag", "IntEnum", "IntFlag", "StrEnum")),
-    ("typing", ("Annotated", "Any", "Literal", "NewType", "TypeAlias", "cast")),
+    ("typing", ("Annotated", "Any", "Literal", "NewType", "Self", "TypeAlias", "cast")),
     (
         "pydantic",
         (
@@ -51,6 +51,7 @@ _IMPORT_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
             *("Tag", "TypeAdapter"),
         ),
     ),
+    ("pydantic.config", ("ExtraValues",)),
     ("pydantic_core", ("CoreSchema", "PydanticCustomError", "core_schema")),
 )
 _STDLIB = frozenset({"dataclasses", "enum", "typing"})
@@ -213,9 +214,12 @@ def _names_in(text: str) -> list[str]:
     nothing).
     """
     names: dict[str, None] = {}
+    after_dot = False  # ``typing.Self`` uses the module, not a bare ``Self``
     for token in tokenize.generate_tokens(io.StringIO(text).readline):
-        if token.type == tokenize.NAME:
+        if token.type == tokenize.NAME and not after_dot:
             names.setdefault(token.string)
+        if token.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT):
+            after_dot = token.type == tokenize.OP and token.string == "."
     return list(names)
 
 

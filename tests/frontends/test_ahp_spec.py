@@ -107,3 +107,24 @@ def test_session_status_is_a_flag_enum_accepting_combinations() -> None:
         except ValidationError:
             continue
         raise AssertionError(f"{bad} was accepted")
+
+
+def test_messages_are_read_by_wire_names_only_while_python_builds_by_either() -> None:
+    import ahp_protocol
+    from pydantic import ValidationError
+
+    model = ahp_protocol.InitializeParams
+    wire = '{"protocolVersion": 1, "clientId": "c"}'
+    assert model.model_validate_json(wire).model_dump_json() == wire.replace(" ", "")
+    for reader in (
+        model.model_validate_json,
+        lambda text: model.model_validate(json.loads(text)),
+    ):
+        try:
+            reader('{"protocol_version": 1, "client_id": "c"}')
+        except ValidationError:
+            continue
+        raise AssertionError("attribute names were accepted as wire keys")
+    built = model(protocol_version=1, client_id="c")
+    assert built.model_dump_json() == wire.replace(" ", "")
+    assert model(protocolVersion=1, clientId="c") == built

@@ -18,11 +18,11 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "0c9a27534bda68d01b82de45a7160097bf6254dd9882bee80be002390c713cd6",
-    "_rpc.py": "42aad78733f7c723a95d3ad4153aa8565aa8e6a58ae9822a2ee74c5a6503d7ab",
+    "_rpc.py": "43655ee432b719913b2d7b539040974871d7644d48064b0c107e9faee04b3a82",
     "client.py": "1f22795dc71f7d63f239b41ea4f1d004d64574dd749e1eccb4cc0a831d51db26",
-    "methods.py": "fd5b4eca5bc4dc59c282db6786f586b0d7f578262dc72f784131f19930d1b073",
-    "models.py": "339b9d5ab5e925362a3c4a34d7dbef95ba501ab8263355b6691e75ce88c13e11",
+    "methods.py": "758c3d5524600b853f91a7f011fb40d871bcb48f0070985bcd520ef89954d7ab",
+    "models.py": "3b5f7225cdedf12f3e9fb25bb39cdbe4c37e2eaac08f33bfdd4f7031d55a2508",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "410133a4033c5e08fef98d7e63e5aa86b0e1aab8e613eec4cc329af4479d15b2",
-    "stub_data.py": "9cd4bfc61e5648812f1956cfcc7c0038b6c160beadd726d1e028d26b8b28e63f",
+    "stub_data.py": "e0ae5c6b17e3a352768c55a5ba366993d3c3bf54255c4521972a145c6d4f7751",
 }

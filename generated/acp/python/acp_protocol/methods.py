@@ -221,12 +221,12 @@ def parse_stream_assistant_message_chunk_params(
     data: JsonValue,
 ) -> StreamAssistantMessageChunkParams:
     """Validate the ``params`` of ``streamAssistantMessageChunk``."""
-    return _STREAM_ASSISTANT_MESSAGE_CHUNK_PARAMS.validate_python(data)
+    return _STREAM_ASSISTANT_MESSAGE_CHUNK_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_stream_assistant_message_chunk_result(data: JsonValue) -> None:
     """Validate the ``result`` of ``streamAssistantMessageChunk``."""
-    _STREAM_ASSISTANT_MESSAGE_CHUNK_RESULT.validate_python(data)
+    _STREAM_ASSISTANT_MESSAGE_CHUNK_RESULT.validate_python(data, by_name=False)
 
 
 def request_tool_call_confirmation_request(
@@ -251,14 +251,14 @@ def parse_request_tool_call_confirmation_params(
     data: JsonValue,
 ) -> RequestToolCallConfirmationParams:
     """Validate the ``params`` of ``requestToolCallConfirmation``."""
-    return _REQUEST_TOOL_CALL_CONFIRMATION_PARAMS.validate_python(data)
+    return _REQUEST_TOOL_CALL_CONFIRMATION_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_request_tool_call_confirmation_result(
     data: JsonValue,
 ) -> RequestToolCallConfirmationResponse:
     """Validate the ``result`` of ``requestToolCallConfirmation``."""
-    return _REQUEST_TOOL_CALL_CONFIRMATION_RESULT.validate_python(data)
+    return _REQUEST_TOOL_CALL_CONFIRMATION_RESULT.validate_python(data, by_name=False)
 
 
 def push_tool_call_request(
@@ -282,12 +282,12 @@ def push_tool_call_request(
 
 def parse_push_tool_call_params(data: JsonValue) -> PushToolCallParams:
     """Validate the ``params`` of ``pushToolCall``."""
-    return _PUSH_TOOL_CALL_PARAMS.validate_python(data)
+    return _PUSH_TOOL_CALL_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_push_tool_call_result(data: JsonValue) -> PushToolCallResponse:
     """Validate the ``result`` of ``pushToolCall``."""
-    return _PUSH_TOOL_CALL_RESULT.validate_python(data)
+    return _PUSH_TOOL_CALL_RESULT.validate_python(data, by_name=False)
 
 
 def update_tool_call_request(
@@ -312,12 +312,12 @@ def update_tool_call_request(
 
 def parse_update_tool_call_params(data: JsonValue) -> UpdateToolCallParams:
     """Validate the ``params`` of ``updateToolCall``."""
-    return _UPDATE_TOOL_CALL_PARAMS.validate_python(data)
+    return _UPDATE_TOOL_CALL_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_update_tool_call_result(data: JsonValue) -> None:
     """Validate the ``result`` of ``updateToolCall``."""
-    _UPDATE_TOOL_CALL_RESULT.validate_python(data)
+    _UPDATE_TOOL_CALL_RESULT.validate_python(data, by_name=False)
 
 
 def write_text_file_request(
@@ -334,12 +334,12 @@ def write_text_file_request(
 
 def parse_write_text_file_params(data: JsonValue) -> WriteTextFileParams:
     """Validate the ``params`` of ``writeTextFile``."""
-    return _WRITE_TEXT_FILE_PARAMS.validate_python(data)
+    return _WRITE_TEXT_FILE_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_write_text_file_result(data: JsonValue) -> None:
     """Validate the ``result`` of ``writeTextFile``."""
-    _WRITE_TEXT_FILE_RESULT.validate_python(data)
+    _WRITE_TEXT_FILE_RESULT.validate_python(data, by_name=False)
 
 
 def read_text_file_request(
@@ -356,12 +356,12 @@ def read_text_file_request(
 
 def parse_read_text_file_params(data: JsonValue) -> ReadTextFileParams:
     """Validate the ``params`` of ``readTextFile``."""
-    return _READ_TEXT_FILE_PARAMS.validate_python(data)
+    return _READ_TEXT_FILE_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_read_text_file_result(data: JsonValue) -> ReadTextFileResponse:
     """Validate the ``result`` of ``readTextFile``."""
-    return _READ_TEXT_FILE_RESULT.validate_python(data)
+    return _READ_TEXT_FILE_RESULT.validate_python(data, by_name=False)
 
 
 def initialize_request(
@@ -386,12 +386,12 @@ def initialize_request(
 
 def parse_initialize_params(data: JsonValue) -> InitializeParams:
     """Validate the ``params`` of ``initialize``."""
-    return _INITIALIZE_PARAMS.validate_python(data)
+    return _INITIALIZE_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_initialize_result(data: JsonValue) -> InitializeResponse:
     """Validate the ``result`` of ``initialize``."""
-    return _INITIALIZE_RESULT.validate_python(data)
+    return _INITIALIZE_RESULT.validate_python(data, by_name=False)
 
 
 def authenticate_request(*, id: int | str) -> dict[str, JsonValue]:
@@ -415,7 +415,7 @@ def authenticate_request(*, id: int | str) -> dict[str, JsonValue]:
 
 def parse_authenticate_result(data: JsonValue) -> None:
     """Validate the ``result`` of ``authenticate``."""
-    _AUTHENTICATE_RESULT.validate_python(data)
+    _AUTHENTICATE_RESULT.validate_python(data, by_name=False)
 
 
 def send_user_message_request(
@@ -438,12 +438,12 @@ def send_user_message_request(
 
 def parse_send_user_message_params(data: JsonValue) -> SendUserMessageParams:
     """Validate the ``params`` of ``sendUserMessage``."""
-    return _SEND_USER_MESSAGE_PARAMS.validate_python(data)
+    return _SEND_USER_MESSAGE_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_send_user_message_result(data: JsonValue) -> None:
     """Validate the ``result`` of ``sendUserMessage``."""
-    _SEND_USER_MESSAGE_RESULT.validate_python(data)
+    _SEND_USER_MESSAGE_RESULT.validate_python(data, by_name=False)
 
 
 def cancel_send_message_request(*, id: int | str) -> dict[str, JsonValue]:
@@ -461,4 +461,4 @@ def cancel_send_message_request(*, id: int | str) -> dict[str, JsonValue]:
 
 def parse_cancel_send_message_result(data: JsonValue) -> None:
     """Validate the ``result`` of ``cancelSendMessage``."""
-    _CANCEL_SEND_MESSAGE_RESULT.validate_python(data)
+    _CANCEL_SEND_MESSAGE_RESULT.validate_python(data, by_name=False)

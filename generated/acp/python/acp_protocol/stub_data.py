@@ -118,7 +118,7 @@ def choose(method: str) -> tuple[str, Any]:
             raise LookupError(f"{method} is a notification: it has no result")
         for origin, text in RESULTS.get(method, ()):
             try:
-                chosen = (origin, info.result.validate_json(text))
+                chosen = (origin, info.result.validate_json(text, by_name=False))
             except ValidationError:
                 continue
             break

@@ -22,11 +22,11 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "bdc11f281a6474c4d6f8e5bfd1d88777370ef7388c9f7c3ec815342767883226",
-    "_rpc.py": "f7f37898c2058f48ebf3c3fd30ca323c5e9e8244d076ea2091a78c56ac79e9b3",
+    "_rpc.py": "01d2ae6ca7fafc68c31416d880f2cf61ffe7b76d4b3fa4db2dabaaca99256e29",
     "client.py": "f2508beba5a4f8bc4646e380d6cf0a829ef087eab557a63699b42cdf4d1f951e",
-    "methods.py": "a55958fd8f56615d042043c290bbe096981c3e109ba2ba8f3f8ea55f07507ff2",
-    "models.py": "6a8968c49e39d281bc2ba46b251e07b370fb162985b5219fffb58c1db1af6703",
+    "methods.py": "b4391d71b8e31e255dc2b75f674d87351d3997a58b18ecaa64ab8d529ac96344",
+    "models.py": "adc4e8962c0034789cef4073ddbcc87d1fac8f284cfa8f5389d4539b8f854807",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "9b7034cca1d6dba6e5ef213ba2047e003bf0a963ef887d9eae5fe74ed1bc9121",
-    "stub_data.py": "9082cca0e49949b9fe0325e730d737b4f3625e0f248ce46ece5d83d4b7b80078",
+    "stub_data.py": "c58fe29a53fe281c285b4a963410b1b1f28d8cae0ba4fd33ebf68d5fc874036b",
 }

@@ -234,7 +234,7 @@ class Dispatcher:
             value: Any = None
         else:
             try:
-                value = info.params.validate_python(params)
+                value = info.params.validate_python(params, by_name=False)
             except ValidationError as error:
                 message = "invalid params" if has_params else "params are required"
                 raise RpcError(
@@ -255,7 +255,7 @@ class Dispatcher:
             dumped = info.result.dump_python(
                 result, mode="json", by_alias=True, warnings="error"
             )
-            info.result.validate_python(dumped)
+            info.result.validate_python(dumped, by_name=False)
         except Exception:  # noqa: BLE001 - a result that is not what the spec says
             self.log.info(f"invalid result of {method}:\n{traceback.format_exc()}")
             raise RpcError(INTERNAL_ERROR, "internal error: invalid result") from None
@@ -487,7 +487,7 @@ class Connection:
             raise RpcError.from_json(response["error"])
         if info.result is None:
             return None
-        return info.result.validate_python(response.get("result"))
+        return info.result.validate_python(response.get("result"), by_name=False)
 
     async def notify(self, method: str, params: Any) -> None:
         info = METHODS[method]
@@ -860,7 +860,7 @@ class HttpSession:
             raise RpcError.from_json(answer["error"])
         if info.result is None:
             return None
-        return info.result.validate_python(answer.get("result"))
+        return info.result.validate_python(answer.get("result"), by_name=False)
 
     async def notify(self, method: str, params: Any) -> None:
         await self.request(method, params)

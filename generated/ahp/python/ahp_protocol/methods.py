@@ -379,12 +379,12 @@ def initialize_request(
 
 def parse_initialize_params(data: JsonValue) -> InitializeParams:
     """Validate the ``params`` of ``initialize``."""
-    return _INITIALIZE_PARAMS.validate_python(data)
+    return _INITIALIZE_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_initialize_result(data: JsonValue) -> InitializeResult:
     """Validate the ``result`` of ``initialize``."""
-    return _INITIALIZE_RESULT.validate_python(data)
+    return _INITIALIZE_RESULT.validate_python(data, by_name=False)
 
 
 def reconnect_request(
@@ -406,12 +406,12 @@ def reconnect_request(
 
 def parse_reconnect_params(data: JsonValue) -> ReconnectParams:
     """Validate the ``params`` of ``reconnect``."""
-    return _RECONNECT_PARAMS.validate_python(data)
+    return _RECONNECT_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_reconnect_result(data: JsonValue) -> ReconnectResult:
     """Validate the ``result`` of ``reconnect``."""
-    return _RECONNECT_RESULT.validate_python(data)
+    return _RECONNECT_RESULT.validate_python(data, by_name=False)
 
 
 def subscribe_request(
@@ -432,12 +432,12 @@ def subscribe_request(
 
 def parse_subscribe_params(data: JsonValue) -> SubscribeParams:
     """Validate the ``params`` of ``subscribe``."""
-    return _SUBSCRIBE_PARAMS.validate_python(data)
+    return _SUBSCRIBE_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_subscribe_result(data: JsonValue) -> SubscribeResult:
     """Validate the ``result`` of ``subscribe``."""
-    return _SUBSCRIBE_RESULT.validate_python(data)
+    return _SUBSCRIBE_RESULT.validate_python(data, by_name=False)
 
 
 def create_session_request(
@@ -465,12 +465,12 @@ def create_session_request(
 
 def parse_create_session_params(data: JsonValue) -> CreateSessionParams:
     """Validate the ``params`` of ``createSession``."""
-    return _CREATE_SESSION_PARAMS.validate_python(data)
+    return _CREATE_SESSION_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_create_session_result(data: JsonValue) -> None:
     """Validate the ``result`` of ``createSession``."""
-    _CREATE_SESSION_RESULT.validate_python(data)
+    _CREATE_SESSION_RESULT.validate_python(data, by_name=False)
 
 
 def dispose_session_request(
@@ -493,12 +493,12 @@ def dispose_session_request(
 
 def parse_dispose_session_params(data: JsonValue) -> DisposeSessionParams:
     """Validate the ``params`` of ``disposeSession``."""
-    return _DISPOSE_SESSION_PARAMS.validate_python(data)
+    return _DISPOSE_SESSION_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_dispose_session_result(data: JsonValue) -> None:
     """Validate the ``result`` of ``disposeSession``."""
-    _DISPOSE_SESSION_RESULT.validate_python(data)
+    _DISPOSE_SESSION_RESULT.validate_python(data, by_name=False)
 
 
 def create_terminal_request(
@@ -523,12 +523,12 @@ def create_terminal_request(
 
 def parse_create_terminal_params(data: JsonValue) -> CreateTerminalParams:
     """Validate the ``params`` of ``createTerminal``."""
-    return _CREATE_TERMINAL_PARAMS.validate_python(data)
+    return _CREATE_TERMINAL_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_create_terminal_result(data: JsonValue) -> None:
     """Validate the ``result`` of ``createTerminal``."""
-    _CREATE_TERMINAL_RESULT.validate_python(data)
+    _CREATE_TERMINAL_RESULT.validate_python(data, by_name=False)
 
 
 def dispose_terminal_request(
@@ -552,12 +552,12 @@ def dispose_terminal_request(
 
 def parse_dispose_terminal_params(data: JsonValue) -> DisposeTerminalParams:
     """Validate the ``params`` of ``disposeTerminal``."""
-    return _DISPOSE_TERMINAL_PARAMS.validate_python(data)
+    return _DISPOSE_TERMINAL_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_dispose_terminal_result(data: JsonValue) -> None:
     """Validate the ``result`` of ``disposeTerminal``."""
-    _DISPOSE_TERMINAL_RESULT.validate_python(data)
+    _DISPOSE_TERMINAL_RESULT.validate_python(data, by_name=False)
 
 
 def list_sessions_request(
@@ -582,12 +582,12 @@ def list_sessions_request(
 
 def parse_list_sessions_params(data: JsonValue) -> ListSessionsParams:
     """Validate the ``params`` of ``listSessions``."""
-    return _LIST_SESSIONS_PARAMS.validate_python(data)
+    return _LIST_SESSIONS_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_list_sessions_result(data: JsonValue) -> ListSessionsResult:
     """Validate the ``result`` of ``listSessions``."""
-    return _LIST_SESSIONS_RESULT.validate_python(data)
+    return _LIST_SESSIONS_RESULT.validate_python(data, by_name=False)
 
 
 def resource_read_request(
@@ -614,12 +614,12 @@ def resource_read_request(
 
 def parse_resource_read_params(data: JsonValue) -> ResourceReadParams:
     """Validate the ``params`` of ``resourceRead``."""
-    return _RESOURCE_READ_PARAMS.validate_python(data)
+    return _RESOURCE_READ_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_resource_read_result(data: JsonValue) -> ResourceReadResult:
     """Validate the ``result`` of ``resourceRead``."""
-    return _RESOURCE_READ_RESULT.validate_python(data)
+    return _RESOURCE_READ_RESULT.validate_python(data, by_name=False)
 
 
 def resource_write_request(
@@ -646,12 +646,12 @@ def resource_write_request(
 
 def parse_resource_write_params(data: JsonValue) -> ResourceWriteParams:
     """Validate the ``params`` of ``resourceWrite``."""
-    return _RESOURCE_WRITE_PARAMS.validate_python(data)
+    return _RESOURCE_WRITE_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_resource_write_result(data: JsonValue) -> ResourceWriteResult:
     """Validate the ``result`` of ``resourceWrite``."""
-    return _RESOURCE_WRITE_RESULT.validate_python(data)
+    return _RESOURCE_WRITE_RESULT.validate_python(data, by_name=False)
 
 
 def resource_list_request(
@@ -679,12 +679,12 @@ def resource_list_request(
 
 def parse_resource_list_params(data: JsonValue) -> ResourceListParams:
     """Validate the ``params`` of ``resourceList``."""
-    return _RESOURCE_LIST_PARAMS.validate_python(data)
+    return _RESOURCE_LIST_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_resource_list_result(data: JsonValue) -> ResourceListResult:
     """Validate the ``result`` of ``resourceList``."""
-    return _RESOURCE_LIST_RESULT.validate_python(data)
+    return _RESOURCE_LIST_RESULT.validate_python(data, by_name=False)
 
 
 def fetch_turns_request(
@@ -706,12 +706,12 @@ def fetch_turns_request(
 
 def parse_fetch_turns_params(data: JsonValue) -> FetchTurnsParams:
     """Validate the ``params`` of ``fetchTurns``."""
-    return _FETCH_TURNS_PARAMS.validate_python(data)
+    return _FETCH_TURNS_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_fetch_turns_result(data: JsonValue) -> FetchTurnsResult:
     """Validate the ``result`` of ``fetchTurns``."""
-    return _FETCH_TURNS_RESULT.validate_python(data)
+    return _FETCH_TURNS_RESULT.validate_python(data, by_name=False)
 
 
 def unsubscribe_notification(params: UnsubscribeParams) -> dict[str, JsonValue]:
@@ -729,7 +729,7 @@ def unsubscribe_notification(params: UnsubscribeParams) -> dict[str, JsonValue]:
 
 def parse_unsubscribe_params(data: JsonValue) -> UnsubscribeParams:
     """Validate the ``params`` of ``unsubscribe``."""
-    return _UNSUBSCRIBE_PARAMS.validate_python(data)
+    return _UNSUBSCRIBE_PARAMS.validate_python(data, by_name=False)
 
 
 def dispatch_action_notification(params: DispatchActionParams) -> dict[str, JsonValue]:
@@ -748,7 +748,7 @@ def dispatch_action_notification(params: DispatchActionParams) -> dict[str, Json
 
 def parse_dispatch_action_params(data: JsonValue) -> DispatchActionParams:
     """Validate the ``params`` of ``dispatchAction``."""
-    return _DISPATCH_ACTION_PARAMS.validate_python(data)
+    return _DISPATCH_ACTION_PARAMS.validate_python(data, by_name=False)
 
 
 def resource_copy_request(
@@ -772,12 +772,12 @@ def resource_copy_request(
 
 def parse_resource_copy_params(data: JsonValue) -> ResourceCopyParams:
     """Validate the ``params`` of ``resourceCopy``."""
-    return _RESOURCE_COPY_PARAMS.validate_python(data)
+    return _RESOURCE_COPY_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_resource_copy_result(data: JsonValue) -> ResourceCopyResult:
     """Validate the ``result`` of ``resourceCopy``."""
-    return _RESOURCE_COPY_RESULT.validate_python(data)
+    return _RESOURCE_COPY_RESULT.validate_python(data, by_name=False)
 
 
 def resource_delete_request(
@@ -798,12 +798,12 @@ def resource_delete_request(
 
 def parse_resource_delete_params(data: JsonValue) -> ResourceDeleteParams:
     """Validate the ``params`` of ``resourceDelete``."""
-    return _RESOURCE_DELETE_PARAMS.validate_python(data)
+    return _RESOURCE_DELETE_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_resource_delete_result(data: JsonValue) -> ResourceDeleteResult:
     """Validate the ``result`` of ``resourceDelete``."""
-    return _RESOURCE_DELETE_RESULT.validate_python(data)
+    return _RESOURCE_DELETE_RESULT.validate_python(data, by_name=False)
 
 
 def resource_move_request(
@@ -827,12 +827,12 @@ def resource_move_request(
 
 def parse_resource_move_params(data: JsonValue) -> ResourceMoveParams:
     """Validate the ``params`` of ``resourceMove``."""
-    return _RESOURCE_MOVE_PARAMS.validate_python(data)
+    return _RESOURCE_MOVE_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_resource_move_result(data: JsonValue) -> ResourceMoveResult:
     """Validate the ``result`` of ``resourceMove``."""
-    return _RESOURCE_MOVE_RESULT.validate_python(data)
+    return _RESOURCE_MOVE_RESULT.validate_python(data, by_name=False)
 
 
 def authenticate_request(
@@ -860,12 +860,12 @@ def authenticate_request(
 
 def parse_authenticate_params(data: JsonValue) -> AuthenticateParams:
     """Validate the ``params`` of ``authenticate``."""
-    return _AUTHENTICATE_PARAMS.validate_python(data)
+    return _AUTHENTICATE_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_authenticate_result(data: JsonValue) -> AuthenticateResult:
     """Validate the ``result`` of ``authenticate``."""
-    return _AUTHENTICATE_RESULT.validate_python(data)
+    return _AUTHENTICATE_RESULT.validate_python(data, by_name=False)
 
 
 def resolve_session_config_request(
@@ -894,12 +894,12 @@ def resolve_session_config_request(
 
 def parse_resolve_session_config_params(data: JsonValue) -> ResolveSessionConfigParams:
     """Validate the ``params`` of ``resolveSessionConfig``."""
-    return _RESOLVE_SESSION_CONFIG_PARAMS.validate_python(data)
+    return _RESOLVE_SESSION_CONFIG_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_resolve_session_config_result(data: JsonValue) -> ResolveSessionConfigResult:
     """Validate the ``result`` of ``resolveSessionConfig``."""
-    return _RESOLVE_SESSION_CONFIG_RESULT.validate_python(data)
+    return _RESOLVE_SESSION_CONFIG_RESULT.validate_python(data, by_name=False)
 
 
 def session_config_completions_request(
@@ -926,11 +926,11 @@ def parse_session_config_completions_params(
     data: JsonValue,
 ) -> SessionConfigCompletionsParams:
     """Validate the ``params`` of ``sessionConfigCompletions``."""
-    return _SESSION_CONFIG_COMPLETIONS_PARAMS.validate_python(data)
+    return _SESSION_CONFIG_COMPLETIONS_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_session_config_completions_result(
     data: JsonValue,
 ) -> SessionConfigCompletionsResult:
     """Validate the ``result`` of ``sessionConfigCompletions``."""
-    return _SESSION_CONFIG_COMPLETIONS_RESULT.validate_python(data)
+    return _SESSION_CONFIG_COMPLETIONS_RESULT.validate_python(data, by_name=False)

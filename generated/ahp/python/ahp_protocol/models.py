@@ -7,7 +7,7 @@ JSON-RPC 2.0 protocol between VS Code and an agent host, over WebSocket or stdio
 from __future__ import annotations
 
 from enum import STRICT, Flag, IntFlag, StrEnum
-from typing import Annotated, Any, Literal, TypeAlias, cast
+from typing import Annotated, Any, Literal, Self, TypeAlias, cast
 
 from pydantic import (
     MISSING,
@@ -20,6 +20,7 @@ from pydantic import (
     JsonValue,
     Tag,
 )
+from pydantic.config import ExtraValues
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 # ---------------------------------------------------------------- runtime helpers
@@ -109,8 +110,9 @@ class _WireEnum:
 
 
 class _Model(BaseModel):
-    """Base of every model: strict, populated by attribute or wire name, dumped by wire
-    name; keys the spec does not declare are kept, so a round trip preserves them."""
+    """Base of every model: strict; built in Python by attribute or wire name, read from
+    messages by wire name only, dumped by wire name; keys the spec does not declare are
+    kept, so a round trip preserves them."""
 
     model_config = ConfigDict(
         strict=True,
@@ -119,6 +121,50 @@ class _Model(BaseModel):
         serialize_by_alias=True,
         extra="allow",
     )
+
+    @classmethod
+    def model_validate_json(
+        cls,
+        json_data: str | bytes | bytearray,
+        *,
+        strict: bool | None = None,
+        extra: ExtraValues | None = None,
+        context: Any | None = None,
+        by_alias: bool | None = None,
+        by_name: bool | None = None,
+    ) -> Self:
+        """Read a message: keys are wire names (``protocolVersion``), not attribute names."""
+        return super().model_validate_json(
+            json_data,
+            strict=strict,
+            extra=extra,
+            context=context,
+            by_alias=by_alias,
+            by_name=False if by_name is None else by_name,
+        )
+
+    @classmethod
+    def model_validate(
+        cls,
+        obj: Any,
+        *,
+        strict: bool | None = None,
+        extra: ExtraValues | None = None,
+        from_attributes: bool | None = None,
+        context: Any | None = None,
+        by_alias: bool | None = None,
+        by_name: bool | None = None,
+    ) -> Self:
+        """Read decoded JSON: keys are wire names, not attribute names."""
+        return super().model_validate(
+            obj,
+            strict=strict,
+            extra=extra,
+            from_attributes=from_attributes,
+            context=context,
+            by_alias=by_alias,
+            by_name=False if by_name is None else by_name,
+        )
 
 
 class _ClosedModel(_Model):

@@ -18,11 +18,11 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "0454cfbb0a7fa61107593bc8c4aff9918d6d9469d97da307f1512dbc1131761e",
-    "_rpc.py": "fadd783ad0a47bd9fed94812c1240ac90cf017ea4ee73a17b46d3b4331c01421",
+    "_rpc.py": "202992e143d082c42862e2a59f68b37ff871db8845540770078b792303e4501f",
     "client.py": "f9fda9a9af9e005b134c35b246fe0ad9a88b605e7721d2a1ba04d2b7c0c75501",
-    "methods.py": "51b3e92990716fdfd4a5e39417c22f4ebbb0a941d1283b6f8b9a304f37bdf883",
-    "models.py": "b4357fb9b3604dbe480e1c9c09f6bdd8142501ed19fbcba4b3e396cd5ec68ced",
+    "methods.py": "bbd09ba142a0f35e4bbb29f095ea0eca1287387101f2f8cf5d617e6d0ab7d1fe",
+    "models.py": "b809a7c3afb31d552503d007ae00a25902a22e355ae9ddf64c812ba41fdadd0c",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "c65e9c449ae47c6080b5957ee65d3089e8cbbd47a32809e33ab369e294bf181b",
-    "stub_data.py": "079930feaa63d20352bff01ce1485bc8c6533ce9e5a91ba1b3d7aa2c44d34ec1",
+    "stub_data.py": "b6ee3ba0138c69651666745ef1e6106ca4a19eedec7cef9cc69bda3f9956f27b",
 }

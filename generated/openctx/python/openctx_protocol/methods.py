@@ -119,12 +119,12 @@ def meta_request(params: MetaParams) -> dict[str, JsonValue]:
 
 def parse_meta_params(data: JsonValue) -> MetaParams:
     """Validate the ``params`` of ``meta``."""
-    return _META_PARAMS.validate_python(data)
+    return _META_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_meta_result(data: JsonValue) -> MetaResult:
     """Validate the ``result`` of ``meta``."""
-    return _META_RESULT.validate_python(data)
+    return _META_RESULT.validate_python(data, by_name=False)
 
 
 def mentions_request(params: MentionsParams) -> dict[str, JsonValue]:
@@ -140,12 +140,12 @@ def mentions_request(params: MentionsParams) -> dict[str, JsonValue]:
 
 def parse_mentions_params(data: JsonValue) -> MentionsParams:
     """Validate the ``params`` of ``mentions``."""
-    return _MENTIONS_PARAMS.validate_python(data)
+    return _MENTIONS_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_mentions_result(data: JsonValue) -> MentionsResult:
     """Validate the ``result`` of ``mentions``."""
-    return _MENTIONS_RESULT.validate_python(data)
+    return _MENTIONS_RESULT.validate_python(data, by_name=False)
 
 
 def items_request(params: ItemsParams) -> dict[str, JsonValue]:
@@ -161,12 +161,12 @@ def items_request(params: ItemsParams) -> dict[str, JsonValue]:
 
 def parse_items_params(data: JsonValue) -> ItemsParams:
     """Validate the ``params`` of ``items``."""
-    return _ITEMS_PARAMS.validate_python(data)
+    return _ITEMS_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_items_result(data: JsonValue) -> ItemsResult:
     """Validate the ``result`` of ``items``."""
-    return _ITEMS_RESULT.validate_python(data)
+    return _ITEMS_RESULT.validate_python(data, by_name=False)
 
 
 def annotations_request(params: AnnotationsParams) -> dict[str, JsonValue]:
@@ -182,9 +182,9 @@ def annotations_request(params: AnnotationsParams) -> dict[str, JsonValue]:
 
 def parse_annotations_params(data: JsonValue) -> AnnotationsParams:
     """Validate the ``params`` of ``annotations``."""
-    return _ANNOTATIONS_PARAMS.validate_python(data)
+    return _ANNOTATIONS_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_annotations_result(data: JsonValue) -> AnnotationsResult:
     """Validate the ``result`` of ``annotations``."""
-    return _ANNOTATIONS_RESULT.validate_python(data)
+    return _ANNOTATIONS_RESULT.validate_python(data, by_name=False)

@@ -18,11 +18,11 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "f39433763674117feaafb96eda0ca7d76f99a6e925a8c38030917c14e93ebe38",
-    "_rpc.py": "22d52b7dd1f2e7bd48c675ab5e7261680d8a09c73e0ac406a5a46921fd3ec162",
+    "_rpc.py": "c039d5e07729617c6bdec997debc64aa0b38db4f3d54e1cdca269cc1ea48b2ec",
     "client.py": "538b64de2010a49dc2d122fcb72df42c827556d87212ded38ac68409eeb9264f",
-    "methods.py": "769068a16fa4c1fd9dd1b3e1276c73c1d2822779d1279d338cd9ba131b719bd2",
-    "models.py": "a31ad5e4ff03be622481d0227ae954a2b825ec3df246f22bc7da90f64291f590",
+    "methods.py": "5f5f6d650e662a264af0ad9c12d40c061e2272b615c437815e8f969ffa2365c7",
+    "models.py": "1b578064a75aeb4941afb279039d6beebf0410f14b9f1ce5c22d6e39e14b8b4c",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "eacf47f28e1c34775efd3f1a24e7cbf304fbb39252b45286924ece5fe2db3823",
-    "stub_data.py": "3500d1d143402ea8e27b2fe25fbeee1576eae16a8e7baf1c45e57d7a56a7c543",
+    "stub_data.py": "effd431d5fabb3cc85b80a3a7469c9fbd99ebd35556a35df7ad71c8559041357",
 }

@@ -1493,12 +1493,12 @@ def initialize_request(
 
 def parse_initialize_params(data: JsonValue) -> InitializeParams:
     """Validate the ``params`` of ``initialize``."""
-    return _INITIALIZE_PARAMS.validate_python(data)
+    return _INITIALIZE_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_initialize_result(data: JsonValue) -> InitializeResult:
     """Validate the ``result`` of ``initialize``."""
-    return _INITIALIZE_RESULT.validate_python(data)
+    return _INITIALIZE_RESULT.validate_python(data, by_name=False)
 
 
 def shutdown_notification(params: ShutdownParams) -> dict[str, JsonValue]:
@@ -1515,7 +1515,7 @@ def shutdown_notification(params: ShutdownParams) -> dict[str, JsonValue]:
 
 def parse_shutdown_params(data: JsonValue) -> ShutdownParams:
     """Validate the ``params`` of ``shutdown``."""
-    return _SHUTDOWN_PARAMS.validate_python(data)
+    return _SHUTDOWN_PARAMS.validate_python(data, by_name=False)
 
 
 def cancel_request_notification(params: CancelParams) -> dict[str, JsonValue]:
@@ -1533,7 +1533,7 @@ def cancel_request_notification(params: CancelParams) -> dict[str, JsonValue]:
 
 def parse_cancel_request_params(data: JsonValue) -> CancelParams:
     """Validate the ``params`` of ``$/cancelRequest``."""
-    return _CANCEL_REQUEST_PARAMS.validate_python(data)
+    return _CANCEL_REQUEST_PARAMS.validate_python(data, by_name=False)
 
 
 def register_tool_notification(params: RegisterToolParams) -> dict[str, JsonValue]:
@@ -1550,7 +1550,7 @@ def register_tool_notification(params: RegisterToolParams) -> dict[str, JsonValu
 
 def parse_register_tool_params(data: JsonValue) -> RegisterToolParams:
     """Validate the ``params`` of ``register/tool``."""
-    return _REGISTER_TOOL_PARAMS.validate_python(data)
+    return _REGISTER_TOOL_PARAMS.validate_python(data, by_name=False)
 
 
 def register_command_notification(
@@ -1569,7 +1569,7 @@ def register_command_notification(
 
 def parse_register_command_params(data: JsonValue) -> RegisterCommandParams:
     """Validate the ``params`` of ``register/command``."""
-    return _REGISTER_COMMAND_PARAMS.validate_python(data)
+    return _REGISTER_COMMAND_PARAMS.validate_python(data, by_name=False)
 
 
 def register_prompt_section_notification(
@@ -1590,7 +1590,7 @@ def parse_register_prompt_section_params(
     data: JsonValue,
 ) -> RegisterPromptSectionParams:
     """Validate the ``params`` of ``register/promptSection``."""
-    return _REGISTER_PROMPT_SECTION_PARAMS.validate_python(data)
+    return _REGISTER_PROMPT_SECTION_PARAMS.validate_python(data, by_name=False)
 
 
 def register_interceptor_notification(
@@ -1610,7 +1610,7 @@ def register_interceptor_notification(
 
 def parse_register_interceptor_params(data: JsonValue) -> RegisterInterceptorParams:
     """Validate the ``params`` of ``register/interceptor``."""
-    return _REGISTER_INTERCEPTOR_PARAMS.validate_python(data)
+    return _REGISTER_INTERCEPTOR_PARAMS.validate_python(data, by_name=False)
 
 
 def register_event_handler_notification(
@@ -1630,7 +1630,7 @@ def register_event_handler_notification(
 
 def parse_register_event_handler_params(data: JsonValue) -> RegisterEventHandlerParams:
     """Validate the ``params`` of ``register/eventHandler``."""
-    return _REGISTER_EVENT_HANDLER_PARAMS.validate_python(data)
+    return _REGISTER_EVENT_HANDLER_PARAMS.validate_python(data, by_name=False)
 
 
 def register_shortcut_notification(
@@ -1650,7 +1650,7 @@ def register_shortcut_notification(
 
 def parse_register_shortcut_params(data: JsonValue) -> RegisterShortcutParams:
     """Validate the ``params`` of ``register/shortcut``."""
-    return _REGISTER_SHORTCUT_PARAMS.validate_python(data)
+    return _REGISTER_SHORTCUT_PARAMS.validate_python(data, by_name=False)
 
 
 def register_message_hook_notification(
@@ -1670,7 +1670,7 @@ def register_message_hook_notification(
 
 def parse_register_message_hook_params(data: JsonValue) -> RegisterMessageHookParams:
     """Validate the ``params`` of ``register/messageHook``."""
-    return _REGISTER_MESSAGE_HOOK_PARAMS.validate_python(data)
+    return _REGISTER_MESSAGE_HOOK_PARAMS.validate_python(data, by_name=False)
 
 
 def register_compactor_notification(
@@ -1690,7 +1690,7 @@ def register_compactor_notification(
 
 def parse_register_compactor_params(data: JsonValue) -> RegisterCompactorParams:
     """Validate the ``params`` of ``register/compactor``."""
-    return _REGISTER_COMPACTOR_PARAMS.validate_python(data)
+    return _REGISTER_COMPACTOR_PARAMS.validate_python(data, by_name=False)
 
 
 def register_provider_notification(
@@ -1710,7 +1710,7 @@ def register_provider_notification(
 
 def parse_register_provider_params(data: JsonValue) -> RegisterProviderParams:
     """Validate the ``params`` of ``register/provider``."""
-    return _REGISTER_PROVIDER_PARAMS.validate_python(data)
+    return _REGISTER_PROVIDER_PARAMS.validate_python(data, by_name=False)
 
 
 def provider_stream_request(
@@ -1731,12 +1731,12 @@ def provider_stream_request(
 
 def parse_provider_stream_params(data: JsonValue) -> ProviderStreamParams:
     """Validate the ``params`` of ``provider/stream``."""
-    return _PROVIDER_STREAM_PARAMS.validate_python(data)
+    return _PROVIDER_STREAM_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_provider_stream_result(data: JsonValue) -> ProviderStreamResult:
     """Validate the ``result`` of ``provider/stream``."""
-    return _PROVIDER_STREAM_RESULT.validate_python(data)
+    return _PROVIDER_STREAM_RESULT.validate_python(data, by_name=False)
 
 
 def provider_delta_notification(params: ProviderDeltaParams) -> dict[str, JsonValue]:
@@ -1754,7 +1754,7 @@ def provider_delta_notification(params: ProviderDeltaParams) -> dict[str, JsonVa
 
 def parse_provider_delta_params(data: JsonValue) -> ProviderDeltaParams:
     """Validate the ``params`` of ``provider/delta``."""
-    return _PROVIDER_DELTA_PARAMS.validate_python(data)
+    return _PROVIDER_DELTA_PARAMS.validate_python(data, by_name=False)
 
 
 def compact_execute_request(
@@ -1775,12 +1775,12 @@ def compact_execute_request(
 
 def parse_compact_execute_params(data: JsonValue) -> CompactExecuteParams:
     """Validate the ``params`` of ``compact/execute``."""
-    return _COMPACT_EXECUTE_PARAMS.validate_python(data)
+    return _COMPACT_EXECUTE_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_compact_execute_result(data: JsonValue) -> CompactExecuteResult:
     """Validate the ``result`` of ``compact/execute``."""
-    return _COMPACT_EXECUTE_RESULT.validate_python(data)
+    return _COMPACT_EXECUTE_RESULT.validate_python(data, by_name=False)
 
 
 def tool_execute_request(
@@ -1800,12 +1800,12 @@ def tool_execute_request(
 
 def parse_tool_execute_params(data: JsonValue) -> ToolExecuteParams:
     """Validate the ``params`` of ``tool/execute``."""
-    return _TOOL_EXECUTE_PARAMS.validate_python(data)
+    return _TOOL_EXECUTE_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_tool_execute_result(data: JsonValue) -> ToolExecuteResult:
     """Validate the ``result`` of ``tool/execute``."""
-    return _TOOL_EXECUTE_RESULT.validate_python(data)
+    return _TOOL_EXECUTE_RESULT.validate_python(data, by_name=False)
 
 
 def command_execute_request(
@@ -1825,12 +1825,12 @@ def command_execute_request(
 
 def parse_command_execute_params(data: JsonValue) -> CommandExecuteParams:
     """Validate the ``params`` of ``command/execute``."""
-    return _COMMAND_EXECUTE_PARAMS.validate_python(data)
+    return _COMMAND_EXECUTE_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_command_execute_result(data: JsonValue) -> CommandExecuteResult:
     """Validate the ``result`` of ``command/execute``."""
-    return _COMMAND_EXECUTE_RESULT.validate_python(data)
+    return _COMMAND_EXECUTE_RESULT.validate_python(data, by_name=False)
 
 
 def interceptor_before_request(
@@ -1851,12 +1851,12 @@ def interceptor_before_request(
 
 def parse_interceptor_before_params(data: JsonValue) -> InterceptorBeforeParams:
     """Validate the ``params`` of ``interceptor/before``."""
-    return _INTERCEPTOR_BEFORE_PARAMS.validate_python(data)
+    return _INTERCEPTOR_BEFORE_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_interceptor_before_result(data: JsonValue) -> InterceptorBeforeResult:
     """Validate the ``result`` of ``interceptor/before``."""
-    return _INTERCEPTOR_BEFORE_RESULT.validate_python(data)
+    return _INTERCEPTOR_BEFORE_RESULT.validate_python(data, by_name=False)
 
 
 def interceptor_after_request(
@@ -1877,12 +1877,12 @@ def interceptor_after_request(
 
 def parse_interceptor_after_params(data: JsonValue) -> InterceptorAfterParams:
     """Validate the ``params`` of ``interceptor/after``."""
-    return _INTERCEPTOR_AFTER_PARAMS.validate_python(data)
+    return _INTERCEPTOR_AFTER_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_interceptor_after_result(data: JsonValue) -> InterceptorAfterResult:
     """Validate the ``result`` of ``interceptor/after``."""
-    return _INTERCEPTOR_AFTER_RESULT.validate_python(data)
+    return _INTERCEPTOR_AFTER_RESULT.validate_python(data, by_name=False)
 
 
 def event_dispatch_request(
@@ -1903,12 +1903,12 @@ def event_dispatch_request(
 
 def parse_event_dispatch_params(data: JsonValue) -> EventDispatchParams:
     """Validate the ``params`` of ``event/dispatch``."""
-    return _EVENT_DISPATCH_PARAMS.validate_python(data)
+    return _EVENT_DISPATCH_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_event_dispatch_result(data: JsonValue) -> EventDispatchResult:
     """Validate the ``result`` of ``event/dispatch``."""
-    return _EVENT_DISPATCH_RESULT.validate_python(data)
+    return _EVENT_DISPATCH_RESULT.validate_python(data, by_name=False)
 
 
 def shortcut_handle_request(
@@ -1929,12 +1929,12 @@ def shortcut_handle_request(
 
 def parse_shortcut_handle_params(data: JsonValue) -> ShortcutHandleParams:
     """Validate the ``params`` of ``shortcut/handle``."""
-    return _SHORTCUT_HANDLE_PARAMS.validate_python(data)
+    return _SHORTCUT_HANDLE_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_shortcut_handle_result(data: JsonValue) -> ShortcutHandleResult:
     """Validate the ``result`` of ``shortcut/handle``."""
-    return _SHORTCUT_HANDLE_RESULT.validate_python(data)
+    return _SHORTCUT_HANDLE_RESULT.validate_python(data, by_name=False)
 
 
 def message_hook_on_message_request(
@@ -1955,12 +1955,12 @@ def message_hook_on_message_request(
 
 def parse_message_hook_on_message_params(data: JsonValue) -> MessageHookParams:
     """Validate the ``params`` of ``messageHook/onMessage``."""
-    return _MESSAGE_HOOK_ON_MESSAGE_PARAMS.validate_python(data)
+    return _MESSAGE_HOOK_ON_MESSAGE_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_message_hook_on_message_result(data: JsonValue) -> MessageHookResult:
     """Validate the ``result`` of ``messageHook/onMessage``."""
-    return _MESSAGE_HOOK_ON_MESSAGE_RESULT.validate_python(data)
+    return _MESSAGE_HOOK_ON_MESSAGE_RESULT.validate_python(data, by_name=False)
 
 
 def host_list_tools_request(
@@ -1981,12 +1981,12 @@ def host_list_tools_request(
 
 def parse_host_list_tools_params(data: JsonValue) -> HostListToolsParams:
     """Validate the ``params`` of ``host/listTools``."""
-    return _HOST_LIST_TOOLS_PARAMS.validate_python(data)
+    return _HOST_LIST_TOOLS_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_list_tools_result(data: JsonValue) -> HostListToolsResult:
     """Validate the ``result`` of ``host/listTools``."""
-    return _HOST_LIST_TOOLS_RESULT.validate_python(data)
+    return _HOST_LIST_TOOLS_RESULT.validate_python(data, by_name=False)
 
 
 def host_execute_tool_request(
@@ -2007,12 +2007,12 @@ def host_execute_tool_request(
 
 def parse_host_execute_tool_params(data: JsonValue) -> HostExecuteToolParams:
     """Validate the ``params`` of ``host/executeTool``."""
-    return _HOST_EXECUTE_TOOL_PARAMS.validate_python(data)
+    return _HOST_EXECUTE_TOOL_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_execute_tool_result(data: JsonValue) -> HostExecuteToolResult:
     """Validate the ``result`` of ``host/executeTool``."""
-    return _HOST_EXECUTE_TOOL_RESULT.validate_python(data)
+    return _HOST_EXECUTE_TOOL_RESULT.validate_python(data, by_name=False)
 
 
 def host_config_get_request(
@@ -2033,12 +2033,12 @@ def host_config_get_request(
 
 def parse_host_config_get_params(data: JsonValue) -> HostConfigGetParams:
     """Validate the ``params`` of ``host/config.get``."""
-    return _HOST_CONFIG_GET_PARAMS.validate_python(data)
+    return _HOST_CONFIG_GET_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_config_get_result(data: JsonValue) -> HostConfigGetResult:
     """Validate the ``result`` of ``host/config.get``."""
-    return _HOST_CONFIG_GET_RESULT.validate_python(data)
+    return _HOST_CONFIG_GET_RESULT.validate_python(data, by_name=False)
 
 
 def host_config_read_extension_request(
@@ -2059,12 +2059,12 @@ def host_config_read_extension_request(
 
 def parse_host_config_read_extension_params(data: JsonValue) -> HostConfigReadExtParams:
     """Validate the ``params`` of ``host/config.readExtension``."""
-    return _HOST_CONFIG_READ_EXTENSION_PARAMS.validate_python(data)
+    return _HOST_CONFIG_READ_EXTENSION_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_config_read_extension_result(data: JsonValue) -> HostConfigReadExtResult:
     """Validate the ``result`` of ``host/config.readExtension``."""
-    return _HOST_CONFIG_READ_EXTENSION_RESULT.validate_python(data)
+    return _HOST_CONFIG_READ_EXTENSION_RESULT.validate_python(data, by_name=False)
 
 
 def host_auth_get_key_request(
@@ -2085,12 +2085,12 @@ def host_auth_get_key_request(
 
 def parse_host_auth_get_key_params(data: JsonValue) -> HostAuthGetKeyParams:
     """Validate the ``params`` of ``host/auth.getKey``."""
-    return _HOST_AUTH_GET_KEY_PARAMS.validate_python(data)
+    return _HOST_AUTH_GET_KEY_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_auth_get_key_result(data: JsonValue) -> HostAuthGetKeyResult:
     """Validate the ``result`` of ``host/auth.getKey``."""
-    return _HOST_AUTH_GET_KEY_RESULT.validate_python(data)
+    return _HOST_AUTH_GET_KEY_RESULT.validate_python(data, by_name=False)
 
 
 def host_chat_request(params: HostChatParams, *, id: int | str) -> dict[str, JsonValue]:
@@ -2109,12 +2109,12 @@ def host_chat_request(params: HostChatParams, *, id: int | str) -> dict[str, Jso
 
 def parse_host_chat_params(data: JsonValue) -> HostChatParams:
     """Validate the ``params`` of ``host/chat``."""
-    return _HOST_CHAT_PARAMS.validate_python(data)
+    return _HOST_CHAT_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_chat_result(data: JsonValue) -> HostChatResult:
     """Validate the ``result`` of ``host/chat``."""
-    return _HOST_CHAT_RESULT.validate_python(data)
+    return _HOST_CHAT_RESULT.validate_python(data, by_name=False)
 
 
 def host_agent_run_request(
@@ -2135,12 +2135,12 @@ def host_agent_run_request(
 
 def parse_host_agent_run_params(data: JsonValue) -> HostAgentRunParams:
     """Validate the ``params`` of ``host/agent.run``."""
-    return _HOST_AGENT_RUN_PARAMS.validate_python(data)
+    return _HOST_AGENT_RUN_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_agent_run_result(data: JsonValue) -> HostAgentRunResult:
     """Validate the ``result`` of ``host/agent.run``."""
-    return _HOST_AGENT_RUN_RESULT.validate_python(data)
+    return _HOST_AGENT_RUN_RESULT.validate_python(data, by_name=False)
 
 
 def host_conversation_messages_request(
@@ -2161,14 +2161,14 @@ def host_conversation_messages_request(
 
 def parse_host_conversation_messages_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/conversationMessages``."""
-    return _HOST_CONVERSATION_MESSAGES_PARAMS.validate_python(data)
+    return _HOST_CONVERSATION_MESSAGES_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_conversation_messages_result(
     data: JsonValue,
 ) -> HostConversationMessagesResult:
     """Validate the ``result`` of ``host/conversationMessages``."""
-    return _HOST_CONVERSATION_MESSAGES_RESULT.validate_python(data)
+    return _HOST_CONVERSATION_MESSAGES_RESULT.validate_python(data, by_name=False)
 
 
 def host_llm_snapshot_request(
@@ -2185,12 +2185,12 @@ def host_llm_snapshot_request(
 
 def parse_host_llm_snapshot_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/llmSnapshot``."""
-    return _HOST_LLM_SNAPSHOT_PARAMS.validate_python(data)
+    return _HOST_LLM_SNAPSHOT_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_llm_snapshot_result(data: JsonValue) -> JsonValue:
     """Validate the ``result`` of ``host/llmSnapshot``."""
-    return _HOST_LLM_SNAPSHOT_RESULT.validate_python(data)
+    return _HOST_LLM_SNAPSHOT_RESULT.validate_python(data, by_name=False)
 
 
 def host_set_conversation_messages_request(
@@ -2213,12 +2213,12 @@ def parse_host_set_conversation_messages_params(
     data: JsonValue,
 ) -> HostSetConversationMessagesParams:
     """Validate the ``params`` of ``host/setConversationMessages``."""
-    return _HOST_SET_CONVERSATION_MESSAGES_PARAMS.validate_python(data)
+    return _HOST_SET_CONVERSATION_MESSAGES_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_set_conversation_messages_result(data: JsonValue) -> JsonValue:
     """Validate the ``result`` of ``host/setConversationMessages``."""
-    return _HOST_SET_CONVERSATION_MESSAGES_RESULT.validate_python(data)
+    return _HOST_SET_CONVERSATION_MESSAGES_RESULT.validate_python(data, by_name=False)
 
 
 def host_sessions_request(params: JsonValue, *, id: int | str) -> dict[str, JsonValue]:
@@ -2237,12 +2237,12 @@ def host_sessions_request(params: JsonValue, *, id: int | str) -> dict[str, Json
 
 def parse_host_sessions_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/sessions``."""
-    return _HOST_SESSIONS_PARAMS.validate_python(data)
+    return _HOST_SESSIONS_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_sessions_result(data: JsonValue) -> HostSessionsResult:
     """Validate the ``result`` of ``host/sessions``."""
-    return _HOST_SESSIONS_RESULT.validate_python(data)
+    return _HOST_SESSIONS_RESULT.validate_python(data, by_name=False)
 
 
 def host_load_session_request(
@@ -2263,12 +2263,12 @@ def host_load_session_request(
 
 def parse_host_load_session_params(data: JsonValue) -> HostLoadSessionParams:
     """Validate the ``params`` of ``host/loadSession``."""
-    return _HOST_LOAD_SESSION_PARAMS.validate_python(data)
+    return _HOST_LOAD_SESSION_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_load_session_result(data: JsonValue) -> JsonValue:
     """Validate the ``result`` of ``host/loadSession``."""
-    return _HOST_LOAD_SESSION_RESULT.validate_python(data)
+    return _HOST_LOAD_SESSION_RESULT.validate_python(data, by_name=False)
 
 
 def host_fork_session_request(
@@ -2289,12 +2289,12 @@ def host_fork_session_request(
 
 def parse_host_fork_session_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/forkSession``."""
-    return _HOST_FORK_SESSION_PARAMS.validate_python(data)
+    return _HOST_FORK_SESSION_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_fork_session_result(data: JsonValue) -> HostForkSessionResult:
     """Validate the ``result`` of ``host/forkSession``."""
-    return _HOST_FORK_SESSION_RESULT.validate_python(data)
+    return _HOST_FORK_SESSION_RESULT.validate_python(data, by_name=False)
 
 
 def host_set_session_title_request(
@@ -2315,12 +2315,12 @@ def host_set_session_title_request(
 
 def parse_host_set_session_title_params(data: JsonValue) -> HostSetSessionTitleParams:
     """Validate the ``params`` of ``host/setSessionTitle``."""
-    return _HOST_SET_SESSION_TITLE_PARAMS.validate_python(data)
+    return _HOST_SET_SESSION_TITLE_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_set_session_title_result(data: JsonValue) -> JsonValue:
     """Validate the ``result`` of ``host/setSessionTitle``."""
-    return _HOST_SET_SESSION_TITLE_RESULT.validate_python(data)
+    return _HOST_SET_SESSION_TITLE_RESULT.validate_python(data, by_name=False)
 
 
 def host_sync_models_request(
@@ -2341,12 +2341,12 @@ def host_sync_models_request(
 
 def parse_host_sync_models_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/syncModels``."""
-    return _HOST_SYNC_MODELS_PARAMS.validate_python(data)
+    return _HOST_SYNC_MODELS_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_sync_models_result(data: JsonValue) -> HostSyncModelsResult:
     """Validate the ``result`` of ``host/syncModels``."""
-    return _HOST_SYNC_MODELS_RESULT.validate_python(data)
+    return _HOST_SYNC_MODELS_RESULT.validate_python(data, by_name=False)
 
 
 def host_write_models_request(
@@ -2367,12 +2367,12 @@ def host_write_models_request(
 
 def parse_host_write_models_params(data: JsonValue) -> HostWriteModelsParams:
     """Validate the ``params`` of ``host/writeModels``."""
-    return _HOST_WRITE_MODELS_PARAMS.validate_python(data)
+    return _HOST_WRITE_MODELS_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_write_models_result(data: JsonValue) -> HostWriteModelsResult:
     """Validate the ``result`` of ``host/writeModels``."""
-    return _HOST_WRITE_MODELS_RESULT.validate_python(data)
+    return _HOST_WRITE_MODELS_RESULT.validate_python(data, by_name=False)
 
 
 def host_run_background_request(
@@ -2393,12 +2393,12 @@ def host_run_background_request(
 
 def parse_host_run_background_params(data: JsonValue) -> HostRunBackgroundParams:
     """Validate the ``params`` of ``host/runBackground``."""
-    return _HOST_RUN_BACKGROUND_PARAMS.validate_python(data)
+    return _HOST_RUN_BACKGROUND_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_run_background_result(data: JsonValue) -> JsonValue:
     """Validate the ``result`` of ``host/runBackground``."""
-    return _HOST_RUN_BACKGROUND_RESULT.validate_python(data)
+    return _HOST_RUN_BACKGROUND_RESULT.validate_python(data, by_name=False)
 
 
 def host_cancel_background_request(
@@ -2415,12 +2415,12 @@ def host_cancel_background_request(
 
 def parse_host_cancel_background_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/cancelBackground``."""
-    return _HOST_CANCEL_BACKGROUND_PARAMS.validate_python(data)
+    return _HOST_CANCEL_BACKGROUND_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_cancel_background_result(data: JsonValue) -> JsonValue:
     """Validate the ``result`` of ``host/cancelBackground``."""
-    return _HOST_CANCEL_BACKGROUND_RESULT.validate_python(data)
+    return _HOST_CANCEL_BACKGROUND_RESULT.validate_python(data, by_name=False)
 
 
 def host_is_background_running_request(
@@ -2441,14 +2441,14 @@ def host_is_background_running_request(
 
 def parse_host_is_background_running_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/isBackgroundRunning``."""
-    return _HOST_IS_BACKGROUND_RUNNING_PARAMS.validate_python(data)
+    return _HOST_IS_BACKGROUND_RUNNING_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_is_background_running_result(
     data: JsonValue,
 ) -> HostIsBackgroundRunningResult:
     """Validate the ``result`` of ``host/isBackgroundRunning``."""
-    return _HOST_IS_BACKGROUND_RUNNING_RESULT.validate_python(data)
+    return _HOST_IS_BACKGROUND_RUNNING_RESULT.validate_python(data, by_name=False)
 
 
 def host_ext_infos_request(params: JsonValue, *, id: int | str) -> dict[str, JsonValue]:
@@ -2467,12 +2467,12 @@ def host_ext_infos_request(params: JsonValue, *, id: int | str) -> dict[str, Jso
 
 def parse_host_ext_infos_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/extInfos``."""
-    return _HOST_EXT_INFOS_PARAMS.validate_python(data)
+    return _HOST_EXT_INFOS_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_ext_infos_result(data: JsonValue) -> HostExtInfosResult:
     """Validate the ``result`` of ``host/extInfos``."""
-    return _HOST_EXT_INFOS_RESULT.validate_python(data)
+    return _HOST_EXT_INFOS_RESULT.validate_python(data, by_name=False)
 
 
 def host_extensions_dir_request(
@@ -2493,12 +2493,12 @@ def host_extensions_dir_request(
 
 def parse_host_extensions_dir_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/extensionsDir``."""
-    return _HOST_EXTENSIONS_DIR_PARAMS.validate_python(data)
+    return _HOST_EXTENSIONS_DIR_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_extensions_dir_result(data: JsonValue) -> HostExtensionsDirResult:
     """Validate the ``result`` of ``host/extensionsDir``."""
-    return _HOST_EXTENSIONS_DIR_RESULT.validate_python(data)
+    return _HOST_EXTENSIONS_DIR_RESULT.validate_python(data, by_name=False)
 
 
 def host_undo_snapshots_request(
@@ -2519,12 +2519,12 @@ def host_undo_snapshots_request(
 
 def parse_host_undo_snapshots_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/undoSnapshots``."""
-    return _HOST_UNDO_SNAPSHOTS_PARAMS.validate_python(data)
+    return _HOST_UNDO_SNAPSHOTS_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_undo_snapshots_result(data: JsonValue) -> HostUndoSnapshotsResult:
     """Validate the ``result`` of ``host/undoSnapshots``."""
-    return _HOST_UNDO_SNAPSHOTS_RESULT.validate_python(data)
+    return _HOST_UNDO_SNAPSHOTS_RESULT.validate_python(data, by_name=False)
 
 
 def host_undo_restore_request(
@@ -2545,12 +2545,12 @@ def host_undo_restore_request(
 
 def parse_host_undo_restore_params(data: JsonValue) -> HostUndoRestoreParams:
     """Validate the ``params`` of ``host/undoRestore``."""
-    return _HOST_UNDO_RESTORE_PARAMS.validate_python(data)
+    return _HOST_UNDO_RESTORE_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_undo_restore_result(data: JsonValue) -> JsonValue:
     """Validate the ``result`` of ``host/undoRestore``."""
-    return _HOST_UNDO_RESTORE_RESULT.validate_python(data)
+    return _HOST_UNDO_RESTORE_RESULT.validate_python(data, by_name=False)
 
 
 def host_last_assistant_text_request(
@@ -2571,14 +2571,14 @@ def host_last_assistant_text_request(
 
 def parse_host_last_assistant_text_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/lastAssistantText``."""
-    return _HOST_LAST_ASSISTANT_TEXT_PARAMS.validate_python(data)
+    return _HOST_LAST_ASSISTANT_TEXT_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_last_assistant_text_result(
     data: JsonValue,
 ) -> HostLastAssistantTextResult:
     """Validate the ``result`` of ``host/lastAssistantText``."""
-    return _HOST_LAST_ASSISTANT_TEXT_RESULT.validate_python(data)
+    return _HOST_LAST_ASSISTANT_TEXT_RESULT.validate_python(data, by_name=False)
 
 
 def host_append_session_entry_request(
@@ -2601,12 +2601,12 @@ def parse_host_append_session_entry_params(
     data: JsonValue,
 ) -> HostAppendSessionEntryParams:
     """Validate the ``params`` of ``host/appendSessionEntry``."""
-    return _HOST_APPEND_SESSION_ENTRY_PARAMS.validate_python(data)
+    return _HOST_APPEND_SESSION_ENTRY_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_append_session_entry_result(data: JsonValue) -> JsonValue:
     """Validate the ``result`` of ``host/appendSessionEntry``."""
-    return _HOST_APPEND_SESSION_ENTRY_RESULT.validate_python(data)
+    return _HOST_APPEND_SESSION_ENTRY_RESULT.validate_python(data, by_name=False)
 
 
 def host_append_custom_message_request(
@@ -2629,12 +2629,12 @@ def parse_host_append_custom_message_params(
     data: JsonValue,
 ) -> HostAppendCustomMessageParams:
     """Validate the ``params`` of ``host/appendCustomMessage``."""
-    return _HOST_APPEND_CUSTOM_MESSAGE_PARAMS.validate_python(data)
+    return _HOST_APPEND_CUSTOM_MESSAGE_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_append_custom_message_result(data: JsonValue) -> JsonValue:
     """Validate the ``result`` of ``host/appendCustomMessage``."""
-    return _HOST_APPEND_CUSTOM_MESSAGE_RESULT.validate_python(data)
+    return _HOST_APPEND_CUSTOM_MESSAGE_RESULT.validate_python(data, by_name=False)
 
 
 def host_wait_for_idle_request(
@@ -2651,12 +2651,12 @@ def host_wait_for_idle_request(
 
 def parse_host_wait_for_idle_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/waitForIdle``."""
-    return _HOST_WAIT_FOR_IDLE_PARAMS.validate_python(data)
+    return _HOST_WAIT_FOR_IDLE_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_wait_for_idle_result(data: JsonValue) -> JsonValue:
     """Validate the ``result`` of ``host/waitForIdle``."""
-    return _HOST_WAIT_FOR_IDLE_RESULT.validate_python(data)
+    return _HOST_WAIT_FOR_IDLE_RESULT.validate_python(data, by_name=False)
 
 
 def host_set_label_request(
@@ -2677,12 +2677,12 @@ def host_set_label_request(
 
 def parse_host_set_label_params(data: JsonValue) -> HostSetLabelParams:
     """Validate the ``params`` of ``host/setLabel``."""
-    return _HOST_SET_LABEL_PARAMS.validate_python(data)
+    return _HOST_SET_LABEL_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_set_label_result(data: JsonValue) -> JsonValue:
     """Validate the ``result`` of ``host/setLabel``."""
-    return _HOST_SET_LABEL_RESULT.validate_python(data)
+    return _HOST_SET_LABEL_RESULT.validate_python(data, by_name=False)
 
 
 def host_branch_session_request(
@@ -2703,12 +2703,12 @@ def host_branch_session_request(
 
 def parse_host_branch_session_params(data: JsonValue) -> HostBranchSessionParams:
     """Validate the ``params`` of ``host/branchSession``."""
-    return _HOST_BRANCH_SESSION_PARAMS.validate_python(data)
+    return _HOST_BRANCH_SESSION_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_branch_session_result(data: JsonValue) -> JsonValue:
     """Validate the ``result`` of ``host/branchSession``."""
-    return _HOST_BRANCH_SESSION_RESULT.validate_python(data)
+    return _HOST_BRANCH_SESSION_RESULT.validate_python(data, by_name=False)
 
 
 def host_branch_session_with_summary_request(
@@ -2731,12 +2731,12 @@ def parse_host_branch_session_with_summary_params(
     data: JsonValue,
 ) -> HostBranchSessionSummaryParams:
     """Validate the ``params`` of ``host/branchSessionWithSummary``."""
-    return _HOST_BRANCH_SESSION_WITH_SUMMARY_PARAMS.validate_python(data)
+    return _HOST_BRANCH_SESSION_WITH_SUMMARY_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_branch_session_with_summary_result(data: JsonValue) -> JsonValue:
     """Validate the ``result`` of ``host/branchSessionWithSummary``."""
-    return _HOST_BRANCH_SESSION_WITH_SUMMARY_RESULT.validate_python(data)
+    return _HOST_BRANCH_SESSION_WITH_SUMMARY_RESULT.validate_python(data, by_name=False)
 
 
 def host_reset_session_leaf_request(
@@ -2757,12 +2757,12 @@ def host_reset_session_leaf_request(
 
 def parse_host_reset_session_leaf_params(data: JsonValue) -> HostResetSessionLeafParams:
     """Validate the ``params`` of ``host/resetSessionLeaf``."""
-    return _HOST_RESET_SESSION_LEAF_PARAMS.validate_python(data)
+    return _HOST_RESET_SESSION_LEAF_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_reset_session_leaf_result(data: JsonValue) -> JsonValue:
     """Validate the ``result`` of ``host/resetSessionLeaf``."""
-    return _HOST_RESET_SESSION_LEAF_RESULT.validate_python(data)
+    return _HOST_RESET_SESSION_LEAF_RESULT.validate_python(data, by_name=False)
 
 
 def host_session_entry_infos_request(
@@ -2783,14 +2783,14 @@ def host_session_entry_infos_request(
 
 def parse_host_session_entry_infos_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/sessionEntryInfos``."""
-    return _HOST_SESSION_ENTRY_INFOS_PARAMS.validate_python(data)
+    return _HOST_SESSION_ENTRY_INFOS_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_session_entry_infos_result(
     data: JsonValue,
 ) -> HostSessionEntryInfosResult:
     """Validate the ``result`` of ``host/sessionEntryInfos``."""
-    return _HOST_SESSION_ENTRY_INFOS_RESULT.validate_python(data)
+    return _HOST_SESSION_ENTRY_INFOS_RESULT.validate_python(data, by_name=False)
 
 
 def host_session_full_tree_request(
@@ -2811,12 +2811,12 @@ def host_session_full_tree_request(
 
 def parse_host_session_full_tree_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/sessionFullTree``."""
-    return _HOST_SESSION_FULL_TREE_PARAMS.validate_python(data)
+    return _HOST_SESSION_FULL_TREE_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_session_full_tree_result(data: JsonValue) -> HostSessionFullTreeResult:
     """Validate the ``result`` of ``host/sessionFullTree``."""
-    return _HOST_SESSION_FULL_TREE_RESULT.validate_python(data)
+    return _HOST_SESSION_FULL_TREE_RESULT.validate_python(data, by_name=False)
 
 
 def host_session_title_request(
@@ -2837,12 +2837,12 @@ def host_session_title_request(
 
 def parse_host_session_title_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/sessionTitle``."""
-    return _HOST_SESSION_TITLE_PARAMS.validate_python(data)
+    return _HOST_SESSION_TITLE_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_session_title_result(data: JsonValue) -> HostSessionTitleResult:
     """Validate the ``result`` of ``host/sessionTitle``."""
-    return _HOST_SESSION_TITLE_RESULT.validate_python(data)
+    return _HOST_SESSION_TITLE_RESULT.validate_python(data, by_name=False)
 
 
 def host_session_stats_request(
@@ -2859,12 +2859,12 @@ def host_session_stats_request(
 
 def parse_host_session_stats_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/sessionStats``."""
-    return _HOST_SESSION_STATS_PARAMS.validate_python(data)
+    return _HOST_SESSION_STATS_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_session_stats_result(data: JsonValue) -> JsonValue:
     """Validate the ``result`` of ``host/sessionStats``."""
-    return _HOST_SESSION_STATS_RESULT.validate_python(data)
+    return _HOST_SESSION_STATS_RESULT.validate_python(data, by_name=False)
 
 
 def host_show_picker_request(
@@ -2885,12 +2885,12 @@ def host_show_picker_request(
 
 def parse_host_show_picker_params(data: JsonValue) -> HostShowPickerParams:
     """Validate the ``params`` of ``host/showPicker``."""
-    return _HOST_SHOW_PICKER_PARAMS.validate_python(data)
+    return _HOST_SHOW_PICKER_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_show_picker_result(data: JsonValue) -> HostShowPickerResult:
     """Validate the ``result`` of ``host/showPicker``."""
-    return _HOST_SHOW_PICKER_RESULT.validate_python(data)
+    return _HOST_SHOW_PICKER_RESULT.validate_python(data, by_name=False)
 
 
 def host_ask_user_request(
@@ -2911,12 +2911,12 @@ def host_ask_user_request(
 
 def parse_host_ask_user_params(data: JsonValue) -> HostAskUserParams:
     """Validate the ``params`` of ``host/askUser``."""
-    return _HOST_ASK_USER_PARAMS.validate_python(data)
+    return _HOST_ASK_USER_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_ask_user_result(data: JsonValue) -> HostAskUserResult:
     """Validate the ``result`` of ``host/askUser``."""
-    return _HOST_ASK_USER_RESULT.validate_python(data)
+    return _HOST_ASK_USER_RESULT.validate_python(data, by_name=False)
 
 
 def host_available_models_request(
@@ -2937,12 +2937,12 @@ def host_available_models_request(
 
 def parse_host_available_models_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/availableModels``."""
-    return _HOST_AVAILABLE_MODELS_PARAMS.validate_python(data)
+    return _HOST_AVAILABLE_MODELS_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_available_models_result(data: JsonValue) -> HostAvailableModelsResult:
     """Validate the ``result`` of ``host/availableModels``."""
-    return _HOST_AVAILABLE_MODELS_RESULT.validate_python(data)
+    return _HOST_AVAILABLE_MODELS_RESULT.validate_python(data, by_name=False)
 
 
 def host_switch_model_request(
@@ -2963,12 +2963,12 @@ def host_switch_model_request(
 
 def parse_host_switch_model_params(data: JsonValue) -> HostSwitchModelParams:
     """Validate the ``params`` of ``host/switchModel``."""
-    return _HOST_SWITCH_MODEL_PARAMS.validate_python(data)
+    return _HOST_SWITCH_MODEL_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_switch_model_result(data: JsonValue) -> JsonValue:
     """Validate the ``result`` of ``host/switchModel``."""
-    return _HOST_SWITCH_MODEL_RESULT.validate_python(data)
+    return _HOST_SWITCH_MODEL_RESULT.validate_python(data, by_name=False)
 
 
 def host_publish_request(
@@ -2989,12 +2989,12 @@ def host_publish_request(
 
 def parse_host_publish_params(data: JsonValue) -> HostPublishParams:
     """Validate the ``params`` of ``host/publish``."""
-    return _HOST_PUBLISH_PARAMS.validate_python(data)
+    return _HOST_PUBLISH_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_publish_result(data: JsonValue) -> JsonValue:
     """Validate the ``result`` of ``host/publish``."""
-    return _HOST_PUBLISH_RESULT.validate_python(data)
+    return _HOST_PUBLISH_RESULT.validate_python(data, by_name=False)
 
 
 def host_subscribe_request(
@@ -3015,12 +3015,12 @@ def host_subscribe_request(
 
 def parse_host_subscribe_params(data: JsonValue) -> HostSubscribeParams:
     """Validate the ``params`` of ``host/subscribe``."""
-    return _HOST_SUBSCRIBE_PARAMS.validate_python(data)
+    return _HOST_SUBSCRIBE_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_subscribe_result(data: JsonValue) -> HostSubscribeResult:
     """Validate the ``result`` of ``host/subscribe``."""
-    return _HOST_SUBSCRIBE_RESULT.validate_python(data)
+    return _HOST_SUBSCRIBE_RESULT.validate_python(data, by_name=False)
 
 
 def host_activate_tool_request(
@@ -3041,12 +3041,12 @@ def host_activate_tool_request(
 
 def parse_host_activate_tool_params(data: JsonValue) -> HostActivateToolParams:
     """Validate the ``params`` of ``host/activateTool``."""
-    return _HOST_ACTIVATE_TOOL_PARAMS.validate_python(data)
+    return _HOST_ACTIVATE_TOOL_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_activate_tool_result(data: JsonValue) -> HostActivateToolResult:
     """Validate the ``result`` of ``host/activateTool``."""
-    return _HOST_ACTIVATE_TOOL_RESULT.validate_python(data)
+    return _HOST_ACTIVATE_TOOL_RESULT.validate_python(data, by_name=False)
 
 
 def host_set_tool_filter_request(
@@ -3067,12 +3067,12 @@ def host_set_tool_filter_request(
 
 def parse_host_set_tool_filter_params(data: JsonValue) -> HostSetToolFilterParams:
     """Validate the ``params`` of ``host/setToolFilter``."""
-    return _HOST_SET_TOOL_FILTER_PARAMS.validate_python(data)
+    return _HOST_SET_TOOL_FILTER_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_set_tool_filter_result(data: JsonValue) -> JsonValue:
     """Validate the ``result`` of ``host/setToolFilter``."""
-    return _HOST_SET_TOOL_FILTER_RESULT.validate_python(data)
+    return _HOST_SET_TOOL_FILTER_RESULT.validate_python(data, by_name=False)
 
 
 def host_toggle_step_mode_request(
@@ -3089,12 +3089,12 @@ def host_toggle_step_mode_request(
 
 def parse_host_toggle_step_mode_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/toggleStepMode``."""
-    return _HOST_TOGGLE_STEP_MODE_PARAMS.validate_python(data)
+    return _HOST_TOGGLE_STEP_MODE_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_toggle_step_mode_result(data: JsonValue) -> JsonValue:
     """Validate the ``result`` of ``host/toggleStepMode``."""
-    return _HOST_TOGGLE_STEP_MODE_RESULT.validate_python(data)
+    return _HOST_TOGGLE_STEP_MODE_RESULT.validate_python(data, by_name=False)
 
 
 def host_request_quit_request(
@@ -3111,12 +3111,12 @@ def host_request_quit_request(
 
 def parse_host_request_quit_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/requestQuit``."""
-    return _HOST_REQUEST_QUIT_PARAMS.validate_python(data)
+    return _HOST_REQUEST_QUIT_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_request_quit_result(data: JsonValue) -> JsonValue:
     """Validate the ``result`` of ``host/requestQuit``."""
-    return _HOST_REQUEST_QUIT_RESULT.validate_python(data)
+    return _HOST_REQUEST_QUIT_RESULT.validate_python(data, by_name=False)
 
 
 def host_abort_request(params: JsonValue, *, id: int | str) -> dict[str, JsonValue]:
@@ -3131,12 +3131,12 @@ def host_abort_request(params: JsonValue, *, id: int | str) -> dict[str, JsonVal
 
 def parse_host_abort_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/abort``."""
-    return _HOST_ABORT_PARAMS.validate_python(data)
+    return _HOST_ABORT_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_abort_result(data: JsonValue) -> JsonValue:
     """Validate the ``result`` of ``host/abort``."""
-    return _HOST_ABORT_RESULT.validate_python(data)
+    return _HOST_ABORT_RESULT.validate_python(data, by_name=False)
 
 
 def host_has_compactor_request(
@@ -3153,12 +3153,12 @@ def host_has_compactor_request(
 
 def parse_host_has_compactor_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/hasCompactor``."""
-    return _HOST_HAS_COMPACTOR_PARAMS.validate_python(data)
+    return _HOST_HAS_COMPACTOR_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_has_compactor_result(data: JsonValue) -> JsonValue:
     """Validate the ``result`` of ``host/hasCompactor``."""
-    return _HOST_HAS_COMPACTOR_RESULT.validate_python(data)
+    return _HOST_HAS_COMPACTOR_RESULT.validate_python(data, by_name=False)
 
 
 def host_trigger_compact_request(
@@ -3179,12 +3179,12 @@ def host_trigger_compact_request(
 
 def parse_host_trigger_compact_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/triggerCompact``."""
-    return _HOST_TRIGGER_COMPACT_PARAMS.validate_python(data)
+    return _HOST_TRIGGER_COMPACT_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_trigger_compact_result(data: JsonValue) -> HostTriggerCompactResult:
     """Validate the ``result`` of ``host/triggerCompact``."""
-    return _HOST_TRIGGER_COMPACT_RESULT.validate_python(data)
+    return _HOST_TRIGGER_COMPACT_RESULT.validate_python(data, by_name=False)
 
 
 def host_commands_request(params: JsonValue, *, id: int | str) -> dict[str, JsonValue]:
@@ -3203,12 +3203,12 @@ def host_commands_request(params: JsonValue, *, id: int | str) -> dict[str, Json
 
 def parse_host_commands_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/commands``."""
-    return _HOST_COMMANDS_PARAMS.validate_python(data)
+    return _HOST_COMMANDS_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_commands_result(data: JsonValue) -> HostCommandsResult:
     """Validate the ``result`` of ``host/commands``."""
-    return _HOST_COMMANDS_RESULT.validate_python(data)
+    return _HOST_COMMANDS_RESULT.validate_python(data, by_name=False)
 
 
 def host_tool_defs_request(params: JsonValue, *, id: int | str) -> dict[str, JsonValue]:
@@ -3227,12 +3227,12 @@ def host_tool_defs_request(params: JsonValue, *, id: int | str) -> dict[str, Jso
 
 def parse_host_tool_defs_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/toolDefs``."""
-    return _HOST_TOOL_DEFS_PARAMS.validate_python(data)
+    return _HOST_TOOL_DEFS_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_tool_defs_result(data: JsonValue) -> HostToolDefsResult:
     """Validate the ``result`` of ``host/toolDefs``."""
-    return _HOST_TOOL_DEFS_RESULT.validate_python(data)
+    return _HOST_TOOL_DEFS_RESULT.validate_python(data, by_name=False)
 
 
 def host_shortcuts_request(params: JsonValue, *, id: int | str) -> dict[str, JsonValue]:
@@ -3251,12 +3251,12 @@ def host_shortcuts_request(params: JsonValue, *, id: int | str) -> dict[str, Jso
 
 def parse_host_shortcuts_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/shortcuts``."""
-    return _HOST_SHORTCUTS_PARAMS.validate_python(data)
+    return _HOST_SHORTCUTS_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_shortcuts_result(data: JsonValue) -> HostShortcutsResult:
     """Validate the ``result`` of ``host/shortcuts``."""
-    return _HOST_SHORTCUTS_RESULT.validate_python(data)
+    return _HOST_SHORTCUTS_RESULT.validate_python(data, by_name=False)
 
 
 def host_prompt_sections_request(
@@ -3277,12 +3277,12 @@ def host_prompt_sections_request(
 
 def parse_host_prompt_sections_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``host/promptSections``."""
-    return _HOST_PROMPT_SECTIONS_PARAMS.validate_python(data)
+    return _HOST_PROMPT_SECTIONS_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_host_prompt_sections_result(data: JsonValue) -> HostPromptSectionsResult:
     """Validate the ``result`` of ``host/promptSections``."""
-    return _HOST_PROMPT_SECTIONS_RESULT.validate_python(data)
+    return _HOST_PROMPT_SECTIONS_RESULT.validate_python(data, by_name=False)
 
 
 def event_bus_event_notification(params: EventBusEventParams) -> dict[str, JsonValue]:
@@ -3300,7 +3300,7 @@ def event_bus_event_notification(params: EventBusEventParams) -> dict[str, JsonV
 
 def parse_event_bus_event_params(data: JsonValue) -> EventBusEventParams:
     """Validate the ``params`` of ``eventBus/event``."""
-    return _EVENT_BUS_EVENT_PARAMS.validate_python(data)
+    return _EVENT_BUS_EVENT_PARAMS.validate_python(data, by_name=False)
 
 
 def register_input_transformer_notification(
@@ -3322,7 +3322,7 @@ def parse_register_input_transformer_params(
     data: JsonValue,
 ) -> RegisterInputTransformerParams:
     """Validate the ``params`` of ``register/inputTransformer``."""
-    return _REGISTER_INPUT_TRANSFORMER_PARAMS.validate_python(data)
+    return _REGISTER_INPUT_TRANSFORMER_PARAMS.validate_python(data, by_name=False)
 
 
 def input_transformer_transform_request(
@@ -3343,12 +3343,12 @@ def input_transformer_transform_request(
 
 def parse_input_transformer_transform_params(data: JsonValue) -> InputTransformParams:
     """Validate the ``params`` of ``inputTransformer/transform``."""
-    return _INPUT_TRANSFORMER_TRANSFORM_PARAMS.validate_python(data)
+    return _INPUT_TRANSFORMER_TRANSFORM_PARAMS.validate_python(data, by_name=False)
 
 
 def parse_input_transformer_transform_result(data: JsonValue) -> InputTransformResult:
     """Validate the ``result`` of ``inputTransformer/transform``."""
-    return _INPUT_TRANSFORMER_TRANSFORM_RESULT.validate_python(data)
+    return _INPUT_TRANSFORMER_TRANSFORM_RESULT.validate_python(data, by_name=False)
 
 
 def set_widget_notification(params: SetWidgetParams) -> dict[str, JsonValue]:
@@ -3366,7 +3366,7 @@ def set_widget_notification(params: SetWidgetParams) -> dict[str, JsonValue]:
 
 def parse_set_widget_params(data: JsonValue) -> SetWidgetParams:
     """Validate the ``params`` of ``setWidget``."""
-    return _SET_WIDGET_PARAMS.validate_python(data)
+    return _SET_WIDGET_PARAMS.validate_python(data, by_name=False)
 
 
 def show_overlay_notification(params: ShowOverlayParams) -> dict[str, JsonValue]:
@@ -3384,7 +3384,7 @@ def show_overlay_notification(params: ShowOverlayParams) -> dict[str, JsonValue]
 
 def parse_show_overlay_params(data: JsonValue) -> ShowOverlayParams:
     """Validate the ``params`` of ``showOverlay``."""
-    return _SHOW_OVERLAY_PARAMS.validate_python(data)
+    return _SHOW_OVERLAY_PARAMS.validate_python(data, by_name=False)
 
 
 def close_overlay_notification(params: CloseOverlayParams) -> dict[str, JsonValue]:
@@ -3402,7 +3402,7 @@ def close_overlay_notification(params: CloseOverlayParams) -> dict[str, JsonValu
 
 def parse_close_overlay_params(data: JsonValue) -> CloseOverlayParams:
     """Validate the ``params`` of ``closeOverlay``."""
-    return _CLOSE_OVERLAY_PARAMS.validate_python(data)
+    return _CLOSE_OVERLAY_PARAMS.validate_python(data, by_name=False)
 
 
 def notify_notification(params: NotifyParams) -> dict[str, JsonValue]:
@@ -3419,7 +3419,7 @@ def notify_notification(params: NotifyParams) -> dict[str, JsonValue]:
 
 def parse_notify_params(data: JsonValue) -> NotifyParams:
     """Validate the ``params`` of ``notify``."""
-    return _NOTIFY_PARAMS.validate_python(data)
+    return _NOTIFY_PARAMS.validate_python(data, by_name=False)
 
 
 def log_notification(params: LogParams) -> dict[str, JsonValue]:
@@ -3436,7 +3436,7 @@ def log_notification(params: LogParams) -> dict[str, JsonValue]:
 
 def parse_log_params(data: JsonValue) -> LogParams:
     """Validate the ``params`` of ``log``."""
-    return _LOG_PARAMS.validate_python(data)
+    return _LOG_PARAMS.validate_python(data, by_name=False)
 
 
 def show_message_notification(params: ShowMessageParams) -> dict[str, JsonValue]:
@@ -3453,7 +3453,7 @@ def show_message_notification(params: ShowMessageParams) -> dict[str, JsonValue]
 
 def parse_show_message_params(data: JsonValue) -> ShowMessageParams:
     """Validate the ``params`` of ``showMessage``."""
-    return _SHOW_MESSAGE_PARAMS.validate_python(data)
+    return _SHOW_MESSAGE_PARAMS.validate_python(data, by_name=False)
 
 
 def send_message_notification(params: SendMessageParams) -> dict[str, JsonValue]:
@@ -3471,7 +3471,7 @@ def send_message_notification(params: SendMessageParams) -> dict[str, JsonValue]
 
 def parse_send_message_params(data: JsonValue) -> SendMessageParams:
     """Validate the ``params`` of ``sendMessage``."""
-    return _SEND_MESSAGE_PARAMS.validate_python(data)
+    return _SEND_MESSAGE_PARAMS.validate_python(data, by_name=False)
 
 
 def set_input_text_notification(params: SetInputTextParams) -> dict[str, JsonValue]:
@@ -3489,7 +3489,7 @@ def set_input_text_notification(params: SetInputTextParams) -> dict[str, JsonVal
 
 def parse_set_input_text_params(data: JsonValue) -> SetInputTextParams:
     """Validate the ``params`` of ``setInputText``."""
-    return _SET_INPUT_TEXT_PARAMS.validate_python(data)
+    return _SET_INPUT_TEXT_PARAMS.validate_python(data, by_name=False)
 
 
 def steer_notification(params: SteerParams) -> dict[str, JsonValue]:
@@ -3507,7 +3507,7 @@ def steer_notification(params: SteerParams) -> dict[str, JsonValue]:
 
 def parse_steer_params(data: JsonValue) -> SteerParams:
     """Validate the ``params`` of ``steer``."""
-    return _STEER_PARAMS.validate_python(data)
+    return _STEER_PARAMS.validate_python(data, by_name=False)
 
 
 def abort_with_marker_notification(
@@ -3527,7 +3527,7 @@ def abort_with_marker_notification(
 
 def parse_abort_with_marker_params(data: JsonValue) -> AbortWithMarkerParams:
     """Validate the ``params`` of ``abortWithMarker``."""
-    return _ABORT_WITH_MARKER_PARAMS.validate_python(data)
+    return _ABORT_WITH_MARKER_PARAMS.validate_python(data, by_name=False)
 
 
 def abort_notification(params: JsonValue) -> dict[str, JsonValue]:
@@ -3541,4 +3541,4 @@ def abort_notification(params: JsonValue) -> dict[str, JsonValue]:
 
 def parse_abort_params(data: JsonValue) -> JsonValue:
     """Validate the ``params`` of ``abort``."""
-    return _ABORT_PARAMS.validate_python(data)
+    return _ABORT_PARAMS.validate_python(data, by_name=False)
