@@ -1,0 +1,141 @@
+"""Benchmark: the generated bindings against datamodel-codegen's models, orjson and msgspec.
+
+Phase: measurement (``make bench``), never a timed test.
+Inputs: every accepted wire sample of every spec (params, results, types).
+Outputs, per spec, in one run:
+- fidelity: the share of samples each binding writes back exactly (same JSON values with
+  ``1`` vs ``1.0`` told apart, and the same key order where serde/Go fix it);
+- speed: messages/second decoded+validated+encoded, as ratios against orjson
+  (``loads``+``dumps``, no validation: the floor) and msgspec (untyped decode+encode),
+  and against datamodel-codegen's models built from our own JSON Schema.
+Guarantees: writes only to a temporary directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import orjson
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from codegen import ir
+from tests.roundtrip import harness
+
+
+def _corpus(spec: str) -> list[ir.Example]:
+    return [
+        e
+        for e in harness.protocol(spec).examples
+        if e.expect is ir.Expectation.ACCEPT and e.part is not ir.ExamplePart.MESSAGE
+    ]
+
+
+def _rate(work: Callable[[], None], count: int, seconds: float) -> float:
+    done = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        work()
+        done += count
+    return done / (time.perf_counter() - start)
+
+
+def _exact(spec: str, written: Any, original: Any) -> bool:
+    if not harness.strict_equal(written, original):
+        return False
+    return not harness.fixes_key_order(spec) or harness.same_key_order(
+        written, original
+    )
+
+
+def bench_spec(spec: str, dm_dir: str, seconds: float) -> dict[str, float]:
+    samples = _corpus(spec)
+    module = harness.datamodel_module(spec, dm_dir)
+    ours = [(harness.ours_adapter(spec, e), e.json_text.encode()) for e in samples]
+    theirs = [
+        (
+            harness.datamodel_adapter(module, harness.target_of(spec, e)),
+            e.json_text.encode(),
+        )
+        for e in samples
+    ]
+    originals = [json.loads(e.json_text) for e in samples]
+
+    def written(adapter: Any, data: bytes) -> Any:
+        value = adapter.validate_json(data, by_name=False)
+        return json.loads(adapter.dump_json(value, by_alias=True, exclude_unset=False))
+
+    ours_exact = sum(
+        _exact(spec, written(a, d), o)
+        for (a, d), o in zip(ours, originals, strict=True)
+    )
+    theirs_exact = 0
+    for (adapter, data), original in zip(theirs, originals, strict=True):
+        value = adapter.validate_json(data)
+        out = json.loads(adapter.dump_json(value, by_alias=True, exclude_unset=True))
+        theirs_exact += _exact(spec, out, original)
+
+    def run_ours() -> None:
+        for adapter, data in ours:
+            adapter.dump_json(adapter.validate_json(data, by_name=False), by_alias=True)
+
+    def run_theirs() -> None:
+        for adapter, data in theirs:
+            adapter.dump_json(
+                adapter.validate_json(data), by_alias=True, exclude_unset=True
+            )
+
+    def run_orjson() -> None:
+        for _, data in ours:
+            orjson.dumps(orjson.loads(data))
+
+    def run_msgspec() -> None:
+        for _, data in ours:
+            msgspec.json.encode(msgspec.json.decode(data))
+
+    n = len(samples)
+    return {
+        "samples": n,
+        "ours_exact": ours_exact / n,
+        "theirs_exact": theirs_exact / n,
+        "ours": _rate(run_ours, n, seconds),
+        "theirs": _rate(run_theirs, n, seconds),
+        "orjson": _rate(run_orjson, n, seconds),
+        "msgspec": _rate(run_msgspec, n, seconds),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=1.0, help="per measurement")
+    args = parser.parse_args()
+    specs = sorted(
+        p.parent.parent.name for p in (REPO / "generated").glob("*/python/*/")
+    )
+    specs = sorted(set(specs))
+    print(
+        "spec     samples  exact round trip: ours / datamodel-codegen   "
+        "msgs/s ours  vs datamodel-codegen  vs orjson  vs msgspec"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        for spec in specs:
+            r = bench_spec(spec, tmp, args.seconds)
+            print(
+                f"{spec:8} {int(r['samples']):7}  {r['ours_exact']:7.1%} / {r['theirs_exact']:7.1%}"
+                f"                  {r['ours']:10.0f}  {r['ours'] / r['theirs']:8.2f}x"
+                f"  {r['ours'] / r['orjson']:8.3f}x {r['ours'] / r['msgspec']:8.3f}x"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
