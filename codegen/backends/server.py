@@ -21,8 +21,11 @@ import json
 from dataclasses import dataclass
 
 from codegen import ir, naming
-from codegen.backends import python as bindings
 from codegen.backends import stub_values
+from codegen.backends.py_imports import RESERVED_GLOBALS, render_with_imports
+from codegen.backends.py_methods import method_views
+from codegen.backends.py_text import docstring, lifecycle_text
+from codegen.backends.py_types import TypeAnnotator
 from codegen.formatting import format_python
 from codegen.render import render_template
 
@@ -46,9 +49,9 @@ class CallView:
 
 def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
     """Render the stub server, client and runtime of ``protocol``."""
-    builder = bindings._Builder(protocol)
-    views = {view.wire: view for view in builder.methods()}
-    models = set(builder.names.values())
+    types = TypeAnnotator(protocol)
+    views = {view.wire: view for view in method_views(types)}
+    models = set(types.names.values())
     client_role, server_role = protocol.roles
     attrs = naming.assign_names(
         [m.wire_name for m in protocol.methods], naming.function_name, _CLIENT_MEMBERS
@@ -69,7 +72,7 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
                     attr=attrs[method.wire_name],
                     params=view.params,
                     result=view.result,
-                    doc=bindings._docstring(_doc(method), "        "),
+                    doc=docstring(_doc(method), "        "),
                 )
             )
         return out
@@ -86,7 +89,7 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
             "client": naming.pascal_case(protocol.id) + "Client",
             "client_stub": "Stub" + naming.pascal_case(client_role) + "Handler",
         }[key],
-        models | bindings.RESERVED_GLOBALS,
+        models | RESERVED_GLOBALS,
     )
     framings = list(protocol.transport.framings)
     jsonrpc = protocol.transport.kind == "jsonrpc-2.0"
@@ -108,11 +111,11 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
         "has_websocket": jsonrpc and "websocket" in framings,
         "has_http": not jsonrpc or "http-post" in framings,
     }
-    server_py = bindings._render_with_imports(
+    server_py = render_with_imports(
         "server/server.py.j2",
         {
             **common,
-            "module_doc": bindings._docstring(
+            "module_doc": docstring(
                 f"Stub server of {title} (spec '{protocol.id}'): the "
                 f"{server_role}'s handler base class, the stub, and "
                 f"``python -m {package}.server``.",
@@ -126,11 +129,11 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
         },
         models,
     )
-    client_py = bindings._render_with_imports(
+    client_py = render_with_imports(
         "server/client.py.j2",
         {
             **common,
-            "module_doc": bindings._docstring(
+            "module_doc": docstring(
                 f"Typed client of {title} (spec '{protocol.id}'): the {client_role}'s "
                 f"calls, and the handler base class for what the {server_role} "
                 "sends back.",
@@ -149,7 +152,7 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
     stub_py = render_template(
         "server/stub_data.py.j2",
         header=header,
-        module_doc=bindings._docstring(
+        module_doc=docstring(
             f"Canned results of the {title} stub (spec '{protocol.id}'): the spec's "
             "own example results first, then minimal valid values built from the "
             "types; the first candidate that validates is served.",
@@ -169,7 +172,7 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
 
 def _doc(method: ir.Method) -> str:
     arrow = method.direction.arrow()
-    return bindings._lifecycle_text(
+    return lifecycle_text(
         method.lifecycle.docs,
         method.lifecycle,
         f"`{method.wire_name}` ({method.kind.value}, {arrow}).",
