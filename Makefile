@@ -54,6 +54,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_generate.py
 	$(BIN)/python bench/bench_server.py
 	$(BIN)/python bench/bench_bindings.py
+	$(BIN)/python bench/bench_scale.py
 
 fuzz: $(STAMP)
 	CODEGEN_FUZZ_EXAMPLES=20000 $(BIN)/python -m pytest -q tests/frontends -k fuzz

@@ -18,6 +18,9 @@ class Index:
     def __init__(self, protocol: ir.Protocol) -> None:
         self.protocol = protocol
         self.decls: dict[str, ir.Decl] = {d.name: d for d in protocol.decls}
+        self.position: dict[str, int] = {
+            d.name: i for i, d in enumerate(protocol.decls)
+        }
         self.methods: dict[str, ir.Method] = {m.wire_name: m for m in protocol.methods}
 
     def get(self, name: str) -> ir.Decl | None:

@@ -26,10 +26,12 @@ class SourceText:
     def __post_init__(self) -> None:
         self.data = self.text.encode("utf-8")
         starts = [0]
-        for index, byte in enumerate(self.data):
-            if byte == 0x0A:
-                starts.append(index + 1)
+        position = self.data.find(b"\n")
+        while position >= 0:
+            starts.append(position + 1)
+            position = self.data.find(b"\n", position + 1)
         self._line_starts = starts
+        self._lines: list[str] | None = None
 
     @classmethod
     def read(cls, path: Path, rel_path: str) -> SourceText:
@@ -49,7 +51,9 @@ class SourceText:
         return self.span_at_point(row, byte_offset - self._line_starts[row])
 
     def line_text(self, line: int) -> str:
-        lines = self.text.splitlines()
+        if self._lines is None:  # split once: frontends ask for many lines of one file
+            self._lines = self.text.splitlines()
+        lines = self._lines
         return lines[line - 1] if 0 < line <= len(lines) else ""
 
     def _row_of(self, byte_offset: int) -> int:

@@ -64,6 +64,7 @@ class _Docs:
     def __init__(self, protocol: ir.Protocol) -> None:
         self.protocol = protocol
         self.index = Index(protocol)
+        self._index_examples()
 
     def type_link(self, expr: ir.TypeExpr | None) -> str:
         if expr is None:
@@ -105,7 +106,7 @@ class _Docs:
             source=_source(decl.span),
             docs=decl.lifecycle.docs,
             lifecycle=_lifecycle(decl.lifecycle),
-            examples=self._examples(lambda e: e.type_name == decl.name),
+            examples=self.examples_by_type.get(decl.name, []),
         )
         derived = getattr(decl, "derived_from", None)
         if derived:
@@ -206,20 +207,24 @@ class _Docs:
             tags = ", ".join(f"`{json.dumps(v)}`" for v in variant.tag_values)
             section.rows.append(Row([variant.name, self.type_link(variant.type), tags]))
 
-    def _examples(self, keep: object) -> list[tuple[str, str]]:
-        chosen: list[tuple[str, str]] = []
+    def _index_examples(self) -> None:
+        """The first few accepted examples per type and per method, in spec order (one
+        pass over the examples, not one per declaration)."""
+        self.examples_by_type: dict[str, list[tuple[str, str]]] = {}
+        self.examples_by_method: dict[str, list[tuple[str, str]]] = {}
         for example in self.protocol.examples:
-            if (
-                example.expect is not ir.Expectation.ACCEPT
-                or example.skipped_reason is not None
-            ):
+            if example.expect is not ir.Expectation.ACCEPT or example.skipped_reason:
                 continue
-            if callable(keep) and keep(example) and len(chosen) < MAX_EXAMPLES_PER_ITEM:
-                pretty = json.dumps(
-                    json.loads(example.json_text), indent=2, ensure_ascii=False
-                )
-                chosen.append((example.note or example.name, pretty))
-        return chosen
+            for key, table in (
+                (example.type_name, self.examples_by_type),
+                (example.method, self.examples_by_method),
+            ):
+                chosen = table.setdefault(key, []) if key is not None else None
+                if chosen is not None and len(chosen) < MAX_EXAMPLES_PER_ITEM:
+                    pretty = json.dumps(
+                        json.loads(example.json_text), indent=2, ensure_ascii=False
+                    )
+                    chosen.append((example.note or example.name, pretty))
 
     def methods(self) -> list[dict[str, object]]:
         out: list[dict[str, object]] = []
@@ -241,9 +246,7 @@ class _Docs:
                     "docs": method.lifecycle.docs,
                     "lifecycle": _lifecycle(method.lifecycle),
                     "source": _source(method.span),
-                    "examples": self._examples(
-                        lambda e, m=method.wire_name: e.method == m
-                    ),
+                    "examples": self.examples_by_method.get(method.wire_name, []),
                 }
             )
         return out

@@ -57,14 +57,14 @@ def class_diagrams(protocol: ir.Protocol) -> list[tuple[str, str]]:
         names = _reachable(index, roots)
         if names:
             shown.update(names)
-            out.append((method.wire_name, class_diagram(protocol, names)))
+            out.append((method.wire_name, class_diagram(protocol, names, index)))
     rest = [decl.name for decl in protocol.decls if decl.name not in shown]
     for start in range(0, len(rest), MAX_CLASSES):
         chunk = rest[start : start + MAX_CLASSES]
         out.append(
             (
                 f"other types ({start // MAX_CLASSES + 1})",
-                class_diagram(protocol, chunk),
+                class_diagram(protocol, chunk, index),
             )
         )
     return out
@@ -98,14 +98,18 @@ def _refs_of(index: Index, decl: ir.Decl) -> list[str]:
     return []
 
 
-def class_diagram(protocol: ir.Protocol, names: list[str] | None = None) -> str:
-    index = Index(protocol)
+def class_diagram(
+    protocol: ir.Protocol, names: list[str] | None = None, index: Index | None = None
+) -> str:
+    index = index or Index(protocol)
     keep = set(names) if names is not None else set(index.decls)
     lines = ["classDiagram"]
     edges: list[str] = []
-    for decl in protocol.decls:
-        if decl.name not in keep:
-            continue
+    # Declaration order, without walking every declaration for every small diagram.
+    chosen = sorted(
+        (n for n in keep if n in index.position), key=index.position.__getitem__
+    )
+    for decl in (index.decls[name] for name in chosen):
         name = _safe(decl.name)
         if isinstance(decl, ir.StructDecl):
             lines.append(f"  class {name} {{")

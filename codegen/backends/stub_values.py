@@ -55,13 +55,24 @@ def candidates(protocol: ir.Protocol, method: ir.Method) -> list[tuple[str, str]
     if method.result is None:
         add("null result", None)
     else:
-        index = Index(protocol)
+        index = _index(protocol)
         for number, value in enumerate(_top_values(index, method.result)):
             add("minimal" if number == 0 else f"minimal variant {number + 1}", value)
     return out
 
 
 _INVALID = object()
+
+
+_LAST_INDEX: list[Index] = []
+
+
+def _index(protocol: ir.Protocol) -> Index:
+    # One index per protocol, not per method: building it is linear in the declarations.
+    # Matched by identity: hashing a Protocol would walk the whole (frozen) IR.
+    if not _LAST_INDEX or _LAST_INDEX[0].protocol is not protocol:
+        _LAST_INDEX[:] = [Index(protocol)]
+    return _LAST_INDEX[0]
 
 
 def _load(text: str) -> Any:
