@@ -3,9 +3,9 @@
 Phase: frontend.
 Inputs: ``SourceText``s (a package documentation page, or plain ``.go`` files) and the
 ``SpecConfig`` (roles, ``extra_keys`` and the ``[methods.overrides]`` table).
-Outputs: a ``FrontendResult``: declarations (structs, named types), the method table built from
-the ``Method*`` string constants (see ``go_methods``), and the other constants as
-``ConstDecl``s.
+Outputs: a ``FrontendResult``: declarations (structs, named types; a named string or integer
+type with typed constants is an open enum, see ``go_consts``), the method table built from the
+``Method*`` string constants (see ``go_methods``), and the other constants as ``ConstDecl``s.
 Guarantees: never raises on user input.  Code blocks are found by ``go_page`` and parsed with
 tree-sitter-go with their document positions kept, so every span points into the page.  Types
 that are not wire messages of the protocol are excluded with a SYN005 note naming the reason,
@@ -28,6 +28,7 @@ from codegen import ir
 from codegen.config import SpecConfig
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common import report_duplicates, report_syntax_errors
+from codegen.frontends.go_consts import ConstGroup, enum_base, evaluate, typed_enums
 from codegen.frontends.go_methods import GoConst, build_methods
 from codegen.frontends.go_page import GoPage, read_page
 from codegen.frontends.go_types import (
@@ -55,6 +56,9 @@ class GoRead:
     excluded: dict[str, str] = field(default_factory=dict)
     pages: list[GoPage] = field(default_factory=list)
     named_zero: dict[str, str] = field(default_factory=dict)
+    # named types whose underlying type is string / an integer kind: enum candidates
+    enum_bases: dict[str, ir.EnumBase] = field(default_factory=dict)
+    const_values: dict[str, str | int | float | bool] = field(default_factory=dict)
     # (struct, wire name) of ``omitempty`` struct values: omitempty has no effect on them.
     omitempty_values: set[tuple[str, str]] = field(default_factory=set)
 
@@ -86,6 +90,9 @@ def read_go(
         report_syntax_errors(root, source, diags)
         _FileReader(page, diags, read, extra_keys).walk(root)
     report_duplicates(read.decls, diags)
+    read.decls, read.consts = typed_enums(
+        read.decls, read.consts, read.enum_bases, diags
+    )
     read.decls = _resolve_zero_values(read)
     return read
 
@@ -167,6 +174,9 @@ class _FileReader:
         self.read.decls.extend(converter.lifted)
         self.read.named_zero[name] = converted.zero_json or "null"
         kind = ir.AliasKind.ALIAS if spec.type == "type_alias" else ir.AliasKind.NEWTYPE
+        base = enum_base(type_node, spec.type == "type_alias")
+        if base is not None:
+            self.read.enum_bases[name] = base
         self.read.decls.append(
             ir.AliasDecl(name, converted.expr, kind, lifecycle=lifecycle, span=span)
         )
@@ -315,32 +325,44 @@ class _FileReader:
     def const_declaration(self, node: Node, leading: str) -> None:
         lifecycle = self.lifecycle(node, leading)
         specs = [c for c in node.named_children if c.type == "const_spec"]
+        alone = len(specs) == 1 and len(specs[0].children_by_field_name("name")) == 1
         children = node.named_children
+        group = ConstGroup()
         for spec in specs:
             index = children.index(spec)
             trailing = _trailing_comment(children, index)
+            own = trailing or _leading_comments_of(children, index)
             names = [text(c) for c in spec.children_by_field_name("name")]
-            value_node = spec.child_by_field_name("value")
-            values = value_node.named_children if value_node is not None else []
+            type_name, values = group.spec(spec)
             for position, name in enumerate(names):
                 value = (
-                    _const_value(values[position]) if position < len(values) else None
+                    evaluate(values[position], group.iota, self.read.const_values)
+                    if position < len(values)
+                    else None
                 )
                 if value is None:
                     self.diags.report(
                         "SYN002",
-                        f"constant {name} has no literal value (iota or an expression); skipped",
+                        f"constant {name} has no value the frontend evaluates (literals, "
+                        "iota, earlier constants and arithmetic on them); skipped",
                         self.span(spec),
                     )
                     continue
-                docs = (
-                    trailing or _leading_comments_of(children, index) or lifecycle.docs
-                )
+                self.read.const_values[name] = value
                 self.read.consts.append(
                     GoConst(
-                        name, value, trailing, docs, lifecycle.since, self.span(spec)
+                        name,
+                        value,
+                        trailing,
+                        own or lifecycle.docs,
+                        lifecycle.since,
+                        self.span(spec),
+                        type_name,
+                        own or (lifecycle.docs if alone else ""),
+                        "" if alone else lifecycle.docs,
                     )
                 )
+            group.iota += 1
 
 
 def _not_a_message(struct: Node) -> str | None:
@@ -390,31 +412,6 @@ def _resolve_zero_values(read: GoRead) -> list[ir.Decl]:
             fields.append(fld)
         out.append(replace(decl, fields=tuple(fields)))
     return out
-
-
-def _const_value(node: Node) -> str | int | float | bool | None:
-    raw = text(node)
-    if node.type == "interpreted_string_literal":
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            return raw[1:-1]
-        return value if isinstance(value, str) else None
-    if node.type == "raw_string_literal":
-        return raw[1:-1]
-    if node.type == "int_literal":
-        try:
-            return int(raw.replace("_", ""), 0)
-        except ValueError:
-            return None
-    if node.type == "float_literal":
-        try:
-            return float(raw.replace("_", ""))
-        except ValueError:
-            return None
-    if node.type in ("true", "false"):
-        return node.type == "true"
-    return None
 
 
 def _tag_text(node: Node | None) -> str:

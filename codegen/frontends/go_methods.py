@@ -67,6 +67,9 @@ class GoConst:
     docs: str
     since: str | None
     span: ir.Span
+    type_name: str = ""  # the Go type it is declared with ("" when untyped)
+    own_docs: str = ""  # its own comment (or its block's docs when alone in the block)
+    group_docs: str = ""  # the docs of its ``const (...)`` block when it is not alone
 
 
 @dataclass

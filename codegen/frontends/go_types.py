@@ -59,6 +59,7 @@ _INT_RANGES: dict[str, tuple[int, int]] = {
     "uint64": (0, 2**64 - 1),
     "uintptr": (0, 2**64 - 1),
 }
+INTEGER_TYPES = frozenset(_INT_RANGES)
 _STRING = ir.Primitive(ir.PrimitiveKind.STRING)
 # Go's ``int``/``uint`` are 64 bits on every platform piglet ships for; formats use the
 # OpenAPI names where one exists.

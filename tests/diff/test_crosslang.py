@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from codegen.diff import Level, diff_sides
+from codegen.diff import Level, Severity, diff_sides
 from tests.diff.support import CROSSLANG, REPO, rel
 
 
@@ -50,8 +50,17 @@ def test_go_differs_only_where_encoding_json_does() -> None:
     assert found == sorted(
         [("field.presence-relaxed", where) for where in always_written]
         + [
-            ("type.widened", "AskResult.color"),  # type Color string: any string
-            ("type.widened", "OpenParams.color"),
+            # type Color string + typed constants: an open enum with the same members
+            ("enum.opened", "Color"),
             ("type.changed", "OpenParams.part"),  # one struct, not a tagged union
         ]
     )
+    opened = next(r for r in report.rated if r.change.rule.id == "enum.opened")
+    assert opened.severity is Severity.COMPATIBLE
+    # The other way round the enum closes: a TypeScript reader rejects values a Go
+    # writer may send.
+    back = diff_sides(rel(CROSSLANG / "go"), rel(CROSSLANG / "typescript"), cwd=REPO)
+    closed = [r for r in back.rated if r.change.rule.id == "enum.closed"]
+    assert [(r.change.where, r.severity) for r in closed] == [
+        ("Color", Severity.BREAKING)
+    ]

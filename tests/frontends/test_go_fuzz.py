@@ -51,6 +51,10 @@ TOKENS = [
     "chan ",
     "interface{",
     "Method",
+    "type Color string\n",
+    " Color = ",
+    "iota",
+    " << ",
 ]
 
 

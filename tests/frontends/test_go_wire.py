@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import importlib
+import json
+import sys
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
+import jsonschema
 import pytest
+from pydantic import ValidationError
 
 from codegen import ir
+from codegen.backends import jsonschema as schema_backend
+from codegen.backends import python as python_backend
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.go import GoRead, read_go
 from codegen.frontends.go_types import allowed_values, parse_tag
+from codegen.pipeline import load_protocol
 from codegen.source import SourceText
 
 FIXTURE = Path(__file__).parent / "go_fixtures" / "wire.go"
@@ -170,3 +181,195 @@ def test_allowed_values_patterns() -> None:
     assert allowed_values('"50%", "80" (chars), "" (auto)')
     assert not allowed_values('e.g. "ctrl+g"')
     assert not allowed_values("JSON Schema")
+
+
+# ------------------------------------------------------------- typed constants → enums
+
+
+def _decl(read: tuple[GoRead, Diagnostics], name: str) -> ir.Decl:
+    return next(d for d in read[0].decls if d.name == name)
+
+
+def test_typed_string_constants_make_an_open_enum(
+    read: tuple[GoRead, Diagnostics],
+) -> None:
+    level = _decl(read, "Level")
+    assert isinstance(level, ir.EnumDecl)
+    assert level.base is ir.EnumBase.STRING and level.open and not level.flags
+    # Member names are the Go constants as written, type-name prefix kept.
+    assert [(m.name, m.value) for m in level.members] == [
+        ("LevelInfo", "info"),
+        ("LevelWarn", "warn"),
+    ]
+    assert [m.lifecycle.docs for m in level.members] == [
+        "for the record",
+        "LevelWarn needs a look.",
+    ]
+    # The block's comment joins the type's docs; the field keeps its zero value.
+    assert level.lifecycle.docs.endswith("reads any string into a Level.")
+    assert _item(read)["level"].default_json == '""'
+
+
+def test_iota_continuation_makes_an_open_integer_enum(
+    read: tuple[GoRead, Diagnostics],
+) -> None:
+    priority = _decl(read, "Priority")
+    assert isinstance(priority, ir.EnumDecl) and priority.open
+    assert priority.base is ir.EnumBase.INTEGER
+    assert [(m.name, m.value) for m in priority.members] == [
+        ("PriorityLow", 1),
+        ("PriorityHigh", 2),
+    ]
+
+
+def test_named_type_without_typed_constants_stays_an_alias(
+    read: tuple[GoRead, Diagnostics],
+) -> None:
+    plain = _decl(read, "Plain")
+    assert isinstance(plain, ir.AliasDecl)
+    assert plain.target == ir.Primitive(ir.PrimitiveKind.STRING)
+
+
+def _read_text(source: str) -> tuple[GoRead, Diagnostics]:
+    diags = Diagnostics()
+    return read_go([SourceText("input.go", source)], diags), diags
+
+
+def test_constants_of_undeclared_or_non_basic_types_stay_constants() -> None:
+    read, diags = _read_text("""package x
+type Point struct{ X int `json:"x"` }
+type Alias = string
+const (
+    Timeout time.Duration = 5
+    Origin Point = 0
+    Named Alias = "a"
+    Untyped = "u"
+)
+""")
+    assert not diags.items
+    assert {d.name: type(d) for d in read.decls} == {
+        "Point": ir.StructDecl,
+        "Alias": ir.AliasDecl,
+    }
+    consts = {c.name: c.value for c in read.consts}
+    assert consts == {"Timeout": 5, "Origin": 0, "Named": "a", "Untyped": "u"}
+
+
+def test_repeated_value_stays_a_constant_with_a_warning() -> None:
+    read, diags = _read_text("""package x
+type Color string
+const (
+    ColorRed Color = "red"
+    ColorAlsoRed // repeats "red", as Go repeats the expression
+    ColorMix Color = "re" + "d2"
+)
+""")
+    color = next(d for d in read.decls if d.name == "Color")
+    assert isinstance(color, ir.EnumDecl)
+    assert [(m.name, m.value) for m in color.members] == [
+        ("ColorRed", "red"),
+        ("ColorMix", "red2"),
+    ]
+    assert [c.name for c in read.consts] == ["ColorAlsoRed"]
+    assert [d.code for d in diags.items] == ["SYN002"]
+
+
+def test_constant_expressions_follow_go() -> None:
+    read, diags = _read_text("""package x
+const (
+    A = iota * 10
+    B
+    C = -7 / 2
+    D = -7 % 2
+    E = 1 << iota
+    F = A + C
+    G = len("x")
+    H = 1 << 2000
+)
+""")
+    consts = {c.name: c.value for c in read.consts}
+    assert consts == {"A": 0, "B": 10, "C": -3, "D": -1, "E": 16, "F": -3}
+    skipped = [(d.code, d.span.line) for d in diags.items]
+    assert skipped == [("SYN002", 9), ("SYN002", 10)]
+
+
+COLOR_SPEC = """package demo
+
+// Color is a document color.
+type Color string
+
+const (
+	ColorRed  Color = "red"  // the red one
+	ColorBlue Color = "blue" // the blue one
+)
+
+// Paint carries a color.
+type Paint struct {
+	Color Color `json:"color"`
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def color(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """The Color spec through the pipeline: the bindings module and the schema."""
+    root = tmp_path_factory.mktemp("go_color")
+    (root / "spec.toml").write_text(
+        '[spec]\nid = "colors"\nlanguage = "go"\nsources = ["input.go"]\n',
+        encoding="utf-8",
+    )
+    (root / "input.go").write_text(COLOR_SPEC, encoding="utf-8")
+    outcome = load_protocol(root, repo_root=root)
+    assert outcome.protocol is not None and not outcome.diags.has_errors()
+    package = "go_color_bindings"
+    for relative, text in python_backend.render(outcome.protocol, package).items():
+        path = root / "out" / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    sys.path.insert(0, str(root / "out" / "python"))
+    try:
+        module: ModuleType = importlib.import_module(package)
+    finally:
+        sys.path.remove(str(root / "out" / "python"))
+    bundle = schema_backend.build_schema(outcome.protocol)
+    yield {"module": module, "bundle": bundle, "protocol": outcome.protocol}
+    for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
+        del sys.modules[name]
+
+
+def _schema_accepts(bundle: dict[str, Any], name: str, instance: Any) -> bool:
+    jsonschema.Draft202012Validator.check_schema(bundle)
+    validator = jsonschema.Draft202012Validator(
+        {"$ref": schema_backend.def_pointer(name), "$defs": bundle["$defs"]}
+    )
+    return bool(validator.is_valid(instance))
+
+
+def test_typed_constant_enum_accepts_known_and_unknown_values(
+    color: dict[str, Any],
+) -> None:
+    """Accepting twin: a member and a value the listing does not name (Go is open)."""
+    paint, enum = color["module"].Paint, color["module"].Color
+    assert enum.COLOR_RED.value == "red" and enum.COLOR_BLUE.value == "blue"
+    for text in ('{"color":"red"}', '{"color":"mauve"}'):
+        for model in (
+            paint.model_validate_json(text),
+            paint.model_validate(json.loads(text)),
+        ):
+            assert model.model_dump_json(by_alias=True) == text
+        assert _schema_accepts(color["bundle"], "Paint", json.loads(text))
+    assert paint.model_validate_json('{"color":"red"}').color is enum.COLOR_RED
+    assert paint.model_validate_json('{"color":"mauve"}').color == "mauve"
+    assert paint.model_validate_json("{}").color == ""  # encoding/json's zero value
+
+
+def test_typed_constant_enum_rejects_a_number(color: dict[str, Any]) -> None:
+    """Rejecting twin: open means other strings, never another JSON type."""
+    paint = color["module"].Paint
+    text = '{"color":1}'
+    with pytest.raises(ValidationError):
+        paint.model_validate_json(text)
+    with pytest.raises(ValidationError):
+        paint.model_validate(json.loads(text))
+    assert not _schema_accepts(color["bundle"], "Paint", json.loads(text))
+    assert not _schema_accepts(color["bundle"], "Color", 1)

@@ -34,7 +34,31 @@ type Item struct {
 	Nested   Base              `json:"nested,omitempty"`
 	Role     string            `json:"role"` // "user" or "assistant"
 	Note     string            `json:"note"` // e.g. "free text"
+	Level    Level             `json:"level"`
+	Priority Priority          `json:"priority,omitempty"`
+	Plain    Plain             `json:"plain,omitempty"`
 }
+
+// Level is how loud a message is.
+type Level string
+
+// The levels a Go peer knows; encoding/json reads any string into a Level.
+const (
+	LevelInfo Level = "info" // for the record
+	// LevelWarn needs a look.
+	LevelWarn Level = "warn"
+)
+
+// Priority orders work; iota numbers it from 1.
+type Priority int
+
+const (
+	PriorityLow Priority = iota + 1
+	PriorityHigh
+)
+
+// Plain has no typed constants: it stays a string.
+type Plain string
 
 // Empty has no fields. added in v1.2.0
 type Empty struct{}

@@ -21,4 +21,5 @@ const (
 	MethodA = "a"
 	MethodB = "a"
 	X = iota
+	Y = len("ab")
 )
