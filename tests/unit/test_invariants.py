@@ -60,3 +60,23 @@ def test_every_generated_file_says_do_not_edit() -> None:
     for path in (REPO / "generated").rglob("*"):
         if path.is_file() and path.suffix in (".py", ".json"):
             assert "do not edit" in path.read_text(encoding="utf-8")[:400], path
+
+
+def test_every_generated_schema_is_valid_against_the_2020_12_meta_schema() -> None:
+    import json
+
+    import jsonschema
+
+    schemas = sorted((REPO / "generated").glob("*/schema/*.schema.json"))
+    assert len(schemas) >= 4
+    for path in schemas:
+        bundle = json.loads(path.read_text(encoding="utf-8"))
+        assert bundle["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+        jsonschema.Draft202012Validator.check_schema(bundle)
+    # The rejecting twin: the meta-schema does catch a malformed bundle.
+    broken = {**bundle, "$defs": {"X": {"type": "no-such-type"}}}
+    try:
+        jsonschema.Draft202012Validator.check_schema(broken)
+    except jsonschema.SchemaError:
+        return
+    raise AssertionError("a malformed schema passed the meta-schema")
