@@ -27,6 +27,10 @@ from codegen.writer import apply_plan, diff_plan
 app = typer.Typer(
     help="Protocol specs (TypeScript, Rust serde, Go, prose) → one IR → typed Python, "
     "JSON Schema, stubs and docs.",
+    epilog="Specs live in specs/<id>/ (spec.toml + sources); output goes to generated/<id>/. "
+    "Typical use: `codegen generate` after a spec change, `codegen generate --check` in CI, "
+    "`codegen diff main:specs/<id> <id>` before shipping a spec revision, "
+    "`codegen serve <id>` to talk to a stub.",
     no_args_is_help=True,
     add_completion=False,
 )
