@@ -9,7 +9,7 @@ SPEC_ID = "acp"
 SPEC_VERSION = "0"
 PACKAGE = "acp_protocol"
 GENERATOR = "codegen 0.1.0"
-IR_SHA256 = "aef3c29b5de985e6decffa5435168509d17fa0fea8b24f1499faa03f157a3130"
+IR_SHA256 = "7cbb8092637f321c03c56682a2e23d061eb12f118dda204b2a8af8f8640a7f5a"
 SOURCES: tuple[tuple[str, str], ...] = (
     (
         "specs/acp/schema.rs",

@@ -9,7 +9,7 @@ SPEC_ID = "piglet"
 SPEC_VERSION = "5"
 PACKAGE = "piglet_protocol"
 GENERATOR = "codegen 0.1.0"
-IR_SHA256 = "eceb3a4d109836397defc9faa10da467517c3ca8d15540c70a09f0c06624107e"
+IR_SHA256 = "f7106395bcda74440c52ff39cb215db559248112e9dc9553c6eda23a317f7aca"
 SOURCES: tuple[tuple[str, str], ...] = (
     (
         "specs/piglet/external.godoc.txt",
@@ -24,5 +24,5 @@ FILES: dict[str, str] = {
     "models.py": "1b578064a75aeb4941afb279039d6beebf0410f14b9f1ce5c22d6e39e14b8b4c",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "eacf47f28e1c34775efd3f1a24e7cbf304fbb39252b45286924ece5fe2db3823",
-    "stub_data.py": "effd431d5fabb3cc85b80a3a7469c9fbd99ebd35556a35df7ad71c8559041357",
+    "stub_data.py": "944140db47cae4d1256f857833d154867d8a70adb747fa712cddfb3a1ee6c500",
 }

@@ -212,7 +212,7 @@ RESULTS: dict[str, tuple[tuple[str, str], ...]] = {
     "host/sessions": (
         (
             "sample host/sessions.accept.result-full",
-            '{"sessions": [{"id": "opt-1", "title": "Project notes", "cwd": "/work/repo", "createdAt": "2026-04-24T10:00:00Z", "parentId": "e-41", "path": "/home/u/.piglet/sessions/a1.jsonl"}]}',
+            '{"sessions": [{"id": "opt-1", "title": "Project notes", "cwd": "/home/u/project", "createdAt": "2026-04-24T10:00:00Z", "parentId": "e-41", "path": "/home/u/.piglet/sessions/a1.jsonl"}]}',
         ),
         (
             "sample host/sessions.accept.result-zero",
