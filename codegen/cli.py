@@ -19,7 +19,7 @@ from rich.console import Console
 
 from codegen import ir_dump
 from codegen.config import find_repo_root
-from codegen.diagnostics import Diagnostics, render_all
+from codegen.diagnostics import Diagnostics, Severity, render_all
 from codegen.diff import FAIL_ON, Level, SideError, diff_sides
 from codegen.pipeline import SpecOutcome, build_plan, discover_specs, load_protocol
 from codegen.writer import apply_plan, diff_plan
@@ -76,12 +76,25 @@ def _spec_dirs(root: Path, specs: list[str] | None) -> list[Path]:
     return out
 
 
-def _report(outcomes: list[SpecOutcome], root: Path, strict: bool) -> None:
+def _report(
+    outcomes: list[SpecOutcome], root: Path, strict: bool, notes: bool = True
+) -> None:
+    """Print warnings and errors in full; notes too, or only their count (``generate``
+    runs often, and a spec can carry dozens of informational notes)."""
     merged = Diagnostics()
+    hidden = 0
     for outcome in outcomes:
-        merged.extend(outcome.diags)
+        for item in outcome.diags.items:
+            if notes or item.severity is not Severity.NOTE:
+                merged.items.append(item)
+            else:
+                hidden += 1
     if merged.items:
         err.print(render_all(merged, root, strict), markup=False, highlight=False)
+    if hidden:
+        err.print(
+            f"{hidden} note(s) not shown; `codegen check` or `--verbose` lists them"
+        )
 
 
 @app.command()
@@ -94,13 +107,17 @@ def generate(
         ),
     ] = False,
     strict: StrictOpt = False,
+    verbose: Annotated[
+        bool,
+        typer.Option("--verbose", "-v", help="Also print notes, not only their count."),
+    ] = False,
 ) -> None:
     """Regenerate generated/<id>/ for each spec (all specs by default)."""
     root = _root()
     dirs = _spec_dirs(root, specs)
     with err.status(f"generating {len(dirs)} spec(s)…"):
         plan = build_plan(dirs, root, strict)
-    _report(plan.outcomes, root, strict)
+    _report(plan.outcomes, root, strict, notes=verbose)
     if not plan.ok(strict):
         err.print("error: generation stopped; nothing was written")
         raise typer.Exit(1)

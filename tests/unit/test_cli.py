@@ -75,3 +75,11 @@ def test_help_explains_commands() -> None:
     assert result.returncode == 0
     for command in ("generate", "check", "ir"):
         assert command in result.stdout
+
+
+def test_generate_counts_notes_and_verbose_lists_them() -> None:
+    quiet = _codegen(REPO, "generate", "--check")
+    assert quiet.returncode == 0 and "note(s) not shown" in quiet.stderr
+    assert "note[" not in quiet.stderr and "warning[REF002]" in quiet.stderr
+    verbose = _codegen(REPO, "generate", "--check", "--verbose")
+    assert "note[UNI003]" in verbose.stderr and "not shown" not in verbose.stderr
