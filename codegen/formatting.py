@@ -87,8 +87,8 @@ def format_many(files: dict[str, str]) -> dict[str, str]:
             target = root / path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
-        _run_on_dir([*_fix_arguments(), str(root)], root)
-        _run_on_dir([*_format_arguments(), str(root)], root)
+        _run([*_fix_arguments(), str(root)], None, "the generated files", root)
+        _run([*_format_arguments(), str(root)], None, "the generated files", root)
         formatted = {path: (root / path).read_text(encoding="utf-8") for path in python}
     return {path: formatted.get(path, text) for path, text in files.items()}
 
@@ -119,70 +119,33 @@ def _format_arguments() -> list[str]:
     ]
 
 
-def _run_on_dir(arguments: list[str], root: Path) -> None:
-    command = [ruff_binary(), *arguments]
-    try:
-        completed = subprocess.run(command, capture_output=True, check=False, cwd=root)
-    except OSError as error:
-        raise FormattingError(f"could not run {command[0]}: {error}") from error
-    if completed.returncode != 0:
-        message = completed.stderr.decode("utf-8", "replace").strip()
-        raise FormattingError(f"ruff {arguments[0]} failed: {message}")
-
-
 def format_python(source: str, *, filename: str = "generated.py") -> str:
     """Sort imports and ``__all__`` (``ruff check --fix``), then ``ruff format`` the
     text (or, inside ``deferred()``, return it for ``format_many``).
     """
     if _DEFERRED.get():
         return source
-    sorted_source = _run(
-        [
-            "check",
-            "--isolated",
-            "--quiet",
-            "--exit-zero",
-            "--fix",
-            "--select",
-            ",".join(FIX_RULES),
-            "--target-version",
-            TARGET_VERSION,
-            "--stdin-filename",
-            filename,
-            "-",
-        ],
-        source,
-        filename,
-    )
-    return _run(
-        [
-            "format",
-            "--isolated",
-            "--line-length",
-            str(LINE_LENGTH),
-            "--target-version",
-            TARGET_VERSION,
-            "--stdin-filename",
-            filename,
-            "-",
-        ],
-        sorted_source or source,
-        filename,
-    )
+    stdin = ["--stdin-filename", filename, "-"]
+    sorted_source = _run([*_fix_arguments(), *stdin], source, filename)
+    return _run([*_format_arguments(), *stdin], sorted_source or source, filename)
 
 
-def _run(arguments: list[str], source: str, filename: str) -> str:
+def _run(
+    arguments: list[str], source: str | None, where: str, cwd: Path | None = None
+) -> str:
+    """Run ruff on stdin (``source``) or on files under ``cwd``; raise on failure."""
     command = [ruff_binary(), *arguments]
     try:
         completed = subprocess.run(
             command,
-            input=source.encode("utf-8"),
+            input=source.encode("utf-8") if source is not None else None,
             capture_output=True,
             check=False,
+            cwd=cwd,
         )
     except OSError as error:
         raise FormattingError(f"could not run {command[0]}: {error}") from error
     if completed.returncode != 0:
         message = completed.stderr.decode("utf-8", "replace").strip()
-        raise FormattingError(f"ruff {arguments[0]} failed on {filename}: {message}")
+        raise FormattingError(f"ruff {arguments[0]} failed on {where}: {message}")
     return completed.stdout.decode("utf-8")

@@ -4,20 +4,15 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
+
+from tests.cli_support import run_codegen
 
 REPO = Path(__file__).resolve().parent.parent.parent
 
 
 def _validate(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "codegen.cli", "validate", *args],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    return run_codegen(REPO, "validate", *args)
 
 
 def _write(path: Path, *messages: object) -> Path:

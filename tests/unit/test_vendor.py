@@ -9,17 +9,12 @@ import sys
 import venv
 from pathlib import Path
 
+from tests.cli_support import run_codegen
+
 REPO = Path(__file__).resolve().parent.parent.parent
 
 
-def _codegen(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "codegen.cli", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+_codegen = run_codegen
 
 
 def _repo_copy(tmp_path: Path) -> Path:
