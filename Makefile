@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 CODEGEN := $(BIN)/codegen
 GENERATED_PKGS = $(wildcard generated/*/python/*/)
 
-.PHONY: generate test check lint lint-generated pytest bench fuzz docs clean help
+.PHONY: generate test check lint lint-generated bench fuzz docs clean help
 
 help:
 	@echo "make generate        regenerate generated/ from specs/"
@@ -31,8 +31,7 @@ generate: $(STAMP)
 test: $(STAMP)
 	$(CODEGEN) generate --check
 	$(BIN)/python -m pytest -q -n 2
-	$(MAKE) --no-print-directory lint-generated
-	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory check
 
 check: lint lint-generated
 
@@ -48,7 +47,7 @@ lint-generated: $(STAMP)
 
 docs: $(STAMP)
 	$(BIN)/codegen generate
-	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m codegen.docs_site
+	$(BIN)/python -m codegen.docs_site
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_generate.py

@@ -20,7 +20,6 @@ from rich.console import Console
 from codegen import ir_dump
 from codegen.config import find_repo_root
 from codegen.diagnostics import Diagnostics, Severity, render_all
-from codegen.diff import FAIL_ON, Level, SideError, diff_sides
 from codegen.pipeline import SpecOutcome, build_plan, discover_specs, load_protocol
 from codegen.writer import apply_plan, diff_plan
 
@@ -47,6 +46,10 @@ SpecArgs = Annotated[
         help="Spec ids (directories under specs/) or spec directories; default: all."
     ),
 ]
+# The diff's FAIL_ON, spelled out so that only `codegen diff` imports the diff package;
+# tests/unit/test_cli.py checks that they agree.
+DIFF_FAIL_ON = ("breaking", "dangerous", "compatible", "none")
+
 StrictOpt = Annotated[
     bool,
     typer.Option("--strict", help="Treat warnings (e.g. external types) as errors."),
@@ -263,7 +266,7 @@ def diff(
     fail_on: Annotated[
         str,
         typer.Option(
-            help="Exit 1 at this severity or above: " + "|".join(FAIL_ON) + "."
+            help="Exit 1 at this severity or above: " + "|".join(DIFF_FAIL_ON) + "."
         ),
     ] = "breaking",
     fmt: Annotated[
@@ -275,6 +278,8 @@ def diff(
     ] = None,
 ) -> None:
     """Compare two spec revisions by their IR; classify every change by wire impact."""
+    from codegen.diff import FAIL_ON, Level, SideError, diff_sides
+
     for value, allowed, name in (
         (level, ("wire", "python"), "--level"),
         (fail_on, FAIL_ON, "--fail-on"),

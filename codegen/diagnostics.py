@@ -84,7 +84,6 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
     ),
     # examples
     "EXM001": (Severity.NOTE, "an @example block was skipped: it is not valid JSON"),
-    "EXM002": (Severity.WARNING, "an example message names no known method"),
     "EXM003": (Severity.ERROR, "a sample file is not valid JSON or lacks its target"),
     "EXM004": (Severity.WARNING, "a spec example contradicts the spec's own types"),
 }

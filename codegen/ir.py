@@ -268,7 +268,8 @@ class Discriminator:
 
     ``key``: a field whose literal values tell the variants apart (then the union behaves as
     internally tagged).  ``required_keys``: (variant, keys) pairs checked in order; the first
-    variant whose keys are all present is the one; an empty key tuple (last only) is the fallback.
+    variant whose keys are all present is the one; an empty key tuple (last only, when
+    that variant has no required key) is the fallback.
     """
 
     key: str | None = None

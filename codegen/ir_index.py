@@ -3,12 +3,14 @@
 Phase: used after the frontends (by passes, backends, docs and diff).
 Inputs: an ``ir.Protocol``.
 Outputs: answers: a declaration by name, the effective wire fields of a struct (bases and
-flattened members expanded in wire order), alias chains followed to their target.
+flattened members expanded in wire order), alias chains followed to their target, the
+expressions nested in a type expression (``walk_expr``).
 Guarantees: pure and deterministic; cycles in bases or aliases end the walk instead of looping.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 
 from codegen import ir
@@ -111,24 +113,26 @@ class Index:
 
     def references(self, expr: ir.TypeExpr | None) -> list[str]:
         """Names of declarations a type expression mentions, in order of appearance."""
-        names: list[str] = []
-        _collect_refs(expr, names)
-        return names
+        return [
+            node.name if isinstance(node, ir.Ref) else node.enum
+            for node in walk_expr(expr)
+            if isinstance(node, (ir.Ref, ir.EnumMemberRef))
+        ]
 
 
-def _collect_refs(expr: ir.TypeExpr | None, out: list[str]) -> None:
+def walk_expr(expr: ir.TypeExpr | None) -> Iterator[ir.TypeExpr]:
+    """The expression and every expression nested in it: depth-first, in source order."""
     if expr is None:
         return
-    if isinstance(expr, ir.Ref):
-        out.append(expr.name)
-    elif isinstance(expr, ir.EnumMemberRef):
-        out.append(expr.enum)
-    elif isinstance(expr, ir.ArrayOf):
-        _collect_refs(expr.items, out)
+    yield expr
+    if isinstance(expr, ir.ArrayOf):
+        yield from walk_expr(expr.items)
     elif isinstance(expr, ir.MapOf):
-        _collect_refs(expr.key, out)
-        _collect_refs(expr.values, out)
-    elif isinstance(expr, (ir.TupleOf, ir.InlineUnion)):
-        members = expr.items if isinstance(expr, ir.TupleOf) else expr.members
-        for member in members:
-            _collect_refs(member, out)
+        yield from walk_expr(expr.key)
+        yield from walk_expr(expr.values)
+    elif isinstance(expr, ir.TupleOf):
+        for item in expr.items:
+            yield from walk_expr(item)
+    elif isinstance(expr, ir.InlineUnion):
+        for member in expr.members:
+            yield from walk_expr(member)

@@ -106,8 +106,12 @@ def load_protocol(spec_dir: Path, repo_root: Path | None = None) -> SpecOutcome:
     return SpecOutcome(spec_dir, config, protocol, diags)
 
 
-def render_protocol(protocol: ir.Protocol, config: SpecConfig) -> dict[str, str]:
-    """Every generated file of one spec, keyed by repo-relative path."""
+def render_outputs(
+    protocol: ir.Protocol, config: SpecConfig, package_only: bool = False
+) -> dict[str, str]:
+    """The files of ``generated/<id>/``, keyed relative to it; ``package_only``: just the
+    Python package (bindings, server, provenance) and its pyproject, not schema or docs.
+    """
     # Imported here so reading specs (ir dump, check, diff) never loads Jinja or the backends.
     from codegen import formatting
     from codegen.backends import docs as docs_backend
@@ -116,14 +120,12 @@ def render_protocol(protocol: ir.Protocol, config: SpecConfig) -> dict[str, str]
     from codegen.backends import python as python_backend
     from codegen.backends import server as server_backend
 
-    files: dict[str, str] = {}
-    base = f"generated/{protocol.id}"
     with formatting.deferred():  # one ruff run for all of the spec's Python files
         rendered = {
-            **jsonschema_backend.render(protocol),
+            **({} if package_only else jsonschema_backend.render(protocol)),
             **python_backend.render(protocol, config.python_package),
             **server_backend.render(protocol, config.python_package),
-            **docs_backend.render(protocol),
+            **({} if package_only else docs_backend.render(protocol)),
         }
     rendered = formatting.format_many(rendered)
     # Last: provenance hashes every other file of the package, as formatted.
@@ -132,8 +134,15 @@ def render_protocol(protocol: ir.Protocol, config: SpecConfig) -> dict[str, str]
             protocol, config.python_package, config.python_distribution, rendered
         )
     )
-    for rel, text in rendered.items():
-        files[f"{base}/{rel}"] = text
+    return rendered
+
+
+def render_protocol(protocol: ir.Protocol, config: SpecConfig) -> dict[str, str]:
+    """Every generated file of one spec, keyed by repo-relative path."""
+    base = f"generated/{protocol.id}"
+    files = {
+        f"{base}/{rel}": text for rel, text in render_outputs(protocol, config).items()
+    }
     spec_rel = config.rel(config.spec_dir)
     if any(e.part is ir.ExamplePart.MESSAGE for e in protocol.examples):
         files[f"{spec_rel}/examples/{EXTRACTED_FILE}"] = render_extracted(
@@ -187,8 +196,3 @@ def _mark_contradictions(
             ir.Span(config.rel(config.spec_dir / "spec.toml"), 1, 1),
         )
     return tuple(out)
-
-
-def protocol_without_spans(protocol: ir.Protocol) -> ir.Protocol:
-    """The protocol with sources dropped, for comparisons that must ignore provenance."""
-    return replace(protocol, sources=())

@@ -36,8 +36,8 @@ from codegen.frontends.markdown_blocks import (
 from codegen.seed_restore import (
     DEFAULT_SEEDS,
     REPO_ROOT,
-    _is_current,
-    _write_atomically,
+    is_current,
+    write_atomically,
 )
 
 __all__ = ["SEED", "TARGET", "main", "restore_markdown", "strip_markup"]
@@ -103,11 +103,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     target: Path = args.out / TARGET
     if args.check:
-        if not _is_current(target, content):
+        if not is_current(target, content):
             print(f"{target}: differs from restored {SEED}", file=sys.stderr)
             return 1
         return 0
-    _write_atomically(target, content)
+    write_atomically(target, content)
     print(f"{target}: {content.count(chr(10))} lines")
     return 0
 

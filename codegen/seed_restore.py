@@ -34,11 +34,13 @@ __all__ = [
     "SeedFormatError",
     "SeedJob",
     "ambiguous_line_numbers",
+    "is_current",
     "main",
     "reindent_ts",
     "restore_rust_scraped",
     "restore_ts_scraped",
     "split_end_numbered",
+    "write_atomically",
 ]
 
 REPO_ROOT: Final = Path(__file__).resolve().parent.parent
@@ -66,10 +68,13 @@ class SeedFormatError(ValueError):
 
 def restore_ts_scraped(text: str) -> str:
     """Return the TypeScript source encoded by a scraped seed."""
-    lines = reindent_ts(split_end_numbered(_ts_body(text)))
+    return _join_ts(split_end_numbered(_ts_body(text)))
+
+
+def _join_ts(lines: list[str]) -> str:
     # The viewer numbers the lines of text.split("\n"): a final newline shows
     # up as a last, empty numbered line, so joining restores it exactly.
-    return "\n".join(lines)
+    return "\n".join(reindent_ts(lines))
 
 
 def _ts_body(text: str) -> str:
@@ -162,7 +167,12 @@ def ambiguous_line_numbers(body: str) -> list[int]:
     (pointwise min) and the latest parse (pointwise max, found by the same
     search run from the end) differ exactly on the ambiguous lines.
     """
-    earliest = _ends(split_end_numbered(body))
+    return _ambiguous(body, split_end_numbered(body))
+
+
+def _ambiguous(body: str, earliest_lines: list[str]) -> list[int]:
+    """``ambiguous_line_numbers`` given the earliest split, already made."""
+    earliest = _ends(earliest_lines)
     latest = _latest_number_positions(body, len(earliest))
     return [k for k in range(1, len(earliest) + 1) if earliest[k - 1] != latest[k - 1]]
 
@@ -346,16 +356,14 @@ class SeedJob:
     target: str
     kind: Literal["ts", "rust"]
 
-    def restore(self, text: str) -> str:
-        return (
-            restore_ts_scraped(text)
-            if self.kind == "ts"
-            else restore_rust_scraped(text)
-        )
-
-    def ambiguities(self, text: str) -> list[int]:
-        """Lines whose split was a choice (only TS seeds can have any)."""
-        return ambiguous_line_numbers(_ts_body(text)) if self.kind == "ts" else []
+    def restore(self, text: str) -> tuple[str, list[int]]:
+        """The restored source, and the lines whose split was a choice (only TS seeds
+        can have any), from one split of the seed."""
+        if self.kind == "rust":
+            return restore_rust_scraped(text), []
+        body = _ts_body(text)
+        lines = split_end_numbered(body)
+        return _join_ts(lines), _ambiguous(body, lines)
 
 
 SEED_JOBS: Final = (
@@ -386,7 +394,7 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _write_atomically(path: Path, content: str) -> None:
+def write_atomically(path: Path, content: str) -> None:
     """Temp file in the same directory + os.replace: readers never see halves."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -401,7 +409,7 @@ def _write_atomically(path: Path, content: str) -> None:
         raise
 
 
-def _is_current(path: Path, content: str) -> bool:
+def is_current(path: Path, content: str) -> bool:
     return path.is_file() and path.read_bytes() == content.encode("utf-8")
 
 
@@ -412,12 +420,11 @@ def main(argv: list[str] | None = None) -> int:
     for job in SEED_JOBS:
         seed_path: Path = args.seeds / job.seed
         try:
-            seed_text = seed_path.read_text(encoding="utf-8")
-            content = job.restore(seed_text)
+            content, ambiguities = job.restore(seed_path.read_text(encoding="utf-8"))
         except (OSError, SeedFormatError) as error:
             print(f"{seed_path}: {error}", file=sys.stderr)
             return 2
-        for number in job.ambiguities(seed_text):
+        for number in ambiguities:
             # Worth a human glance: the earliest split was taken, by design.
             print(
                 f"{seed_path}: line {number}: ambiguous split, took the earliest",
@@ -425,11 +432,11 @@ def main(argv: list[str] | None = None) -> int:
             )
         target: Path = args.out / job.target
         if args.check:
-            if not _is_current(target, content):
+            if not is_current(target, content):
                 print(f"{target}: differs from restored {job.seed}", file=sys.stderr)
                 stale += 1
             continue
-        _write_atomically(target, content)
+        write_atomically(target, content)
         print(f"{target}: {content.count(chr(10))} lines")
     return 1 if stale else 0
 

@@ -45,26 +45,11 @@ class SourceText:
         """A span from a tree-sitter point (0-based row, byte column)."""
         return Span(self.rel_path, row + 1, self._char_col(row, byte_col) + 1)
 
-    def span_of_offset(self, byte_offset: int) -> Span:
-        """A span from an absolute byte offset in the file."""
-        row = self._row_of(byte_offset)
-        return self.span_at_point(row, byte_offset - self._line_starts[row])
-
     def line_text(self, line: int) -> str:
         if self._lines is None:  # split once: frontends ask for many lines of one file
             self._lines = self.text.splitlines()
         lines = self._lines
         return lines[line - 1] if 0 < line <= len(lines) else ""
-
-    def _row_of(self, byte_offset: int) -> int:
-        low, high = 0, len(self._line_starts) - 1
-        while low < high:
-            middle = (low + high + 1) // 2
-            if self._line_starts[middle] <= byte_offset:
-                low = middle
-            else:
-                high = middle - 1
-        return low
 
     def _char_col(self, row: int, byte_col: int) -> int:
         if row >= len(self._line_starts):

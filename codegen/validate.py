@@ -24,6 +24,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from codegen import ir
 from codegen.ir_index import Index
+from codegen.passes.infer_discriminators import select_variant
 from codegen.pipeline import SpecOutcome, load_protocol
 
 
@@ -255,15 +256,7 @@ def _struct_for(index: Index, expr: ir.TypeExpr, value: Any) -> ir.StructDecl | 
     if struct is not None:
         return struct
     union = index.get(expr.name) if isinstance(expr, ir.Ref) else None
-    if not isinstance(union, ir.UnionDecl) or not isinstance(value, dict):
+    if not isinstance(union, ir.UnionDecl):
         return None
-    for variant in union.variants:
-        candidate = index.struct_of(variant.type) if variant.type else None
-        if candidate is None:
-            continue
-        if union.tag_key and value.get(union.tag_key) in variant.tag_values:
-            return candidate
-        keys = dict(union.discriminator.required_keys) if union.discriminator else {}
-        if variant.name in keys and all(k in value for k in keys[variant.name]):
-            return candidate
-    return None
+    variant = select_variant(union, value, index)
+    return index.struct_of(variant.type) if variant and variant.type else None

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from codegen.backends.package import PROVENANCE
-from codegen.pipeline import load_protocol, render_protocol
+from codegen.pipeline import load_protocol, render_outputs
 from codegen.writer import apply_plan
 
 
@@ -45,8 +45,9 @@ def render_package(
         if not package.isidentifier():
             raise VendorError(f"{package!r} is not a valid Python package name")
         config = dataclasses.replace(config, python_package=package)
-    files = render_protocol(outcome.protocol, config)
-    prefix = f"generated/{spec}/python/{config.python_package}/"
+    # Only the package: schema and docs are not vendored, so they are not rendered.
+    files = render_outputs(outcome.protocol, config, package_only=True)
+    prefix = f"python/{config.python_package}/"
     return config.python_package, {
         path[len(prefix) :]: text
         for path, text in files.items()

@@ -41,28 +41,42 @@ def _owned_files(root: Path, owned_dirs: list[str]) -> set[str]:
     return found
 
 
+def _changes(
+    root: Path, plan: dict[str, str], owned_dirs: list[str]
+) -> tuple[Changes, dict[str, str]]:
+    """What applying the plan would change, and the current text of each updated file."""
+    changes = Changes()
+    old_texts: dict[str, str] = {}
+    for rel in sorted(plan):
+        path = root / rel
+        old = path.read_text(encoding="utf-8") if path.is_file() else None
+        if old == plan[rel]:
+            continue
+        if old is None:
+            changes.created.append(rel)
+        else:
+            changes.updated.append(rel)
+            old_texts[rel] = old
+    changes.removed = sorted(_owned_files(root, owned_dirs) - set(plan))
+    return changes, old_texts
+
+
 def diff_plan(
     root: Path, plan: dict[str, str], owned_dirs: list[str]
 ) -> tuple[Changes, str]:
-    changes = Changes()
+    changes, old_texts = _changes(root, plan, owned_dirs)
     chunks: list[str] = []
-    for rel in sorted(plan):
-        path = root / rel
-        new = plan[rel]
-        old = path.read_text(encoding="utf-8") if path.is_file() else None
-        if old == new:
-            continue
-        (changes.created if old is None else changes.updated).append(rel)
+    for rel in sorted(changes.created + changes.updated):
+        old = old_texts.get(rel)
         chunks.extend(
             difflib.unified_diff(
                 (old or "").splitlines(keepends=True),
-                new.splitlines(keepends=True),
+                plan[rel].splitlines(keepends=True),
                 fromfile=f"a/{rel}" if old is not None else "/dev/null",
                 tofile=f"b/{rel}",
             )
         )
-    for rel in sorted(_owned_files(root, owned_dirs) - set(plan)):
-        changes.removed.append(rel)
+    for rel in changes.removed:
         old = (root / rel).read_text(encoding="utf-8", errors="replace")
         chunks.extend(
             difflib.unified_diff(
@@ -78,7 +92,7 @@ def diff_plan(
 
 
 def apply_plan(root: Path, plan: dict[str, str], owned_dirs: list[str]) -> Changes:
-    changes, _ = diff_plan(root, plan, owned_dirs)
+    changes, _ = _changes(root, plan, owned_dirs)
     for rel in changes.created + changes.updated:
         write_atomic(root / rel, plan[rel])
     for rel in changes.removed:

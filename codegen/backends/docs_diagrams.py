@@ -1,7 +1,7 @@
 """Mermaid diagrams for the docs: the protocol's types, and a typical exchange.
 
 Phase: backend helper (docs).
-Inputs: a normalized ``ir.Protocol``.
+Inputs: a normalized ``ir.Protocol`` (its ``Index`` for the class diagrams).
 Outputs: Mermaid source text: a ``classDiagram`` of every declaration with its fields and
 references, and a ``sequenceDiagram`` built from the method table (initialize first if the
 protocol has it, then one request in each direction, then a notification).
@@ -45,11 +45,11 @@ def _short(expr: ir.TypeExpr | None) -> str:
 MAX_CLASSES = 10  # beyond this a Mermaid class diagram shrinks past legibility
 
 
-def class_diagrams(protocol: ir.Protocol) -> list[tuple[str, str]]:
+def class_diagrams(index: Index) -> list[tuple[str, str]]:
     """One readable diagram per method (the types its params and result reach, nearest
     first, capped at ``MAX_CLASSES``), then one for the types no method reaches; together
     they show every declaration at least once."""
-    index = Index(protocol)
+    protocol = index.protocol
     shown: set[str] = set()
     out: list[tuple[str, str]] = []
     for method in protocol.methods:
@@ -57,14 +57,14 @@ def class_diagrams(protocol: ir.Protocol) -> list[tuple[str, str]]:
         names = _reachable(index, roots)
         if names:
             shown.update(names)
-            out.append((method.wire_name, class_diagram(protocol, names, index)))
+            out.append((method.wire_name, class_diagram(index, names)))
     rest = [decl.name for decl in protocol.decls if decl.name not in shown]
     for start in range(0, len(rest), MAX_CLASSES):
         chunk = rest[start : start + MAX_CLASSES]
         out.append(
             (
                 f"other types ({start // MAX_CLASSES + 1})",
-                class_diagram(protocol, chunk, index),
+                class_diagram(index, chunk),
             )
         )
     return out
@@ -98,10 +98,8 @@ def _refs_of(index: Index, decl: ir.Decl) -> list[str]:
     return []
 
 
-def class_diagram(
-    protocol: ir.Protocol, names: list[str] | None = None, index: Index | None = None
-) -> str:
-    index = index or Index(protocol)
+def class_diagram(index: Index, names: list[str] | None = None) -> str:
+    """A ``classDiagram`` of the declarations ``names`` (all when None)."""
     keep = set(names) if names is not None else set(index.decls)
     lines = ["classDiagram"]
     edges: list[str] = []

@@ -23,6 +23,7 @@ from typing import Any
 
 from codegen import ir, ir_dump
 from codegen.formatting import format_python
+from codegen.ir_rewrite import rewrite
 
 PROVENANCE = "_provenance.py"
 _PEP440 = re.compile(r"^\d+(\.\d+)*$")
@@ -42,20 +43,15 @@ def ir_sha256(protocol: ir.Protocol) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _without_spans(node: Any) -> Any:
-    if isinstance(node, ir.Span):
-        return ir.NO_SPAN
-    if isinstance(node, ir.Protocol):
-        node = dataclasses.replace(node, sources=())
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        changes = {
-            f.name: _without_spans(getattr(node, f.name))
-            for f in dataclasses.fields(node)
-        }
-        return dataclasses.replace(node, **changes)
-    if isinstance(node, tuple):
-        return tuple(_without_spans(item) for item in node)
-    return node
+def _without_spans(protocol: ir.Protocol) -> ir.Protocol:
+    def blank(node: Any) -> Any:
+        if isinstance(node, ir.Span):
+            return ir.NO_SPAN
+        if isinstance(node, ir.Protocol):
+            return dataclasses.replace(node, sources=())
+        return node
+
+    return rewrite(protocol, blank)
 
 
 def render(

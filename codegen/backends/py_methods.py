@@ -18,7 +18,16 @@ from codegen.backends.py_text import doc_lines, docstring, lifecycle_text
 from codegen.backends.py_types import TypeAnnotator
 from codegen.backends.py_views import MethodView
 
-__all__ = ["method_views"]
+__all__ = ["method_doc", "method_views"]
+
+
+def method_doc(method: ir.Method) -> str:
+    """The documentation of a method (docstring text, not yet indented)."""
+    return lifecycle_text(
+        method.lifecycle.docs,
+        method.lifecycle,
+        f"`{method.wire_name}` ({method.kind.value}, {method.direction.arrow()}).",
+    )
 
 
 def method_views(types: TypeAnnotator) -> list[MethodView]:
@@ -38,12 +47,6 @@ def method_views(types: TypeAnnotator) -> list[MethodView]:
                 types.annotation(method.result) if method.result is not None else "None"
             )
         constant = function.upper().strip("_")
-        arrow = method.direction.arrow()
-        doc = lifecycle_text(
-            method.lifecycle.docs,
-            method.lifecycle,
-            f"`{method.wire_name}` ({method.kind.value}, {arrow}).",
-        )
         views.append(
             MethodView(
                 wire=json.dumps(method.wire_name),
@@ -62,7 +65,7 @@ def method_views(types: TypeAnnotator) -> list[MethodView]:
                 and types.index.struct_of(method.params) is None,
                 result_config=method.result is None
                 or types.index.struct_of(method.result) is None,
-                doc=docstring(doc, "    "),
+                doc=docstring(method_doc(method), "    "),
                 jsonrpc=jsonrpc,
             )
         )

@@ -14,6 +14,7 @@ import json
 import textwrap
 
 from codegen import ir
+from codegen.formatting import LINE_LENGTH
 
 __all__ = [
     "LINE_LENGTH",
@@ -23,8 +24,6 @@ __all__ = [
     "lifecycle_text",
     "py_literal",
 ]
-
-LINE_LENGTH = 88
 
 
 def py_literal(value: object) -> str:

@@ -269,7 +269,9 @@ class UnionBuilder(DeclBuilder):
             return None
         if len({cls for _, _, cls, _ in objects}) != len(objects):
             return None
-        objects.sort(key=lambda item: (-len(item[3]), item[0]))
+        # The pass ordered the checks so that testing one key per variant is exact.
+        order = {name: i for i, (name, _) in enumerate(discriminator.required_keys)}
+        objects.sort(key=lambda item: (order.get(item[1].name, len(order)), item[0]))
         dict_checks = tuple(
             CheckView(
                 " and ".join(f"{json.dumps(k)} in value" for k in keys),

@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from codegen import ir, naming
 from codegen.backends import stub_values
 from codegen.backends.py_imports import RESERVED_GLOBALS, render_with_imports
-from codegen.backends.py_methods import method_views
-from codegen.backends.py_text import docstring, lifecycle_text
+from codegen.backends.py_methods import method_doc, method_views
+from codegen.backends.py_text import docstring
 from codegen.backends.py_types import TypeAnnotator
 from codegen.formatting import format_python
+from codegen.ir_index import Index
 from codegen.render import render_template
 
 __all__ = ["render"]
@@ -50,7 +51,7 @@ class CallView:
 def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
     """Render the stub server, client and runtime of ``protocol``."""
     types = TypeAnnotator(protocol)
-    views = {view.wire: view for view in method_views(types)}
+    views = method_views(types)  # one per method, in spec order
     models = set(types.names.values())
     client_role, server_role = protocol.roles
     attrs = naming.assign_names(
@@ -59,12 +60,11 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
 
     def calls(receiver: str) -> list[CallView]:
         out: list[CallView] = []
-        for method in protocol.methods:
+        for method, view in zip(protocol.methods, views, strict=True):
             if not (
                 method.direction.receiver == receiver or method.direction.both_ways
             ):
                 continue
-            view = views[json.dumps(method.wire_name)]
             out.append(
                 CallView(
                     wire=view.wire,
@@ -72,7 +72,7 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
                     attr=attrs[method.wire_name],
                     params=view.params,
                     result=view.result,
-                    doc=docstring(_doc(method), "        "),
+                    doc=docstring(method_doc(method), "        "),
                 )
             )
         return out
@@ -159,7 +159,7 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
             "",
         ),
         errors=_errors(protocol),
-        results=_results(protocol),
+        results=_results(types.index),
     )
     root = f"python/{package}"
     return {
@@ -168,15 +168,6 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
         f"{root}/server.py": format_python(server_py, filename="server.py"),
         f"{root}/stub_data.py": format_python(stub_py, filename="stub_data.py"),
     }
-
-
-def _doc(method: ir.Method) -> str:
-    arrow = method.direction.arrow()
-    return lifecycle_text(
-        method.lifecycle.docs,
-        method.lifecycle,
-        f"`{method.wire_name}` ({method.kind.value}, {arrow}).",
-    )
 
 
 def _errors(protocol: ir.Protocol) -> list[tuple[str, str]]:
@@ -189,14 +180,14 @@ def _errors(protocol: ir.Protocol) -> list[tuple[str, str]]:
     return [(str(code), json.dumps(codes[code])) for code in sorted(codes)]
 
 
-def _results(protocol: ir.Protocol) -> list[tuple[str, list[tuple[str, str]]]]:
+def _results(index: Index) -> list[tuple[str, list[tuple[str, str]]]]:
     out: list[tuple[str, list[tuple[str, str]]]] = []
-    for method in protocol.methods:
+    for method in index.protocol.methods:
         if method.kind is not ir.MethodKind.REQUEST:
             continue
         items = [
             (json.dumps(origin), json.dumps(text))
-            for origin, text in stub_values.candidates(protocol, method)
+            for origin, text in stub_values.candidates(index, method)
         ]
         out.append((json.dumps(method.wire_name), items))
     return out

@@ -2,7 +2,7 @@
 valid value built from the IR.
 
 Phase: backend helper (used by ``codegen/backends/server.py``).
-Inputs: a normalized ``ir.Protocol``.
+Inputs: the ``Index`` of a normalized ``ir.Protocol``.
 Outputs: per request method, an ordered tuple of ``(origin, JSON text)`` candidates:
 accepted MESSAGE examples carrying a ``result``, then accepted ``part: result`` samples,
 then the minimal value (required fields only, first enum member, first union variant,
@@ -26,8 +26,9 @@ __all__ = ["candidates", "minimal_value"]
 _MAX_DEPTH = 24
 
 
-def candidates(protocol: ir.Protocol, method: ir.Method) -> list[tuple[str, str]]:
-    """The stub result candidates of one request method, best first."""
+def candidates(index: Index, method: ir.Method) -> list[tuple[str, str]]:
+    """The stub result candidates of one request method of ``index.protocol``, best
+    first."""
     out: list[tuple[str, str]] = []
     seen: set[str] = set()
 
@@ -37,7 +38,7 @@ def candidates(protocol: ir.Protocol, method: ir.Method) -> list[tuple[str, str]
             seen.add(text)
             out.append((origin, text))
 
-    mine = [e for e in protocol.examples if e.method == method.wire_name]
+    mine = [e for e in index.protocol.examples if e.method == method.wire_name]
     for example in mine:
         if example.expect is not ir.Expectation.ACCEPT or example.skipped_reason:
             continue
@@ -55,24 +56,12 @@ def candidates(protocol: ir.Protocol, method: ir.Method) -> list[tuple[str, str]
     if method.result is None:
         add("null result", None)
     else:
-        index = _index(protocol)
         for number, value in enumerate(_top_values(index, method.result)):
             add("minimal" if number == 0 else f"minimal variant {number + 1}", value)
     return out
 
 
 _INVALID = object()
-
-
-_LAST_INDEX: list[Index] = []
-
-
-def _index(protocol: ir.Protocol) -> Index:
-    # One index per protocol, not per method: building it is linear in the declarations.
-    # Matched by identity: hashing a Protocol would walk the whole (frozen) IR.
-    if not _LAST_INDEX or _LAST_INDEX[0].protocol is not protocol:
-        _LAST_INDEX[:] = [Index(protocol)]
-    return _LAST_INDEX[0]
 
 
 def _load(text: str) -> Any:

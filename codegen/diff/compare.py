@@ -408,7 +408,9 @@ class _Comparer:
             self._add("struct.extra-keys-closed", where, spans)
         elif old_keys is ir.ExtraKeys.FORBID and new_keys is ir.ExtraKeys.ALLOW:
             self._add("struct.extra-keys-opened", where, spans)
-        old_index, new_index = self.old.index_value(old), self.new.index_value(new)
+        old_index, new_index = self.old.index.index_value(
+            old
+        ), self.new.index.index_value(new)
         if old_index is not None and new_index is not None:
             self._expr(old_index, new_index, f"{where}[*]", spans)
         self._closed = saved

@@ -43,14 +43,6 @@ class ValuesNode:
         kinds = {_scalar_kind(v) for v in self.values}
         return kinds.pop() if len(kinds) == 1 else "mixed"
 
-    def member_name(self, value: Scalar) -> str | None:
-        if self.decl is None:
-            return None
-        for member in self.decl.members:
-            if member.value == value:
-                return member.name
-        return None
-
     def member(self, value: Scalar) -> ir.EnumMember | None:
         if self.decl is None:
             return None
@@ -288,12 +280,6 @@ class View:
         node = self.shape(fld.type).node
         return isinstance(node, ValuesNode) and len(node.values) >= 1
 
-    def extra_keys(self, struct: ir.StructDecl) -> ir.ExtraKeys:
-        return struct.extra_keys
-
-    def index_value(self, struct: ir.StructDecl) -> ir.TypeExpr | None:
-        return self.index.index_value(struct)
-
 
 def _effective_tag_key(decl: ir.UnionDecl) -> str | None:
     if decl.repr is ir.UnionRepr.INTERNALLY_TAGGED:
@@ -305,11 +291,11 @@ def _effective_tag_key(decl: ir.UnionDecl) -> str | None:
 
 def _variant_key(tag_values: tuple[str | int | bool, ...], name: str) -> str:
     if tag_values:
-        return " | ".join(_json(v) for v in tag_values)
+        return " | ".join(json_scalar(v) for v in tag_values)
     return name
 
 
-def _json(value: Scalar | None) -> str:
+def json_scalar(value: Scalar | None) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
@@ -336,8 +322,8 @@ def label(node: Node) -> str:
             kind = "flags" if node.flags else "enum"
             return f"{kind} {node.decl.name}"
         if len(node.values) == 1:
-            return f"literal {_json(node.values[0])}"
-        return " | ".join(_json(v) for v in node.values)
+            return f"literal {json_scalar(node.values[0])}"
+        return " | ".join(json_scalar(v) for v in node.values)
     if isinstance(node, ArrayNode):
         return "array"
     if isinstance(node, MapNode):
@@ -353,7 +339,3 @@ def label(node: Node) -> str:
     if node.decl is not None:
         return f"union {node.decl.name}"
     return "union"
-
-
-def json_scalar(value: Scalar | None) -> str:
-    return _json(value)

@@ -1,9 +1,11 @@
-"""Checks every tree-sitter frontend shares: syntax errors and names declared twice.
+"""What every tree-sitter frontend shares: node text and spans, syntax errors, names
+declared twice.
 
 Phase: frontend helper.
-Inputs: a tree-sitter root node with its ``SourceText``; the declarations a frontend built.
-Outputs: SYN001 diagnostics (at most ``MAX_SYNTAX_ERRORS`` per file, so a badly broken file
-does not drown the report) and REF003 diagnostics naming the first declaration.
+Inputs: tree-sitter nodes with their ``SourceText``; the declarations a frontend built.
+Outputs: a node's text and span; SYN001 diagnostics (at most ``MAX_SYNTAX_ERRORS`` per file,
+so a badly broken file does not drown the report) and REF003 diagnostics naming the first
+declaration.
 Guarantees: never raises; source order.
 """
 
@@ -18,6 +20,18 @@ from codegen.source import SourceText
 MAX_SYNTAX_ERRORS = 20
 
 
+def node_text(node: Node | None) -> str:
+    """The source text of a node ("" for a missing node)."""
+    if node is None or node.text is None:
+        return ""
+    return node.text.decode("utf-8", errors="replace")
+
+
+def span_of(source: SourceText, node: Node) -> ir.Span:
+    """The span of a node's first character."""
+    return source.span_at_point(node.start_point[0], node.start_point[1])
+
+
 def report_syntax_errors(root: Node, source: SourceText, diags: Diagnostics) -> None:
     if not root.has_error:
         return
@@ -27,13 +41,11 @@ def report_syntax_errors(root: Node, source: SourceText, diags: Diagnostics) -> 
         node = stack.pop()
         if node.is_error or node.is_missing:
             what = f"missing {node.type!r}" if node.is_missing else "unexpected text"
-            snippet = (
-                (node.text or b"").decode("utf-8", "replace")[:40].replace("\n", " ")
-            )
+            snippet = node_text(node)[:40].replace("\n", " ")
             diags.report(
                 "SYN001",
                 f"syntax error: {what}" + (f" near {snippet!r}" if snippet else ""),
-                source.span_at_point(node.start_point[0], node.start_point[1]),
+                span_of(source, node),
             )
             reported += 1
             continue

@@ -27,7 +27,12 @@ from tree_sitter import Language, Node, Parser
 from codegen import ir
 from codegen.config import SpecConfig
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.common import report_duplicates, report_syntax_errors
+from codegen.frontends.common import (
+    node_text,
+    report_duplicates,
+    report_syntax_errors,
+    span_of,
+)
 from codegen.frontends.go_consts import ConstGroup, enum_base, evaluate, typed_enums
 from codegen.frontends.go_methods import GoConst, build_methods
 from codegen.frontends.go_page import GoPage, read_page
@@ -36,7 +41,6 @@ from codegen.frontends.go_types import (
     TypeConverter,
     allowed_values,
     parse_tag,
-    text,
     zero_of,
 )
 from codegen.frontends.result import FrontendResult
@@ -109,16 +113,14 @@ class _FileReader:
         return self.page.source
 
     def span(self, node: Node) -> ir.Span:
-        return self.source.span_at_point(node.start_point[0], node.start_point[1])
+        return span_of(self.source, node)
 
     def walk(self, root: Node) -> None:
-        comments: list[Node] = []
-        for node in root.named_children:
+        children = root.named_children
+        for index, node in enumerate(children):
             if node.type == "comment":
-                comments.append(node)
                 continue
-            leading = _leading_comments(comments, node)
-            comments = []
+            leading = _leading_comments_of(children, index)
             if node.type == "type_declaration":
                 for spec in node.named_children:
                     if spec.type in ("type_spec", "type_alias"):
@@ -136,7 +138,7 @@ class _FileReader:
         return ir.Lifecycle(docs=block.docs, since=block.since)
 
     def type_spec(self, spec: Node, decl_node: Node, leading: str) -> None:
-        name = text(spec.child_by_field_name("name"))
+        name = node_text(spec.child_by_field_name("name"))
         type_node = spec.child_by_field_name("type")
         lifecycle = self.lifecycle(
             decl_node if len(decl_node.named_children) == 1 else spec, leading
@@ -207,7 +209,7 @@ class _FileReader:
             if member.type != "field_declaration":
                 continue
             trailing = _trailing_comment(members, index)
-            leading = _comment_run_before(members, index)
+            leading = _leading_comments_of(members, index)
             fields.extend(self.fields(member, name, path, converter, leading, trailing))
         return ir.StructDecl(
             name,
@@ -230,7 +232,7 @@ class _FileReader:
         type_node = member.child_by_field_name("type")
         if type_node is None:
             return []
-        names = [text(c) for c in member.children_by_field_name("name")]
+        names = [node_text(c) for c in member.children_by_field_name("name")]
         tag_node = member.child_by_field_name("tag")
         tag = parse_tag(_tag_text(tag_node))
         span = self.span(member)
@@ -296,7 +298,7 @@ class _FileReader:
         path: str,
     ) -> ir.Field:
         """An anonymous field: its exported fields are promoted into this object."""
-        base = text(type_node).rsplit(".", 1)[-1]
+        base = node_text(type_node).rsplit(".", 1)[-1]
         pointer = any(child.type == "*" for child in member.children)
         converted = converter.convert(type_node, base, f"{path}.{base}")
         wire_name = tag.name or base
@@ -324,15 +326,15 @@ class _FileReader:
 
     def const_declaration(self, node: Node, leading: str) -> None:
         lifecycle = self.lifecycle(node, leading)
-        specs = [c for c in node.named_children if c.type == "const_spec"]
-        alone = len(specs) == 1 and len(specs[0].children_by_field_name("name")) == 1
         children = node.named_children
+        specs = [(i, c) for i, c in enumerate(children) if c.type == "const_spec"]
+        alone = len(specs) == 1 and len(specs[0][1].children_by_field_name("name")) == 1
         group = ConstGroup()
-        for spec in specs:
-            index = children.index(spec)
+        for index, spec in specs:
             trailing = _trailing_comment(children, index)
             own = trailing or _leading_comments_of(children, index)
-            names = [text(c) for c in spec.children_by_field_name("name")]
+            names = [node_text(c) for c in spec.children_by_field_name("name")]
+            span = self.span(spec)
             type_name, values = group.spec(spec)
             for position, name in enumerate(names):
                 value = (
@@ -345,7 +347,7 @@ class _FileReader:
                         "SYN002",
                         f"constant {name} has no value the frontend evaluates (literals, "
                         "iota, earlier constants and arithmetic on them); skipped",
-                        self.span(spec),
+                        span,
                     )
                     continue
                 self.read.const_values[name] = value
@@ -354,9 +356,8 @@ class _FileReader:
                         name,
                         value,
                         trailing,
-                        own or lifecycle.docs,
                         lifecycle.since,
-                        self.span(spec),
+                        span,
                         type_name,
                         own or (lifecycle.docs if alone else ""),
                         "" if alone else lifecycle.docs,
@@ -373,7 +374,9 @@ def _not_a_message(struct: Node) -> str | None:
         return None
     members = body.named_children
     declarations = [m for m in members if m.type == "field_declaration"]
-    hidden = any(m.type == "comment" and _HIDDEN_FIELDS in text(m) for m in members)
+    hidden = any(
+        m.type == "comment" and _HIDDEN_FIELDS in node_text(m) for m in members
+    )
     if hidden and not declarations:
         return "a handle whose fields are all unexported (it carries process state)"
     tags = [parse_tag(_tag_text(m.child_by_field_name("tag"))) for m in declarations]
@@ -415,7 +418,7 @@ def _resolve_zero_values(read: GoRead) -> list[ir.Decl]:
 
 
 def _tag_text(node: Node | None) -> str:
-    raw = text(node)
+    raw = node_text(node)
     if raw.startswith("`") and raw.endswith("`") and len(raw) >= 2:
         return raw[1:-1]
     if raw.startswith('"'):
@@ -428,7 +431,7 @@ def _tag_text(node: Node | None) -> str:
 
 
 def _comment_text(node: Node) -> str:
-    raw = text(node)
+    raw = node_text(node)
     if raw.startswith("//"):
         return raw[2:].strip()
     if raw.startswith("/*"):
@@ -446,10 +449,6 @@ def _trailing_comment(siblings: list[Node], index: int) -> str:
     return ""
 
 
-def _comment_run_before(siblings: list[Node], index: int) -> str:
-    return _leading_comments_of(siblings, index)
-
-
 def _leading_comments_of(siblings: list[Node], index: int) -> str:
     """Comments on the lines right above ``siblings[index]`` (not trailing another node)."""
     lines: list[str] = []
@@ -461,22 +460,11 @@ def _leading_comments_of(siblings: list[Node], index: int) -> str:
             break
         if position > 0 and siblings[position - 1].end_point[0] == node.start_point[0]:
             break  # a trailing comment of the previous node
-        if _HIDDEN_FIELDS in text(node):
+        if _HIDDEN_FIELDS in node_text(node):
             break
         lines.insert(0, _comment_text(node))
         row = node.start_point[0]
         position -= 1
-    return "\n".join(lines)
-
-
-def _leading_comments(comments: list[Node], node: Node) -> str:
-    lines: list[str] = []
-    row = node.start_point[0]
-    for comment in reversed(comments):
-        if comment.end_point[0] != row - 1:
-            break
-        lines.insert(0, _comment_text(comment))
-        row = comment.start_point[0]
     return "\n".join(lines)
 
 

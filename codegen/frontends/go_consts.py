@@ -49,8 +49,9 @@ from tree_sitter import Node
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
+from codegen.frontends.common import node_text
 from codegen.frontends.go_methods import GoConst
-from codegen.frontends.go_types import INTEGER_TYPES, text
+from codegen.frontends.go_types import INTEGER_TYPES
 
 Value = str | int | float | bool
 _INT_OPERATORS: dict[str, Callable[[int, int], int]] = {
@@ -79,7 +80,7 @@ class ConstGroup:
         value_node = spec.child_by_field_name("value")
         if value_node is not None:
             type_node = spec.child_by_field_name("type")
-            self.type_name = text(type_node) if type_node is not None else ""
+            self.type_name = node_text(type_node) if type_node is not None else ""
             self.values = tuple(value_node.named_children)
         return self.type_name, self.values
 
@@ -90,7 +91,7 @@ def evaluate(node: Node, iota: int, known: dict[str, Value]) -> Value | None:
     if kind == "iota":
         return iota
     if kind == "identifier":
-        return known.get(text(node))
+        return known.get(node_text(node))
     if kind == "parenthesized_expression" and node.named_children:
         return evaluate(node.named_children[0], iota, known)
     if kind == "unary_expression":
@@ -101,7 +102,7 @@ def evaluate(node: Node, iota: int, known: dict[str, Value]) -> Value | None:
 
 
 def literal(node: Node) -> Value | None:
-    raw = text(node)
+    raw = node_text(node)
     if node.type == "interpreted_string_literal":
         try:
             value = json.loads(raw)
@@ -133,7 +134,7 @@ def _unary(node: Node, iota: int, known: dict[str, Value]) -> Value | None:
     value = evaluate(operand, iota, known)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    op = text(operator)
+    op = node_text(operator)
     if op == "+":
         return value
     if op == "-":
@@ -151,7 +152,7 @@ def _binary(node: Node, iota: int, known: dict[str, Value]) -> Value | None:
         return None
     left = evaluate(left_node, iota, known)
     right = evaluate(right_node, iota, known)
-    op = text(operator)
+    op = node_text(operator)
     if isinstance(left, str) and isinstance(right, str):
         return left + right if op == "+" else None
     if not _is_int(left) or not _is_int(right):
@@ -178,7 +179,7 @@ def enum_base(type_node: Node, is_go_alias: bool) -> ir.EnumBase | None:
     """The enum base a named type would have: ``type X string`` / ``type X int``."""
     if is_go_alias or type_node.type != "type_identifier":
         return None
-    name = text(type_node)
+    name = node_text(type_node)
     if name == "string":
         return ir.EnumBase.STRING
     return ir.EnumBase.INTEGER if name in INTEGER_TYPES else None

@@ -44,6 +44,7 @@ from codegen import ir
 from codegen.config import SpecConfig
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.go_page import GoPage
+from codegen.ir_index import walk_expr
 
 _ARROW = re.compile(r"\b(\w+)\s*(?:→|->)\s*(\w+)\b")
 _NOTIFICATION = re.compile(
@@ -64,12 +65,16 @@ class GoConst:
     name: str
     value: str | int | float | bool
     trailing: str  # the comment after it on its line
-    docs: str
     since: str | None
     span: ir.Span
     type_name: str = ""  # the Go type it is declared with ("" when untyped)
     own_docs: str = ""  # its own comment (or its block's docs when alone in the block)
     group_docs: str = ""  # the docs of its ``const (...)`` block when it is not alone
+
+    @property
+    def docs(self) -> str:
+        """Its own docs, else those of its block."""
+        return self.own_docs or self.group_docs
 
 
 @dataclass
@@ -78,9 +83,6 @@ class MethodCounts:
 
     direction: Counter[str] = field(default_factory=Counter)
     kind: Counter[str] = field(default_factory=Counter)
-
-
-COUNTS_KEY = "go-method-counts"
 
 
 @dataclass
@@ -289,10 +291,10 @@ class _MethodBuilder:
         )
         if params is not None:
             self._prose(
-                facts, _first_sentence(params.lifecycle.docs), params.name, _REQUEST
+                facts, _first_paragraph(params.lifecycle.docs), params.name, _REQUEST
             )
         if result is not None:
-            text = _first_sentence(result.lifecycle.docs)
+            text = _first_paragraph(result.lifecycle.docs)
             for sender, receiver in ((a, b), (b, a)):
                 if re.search(rf"\bthe {receiver}'s response\b", text):
                     facts.direction.append(
@@ -463,7 +465,11 @@ def _report_unpaired(
     for decl in decls:
         if isinstance(decl, ir.StructDecl):
             for fld in decl.fields:
-                referenced.update(_refs(fld.type))
+                referenced.update(
+                    node.name
+                    for node in walk_expr(fld.type)
+                    if isinstance(node, ir.Ref)
+                )
     for decl in decls:
         if (
             decl.name.endswith(("Params", "Result"))
@@ -476,18 +482,6 @@ def _report_unpaired(
                 "constant pairs with it",
                 decl.span,
             )
-
-
-def _refs(expr: ir.TypeExpr) -> set[str]:
-    if isinstance(expr, ir.Ref):
-        return {expr.name}
-    if isinstance(expr, ir.ArrayOf):
-        return _refs(expr.items)
-    if isinstance(expr, ir.MapOf):
-        return _refs(expr.values)
-    if isinstance(expr, ir.InlineUnion):
-        return {name for member in expr.members for name in _refs(member)}
-    return set()
 
 
 def _parse_direction(text: str, roles: tuple[str, str]) -> ir.Direction | None:
@@ -505,9 +499,8 @@ def _pascal_wire(wire: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in parts if part)
 
 
-def _first_sentence(docs: str) -> str:
-    paragraph = docs.split("\n\n", 1)[0].replace("\n", " ")
-    return paragraph
+def _first_paragraph(docs: str) -> str:
+    return docs.split("\n\n", 1)[0].replace("\n", " ")
 
 
 def _toml_span(toml_text: str, rel: str, wire: str) -> ir.Span:

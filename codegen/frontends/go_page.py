@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.source import SourceText
 
@@ -186,7 +185,3 @@ def _dedent(paragraph: list[str]) -> list[str]:
     indents = [len(line) - len(line.lstrip()) for line in paragraph]
     cut = min(indents) if indents else 0
     return [line[cut:] for line in paragraph]
-
-
-def block_span(page: GoPage, block: DocBlock) -> ir.Span:
-    return page.source.span_at_point(block.first_row, 0)

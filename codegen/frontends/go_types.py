@@ -38,6 +38,7 @@ from tree_sitter import Node
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
+from codegen.frontends.common import node_text, span_of
 from codegen.source import SourceText
 
 _TAG_PAIR = re.compile(r'(\w+):"((?:[^"\\]|\\.)*)"')
@@ -110,22 +111,22 @@ class TypeConverter:
     lifted: list[ir.Decl] = field(default_factory=list)
 
     def span(self, node: Node) -> ir.Span:
-        return self.source.span_at_point(node.start_point[0], node.start_point[1])
+        return span_of(self.source, node)
 
     def convert(self, node: Node, lifted_name: str, path: str) -> GoType:
         kind = node.type
         if kind == "parenthesized_type" and node.named_children:
             return self.convert(node.named_children[0], lifted_name, path)
         if kind == "type_identifier":
-            return self._named(text(node), node)
+            return self._named(node_text(node), node)
         if kind == "qualified_type":
-            return self._qualified(text(node), node)
+            return self._qualified(node_text(node), node)
         if kind == "pointer_type":
             inner = self.convert(node.named_children[-1], lifted_name, path)
             return GoType(inner.expr, "null", nil_is_null=True)
         if kind == "slice_type":
             element = node.child_by_field_name("element")
-            if element is not None and text(element) in ("byte", "uint8"):
+            if element is not None and node_text(element) in ("byte", "uint8"):
                 bytes_type = ir.Primitive(
                     ir.PrimitiveKind.STRING, ir.Constraints(format="byte")
                 )
@@ -144,7 +145,9 @@ class TypeConverter:
             decl = self.struct_builder(node, lifted_name, path)
             self.lifted.append(decl)
             return GoType(ir.Ref(decl.name, decl.span), "{}")
-        return self._unsupported(node, f"the Go type {text(node)!r} has no JSON form")
+        return self._unsupported(
+            node, f"the Go type {node_text(node)!r} has no JSON form"
+        )
 
     def _child(self, node: Node | None, lifted_name: str, path: str) -> GoType:
         if node is None:
@@ -196,7 +199,7 @@ class TypeConverter:
 
     def _map(self, node: Node, lifted_name: str, path: str) -> GoType:
         key = node.child_by_field_name("key")
-        key_name = text(key)
+        key_name = node_text(key)
         if key_name != "string" and key_name not in _INT_RANGES:
             self.diags.report(
                 "SYN003",
@@ -254,7 +257,3 @@ def _zero_members(
         value = fld.default_json or zero_of(fld.type, structs, named_zero, inner_seen)
         parts.append(f"{json.dumps(fld.wire_name)}:{value}")
     return parts
-
-
-def text(node: Node | None) -> str:
-    return (node.text or b"").decode("utf-8") if node is not None else ""

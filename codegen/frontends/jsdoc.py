@@ -2,7 +2,8 @@
 
 Phase: frontend helper (TypeScript and the TypeScript embedded in prose specs).
 Inputs: the raw text of a ``/** ... */`` comment and the 1-based line it starts on.
-Outputs: a ``JsDoc`` with the description, tags in order, and helpers for the tags we use.
+Outputs: a ``JsDoc`` with the description, tags in order, and helpers for the tags we use
+(``lifecycle_of``: the docs, ``@since`` and ``@deprecated`` every declaration carries).
 Guarantees: pure; never raises on malformed comments (unknown tags are kept, not dropped).
 """
 
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from codegen import ir
 
 _TAG_LINE = re.compile(r"^@(\w+)\s?(.*)$")
 
@@ -36,6 +39,19 @@ class JsDoc:
 
     def all(self, name: str) -> list[Tag]:
         return [tag for tag in self.tags if tag.name == name]
+
+
+def lifecycle_of(doc: JsDoc | None) -> ir.Lifecycle:
+    """Docs, ``@since`` (or ``@version``) and ``@deprecated`` of a declaration or method."""
+    if doc is None:
+        return ir.NO_LIFECYCLE
+    deprecated = doc.first("deprecated")
+    since = doc.first("since") or doc.first("version")
+    return ir.Lifecycle(
+        docs=doc.description,
+        since=since.text.strip() or None if since else None,
+        deprecated=deprecated.text.strip() if deprecated else None,
+    )
 
 
 def is_jsdoc(comment: str) -> bool:

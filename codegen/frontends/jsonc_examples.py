@@ -27,13 +27,13 @@ class _Scanner:
     depth: int = 0
     in_string: bool = False
     escaped: bool = False
+    placeholder: bool = False  # a ``...`` outside strings was seen
 
     def feed_line(self, line: str) -> str:
         """Consume one line, returning it with ``//`` comments (outside strings) removed."""
         out: list[str] = []
-        index = 0
-        while index < len(line):
-            char = line[index]
+        outside: list[str] = []  # the line's characters outside strings, quotes dropped
+        for index, char in enumerate(line):
             if self.in_string:
                 out.append(char)
                 if self.escaped:
@@ -48,11 +48,13 @@ class _Scanner:
                 out.append(char)
                 if char == '"':
                     self.in_string = True
-                elif char in "{[":
+                else:
+                    outside.append(char)
+                if char in "{[":
                     self.depth += 1
                 elif char in "}]":
                     self.depth -= 1
-            index += 1
+        self.placeholder = self.placeholder or "..." in "".join(outside)
         return "".join(out).rstrip()
 
 
@@ -73,17 +75,29 @@ def split_examples(text: str, first_line: int) -> list[Sample]:
             start = first_line + offset
         current.append(scanner.feed_line(line))
         if scanner.depth <= 0 and not scanner.in_string:
-            samples.append(_finish(current, start, " / ".join(notes)))
+            samples.append(
+                _finish(current, start, " / ".join(notes), scanner.placeholder)
+            )
             current, notes, scanner = [], [], _Scanner()
     if current:
         samples.append(
-            _finish(current, start, " / ".join(notes), "the message is not closed")
+            _finish(
+                current,
+                start,
+                " / ".join(notes),
+                scanner.placeholder,
+                "the message is not closed",
+            )
         )
     return samples
 
 
 def _finish(
-    lines: list[str], line: int, note: str, forced: str | None = None
+    lines: list[str],
+    line: int,
+    note: str,
+    placeholder: bool,
+    forced: str | None = None,
 ) -> Sample:
     body = "\n".join(lines).strip()
     error = forced
@@ -94,32 +108,6 @@ def _finish(
             error = (
                 f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
             )
-            if _has_placeholder(body):
+            if placeholder:
                 error = "it contains a '...' placeholder; " + error
     return Sample(body, line, note, error)
-
-
-def _has_placeholder(body: str) -> bool:
-    scanner = _Scanner()
-    for line in body.split("\n"):
-        outside = _outside_strings(line, scanner)
-        if "..." in outside:
-            return True
-    return False
-
-
-def _outside_strings(line: str, scanner: _Scanner) -> str:
-    out: list[str] = []
-    for char in line:
-        if scanner.in_string:
-            if scanner.escaped:
-                scanner.escaped = False
-            elif char == "\\":
-                scanner.escaped = True
-            elif char == '"':
-                scanner.in_string = False
-        elif char == '"':
-            scanner.in_string = True
-        else:
-            out.append(char)
-    return "".join(out)

@@ -23,11 +23,11 @@ from typing import Any
 from codegen import ir
 from codegen.config import SpecConfig
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.ir_rewrite import rewrite
 from codegen.frontends.markdown_blocks import CODE, Block, read_blocks
-from codegen.frontends.prose_methods import PROSE_TYPES, DocText, read_methods
+from codegen.frontends.prose_methods import PROSE_ONLY_TYPES, DocText, read_methods
 from codegen.frontends.result import FrontendResult
-from codegen.frontends.typescript import read_typescript
+from codegen.frontends.typescript import read_typescript, read_with_externals
+from codegen.ir_rewrite import rewrite
 from codegen.source import SourceText
 
 _VIEW_MARK = "#ts-block-"
@@ -37,8 +37,7 @@ def read_spec(
     sources: list[SourceText], config: SpecConfig, diags: Diagnostics
 ) -> FrontendResult:
     """The frontend entry point the pipeline calls for ``language = "prose"``."""
-    externals = {ext.name: ext.reason for ext in config.externals}
-    return read_prose(sources, config.roles, externals, diags)
+    return read_with_externals(read_prose, sources, config, diags)
 
 
 def read_prose(
@@ -50,12 +49,12 @@ def read_prose(
     docs = [DocText(source.rel_path, source.text) for source in sources]
     blocks = [read_blocks(source.text) for source in sources]
     views: list[SourceText] = []
-    owners: dict[str, tuple[DocText, Block, SourceText]] = {}
+    owners: dict[str, tuple[DocText, Block, DocText]] = {}
     for doc, doc_blocks in zip(docs, blocks):
         for number, block in enumerate(b for b in doc_blocks if b.kind == CODE):
             view = SourceText(f"{doc.rel_path}{_VIEW_MARK}{number}", block.text)
             views.append(view)
-            owners[view.rel_path] = (doc, block, view)
+            owners[view.rel_path] = (doc, block, DocText(view.rel_path, view.text))
     ts_diags = Diagnostics(diags.phase)
     typescript = read_typescript(views, roles, externals, ts_diags)
 
@@ -79,29 +78,18 @@ def read_prose(
     )
 
 
-def _map_span(span: ir.Span, doc: DocText, block: Block, view: SourceText) -> ir.Span:
+def _map_span(span: ir.Span, doc: DocText, block: Block, view: DocText) -> ir.Span:
     """A span in a TypeScript block → the same character in the prose document."""
-    offset = _view_offset(view, span.line, span.col)
-    if not block.origins:
-        return doc.span(block.start)
-    mapped = doc.span(block.origins[min(offset, len(block.origins) - 1)])
-    return ir.Span(mapped.file, mapped.line, mapped.col)
-
-
-def _view_offset(view: SourceText, line: int, col: int) -> int:
-    lines = view.text.split("\n")
-    line = min(max(line, 1), len(lines))
-    return sum(len(text) + 1 for text in lines[: line - 1]) + max(col - 1, 0)
+    return doc.block_span(block, view.offset(span.line, span.col))
 
 
 def _prose_types(decls: tuple[ir.Decl, ...]) -> tuple[ir.Decl, ...]:
     declared = {decl.name for decl in decls}
 
     def replace_ref(node: Any) -> Any:
+        # The other prose type names are TypeScript's own: read as such already.
         if isinstance(node, ir.Ref) and node.name not in declared:
-            known = PROSE_TYPES.get(node.name)
-            if known is not None and node.name == "integer":
-                return known
+            return PROSE_ONLY_TYPES.get(node.name, node)
         return node
 
     return rewrite(decls, replace_ref)

@@ -19,11 +19,13 @@ text, a missing ``Response:`` an MTH003 warning, an unsupported type text SYN003
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, replace
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.markdown_blocks import HEADING, PARAGRAPH, Block
+from codegen.frontends.ts_types import PREDEFINED
 
 _REQUEST = re.compile(r"^Request:\s*")
 _RESPONSE = re.compile(r"^Response:\s*")
@@ -35,15 +37,14 @@ _WIRE_NAME = re.compile(r"^(\"[^\"]*\"|'[^']*')$")
 _SENT_BY = re.compile(r"sent by the (\w+) to the (\w+)", re.IGNORECASE)
 _REQUEST_KEYS = ("method", "params", "settings")
 # Type names a prose spec may use besides TypeScript's own (``code: integer``).
+PROSE_ONLY_TYPES: dict[str, ir.TypeExpr] = {
+    "integer": ir.Primitive(ir.PrimitiveKind.INTEGER)
+}
+# What a ``Request:`` / ``Response:`` line may name without a declaration.
 PROSE_TYPES: dict[str, ir.TypeExpr] = {
-    "string": ir.Primitive(ir.PrimitiveKind.STRING),
-    "number": ir.Primitive(ir.PrimitiveKind.NUMBER),
-    "integer": ir.Primitive(ir.PrimitiveKind.INTEGER),
-    "boolean": ir.Primitive(ir.PrimitiveKind.BOOLEAN),
+    **PREDEFINED,
     "null": ir.Primitive(ir.PrimitiveKind.NULL),
-    "object": ir.AnyJson(structured=True),  # arrays are objects in TS
-    "unknown": ir.AnyJson(),
-    "any": ir.AnyJson(),
+    **PROSE_ONLY_TYPES,
 }
 
 
@@ -57,14 +58,13 @@ class DocText:
 
     def span(self, offset: int) -> ir.Span:
         offset = min(max(offset, 0), len(self.text))
-        low, high = 0, len(self.starts) - 1
-        while low < high:
-            middle = (low + high + 1) // 2
-            if self.starts[middle] <= offset:
-                low = middle
-            else:
-                high = middle - 1
-        return ir.Span(self.rel_path, low + 1, offset - self.starts[low] + 1)
+        row = bisect_right(self.starts, offset) - 1
+        return ir.Span(self.rel_path, row + 1, offset - self.starts[row] + 1)
+
+    def offset(self, line: int, col: int) -> int:
+        """The character offset of a 1-based line and column (the inverse of ``span``)."""
+        row = min(max(line, 1), len(self.starts)) - 1
+        return self.starts[row] + max(col - 1, 0)
 
     def block_span(self, block: Block, index: int = 0) -> ir.Span:
         if not block.origins:

@@ -13,12 +13,14 @@ reported (SER001) with spans, and the offending argument is dropped.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
+from codegen.frontends.common import node_text, span_of
 from codegen.source import SourceText
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -67,20 +69,22 @@ def doc_text(lines: list[str]) -> str:
     return "\n".join(stripped).strip()
 
 
-def node_text(node: Node | None) -> str:
-    if node is None or node.text is None:
-        return ""
-    return node.text.decode("utf-8", errors="replace")
-
-
-def span_of(source: SourceText, node: Node) -> ir.Span:
-    return source.span_at_point(node.start_point[0], node.start_point[1])
-
-
 def is_doc_comment(node: Node) -> bool:
     return node.type in ("line_comment", "block_comment") and any(
         child.type == "outer_doc_comment_marker" for child in node.children
     )
+
+
+def attributed(children: list[Node]) -> Iterator[tuple[Node, list[Node]]]:
+    """Each child that is not an attribute or a comment, with the attribute and doc-comment
+    nodes right before it (for ``collect_attrs``)."""
+    pending: list[Node] = []
+    for node in children:
+        if node.type == "attribute_item" or is_doc_comment(node):
+            pending.append(node)
+        elif node.type not in ("line_comment", "block_comment"):
+            yield node, pending
+            pending = []
 
 
 def collect_attrs(nodes: list[Node], source: SourceText, diags: Diagnostics) -> Attrs:

@@ -32,20 +32,24 @@ from tree_sitter import Language, Node, Parser
 from codegen import ir
 from codegen.config import SpecConfig
 from codegen.diagnostics import Diagnostics, Severity
-from codegen.frontends.common import report_duplicates, report_syntax_errors
+from codegen.frontends.common import (
+    node_text,
+    report_duplicates,
+    report_syntax_errors,
+    span_of,
+)
 from codegen.frontends.result import FrontendResult
 from codegen.frontends.rust_attrs import (
     Attrs,
     apply_rename_rule,
+    attributed,
     check_rule,
     collect_attrs,
-    is_doc_comment,
-    node_text,
     rename_value,
-    span_of,
 )
 from codegen.frontends.rust_macros import PEER_MACRO, build_methods, read_peer_macro
 from codegen.frontends.rust_types import TypeConverter, default_json, is_option
+from codegen.ir_index import Index
 from codegen.source import SourceText
 
 _LANGUAGE = Language(tree_sitter_rust.language())
@@ -154,13 +158,8 @@ def read_rust(
     }
     decls: list[ir.Decl] = []
     peers = []
+    builders: dict[str, _Builder] = {}
     for item in items:
-        builder = _Builder(
-            item.source,
-            diags,
-            TypeConverter(item.source, diags, declared, imports),
-            forbid_extra_keys,
-        )
         macro = _macro_of(item.node)
         if macro is not None:
             name = node_text(macro.child_by_field_name("macro"))
@@ -173,28 +172,28 @@ def read_rust(
                     span_of(item.source, macro),
                 )
             continue
+        builder = builders.get(item.source.rel_path)
+        if builder is None:
+            types = TypeConverter(item.source, diags, declared, imports)
+            builder = _Builder(item.source, diags, types, forbid_extra_keys)
+            builders[item.source.rel_path] = builder
         decls.extend(builder.item(item))
     decls = _resolve_defaults(decls)
     report_duplicates(decls, diags)
-    by_name = {decl.name: decl for decl in decls}
-    _report_flatten_clashes(decls, by_name, diags)
-    methods = build_methods(peers, by_name, roles, diags)
+    index = Index(
+        ir.Protocol("", "", "", ir.Transport("", ()), roles, tuple(decls), ())
+    )
+    _report_flatten_clashes(decls, index, diags)
+    methods = build_methods(peers, index.decls, roles, diags)
     return FrontendResult(decls=tuple(decls), methods=tuple(methods))
 
 
 def _items(root: Node, source: SourceText, imports: dict[str, str]) -> list[_Item]:
     out: list[_Item] = []
-    pending: list[Node] = []
-    for node in root.named_children:
-        if node.type == "attribute_item" or is_doc_comment(node):
-            pending.append(node)
-            continue
-        if node.type in ("line_comment", "block_comment"):
-            continue
+    for node, attrs_nodes in attributed(root.named_children):
         if node.type == "use_declaration":
             _read_use(node.child_by_field_name("argument"), "", imports)
-        out.append(_Item(node, pending, source))
-        pending = []
+        out.append(_Item(node, attrs_nodes, source))
     return out
 
 
@@ -305,6 +304,11 @@ class _Builder:
                     arg.span,
                 )
 
+    def _renamed(self, attrs: Attrs) -> str | None:
+        """The name ``rename`` gives, if any."""
+        rename = attrs.get("rename")
+        return rename_value(rename, self.diags) if rename is not None else None
+
     def _rule(self, attrs: Attrs, key: str) -> str | None:
         arg = attrs.get(key)
         return check_rule(arg, self.diags) if arg is not None else None
@@ -346,8 +350,7 @@ class _Builder:
                 return ir.AliasDecl(name, target, ir.AliasKind.NEWTYPE, life, span)
         tag = attrs.get("tag")
         if tag is not None and tag.value:
-            rename = attrs.get("rename")
-            written = (rename_value(rename, self.diags) if rename else None) or name
+            written = self._renamed(attrs) or name
             fields.insert(
                 0,
                 ir.Field(
@@ -373,15 +376,10 @@ class _Builder:
         self, body: Node, rule: str | None, container_default: bool
     ) -> list[ir.Field]:
         out: list[ir.Field] = []
-        pending: list[Node] = []
-        for child in body.named_children:
-            if child.type == "attribute_item" or is_doc_comment(child):
-                pending.append(child)
-                continue
+        for child, attrs_nodes in attributed(body.named_children):
             if child.type != "field_declaration":
                 continue
-            attrs = collect_attrs(pending, self.source, self.diags)
-            pending = []
+            attrs = collect_attrs(attrs_nodes, self.source, self.diags)
             fld = self._field(child, attrs, rule, container_default)
             if fld is not None:
                 out.append(fld)
@@ -395,9 +393,7 @@ class _Builder:
         type_node = node.child_by_field_name("type")
         if type_node is None or attrs.has("skip") or attrs.has("skip_serializing"):
             return None  # never written by serde (a reader ignores it as an extra key)
-        rename = attrs.get("rename")
-        wire = rename_value(rename, self.diags) if rename is not None else None
-        wire = wire or apply_rename_rule(rule, name, variant=False)
+        wire = self._renamed(attrs) or apply_rename_rule(rule, name, variant=False)
         inner = is_option(type_node)
         span = self.span(node)
         base = ir.Field(
@@ -458,17 +454,14 @@ class _Builder:
             self.diags.report("SER002", "untagged and tag exclude each other", span)
         if content is not None and tag is None:
             self.diags.report("SER002", "content needs tag", content.span)
-        variants: list[tuple[Node, Attrs]] = []
-        pending: list[Node] = []
         body = node.child_by_field_name("body")
-        for child in body.named_children if body is not None else []:
-            if child.type == "attribute_item" or is_doc_comment(child):
-                pending.append(child)
-            elif child.type == "enum_variant":
-                variants.append(
-                    (child, collect_attrs(pending, self.source, self.diags))
-                )
-                pending = []
+        variants = [
+            (child, collect_attrs(attrs_nodes, self.source, self.diags))
+            for child, attrs_nodes in attributed(
+                body.named_children if body is not None else []
+            )
+            if child.type == "enum_variant"
+        ]
         variants = [(v, a) for v, a in variants if not a.has("skip")]
         all_unit = all(v.child_by_field_name("body") is None for v, _ in variants)
         if all_unit and not untagged and tag is None:
@@ -497,9 +490,7 @@ class _Builder:
 
     def _variant_wire(self, node: Node, attrs: Attrs, rule: str | None) -> str:
         ident = node_text(node.child_by_field_name("name")).removeprefix("r#")
-        rename = attrs.get("rename")
-        wire = rename_value(rename, self.diags) if rename is not None else None
-        return wire or apply_rename_rule(rule, ident, variant=True)
+        return self._renamed(attrs) or apply_rename_rule(rule, ident, variant=True)
 
     def _string_enum(
         self,
@@ -616,7 +607,7 @@ def _resolve_defaults(decls: list[ir.Decl]) -> list[ir.Decl]:
 
 
 def _report_flatten_clashes(
-    decls: list[ir.Decl], index: dict[str, ir.Decl], diags: Diagnostics
+    decls: list[ir.Decl], index: Index, diags: Diagnostics
 ) -> None:
     """serde writes a key twice when two flattened members (or a member and a field) share
     it.  Clashes with different types are reported by the wire-name pass; the ones with the
@@ -628,7 +619,7 @@ def _report_flatten_clashes(
         ):
             continue
         seen: dict[str, ir.Field] = {}
-        for fld in _expanded(decl, index, frozenset()):
+        for fld in index.wire_fields(decl, keep_duplicates=True):
             earlier = seen.get(fld.wire_name)
             if earlier is not None and earlier.type == fld.type:
                 diags.report(
@@ -638,18 +629,3 @@ def _report_flatten_clashes(
                     fld.span,
                 )
             seen.setdefault(fld.wire_name, fld)
-
-
-def _expanded(
-    struct: ir.StructDecl, index: dict[str, ir.Decl], visiting: frozenset[str]
-) -> list[ir.Field]:
-    if struct.name in visiting:
-        return []
-    out: list[ir.Field] = []
-    for fld in struct.fields:
-        inner = index.get(fld.type.name) if isinstance(fld.type, ir.Ref) else None
-        if fld.flatten and isinstance(inner, ir.StructDecl):
-            out.extend(_expanded(inner, index, visiting | {struct.name}))
-        else:
-            out.append(fld)
-    return out

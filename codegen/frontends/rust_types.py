@@ -19,7 +19,7 @@ from tree_sitter import Node
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.rust_attrs import node_text, span_of
+from codegen.frontends.common import node_text, span_of
 from codegen.source import SourceText
 
 _STRING = ir.Primitive(ir.PrimitiveKind.STRING)

@@ -14,6 +14,7 @@ from tree_sitter import Node
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
+from codegen.frontends.common import node_text, span_of
 from codegen.frontends.jsdoc import JsDoc, is_jsdoc, parse_jsdoc
 from codegen.source import SourceText
 
@@ -31,16 +32,17 @@ def convert_enum(
     lifecycle: ir.Lifecycle,
     exported: bool,
 ) -> ir.EnumDecl:
-    name = _text(node.child_by_field_name("name"))
+    name = node_text(node.child_by_field_name("name"))
+    enum_span = span_of(source, node)
     body = node.child_by_field_name("body")
     members: list[ir.EnumMember] = []
     flags = False
     next_auto = 0
     doc: JsDoc | None = None
     for member in body.named_children if body else []:
-        span = source.span_at_point(member.start_point[0], member.start_point[1])
+        span = span_of(source, member)
         if member.type == "comment":
-            text = _text(member)
+            text = node_text(member)
             doc = (
                 parse_jsdoc(text, member.start_point[0] + 1) if is_jsdoc(text) else doc
             )
@@ -69,7 +71,7 @@ def convert_enum(
         diags.report(
             "SYN004",
             f"enum {name} mixes string and number members; read as a string enum",
-            source.span_at_point(node.start_point[0], node.start_point[1]),
+            enum_span,
         )
     base = ir.EnumBase.INTEGER if kinds == {int} else ir.EnumBase.STRING
     return ir.EnumDecl(
@@ -78,7 +80,7 @@ def convert_enum(
         members=tuple(members),
         flags=flags and base is ir.EnumBase.INTEGER,
         lifecycle=lifecycle,
-        span=source.span_at_point(node.start_point[0], node.start_point[1]),
+        span=enum_span,
         exported=exported,
     )
 
@@ -86,17 +88,17 @@ def convert_enum(
 def _member_parts(member: Node) -> tuple[str, Node | None]:
     if member.type == "enum_assignment":
         name_node = member.child_by_field_name("name")
-        return _unquote(_text(name_node)), member.child_by_field_name("value")
-    return _unquote(_text(member)), None
+        return _unquote(node_text(name_node)), member.child_by_field_name("value")
+    return _unquote(node_text(member)), None
 
 
 def _evaluate(node: Node) -> tuple[str | int, bool]:
     """Evaluate a constant enum initializer; the flag says whether bit operators were used."""
     kind = node.type
     if kind == "string":
-        return _unquote(_text(node)), False
+        return _unquote(node_text(node)), False
     if kind == "number":
-        text = _text(node).replace("_", "")
+        text = node_text(node).replace("_", "")
         try:
             return int(text, 0), False
         except ValueError as exc:
@@ -104,7 +106,7 @@ def _evaluate(node: Node) -> tuple[str | int, bool]:
     if kind == "parenthesized_expression" and node.named_children:
         return _evaluate(node.named_children[0])
     if kind == "unary_expression":
-        operator = _text(node.child_by_field_name("operator"))
+        operator = node_text(node.child_by_field_name("operator"))
         argument = node.child_by_field_name("argument")
         value, bits = _evaluate(argument) if argument else ("", False)
         if operator == "-" and isinstance(value, int):
@@ -114,11 +116,11 @@ def _evaluate(node: Node) -> tuple[str | int, bool]:
         raise _NotConstant(f"unsupported operator {operator!r}")
     if kind == "binary_expression":
         return _binary(node)
-    raise _NotConstant(f"{_text(node)!r} is not a constant expression")
+    raise _NotConstant(f"{node_text(node)!r} is not a constant expression")
 
 
 def _binary(node: Node) -> tuple[int, bool]:
-    operator = _text(node.child_by_field_name("operator"))
+    operator = node_text(node.child_by_field_name("operator"))
     left_node = node.child_by_field_name("left")
     right_node = node.child_by_field_name("right")
     if left_node is None or right_node is None:
@@ -148,7 +150,3 @@ def _unquote(text: str) -> str:
     if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"`":
         return text[1:-1]
     return text
-
-
-def _text(node: Node | None) -> str:
-    return (node.text or b"").decode("utf-8") if node is not None else ""

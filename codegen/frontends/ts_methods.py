@@ -21,8 +21,9 @@ from dataclasses import dataclass
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.jsdoc import JsDoc, Tag
+from codegen.frontends.jsdoc import JsDoc, Tag, lifecycle_of
 from codegen.frontends.jsonc_examples import split_examples
+from codegen.frontends.ts_types import pascal
 from codegen.source import SourceText
 
 _ARROWS = ("↔", "<->", "→", "->")
@@ -107,8 +108,7 @@ def pair_methods(
         direction = _direction(doc, roles, diags)
         if direction is None:
             continue
-        stem = doc.wire_name[:1].upper() + doc.wire_name[1:]
-        stem = re.sub(r"[^0-9A-Za-z]+(.)", lambda m: m.group(1).upper(), stem)
+        stem = pascal(doc.wire_name)
         params = by_name.get(stem + "Params")
         result = by_name.get(stem + "Result")
         if params is None:
@@ -132,7 +132,7 @@ def pair_methods(
                 params=ir.Ref(params.name, params.span) if params else None,
                 result=ir.Ref(result.name, result.span) if result else None,
                 errors=_errors(doc, [d for d in (params, result) if d is not None]),
-                lifecycle=_method_lifecycle(doc.doc),
+                lifecycle=lifecycle_of(doc.doc),
                 span=doc.span,
             )
         )
@@ -182,16 +182,6 @@ def _codes_in(text: str) -> list[tuple[int, str]]:
         for match in pattern.finditer(text):
             out.append((int(match.group("code")), match.group("name")))
     return out
-
-
-def _method_lifecycle(doc: JsDoc) -> ir.Lifecycle:
-    since = doc.first("since") or doc.first("version")
-    deprecated = doc.first("deprecated")
-    return ir.Lifecycle(
-        docs=doc.description,
-        since=since.text.strip() if since else None,
-        deprecated=deprecated.text.strip() if deprecated else None,
-    )
 
 
 def _examples(doc: MethodDoc, diags: Diagnostics) -> list[ir.Example]:

@@ -10,6 +10,7 @@ Guarantees: never raises on user input; anything unsupported becomes a diagnosti
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -17,9 +18,10 @@ from tree_sitter import Node
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
+from codegen.frontends.common import node_text, span_of
 from codegen.source import SourceText
 
-_PREDEFINED: dict[str, ir.TypeExpr] = {
+PREDEFINED: dict[str, ir.TypeExpr] = {
     "string": ir.Primitive(ir.PrimitiveKind.STRING),
     "number": ir.Primitive(ir.PrimitiveKind.NUMBER),
     "bigint": ir.Primitive(ir.PrimitiveKind.INTEGER),
@@ -29,6 +31,12 @@ _PREDEFINED: dict[str, ir.TypeExpr] = {
     "object": ir.AnyJson(structured=True),  # arrays are objects in TS
 }
 NULL = ir.Primitive(ir.PrimitiveKind.NULL)
+
+
+def pascal(name: str) -> str:
+    """``before`` → ``Before``, ``session/new`` → ``SessionNew``: names of lifted types."""
+    parts = re.split(r"[^0-9A-Za-z]+", name)
+    return "".join(part[:1].upper() + part[1:] for part in parts if part)
 
 
 @dataclass
@@ -48,14 +56,11 @@ ObjectBuilder = Callable[[Node, str, str], ir.StructDecl]
 class TypeConverter:
     source: SourceText
     diags: Diagnostics
-    build_object: ObjectBuilder | None = None
+    build_object: ObjectBuilder
     lifted: list[ir.Decl] = field(default_factory=list)
 
     def span(self, node: Node) -> ir.Span:
-        return self.source.span_at_point(node.start_point[0], node.start_point[1])
-
-    def text(self, node: Node) -> str:
-        return (node.text or b"").decode("utf-8")
+        return span_of(self.source, node)
 
     def convert(self, node: Node, context: str, derived_from: str) -> TypeResult:
         """Convert a type node; ``context`` names lifted declarations (``FileEditBefore``)."""
@@ -74,14 +79,14 @@ class TypeConverter:
     def _single(self, node: Node, context: str, derived_from: str) -> ir.TypeExpr:
         kind = node.type
         if kind == "predefined_type":
-            name = self.text(node)
-            if name in _PREDEFINED:
-                return _PREDEFINED[name]
+            name = node_text(node)
+            if name in PREDEFINED:
+                return PREDEFINED[name]
             return self._unsupported(node, f"the type {name!r} has no JSON form").expr
         if kind == "type_identifier":
-            name = self.text(node)
-            if name in _PREDEFINED:  # tree-sitter reads ``bigint`` as an identifier
-                return _PREDEFINED[name]
+            name = node_text(node)
+            if name in PREDEFINED:  # tree-sitter reads ``bigint`` as an identifier
+                return PREDEFINED[name]
             return ir.Ref(name, self.span(node))
         if kind == "nested_type_identifier":
             module = node.child_by_field_name("module")
@@ -89,7 +94,7 @@ class TypeConverter:
             if module is None or member is None:
                 return self._unsupported(node, "a malformed qualified type").expr
             return ir.EnumMemberRef(
-                self.text(module), self.text(member), self.span(node)
+                node_text(module), node_text(member), self.span(node)
             )
         if kind == "literal_type":
             return self._literal(node)
@@ -129,7 +134,7 @@ class TypeConverter:
 
     def _literal(self, node: Node) -> ir.TypeExpr:
         child = node.named_children[0] if node.named_children else node
-        text = self.text(child)
+        text = node_text(child)
         if child.type == "string":
             return ir.Literal(text[1:-1])
         if child.type == "number":
@@ -147,7 +152,7 @@ class TypeConverter:
     def _generic(self, node: Node, context: str, derived_from: str) -> ir.TypeExpr:
         name_node = node.child_by_field_name("name")
         args_node = node.child_by_field_name("type_arguments")
-        name = self.text(name_node) if name_node else ""
+        name = node_text(name_node) if name_node else ""
         args = args_node.named_children if args_node else []
         if name == "Record" and len(args) == 2:
             key = self._single(args[0], context + "Key", derived_from + "<key>")
@@ -162,10 +167,6 @@ class TypeConverter:
         ).expr
 
     def _object(self, node: Node, context: str, derived_from: str) -> ir.TypeExpr:
-        if self.build_object is None:
-            return self._unsupported(
-                node, "inline object types are not allowed here"
-            ).expr
         struct = self.build_object(node, context, derived_from)
         self.lifted.append(struct)
         return ir.Ref(struct.name, struct.span)
@@ -219,7 +220,7 @@ def _is_keyword_literal(node: Node, keyword: str) -> bool:
     if node.type == "literal_type" and node.named_children:
         return node.named_children[0].type == keyword
     if node.type == "predefined_type":
-        return (node.text or b"").decode() == keyword
+        return node_text(node) == keyword
     return False
 
 

@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from codegen.frontends.jsdoc import is_jsdoc
+
 _INDENT = "  "
 _DECL_WORDS = frozenset({"export", "declare", "interface", "type", "enum"})
 _DECL_PREFIXES = ("export", "declare", "=")
@@ -311,6 +313,4 @@ class _Layout:
 
 def _is_flattened_jsdoc(comment: str) -> bool:
     """``/** * text */``: a JSDoc whose body starts with a lone ``*`` (a lost line break)."""
-    if not comment.startswith("/**") or comment.startswith("/***"):
-        return False
-    return bool(re.match(r"\s+\*(\s|$)", comment[3:]))
+    return is_jsdoc(comment) and bool(re.match(r"\s+\*(\s|$)", comment[3:]))

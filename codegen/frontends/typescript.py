@@ -11,6 +11,7 @@ declarations are lifted to named declarations recording where they came from.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import tree_sitter_typescript
@@ -19,12 +20,17 @@ from tree_sitter import Language, Node, Parser
 from codegen import ir
 from codegen.config import SpecConfig
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.common import report_duplicates, report_syntax_errors
-from codegen.frontends.jsdoc import JsDoc, is_jsdoc, parse_jsdoc
+from codegen.frontends.common import (
+    node_text,
+    report_duplicates,
+    report_syntax_errors,
+    span_of,
+)
+from codegen.frontends.jsdoc import JsDoc, is_jsdoc, lifecycle_of, parse_jsdoc
 from codegen.frontends.result import FrontendResult
 from codegen.frontends.ts_enums import convert_enum
 from codegen.frontends.ts_methods import MethodDoc, method_from_jsdoc, pair_methods
-from codegen.frontends.ts_types import TypeConverter
+from codegen.frontends.ts_types import TypeConverter, pascal
 from codegen.source import SourceText
 
 _LANGUAGE = Language(tree_sitter_typescript.language_typescript())
@@ -46,12 +52,26 @@ class _FileState:
     method_docs: list[MethodDoc] = field(default_factory=list)
 
 
+# (sources, roles, external type name → reason, diagnostics) → result
+Reader = Callable[
+    [list[SourceText], tuple[str, str], dict[str, str], Diagnostics], FrontendResult
+]
+
+
 def read_spec(
     sources: list[SourceText], config: SpecConfig, diags: Diagnostics
 ) -> FrontendResult:
     """The frontend entry point the pipeline calls for ``language = "typescript"``."""
+    return read_with_externals(read_typescript, sources, config, diags)
+
+
+def read_with_externals(
+    reader: Reader, sources: list[SourceText], config: SpecConfig, diags: Diagnostics
+) -> FrontendResult:
+    """Run a TypeScript-based reader with the spec's roles and externals; warn (CFG004)
+    about an external type that no source imports."""
     externals = {ext.name: ext.reason for ext in config.externals}
-    result = read_typescript(sources, config.roles, externals, diags)
+    result = reader(sources, config.roles, externals, diags)
     imported = {d.name for d in result.decls if isinstance(d, ir.AliasDecl)}
     for external in config.externals:
         if external.name not in imported:
@@ -97,7 +117,7 @@ def _read_file(source: SourceText, diags: Diagnostics) -> _FileState:
     pending_doc: JsDoc | None = None
     for node in root.named_children:
         if node.type == "comment":
-            text = _text(node)
+            text = node_text(node)
             if is_jsdoc(text):
                 doc = parse_jsdoc(text, node.start_point[0] + 1)
                 method = method_from_jsdoc(doc, source, diags)
@@ -115,15 +135,13 @@ def _read_file(source: SourceText, diags: Diagnostics) -> _FileState:
 def _read_statement(
     node: Node, doc: JsDoc | None, state: _FileState, diags: Diagnostics
 ) -> None:
-    exported = node.type == "export_statement"
-    declaration = node.child_by_field_name("declaration") if exported else node
     if node.type == "import_statement":
         state.imports.extend(_imports(node, state.source))
         return
-    if exported and declaration is None:
-        return  # ``export type { X } from './state.js'``: a re-export, no new declaration
+    exported = node.type == "export_statement"
+    declaration = node.child_by_field_name("declaration") if exported else node
     if declaration is None:
-        return
+        return  # ``export type { X } from './state.js'``: a re-export, no new declaration
     builder = _DeclBuilder(state.source, diags, exported)
     decl = builder.declaration(declaration, doc)
     if decl is None:
@@ -143,10 +161,10 @@ class _DeclBuilder:
         self.types = TypeConverter(self.source, self.diags, self.object_struct)
 
     def span(self, node: Node) -> ir.Span:
-        return self.source.span_at_point(node.start_point[0], node.start_point[1])
+        return span_of(self.source, node)
 
     def declaration(self, node: Node, doc: JsDoc | None) -> ir.Decl | None:
-        lifecycle = _lifecycle(doc)
+        lifecycle = lifecycle_of(doc)
         if node.type == "interface_declaration":
             return self.interface(node, lifecycle)
         if node.type == "type_alias_declaration":
@@ -170,7 +188,7 @@ class _DeclBuilder:
         return None
 
     def interface(self, node: Node, lifecycle: ir.Lifecycle) -> ir.StructDecl:
-        name = _text(node.child_by_field_name("name"))
+        name = node_text(node.child_by_field_name("name"))
         bases: list[ir.Ref] = []
         for child in node.children:
             if child.type == "extends_type_clause":
@@ -199,7 +217,7 @@ class _DeclBuilder:
         )
 
     def alias(self, node: Node, lifecycle: ir.Lifecycle) -> ir.Decl:
-        name = _text(node.child_by_field_name("name"))
+        name = node_text(node.child_by_field_name("name"))
         value = node.child_by_field_name("value")
         span = self.span(node)
         if value is None:
@@ -241,11 +259,11 @@ class _DeclBuilder:
         refs: list[ir.Ref] = []
         for child in clause.named_children:
             if child.type == "type_identifier":
-                refs.append(ir.Ref(_text(child), self.span(child)))
+                refs.append(ir.Ref(node_text(child), self.span(child)))
             else:
                 self.diags.report(
                     "SYN003",
-                    f"unsupported base type {_text(child)!r}; ignored",
+                    f"unsupported base type {node_text(child)!r}; ignored",
                     self.span(child),
                 )
         return refs
@@ -259,7 +277,7 @@ class _DeclBuilder:
         doc: JsDoc | None = None
         for member in body.named_children:
             if member.type == "comment":
-                text = _text(member)
+                text = node_text(member)
                 doc = (
                     parse_jsdoc(text, member.start_point[0] + 1)
                     if is_jsdoc(text)
@@ -299,7 +317,7 @@ class _DeclBuilder:
             undefined = nullable = False
         else:
             result = self.types.convert(
-                type_node, owner + _pascal(name), f"{path}.{name}"
+                type_node, owner + pascal(name), f"{path}.{name}"
             )
             expr, undefined, nullable = result.expr, result.undefined, result.nullable
             expr = self._lift_union(expr, owner, path, name, member)
@@ -311,7 +329,7 @@ class _DeclBuilder:
             type=_with_format(expr, doc),
             presence=ir.Presence.OPTIONAL if optional else ir.Presence.REQUIRED,
             nullable=nullable,
-            lifecycle=_lifecycle(doc),
+            lifecycle=lifecycle_of(doc),
             span=self.span(member),
         )
 
@@ -322,7 +340,7 @@ class _DeclBuilder:
         if not isinstance(expr, ir.InlineUnion) or not _is_declaration_union(expr):
             return expr
         union = ir.UnionDecl(
-            owner + _pascal(name),
+            owner + pascal(name),
             _variants(expr, False),
             ir.UnionRepr.UNTAGGED,
             span=self.span(node),
@@ -379,7 +397,7 @@ def _variant_name(member: ir.TypeExpr) -> str:
     if isinstance(member, ir.MapOf):
         return _variant_name(member.values) + "Map"
     if isinstance(member, ir.Literal):
-        return _pascal(str(member.value)) or "Literal"
+        return pascal(str(member.value)) or "Literal"
     if isinstance(member, ir.EnumMemberRef):
         return member.member
     return type(member).__name__
@@ -396,21 +414,9 @@ def _with_format(expr: ir.TypeExpr, doc: JsDoc | None) -> ir.TypeExpr:
     return replace(expr, constraints=replace(expr.constraints, format=match.group(1)))
 
 
-def _lifecycle(doc: JsDoc | None) -> ir.Lifecycle:
-    if doc is None:
-        return ir.NO_LIFECYCLE
-    deprecated = doc.first("deprecated")
-    since = doc.first("since") or doc.first("version")
-    return ir.Lifecycle(
-        docs=doc.description,
-        since=since.text.strip() or None if since else None,
-        deprecated=deprecated.text.strip() if deprecated else None,
-    )
-
-
 def _imports(node: Node, source: SourceText) -> list[Import]:
     module_node = node.child_by_field_name("source")
-    module = _text(module_node)[1:-1] if module_node else ""
+    module = node_text(module_node)[1:-1] if module_node else ""
     out: list[Import] = []
     stack = list(node.named_children)
     while stack:
@@ -420,8 +426,7 @@ def _imports(node: Node, source: SourceText) -> list[Import]:
                 "name"
             )
             if alias is not None:
-                span = source.span_at_point(alias.start_point[0], alias.start_point[1])
-                out.append(Import(_text(alias), module, span))
+                out.append(Import(node_text(alias), module, span_of(source, alias)))
         else:
             stack.extend(child.named_children)
     return out
@@ -440,61 +445,48 @@ def _external_decls(
             if _module_stem(imported.module) in local_modules or imported.name in seen:
                 continue
             seen.add(imported.name)
+            where = (
+                f"{imported.name} is imported from {imported.module!r}, "
+                "which is not part of this spec"
+            )
             if imported.name in externals:
                 diags.report(
                     "REF002",
-                    f"{imported.name} is imported from {imported.module!r}, which is not part of "
-                    f"this spec; declared external in spec.toml, it is read as any JSON value",
+                    f"{where}; declared external in spec.toml, it is read as any JSON value",
                     imported.span,
                 )
                 docs = externals[imported.name] or f"Defined in {imported.module}."
-                out.append(
-                    ir.AliasDecl(
-                        imported.name,
-                        ir.AnyJson(),
-                        ir.AliasKind.EXTERNAL,
-                        ir.Lifecycle(docs=docs),
-                        imported.span,
-                    )
-                )
+                lifecycle = ir.Lifecycle(docs=docs)
             else:
                 diags.report(
                     "REF001",
-                    f"{imported.name} is imported from {imported.module!r}, which is not part of "
-                    f"this spec; declare it under [external] in spec.toml",
+                    f"{where}; declare it under [external] in spec.toml",
                     imported.span,
                 )
                 # A placeholder keeps every use of the name from being reported again.
-                out.append(
-                    ir.AliasDecl(
-                        imported.name,
-                        ir.AnyJson(),
-                        ir.AliasKind.EXTERNAL,
-                        span=imported.span,
-                    )
+                lifecycle = ir.NO_LIFECYCLE
+            out.append(
+                ir.AliasDecl(
+                    imported.name,
+                    ir.AnyJson(),
+                    ir.AliasKind.EXTERNAL,
+                    lifecycle,
+                    imported.span,
                 )
+            )
     return out
 
 
 def _module_stem(path: str) -> str:
     name = path.rsplit("/", 1)[-1]
-    for suffix in (".js", ".ts", ".d.ts", ".mjs"):
+    for suffix in (".d.ts", ".js", ".ts", ".mjs"):
         if name.endswith(suffix):
             return name[: -len(suffix)]
     return name
 
 
 def _property_name(node: Node) -> str:
-    text = _text(node)
+    text = node_text(node)
     if node.type == "string" and len(text) >= 2:
         return text[1:-1]
     return text
-
-
-def _pascal(name: str) -> str:
-    parts = re.split(r"[^0-9A-Za-z]+", name)
-    return "".join(part[:1].upper() + part[1:] for part in parts if part)
-
-
-def _text(node: Node | None) -> str:
-    return (node.text or b"").decode("utf-8") if node is not None else ""

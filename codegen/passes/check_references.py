@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.passes.walk import type_exprs_of_decl, walk_expr
+from codegen.ir_index import walk_expr
+from codegen.passes.walk import type_exprs_of_decl
 
 
 def check_references(protocol: ir.Protocol, diags: Diagnostics) -> ir.Protocol:

@@ -10,12 +10,14 @@ Outputs:
   union stays untagged with a ``Discriminator(required_keys=...)`` (UNI003 note);
 - otherwise UNI001 (ambiguous).  Primitive variants are told apart by their JSON type.
 Guarantees: pure and deterministic (candidate keys are tried in the first variant's wire order);
-tagged unions with a value used twice get UNI002.
+tagged unions with a value used twice get UNI002.  ``select_variant`` reads a wire object
+back the way these decisions say.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
@@ -97,7 +99,9 @@ def _by_required_keys(
 
     Variant V may be tested before W only if V's key is not a key W declares (else a valid W
     could be taken for V).  Greedily take any variant whose required key no remaining variant
-    declares; the last one needs no key at all (it is the fallback).
+    declares.  The last one needs no unique key: it keeps its first required key (so a
+    message with none of the keys is still rejected), or an empty tuple when it has none,
+    which makes it the fallback.
     """
     fields = {v.name: index.wire_fields(s) for v, s in structs}
     remaining = [variant for variant, _ in structs]
@@ -173,12 +177,40 @@ def literal_values_of(expr: ir.TypeExpr, index: Index) -> tuple[Scalar, ...]:
     return ()
 
 
+def select_variant(union: ir.UnionDecl, value: Any, index: Index) -> ir.Variant | None:
+    """The object variant a wire object belongs to, by the union's tag key or, untagged, by
+    the discriminator's required keys in order (an empty key tuple is the fallback)."""
+    if not isinstance(value, dict):
+        return None
+    objects = {
+        v.name: v
+        for v in union.variants
+        if v.type is not None and index.struct_of(v.type) is not None
+    }
+    if union.tag_key is not None:
+        tag = value.get(union.tag_key)
+        return next(
+            (v for v in objects.values() if tag in _tag_values(v)),
+            None,
+        )
+    if union.discriminator is not None:
+        for name, keys in union.discriminator.required_keys:
+            if name in objects and all(key in value for key in keys):
+                return objects[name]
+    return None
+
+
+def _tag_values(variant: ir.Variant) -> tuple[str | int | bool, ...]:
+    """The tag values that select a variant (serde writes the variant name by default)."""
+    return variant.tag_values or (variant.name,)
+
+
 def _check_unique_tags(union: ir.UnionDecl, diags: Diagnostics) -> None:
     if union.repr is ir.UnionRepr.UNTAGGED:
         return
     owner: dict[object, str] = {}
     for variant in union.variants:
-        for value in variant.tag_values or (variant.name,):
+        for value in _tag_values(variant):
             key = (type(value).__name__, value)
             if key in owner:
                 diags.report(

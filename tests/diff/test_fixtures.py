@@ -29,4 +29,5 @@ def test_rule_fixture(name: str, update_goldens: bool) -> None:
 
 
 def test_fixture_names_are_rules() -> None:
+    assert CASES, f"no fixtures under {FIXTURES}"
     assert all(rule_of(name) in RULES for name in CASES)

@@ -89,6 +89,13 @@ def test_unclosed_block_is_a_diagnostic() -> None:
     assert all(d.span.file == "page.godoc.txt" for d in diags.items)
 
 
+def test_closed_block_is_no_diagnostic() -> None:
+    diags = Diagnostics()
+    read = read_go([_source('x\n\ntype A struct {\n\tB int `json:"b"`\n}\n')], diags)
+    assert not diags.items
+    assert [d.name for d in read.decls] == ["A"]
+
+
 def test_page_and_go_file_give_the_same_types() -> None:
     """The same declarations read from a page and from a .go file agree (spans aside)."""
     go_text = (

@@ -176,6 +176,13 @@ def test_parse_tag(raw: str, name: str, options: set[str]) -> None:
     assert tag.skip is (raw == 'json:"-"')
 
 
+def test_parse_tag_without_a_json_key() -> None:
+    tag = parse_tag('yaml:"a,omitempty" xml:"b"')
+    assert not tag.present and not tag.skip
+    assert tag.name == "" and tag.options == frozenset()
+    assert tag.other_keys == {"yaml", "xml"}
+
+
 def test_allowed_values_patterns() -> None:
     assert allowed_values('"cancel" (default) or "block"')
     assert allowed_values('"50%", "80" (chars), "" (auto)')
@@ -373,3 +380,35 @@ def test_typed_constant_enum_rejects_a_number(color: dict[str, Any]) -> None:
         paint.model_validate(json.loads(text))
     assert not _schema_accepts(color["bundle"], "Paint", json.loads(text))
     assert not _schema_accepts(color["bundle"], "Color", 1)
+
+
+def test_docs_are_the_comment_right_above_not_one_trailing_the_line_before() -> None:
+    read, diags = _read_text("""package x
+const Version = 3 // the wire version
+type Trailed string
+// Documented is documented.
+type Documented string
+""")
+    assert not diags.items
+    docs = {d.name: d.lifecycle.docs for d in read.decls}
+    assert docs == {"Trailed": "", "Documented": "Documented is documented."}
+
+
+def test_constant_docs_fall_back_to_the_block_docs() -> None:
+    read, _ = _read_text("""package x
+// Limits of the wire.
+const (
+    // MaxItems bounds a page.
+    MaxItems = 10
+    MaxDepth = 3
+)
+""")
+    docs = {c.name: (c.own_docs, c.group_docs, c.docs) for c in read.consts}
+    assert docs == {
+        "MaxItems": (
+            "MaxItems bounds a page.",
+            "Limits of the wire.",
+            "MaxItems bounds a page.",
+        ),
+        "MaxDepth": ("", "Limits of the wire.", "Limits of the wire."),
+    }

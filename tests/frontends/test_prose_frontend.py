@@ -179,3 +179,25 @@ def test_raw_text_reads_flattened_interfaces_with_a_line_comment() -> None:
 def test_empty_and_prose_only_documents() -> None:
     assert read("") == (FrontendResult((), ()), [])
     assert read("Just words.\n\nMore words.\n")[0].methods == ()
+
+
+def test_typescript_type_names_in_method_lines() -> None:
+    result, diags = read(
+        'Request: { method: "x", params: bigint }\nResponse: { result: null }\n'
+    )
+    assert diags == []
+    (method,) = result.methods
+    assert method.params == ir.Primitive(ir.PrimitiveKind.INTEGER)
+    assert method.result == ir.Primitive(ir.PrimitiveKind.NULL)
+
+
+def test_an_external_never_imported_is_reported_unused(tmp_path: Path) -> None:
+    (tmp_path / "spec.toml").write_text(
+        '[spec]\nid = "p"\nlanguage = "prose"\nsources = ["doc.md"]\n'
+        'roles = ["client", "provider"]\n'
+        '[external.Ext]\nmodule = "./x.js"\nreason = "elsewhere"\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "doc.md").write_text("```ts\ninterface A { a: string }\n```\n")
+    outcome = load_protocol(tmp_path, repo_root=tmp_path)
+    assert [d.code for d in outcome.diags.items] == ["CFG004"]

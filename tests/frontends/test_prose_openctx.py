@@ -11,9 +11,9 @@ import pytest
 
 from codegen import ir, ir_dump
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.ir_rewrite import rewrite
 from codegen.frontends.prose import read_prose
 from codegen.frontends.result import FrontendResult
+from codegen.ir_rewrite import rewrite
 from codegen.pipeline import load_protocol
 from codegen.source import SourceText
 

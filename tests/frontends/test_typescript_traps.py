@@ -5,6 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from codegen import ir
+from codegen.diagnostics import Diagnostics
+from codegen.frontends.typescript import read_typescript
+from codegen.source import SourceText
 from tests.frontends.ts_support import load_ts
 
 
@@ -239,3 +242,44 @@ export interface MParams { a: string }
 def test_syntax_errors_are_diagnostics_not_crashes(tmp_path: Path) -> None:
     out = load_ts(tmp_path, "export interface X { a: string\nexport interface Y {")
     assert any(d.code == "SYN001" for d in out.diags.items)
+
+
+def test_an_imported_external_is_not_reported_unused(tmp_path: Path) -> None:
+    toml = '[external.Ext]\nmodule = "./x.js"\nreason = "elsewhere"\n'
+    out = load_ts(
+        tmp_path,
+        "import type { Ext } from './x.js';\nexport interface A { e: Ext }",
+        toml,
+    )
+    assert "CFG004" not in [d.code for d in out.diags.items]
+
+
+def test_an_external_never_imported_is_reported_unused(tmp_path: Path) -> None:
+    toml = '[external.Ext]\nmodule = "./x.js"\nreason = "elsewhere"\n'
+    out = load_ts(tmp_path, "export interface A { e: string }", toml)
+    assert [d.code for d in out.diags.items] == ["CFG004"]
+
+
+def test_imports_between_spec_files_are_local_including_d_ts() -> None:
+    diags = Diagnostics()
+    read_typescript(
+        [
+            SourceText("types.d.ts", "export interface X { x: string }"),
+            SourceText("a.ts", "import type { X } from './types.js';\n"),
+        ],
+        ("client", "server"),
+        {},
+        diags,
+    )
+    assert diags.items == []
+
+
+def test_imports_from_outside_the_spec_are_not_local() -> None:
+    diags = Diagnostics()
+    read_typescript(
+        [SourceText("a.ts", "import type { X } from './types.js';\n")],
+        ("client", "server"),
+        {},
+        diags,
+    )
+    assert [d.code for d in diags.items] == ["REF001"]

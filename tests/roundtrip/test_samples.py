@@ -77,24 +77,21 @@ def test_json_schema_agrees(item: tuple[str, ir.Example]) -> None:
     assert accepted is (example.expect is ir.Expectation.ACCEPT), example.note
 
 
+@pytest.fixture(scope="session")
+def datamodel_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One output folder per session, so each spec's models are generated once."""
+    return tmp_path_factory.mktemp("datamodel")
+
+
 @pytest.mark.parametrize("item", SAMPLES, ids=[_id(i) for i in SAMPLES])
 def test_datamodel_codegen_agrees(
-    item: tuple[str, ir.Example], tmp_path_factory: pytest.TempPathFactory
+    item: tuple[str, ir.Example], datamodel_dir: Path
 ) -> None:
     spec, example = item
-    module = harness.datamodel_module(spec, str(_dm_dir(tmp_path_factory)))
+    module = harness.datamodel_module(spec, str(datamodel_dir))
     adapter = harness.datamodel_adapter(module, harness.target_of(spec, example))
     accepted = harness.ours_accepts(adapter, example.json_text)
     assert accepted is (example.expect is ir.Expectation.ACCEPT), example.note
-
-
-_DM_DIR: list[Path] = []
-
-
-def _dm_dir(factory: pytest.TempPathFactory) -> Path:
-    if not _DM_DIR:
-        _DM_DIR.append(factory.mktemp("datamodel"))
-    return _DM_DIR[0]
 
 
 def _parts(message: dict[str, Any]) -> list[tuple[ir.ExamplePart, Any]]:
@@ -133,6 +130,8 @@ def test_spec_examples_round_trip(item: tuple[str, ir.Example]) -> None:
 
 def test_there_are_samples_of_both_kinds_for_every_spec() -> None:
     assert SPECS, "no generated protocols found"
+    # The parametrized tests above pass vacuously on an empty list.
+    assert MESSAGES, "no spec @example messages found"
     for spec in SPECS:
         kinds = {e.expect for s, e in SAMPLES if s == spec}
         assert kinds == {ir.Expectation.ACCEPT, ir.Expectation.REJECT}, spec

@@ -309,3 +309,10 @@ def test_http_envelope_errors(gen: Generated) -> None:
         asyncio.run(run())
     finally:
         assert server.terminate() == 0
+
+
+def test_every_transport_has_a_protocol_to_test() -> None:
+    # The parametrized tests above pass vacuously when their lists come out empty.
+    assert STDIO, "no generated JSON-RPC protocol over ndjson-stdio"
+    assert with_transport("websocket"), "no generated protocol over websocket"
+    assert with_transport("http-post"), "no generated protocol over http-post"

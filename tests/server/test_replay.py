@@ -192,3 +192,9 @@ def test_stub_prefers_the_specs_own_example_results() -> None:
     assert ahp is not None, "generated/ahp is missing: run make generate"
     origin, _ = ahp.module("stub_data").choose("resourceRead")
     assert origin.startswith("example resourceRead.")
+
+
+def test_replay_covers_every_transport() -> None:
+    # CASES is built from the generated tree; an empty or partial list passes vacuously.
+    transports = {param.values[1] for param in CASES}
+    assert transports == {"stdio", "websocket", "http"}, transports

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from tests.cli_support import run_codegen
@@ -76,3 +78,26 @@ def test_generate_counts_notes_and_verbose_lists_them() -> None:
     assert "note[" not in quiet.stderr and "warning[REF002]" in quiet.stderr
     verbose = _codegen(REPO, "generate", "--check", "--verbose")
     assert "note[UNI003]" in verbose.stderr and "not shown" not in verbose.stderr
+
+
+def test_only_the_diff_command_imports_the_diff_package() -> None:
+    from codegen import cli, diff
+
+    assert cli.DIFF_FAIL_ON == diff.FAIL_ON
+    probe = (
+        "import sys, codegen.cli; "
+        "print(sorted(m for m in sys.modules if m.startswith('codegen.diff')))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    )
+    assert loaded.stdout.strip() == "[]"
+    help_text = _codegen(REPO, "diff", "--help").stdout
+    assert "breaking|dangerous|compatible|none" in help_text.replace("\n", "")
+
+
+def test_diff_rejects_an_unknown_fail_on(tmp_path: Path) -> None:
+    root = _copy_repo(tmp_path)
+    result = _codegen(root, "diff", "ahp", "ahp", "--fail-on", "everything")
+    assert result.returncode == 2 and "--fail-on must be one of" in result.stderr
+    assert _codegen(root, "diff", "ahp", "ahp", "--fail-on", "none").returncode == 0

@@ -10,6 +10,8 @@ import pytest
 
 from codegen import docs_site
 from codegen.backends.docs import slug
+from codegen.backends.docs_diagrams import MAX_CLASSES, class_diagrams
+from codegen.ir_index import Index
 from codegen.pipeline import discover_specs, load_protocol
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -50,6 +52,23 @@ def test_every_section_names_its_source_line(spec: str) -> None:
     assert sections and all(
         re.search(r"Source: `(specs/[^`]+:\d+|synthesized)`", s) for s in sections
     )
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_class_diagrams_are_capped_and_cover_every_declaration(spec: str) -> None:
+    protocol = load_protocol(REPO / "specs" / spec, REPO).protocol
+    assert protocol is not None
+    shown: set[str] = set()
+    for _, text in class_diagrams(Index(protocol)):
+        classes = set(re.findall(r"^  class (\S+) \{$", text, re.MULTILINE))
+        assert 0 < len(classes) <= MAX_CLASSES
+        shown |= classes
+        # The rejecting side: an edge never points at a class this diagram leaves out.
+        for left, right in re.findall(
+            r"^  (\S+) (?:-->|<\|--|<\|\.\.) (\S+)", text, re.MULTILINE
+        ):
+            assert {left, right} <= classes, (left, right)
+    assert {d.name for d in protocol.decls} <= shown
 
 
 def test_slug_matches_python_markdown() -> None:

@@ -80,7 +80,7 @@ def test_bundle_header_and_render_path() -> None:
         docs="The demo.",
         constants=(ir.ConstDecl("PROTOCOL_VERSION", 3),),
     )
-    files = backend.render(proto, package_name="demo_pkg")
+    files = backend.render(proto)
     assert list(files) == ["schema/demo.schema.json"]
     text = files["schema/demo.schema.json"]
     assert text.endswith("}\n")

@@ -117,6 +117,10 @@ def test_class_name_keeps_identifiers_and_repairs_the_rest() -> None:
 def test_function_name_avoids_builtins() -> None:
     assert naming.function_name("print") == "print_"
     assert naming.function_name("session/new") == "session_new"
+    # The twin: a function is not a model attribute, so pydantic's protected prefixes
+    # are left alone (an attribute with the same name is suffixed).
+    assert naming.function_name("model_dump_all") == "model_dump_all"
+    assert naming.attribute_name("model_dump_all") == "model_dump_all_"
 
 
 def test_assign_names_suffixes_collisions_deterministically() -> None:

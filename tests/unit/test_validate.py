@@ -6,6 +6,10 @@ import json
 import subprocess
 from pathlib import Path
 
+from codegen import ir
+from codegen.ir_index import Index
+from codegen.passes.infer_discriminators import select_variant
+from codegen.validate import _declaring_span
 from tests.cli_support import run_codegen
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -119,3 +123,75 @@ def test_unmatched_response_and_bad_json(tmp_path: Path) -> None:
 def test_usage_errors() -> None:
     assert _validate("ahp", "missing.json").returncode == 2
     assert _validate("ahp", "README.md", "--method", "x").returncode == 2
+
+
+def _union_protocol(union: ir.UnionDecl) -> Index:
+    text = ir.Primitive(ir.PrimitiveKind.STRING)
+    structs = tuple(
+        ir.StructDecl(
+            name,
+            tuple(
+                ir.Field(key, key, text, span=ir.Span("spec.ts", line, 1))
+                for key in keys
+            ),
+        )
+        for name, keys, line in (("Cat", ("kind", "meow"), 3), ("Dog", ("bark",), 7))
+    )
+    return Index(
+        ir.Protocol(
+            "p", "P", "1", ir.Transport("jsonrpc-2.0", ()), (), (*structs, union), ()
+        )
+    )
+
+
+def _variants(*tags: tuple[str | int | bool, ...]) -> tuple[ir.Variant, ...]:
+    return tuple(
+        ir.Variant(name, ir.Ref(name), tag)
+        for name, tag in zip(("Cat", "Dog"), tags, strict=True)
+    )
+
+
+def test_a_union_member_is_found_by_its_tag_or_its_keys() -> None:
+    tagged = ir.UnionDecl(
+        "Pet", _variants(("cat",), ()), ir.UnionRepr.INTERNALLY_TAGGED, tag_key="kind"
+    )
+    index = _union_protocol(tagged)
+    cat = select_variant(tagged, {"kind": "cat"}, index)
+    assert cat is not None and cat.name == "Cat"
+    # No tag_values: the variant name is the tag (serde's default).
+    dog = select_variant(tagged, {"kind": "Dog"}, index)
+    assert dog is not None and dog.name == "Dog"
+    keyed = ir.UnionDecl(
+        "Pet",
+        _variants((), ()),
+        ir.UnionRepr.UNTAGGED,
+        discriminator=ir.Discriminator(required_keys=(("Dog", ("bark",)), ("Cat", ()))),
+    )
+    index = _union_protocol(keyed)
+    dog = select_variant(keyed, {"bark": "w"}, index)
+    assert dog is not None and dog.name == "Dog"
+    cat = select_variant(keyed, {"meow": "m"}, index)  # the fallback
+    assert cat is not None and cat.name == "Cat"
+    path: list[str | int] = ["meow"]
+    assert _declaring_span(index, ir.Ref("Pet"), {"meow": 1}, path) == "spec.ts:3"
+
+
+def test_a_value_no_union_member_claims_has_no_variant() -> None:
+    tagged = ir.UnionDecl(
+        "Pet", _variants(("cat",), ("dog",)), ir.UnionRepr.INTERNALLY_TAGGED, "kind"
+    )
+    index = _union_protocol(tagged)
+    assert select_variant(tagged, {"kind": "cow"}, index) is None
+    assert select_variant(tagged, ["not", "an", "object"], index) is None
+    keyed = ir.UnionDecl(
+        "Pet",
+        _variants((), ()),
+        ir.UnionRepr.UNTAGGED,
+        discriminator=ir.Discriminator(
+            required_keys=(("Dog", ("bark",)), ("Cat", ("meow",)))
+        ),
+    )
+    index = _union_protocol(keyed)
+    assert select_variant(keyed, {"purr": "p"}, index) is None
+    path: list[str | int] = ["meow"]
+    assert _declaring_span(index, ir.Ref("Pet"), {"purr": 1}, path) == ""

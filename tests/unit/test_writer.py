@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+import pytest
 
 from codegen.writer import apply_plan, diff_plan
 
@@ -49,12 +52,8 @@ def test_check_diff_names_each_change(tmp_path: Path) -> None:
 
 
 def test_failed_write_leaves_the_old_file_and_no_temp(
-    tmp_path: Path, monkeypatch: object
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import os
-
-    import pytest
-
     target = tmp_path / "generated/x/a.py"
     target.parent.mkdir(parents=True)
     target.write_text("old\n")
@@ -62,12 +61,9 @@ def test_failed_write_leaves_the_old_file_and_no_temp(
     def boom(src: str, dst: object) -> None:
         raise OSError("disk full")
 
-    mp = pytest.MonkeyPatch()
-    mp.setattr(os, "replace", boom)
-    try:
-        with pytest.raises(OSError):
-            apply_plan(tmp_path, {"generated/x/a.py": "new\n"}, ["generated/x"])
-    finally:
-        mp.undo()
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(OSError):
+        apply_plan(tmp_path, {"generated/x/a.py": "new\n"}, ["generated/x"])
+    monkeypatch.undo()
     assert target.read_text() == "old\n"
     assert [p.name for p in target.parent.iterdir()] == ["a.py"]

@@ -1,8 +1,8 @@
 """Rebuild an IR value bottom-up with a function applied to every node.
 
-Phase: frontend helper (the prose frontend maps spans from TypeScript views back into the
-document, and replaces prose-only type names such as ``integer``); also used by tests that
-compare IR with spans blanked out.
+Phase: IR utility for any layer: the prose frontend maps spans from TypeScript views back
+into the document and replaces prose-only type names such as ``integer``; the package
+backend blanks spans to hash the IR; tests compare IR with spans blanked out.
 Inputs: any IR value (a dataclass, a tuple of them, a ``FrontendResult``, a ``Diagnostic``)
 and ``fn``, called on every dataclass node after its children were rewritten.
 Outputs: the rewritten value; unchanged subtrees are returned as they were.
