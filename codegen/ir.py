@@ -5,7 +5,10 @@ Inputs: built by the frontends (one per source language), rewritten by the passe
 Outputs: read by naming, the backends and the diff.
 Guarantees: every node is a frozen dataclass (hashable, comparable, safe to share between
 passes); every node that came from a source carries a ``Span``; nothing here imports from the
-rest of the package, so the IR can be used alone (a test enforces this).
+rest of the package, so the IR can be used alone (a test enforces this).  Equality and hashing
+mean "the same wire meaning": spans and docs are presentation and take no part in them, so
+the same declaration written in two places (a field redeclared in a sub-interface, a ``_meta``
+field inherited from two bases) IS the same declaration.
 
 The IR is designed for all four source languages at once.  The facts a wire format depends on
 are kept apart rather than folded into one flag: whether a key may be absent (``Presence``),
@@ -40,9 +43,13 @@ NO_SPAN = Span("<generated>", 0, 0)
 
 @dataclass(frozen=True, slots=True)
 class Lifecycle:
-    """Documentation and versioning facts every declaration may carry."""
+    """Documentation and versioning facts every declaration may carry.
 
-    docs: str = ""
+    ``docs`` is presentation: it takes no part in equality, so the same declaration with
+    other comments is the same declaration (the diff compares docs on its own).
+    """
+
+    docs: str = field(default="", compare=False)
     since: str | None = None
     deprecated: str | None = (
         None  # the deprecation message; "" means deprecated without a reason
@@ -87,7 +94,7 @@ class Ref:
     """A reference to a named declaration of the protocol (resolved by name)."""
 
     name: str
-    span: Span = NO_SPAN
+    span: Span = field(default=NO_SPAN, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +103,7 @@ class EnumMemberRef:
 
     enum: str
     member: str
-    span: Span = NO_SPAN
+    span: Span = field(default=NO_SPAN, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,10 +194,9 @@ class Field:
         False  # serde ``flatten``: the fields of ``type`` sit in this object
     )
     lifecycle: Lifecycle = NO_LIFECYCLE
-    span: Span = NO_SPAN
-    allowed_values_note: str | None = (
-        None  # e.g. Go's trailing ``// "user" or "assistant"``
-    )
+    span: Span = field(default=NO_SPAN, compare=False)
+    # e.g. Go's trailing ``// "user" or "assistant"``; presentation only
+    allowed_values_note: str | None = field(default=None, compare=False)
     synthesized: bool = (
         False  # added by the frontend (serde's struct tag), not written in source
     )
@@ -211,7 +217,7 @@ class StructDecl:
     extra_keys: ExtraKeys = ExtraKeys.ALLOW
     index_value: TypeExpr | None = None  # TS ``[k: string]: T`` / serde flattened map
     lifecycle: Lifecycle = NO_LIFECYCLE
-    span: Span = NO_SPAN
+    span: Span = field(default=NO_SPAN, compare=False)
     derived_from: str | None = None  # "FileEdit.before" when the name was synthesized
     exported: bool = True
 
@@ -226,7 +232,7 @@ class EnumMember:
     name: str
     value: str | int
     lifecycle: Lifecycle = NO_LIFECYCLE
-    span: Span = NO_SPAN
+    span: Span = field(default=NO_SPAN, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +243,7 @@ class EnumDecl:
     flags: bool = False  # a bit-flag enum: every OR of member values is a legal value
     open: bool = False  # readers accept values that are not members
     lifecycle: Lifecycle = NO_LIFECYCLE
-    span: Span = NO_SPAN
+    span: Span = field(default=NO_SPAN, compare=False)
     derived_from: str | None = None
     exported: bool = True
 
@@ -259,7 +265,7 @@ class Variant:
         str | int | bool, ...
     ] = ()  # several values allowed for one variant
     lifecycle: Lifecycle = NO_LIFECYCLE
-    span: Span = NO_SPAN
+    span: Span = field(default=NO_SPAN, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,7 +291,7 @@ class UnionDecl:
     content_key: str | None = None  # adjacently tagged
     discriminator: Discriminator | None = None
     lifecycle: Lifecycle = NO_LIFECYCLE
-    span: Span = NO_SPAN
+    span: Span = field(default=NO_SPAN, compare=False)
     derived_from: str | None = None
     exported: bool = True
 
@@ -304,7 +310,7 @@ class AliasDecl:
     target: TypeExpr
     kind: AliasKind = AliasKind.ALIAS
     lifecycle: Lifecycle = NO_LIFECYCLE
-    span: Span = NO_SPAN
+    span: Span = field(default=NO_SPAN, compare=False)
     derived_from: str | None = None
     exported: bool = True
 
@@ -316,7 +322,7 @@ class ConstDecl:
     name: str
     value: str | int | float | bool
     lifecycle: Lifecycle = NO_LIFECYCLE
-    span: Span = NO_SPAN
+    span: Span = field(default=NO_SPAN, compare=False)
 
 
 Decl: TypeAlias = StructDecl | EnumDecl | UnionDecl | AliasDecl
@@ -346,7 +352,7 @@ class Direction:
 class ErrorCode:
     code: int
     name: str
-    docs: str = ""
+    docs: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,7 +364,7 @@ class Method:
     result: TypeExpr | None  # None: a request's success result is ``null``
     errors: tuple[ErrorCode, ...] = ()
     lifecycle: Lifecycle = NO_LIFECYCLE
-    span: Span = NO_SPAN
+    span: Span = field(default=NO_SPAN, compare=False)
 
 
 # --------------------------------------------------------------------------- examples
@@ -385,7 +391,7 @@ class Example:
     expect: Expectation
     method: str | None = None
     type_name: str | None = None
-    span: Span = NO_SPAN
+    span: Span = field(default=NO_SPAN, compare=False)
     skipped_reason: str | None = None  # set when the sample could not be used (``...``)
     note: str = ""
 

@@ -33,10 +33,21 @@ def to_data(node: Any) -> Any:
 
 def _is_default(field: dataclasses.Field[Any], value: Any) -> bool:
     if field.default is not dataclasses.MISSING:
-        return bool(value == field.default)
+        return _identical(value, field.default)
     if field.default_factory is not dataclasses.MISSING:
-        return bool(value == field.default_factory())
+        return _identical(value, field.default_factory())
     return False
+
+
+def _identical(left: Any, right: Any) -> bool:
+    """Equal in every field, presentation included: IR equality ignores spans and docs,
+    a dump must not (a node with docs is not a default-valued node)."""
+    if dataclasses.is_dataclass(left) and not isinstance(left, type):
+        return type(left) is type(right) and all(
+            _identical(getattr(left, f.name), getattr(right, f.name))
+            for f in dataclasses.fields(left)
+        )
+    return bool(left == right)
 
 
 def dump(node: Any) -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 from codegen import ir
 from codegen.config import SpecConfig, load_config
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.result import FrontendResult
+from codegen.frontends.common.result import FrontendResult
 from codegen.passes import run_passes
 from codegen.samples import EXTRACTED_FILE, load_samples, render_extracted
 from codegen.source import SourceText
@@ -29,7 +29,7 @@ Frontend = Callable[[list[SourceText], SpecConfig, Diagnostics], FrontendResult]
 # on use so a spec only loads the parser it needs.
 FRONTENDS: dict[str, str] = {
     "typescript": "codegen.frontends.typescript",
-    "rust": "codegen.frontends.rust_serde",
+    "rust": "codegen.frontends.rust",
     "go": "codegen.frontends.go",
     "prose": "codegen.frontends.prose",
 }

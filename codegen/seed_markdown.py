@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 from typing import Final
 
-from codegen.frontends.markdown_blocks import (
+from codegen.frontends.prose.markdown_blocks import (
     CODE,
     HEADING,
     LIST_ITEM,

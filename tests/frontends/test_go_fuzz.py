@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from codegen import ir
 from codegen.config import load_config
 from codegen.diagnostics import Diagnostics, render
-from codegen.frontends.go import read_go
-from codegen.frontends.go_methods import build_methods
+from codegen.frontends.go.methods import build_methods
+from codegen.frontends.go.reader import read_go
 from codegen.passes import run_passes
 from codegen.source import SourceText
 from tests.frontends.fuzz_support import EXAMPLES, mutations

@@ -10,8 +10,8 @@ import pytest
 from codegen import ir
 from codegen.config import load_config
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.go import read_go
-from codegen.frontends.go_methods import MethodCounts, build_methods
+from codegen.frontends.go.methods import MethodCounts, build_methods
+from codegen.frontends.go.reader import read_go
 from codegen.pipeline import load_protocol
 from codegen.source import SourceText
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.go import read_go
-from codegen.frontends.go_page import read_page
+from codegen.frontends.go.page import read_page
+from codegen.frontends.go.reader import read_go
 from codegen.source import SourceText
 
 REPO = Path(__file__).resolve().parent.parent.parent

@@ -18,8 +18,8 @@ from codegen import ir
 from codegen.backends import jsonschema as schema_backend
 from codegen.backends import python as python_backend
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.go import GoRead, read_go
-from codegen.frontends.go_types import allowed_values, parse_tag
+from codegen.frontends.go.reader import GoRead, read_go
+from codegen.frontends.go.type_exprs import allowed_values, parse_tag
 from codegen.pipeline import load_protocol
 from codegen.source import SourceText
 

@@ -7,9 +7,14 @@ from pathlib import Path
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.markdown_blocks import CODE, OTHER_CODE, is_markdown, read_blocks
-from codegen.frontends.prose import read_prose
-from codegen.frontends.result import FrontendResult
+from codegen.frontends.common.result import FrontendResult
+from codegen.frontends.prose.markdown_blocks import (
+    CODE,
+    OTHER_CODE,
+    is_markdown,
+    read_blocks,
+)
+from codegen.frontends.prose.reader import read_prose
 from codegen.pipeline import SpecOutcome, load_protocol
 from codegen.source import SourceText
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.prose import read_prose
+from codegen.frontends.prose.reader import read_prose
 from codegen.passes import run_passes
 from codegen.source import SourceText
 from tests.frontends.fuzz_support import EXAMPLES, mutations

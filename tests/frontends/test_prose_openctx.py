@@ -11,8 +11,8 @@ import pytest
 
 from codegen import ir, ir_dump
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.prose import read_prose
-from codegen.frontends.result import FrontendResult
+from codegen.frontends.common.result import FrontendResult
+from codegen.frontends.prose.reader import read_prose
 from codegen.ir_rewrite import rewrite
 from codegen.pipeline import load_protocol
 from codegen.source import SourceText

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics, render
-from codegen.frontends.rust_serde import read_rust
+from codegen.frontends.rust.reader import read_rust
 from codegen.passes import run_passes
 from codegen.source import SourceText
 from tests.frontends.fuzz_support import EXAMPLES, mutations

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics, render
-from codegen.frontends.typescript import read_typescript
+from codegen.frontends.typescript.reader import read_typescript
 from codegen.passes import run_passes
 from codegen.source import SourceText
 from tests.frontends.fuzz_support import EXAMPLES, mutations

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.typescript import read_typescript
+from codegen.frontends.typescript.reader import read_typescript
 from codegen.source import SourceText
 from tests.frontends.ts_support import load_ts
 

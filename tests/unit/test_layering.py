@@ -21,7 +21,7 @@ def imports_of(path: Path) -> set[str]:
 
 
 def _modules(folder: str) -> list[Path]:
-    found = sorted((PACKAGE / folder).glob("*.py"))
+    found = sorted((PACKAGE / folder).rglob("*.py"))
     assert len(found) > 1, f"no modules under {folder}: the check would pass vacuously"
     return found
 

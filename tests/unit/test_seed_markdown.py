@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tree_sitter import Language, Parser
 
-from codegen.frontends.markdown_blocks import CODE, HEADING, LIST_ITEM, raw_blocks
-from codegen.frontends.ts_unflatten import unflatten_ts
+from codegen.frontends.prose.markdown_blocks import CODE, HEADING, LIST_ITEM, raw_blocks
+from codegen.frontends.typescript.unflatten import unflatten_ts
 from codegen.seed_markdown import SEED, TARGET, main, restore_markdown, strip_markup
 
 REPO = Path(__file__).resolve().parents[2]

@@ -38,7 +38,7 @@ from tree_sitter import Node
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.common import node_text, span_of
+from codegen.frontends.common.syntax import node_text, span_of
 from codegen.source import SourceText
 
 _TAG_PAIR = re.compile(r'(\w+):"((?:[^"\\]|\\.)*)"')

@@ -1,6 +1,6 @@
 """Rust type expressions → IR type expressions, with serde_json's wire forms.
 
-Phase: frontend helper (used by ``rust_serde``).
+Phase: frontend helper (used by ``rust.reader``).
 Inputs: a tree-sitter-rust type node, the names the spec declares, and the ``use`` imports.
 Outputs: ``ir.TypeExpr``: integers keep their width as ``Constraints`` (``u64`` → minimum 0,
 format "uint64"), ``PathBuf`` → string format "path", ``semver::Version`` → string format
@@ -19,7 +19,7 @@ from tree_sitter import Node
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.common import node_text, span_of
+from codegen.frontends.common.syntax import node_text, span_of
 from codegen.source import SourceText
 
 _STRING = ir.Primitive(ir.PrimitiveKind.STRING)

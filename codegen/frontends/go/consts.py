@@ -34,7 +34,7 @@ constants in source order:
   values that are not members (``open=True``); the members are the values the listing knows.
 
 Not members, kept as constants (``ConstDecl``): ``Method*`` string constants (they name
-methods, see ``go_methods``), constants of a type the listing does not declare or that is not
+methods, see ``go.methods``), constants of a type the listing does not declare or that is not
 a named basic type, and a constant that repeats the value of an earlier member (a SYN002
 warning names both).  A named basic type without typed constants stays an ``AliasDecl``.
 """
@@ -49,9 +49,9 @@ from tree_sitter import Node
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.common import node_text
-from codegen.frontends.go_methods import GoConst
-from codegen.frontends.go_types import INTEGER_TYPES
+from codegen.frontends.common.syntax import node_text
+from codegen.frontends.go.methods import GoConst
+from codegen.frontends.go.type_exprs import INTEGER_TYPES
 
 Value = str | int | float | bool
 _INT_OPERATORS: dict[str, Callable[[int, int], int]] = {

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from codegen.frontends.jsdoc import is_jsdoc
+from codegen.frontends.typescript.jsdoc import is_jsdoc
 
 _INDENT = "  "
 _DECL_WORDS = frozenset({"export", "declare", "interface", "type", "enum"})

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.jsdoc import JsDoc, Tag, lifecycle_of
-from codegen.frontends.jsonc_examples import split_examples
-from codegen.frontends.ts_types import pascal
+from codegen.frontends.typescript.jsdoc import JsDoc, Tag, lifecycle_of
+from codegen.frontends.typescript.jsonc_examples import split_examples
+from codegen.frontends.typescript.type_exprs import pascal
 from codegen.source import SourceText
 
 _ARROWS = ("↔", "<->", "→", "->")

@@ -14,8 +14,8 @@ from tree_sitter import Node
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.common import node_text, span_of
-from codegen.frontends.jsdoc import JsDoc, is_jsdoc, parse_jsdoc
+from codegen.frontends.common.syntax import node_text, span_of
+from codegen.frontends.typescript.jsdoc import JsDoc, is_jsdoc, parse_jsdoc
 from codegen.source import SourceText
 
 _BIT_OPERATORS = {"<<", "|"}

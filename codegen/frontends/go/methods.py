@@ -43,7 +43,7 @@ from typing import Any, TypeVar
 from codegen import ir
 from codegen.config import SpecConfig
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.go_page import GoPage
+from codegen.frontends.go.page import GoPage
 from codegen.ir_index import walk_expr
 
 _ARROW = re.compile(r"\b(\w+)\s*(?:→|->)\s*(\w+)\b")

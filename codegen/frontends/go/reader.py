@@ -4,15 +4,15 @@ Phase: frontend.
 Inputs: ``SourceText``s (a package documentation page, or plain ``.go`` files) and the
 ``SpecConfig`` (roles, ``extra_keys`` and the ``[methods.overrides]`` table).
 Outputs: a ``FrontendResult``: declarations (structs, named types; a named string or integer
-type with typed constants is an open enum, see ``go_consts``), the method table built from the
-``Method*`` string constants (see ``go_methods``), and the other constants as ``ConstDecl``s.
-Guarantees: never raises on user input.  Code blocks are found by ``go_page`` and parsed with
+type with typed constants is an open enum, see ``go.consts``), the method table built from the
+``Method*`` string constants (see ``go.methods``), and the other constants as ``ConstDecl``s.
+Guarantees: never raises on user input.  Code blocks are found by ``go.page`` and parsed with
 tree-sitter-go with their document positions kept, so every span points into the page.  Types
 that are not wire messages of the protocol are excluded with a SYN005 note naming the reason,
 never silently: handles whose fields are unexported (pkg.go.dev prints ``// contains filtered
 or unexported fields``), function, channel and interface types, and configuration types that
 carry ``yaml:`` tags but no ``json:`` tag.  Field semantics follow encoding/json
-(``go_types``).
+(``go.type_exprs``).
 """
 
 from __future__ import annotations
@@ -27,23 +27,23 @@ from tree_sitter import Language, Node, Parser
 from codegen import ir
 from codegen.config import SpecConfig
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.common import (
+from codegen.frontends.common.result import FrontendResult
+from codegen.frontends.common.syntax import (
     node_text,
     report_duplicates,
     report_syntax_errors,
     span_of,
 )
-from codegen.frontends.go_consts import ConstGroup, enum_base, evaluate, typed_enums
-from codegen.frontends.go_methods import GoConst, build_methods
-from codegen.frontends.go_page import GoPage, read_page
-from codegen.frontends.go_types import (
+from codegen.frontends.go.consts import ConstGroup, enum_base, evaluate, typed_enums
+from codegen.frontends.go.methods import GoConst, build_methods
+from codegen.frontends.go.page import GoPage, read_page
+from codegen.frontends.go.type_exprs import (
     JsonTag,
     TypeConverter,
     allowed_values,
     parse_tag,
     zero_of,
 )
-from codegen.frontends.result import FrontendResult
 from codegen.source import SourceText
 
 _LANGUAGE = Language(tree_sitter_go.language())

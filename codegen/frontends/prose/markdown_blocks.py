@@ -9,7 +9,7 @@ its ``text``, the character offset in the document it came from, so a position f
 block (a TypeScript span, a type name in a ``Request:`` line) maps back to the document.
 Guarantees: pure and total (any text gives blocks, never an exception); both readings of the
 same spec give blocks with equal kinds, levels and texts (the raw reading re-breaks flattened
-TypeScript with ``ts_unflatten``, exactly as the restorer wrote it into the Markdown).
+TypeScript with ``typescript.unflatten``, exactly as the restorer wrote it into the Markdown).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from codegen.frontends.ts_unflatten import unflatten_ts
+from codegen.frontends.typescript.unflatten import unflatten_ts
 
 HEADING = "heading"
 PARAGRAPH = "paragraph"

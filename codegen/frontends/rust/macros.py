@@ -1,6 +1,6 @@
 """The method table of a Rust spec: the ``acp_peer!`` invocations.
 
-Phase: frontend helper (used by ``rust_serde``).
+Phase: frontend helper (used by ``rust.reader``).
 Inputs: a ``macro_invocation`` node whose body tree-sitter leaves as a token tree::
 
     acp_peer!(Handler, RequestTrait, AnyRequest, AnyResult, METHOD_MAP,
@@ -24,7 +24,7 @@ from tree_sitter import Node
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.common import node_text, span_of
+from codegen.frontends.common.syntax import node_text, span_of
 from codegen.source import SourceText
 
 PEER_MACRO = "acp_peer"

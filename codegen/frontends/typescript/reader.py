@@ -20,17 +20,26 @@ from tree_sitter import Language, Node, Parser
 from codegen import ir
 from codegen.config import SpecConfig
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.common import (
+from codegen.frontends.common.result import FrontendResult
+from codegen.frontends.common.syntax import (
     node_text,
     report_duplicates,
     report_syntax_errors,
     span_of,
 )
-from codegen.frontends.jsdoc import JsDoc, is_jsdoc, lifecycle_of, parse_jsdoc
-from codegen.frontends.result import FrontendResult
-from codegen.frontends.ts_enums import convert_enum
-from codegen.frontends.ts_methods import MethodDoc, method_from_jsdoc, pair_methods
-from codegen.frontends.ts_types import TypeConverter, pascal
+from codegen.frontends.typescript.enums import convert_enum
+from codegen.frontends.typescript.jsdoc import (
+    JsDoc,
+    is_jsdoc,
+    lifecycle_of,
+    parse_jsdoc,
+)
+from codegen.frontends.typescript.methods import (
+    MethodDoc,
+    method_from_jsdoc,
+    pair_methods,
+)
+from codegen.frontends.typescript.type_exprs import TypeConverter, pascal
 from codegen.source import SourceText
 
 _LANGUAGE = Language(tree_sitter_typescript.language_typescript())

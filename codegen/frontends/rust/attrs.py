@@ -1,7 +1,7 @@
 """Rust attributes and doc comments for the serde frontend: ``#[serde(...)]``, ``#[derive]``,
 ``///`` docs, ``#[deprecated]``, and serde's ``rename_all`` rules.
 
-Phase: frontend helper (used by ``rust_serde``).
+Phase: frontend helper (used by ``rust.reader``).
 Inputs: the ``attribute_item`` and ``line_comment``/``block_comment`` nodes that precede an
 item, a field or a variant (tree-sitter-rust).
 Outputs: an ``Attrs`` record: doc text, derived traits, serde arguments with spans, deprecation;
@@ -20,7 +20,7 @@ from tree_sitter import Node
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.common import node_text, span_of
+from codegen.frontends.common.syntax import node_text, span_of
 from codegen.source import SourceText
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

@@ -32,14 +32,14 @@ from tree_sitter import Language, Node, Parser
 from codegen import ir
 from codegen.config import SpecConfig
 from codegen.diagnostics import Diagnostics, Severity
-from codegen.frontends.common import (
+from codegen.frontends.common.result import FrontendResult
+from codegen.frontends.common.syntax import (
     node_text,
     report_duplicates,
     report_syntax_errors,
     span_of,
 )
-from codegen.frontends.result import FrontendResult
-from codegen.frontends.rust_attrs import (
+from codegen.frontends.rust.attrs import (
     Attrs,
     apply_rename_rule,
     attributed,
@@ -47,8 +47,8 @@ from codegen.frontends.rust_attrs import (
     collect_attrs,
     rename_value,
 )
-from codegen.frontends.rust_macros import PEER_MACRO, build_methods, read_peer_macro
-from codegen.frontends.rust_types import TypeConverter, default_json, is_option
+from codegen.frontends.rust.macros import PEER_MACRO, build_methods, read_peer_macro
+from codegen.frontends.rust.type_exprs import TypeConverter, default_json, is_option
 from codegen.ir_index import Index
 from codegen.source import SourceText
 

@@ -23,10 +23,10 @@ from typing import Any
 from codegen import ir
 from codegen.config import SpecConfig
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.markdown_blocks import CODE, Block, read_blocks
-from codegen.frontends.prose_methods import PROSE_ONLY_TYPES, DocText, read_methods
-from codegen.frontends.result import FrontendResult
-from codegen.frontends.typescript import read_typescript, read_with_externals
+from codegen.frontends.common.result import FrontendResult
+from codegen.frontends.prose.markdown_blocks import CODE, Block, read_blocks
+from codegen.frontends.prose.methods import PROSE_ONLY_TYPES, DocText, read_methods
+from codegen.frontends.typescript.reader import read_typescript, read_with_externals
 from codegen.ir_rewrite import rewrite
 from codegen.source import SourceText
 
