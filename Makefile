@@ -47,7 +47,7 @@ lint-generated: $(STAMP)
 
 docs: $(STAMP)
 	$(BIN)/codegen generate
-	$(BIN)/python -m codegen.docs_site
+	$(BIN)/python -m codegen.tools.docs_site
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_generate.py

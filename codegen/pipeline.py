@@ -16,12 +16,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from codegen import ir
-from codegen.config import SpecConfig, load_config
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.result import FrontendResult
 from codegen.passes import run_passes
-from codegen.samples import EXTRACTED_FILE, load_samples, render_extracted
-from codegen.source import SourceText
+from codegen.spec.config import SpecConfig, load_config
+from codegen.spec.samples import EXTRACTED_FILE, load_samples, render_extracted
+from codegen.spec.source import SourceText
 
 Frontend = Callable[[list[SourceText], SpecConfig, Diagnostics], FrontendResult]
 
@@ -113,12 +113,12 @@ def render_outputs(
     Python package (bindings, server, provenance) and its pyproject, not schema or docs.
     """
     # Imported here so reading specs (ir dump, check, diff) never loads Jinja or the backends.
-    from codegen import formatting
     from codegen.backends import docs as docs_backend
+    from codegen.backends import formatting
     from codegen.backends import jsonschema as jsonschema_backend
-    from codegen.backends import package as package_backend
     from codegen.backends import python as python_backend
     from codegen.backends import server as server_backend
+    from codegen.backends.python import package as package_backend
 
     with formatting.deferred():  # one ruff run for all of the spec's Python files
         rendered = {

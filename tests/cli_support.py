@@ -9,7 +9,7 @@ from pathlib import Path
 
 def run_codegen(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "codegen.cli", *args],
+        [sys.executable, "-m", "codegen", *args],
         cwd=cwd,
         capture_output=True,
         text=True,

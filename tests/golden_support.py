@@ -29,8 +29,8 @@ def check_golden(path: Path, actual: str, update: bool) -> None:
 
 def check_spec_case(case: Path, update: bool) -> None:
     """A golden spec folder: its IR dump and rendered diagnostics against the expectations."""
-    from codegen import ir_dump
     from codegen.diagnostics import render_all
+    from codegen.ir import dump as ir_dump
     from codegen.pipeline import load_protocol
 
     outcome = load_protocol(case, repo_root=case)

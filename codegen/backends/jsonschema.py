@@ -36,7 +36,7 @@ import json
 from typing import Any
 
 from codegen import ir
-from codegen.ir_index import Index
+from codegen.ir.index import Index
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 MAX_ENUMERATED_FLAG_BITS = 12

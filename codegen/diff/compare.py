@@ -38,7 +38,7 @@ from codegen.diff.normalize import (
     label,
 )
 from codegen.diff.rules import Level, Rule, Severity, rule
-from codegen.ir_index import Index
+from codegen.ir.index import Index
 
 Flow = tuple[str, str]  # (sender, receiver)
 UNUSED: Flow = ("*", "*")  # a declaration no method reaches: rated for any direction

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from codegen import ir
-from codegen.ir_index import Index
+from codegen.ir.index import Index
 
 Scalar = str | int | float | bool
 

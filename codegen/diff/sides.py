@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codegen import ir
-from codegen.config import find_repo_root
 from codegen.diagnostics import Diagnostics, render_all
 from codegen.pipeline import load_protocol
+from codegen.spec.config import find_repo_root
 
 SUFFIX_LANGUAGES = {
     ".ts": "typescript",

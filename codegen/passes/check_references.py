@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.ir_index import walk_expr
+from codegen.ir.index import walk_expr
 from codegen.passes.walk import type_exprs_of_decl
 
 

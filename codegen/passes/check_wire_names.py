@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.ir_index import Index
+from codegen.ir.index import Index
 
 
 def check_wire_names(protocol: ir.Protocol, diags: Diagnostics) -> ir.Protocol:

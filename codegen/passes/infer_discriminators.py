@@ -21,7 +21,7 @@ from typing import Any
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.ir_index import Index
+from codegen.ir.index import Index
 
 Scalar = str | int | float | bool
 

@@ -16,7 +16,7 @@ from tests.diff.support import FIXTURES, REPO, rel
 
 def run(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "codegen.cli", "diff", *args],
+        [sys.executable, "-m", "codegen", "diff", *args],
         cwd=cwd,
         capture_output=True,
         text=True,

@@ -11,12 +11,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 
 from codegen import ir
-from codegen.config import load_config
 from codegen.diagnostics import Diagnostics, render
 from codegen.frontends.go.methods import build_methods
 from codegen.frontends.go.reader import read_go
 from codegen.passes import run_passes
-from codegen.source import SourceText
+from codegen.spec.config import load_config
+from codegen.spec.source import SourceText
 from tests.frontends.fuzz_support import EXAMPLES, mutations
 
 REPO = Path(__file__).resolve().parent.parent.parent

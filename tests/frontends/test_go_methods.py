@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from codegen import ir
-from codegen.config import load_config
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.go.methods import MethodCounts, build_methods
 from codegen.frontends.go.reader import read_go
 from codegen.pipeline import load_protocol
-from codegen.source import SourceText
+from codegen.spec.config import load_config
+from codegen.spec.source import SourceText
 
 REPO = Path(__file__).resolve().parent.parent.parent
 PIGLET = REPO / "specs/piglet"

@@ -8,7 +8,7 @@ from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.go.page import read_page
 from codegen.frontends.go.reader import read_go
-from codegen.source import SourceText
+from codegen.spec.source import SourceText
 
 REPO = Path(__file__).resolve().parent.parent.parent
 SEED = REPO / "specs/piglet/external.godoc.txt"

@@ -21,7 +21,7 @@ from codegen.diagnostics import Diagnostics
 from codegen.frontends.go.reader import GoRead, read_go
 from codegen.frontends.go.type_exprs import allowed_values, parse_tag
 from codegen.pipeline import load_protocol
-from codegen.source import SourceText
+from codegen.spec.source import SourceText
 
 FIXTURE = Path(__file__).parent / "go_fixtures" / "wire.go"
 

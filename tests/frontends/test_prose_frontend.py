@@ -16,7 +16,7 @@ from codegen.frontends.prose.markdown_blocks import (
 )
 from codegen.frontends.prose.reader import read_prose
 from codegen.pipeline import SpecOutcome, load_protocol
-from codegen.source import SourceText
+from codegen.spec.source import SourceText
 
 ROLES = ("client", "provider")
 

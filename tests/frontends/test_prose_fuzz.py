@@ -16,7 +16,7 @@ from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.prose.reader import read_prose
 from codegen.passes import run_passes
-from codegen.source import SourceText
+from codegen.spec.source import SourceText
 from tests.frontends.fuzz_support import EXAMPLES, mutations
 
 REPO = Path(__file__).resolve().parent.parent.parent

@@ -9,13 +9,14 @@ from typing import Any
 
 import pytest
 
-from codegen import ir, ir_dump
+from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.result import FrontendResult
 from codegen.frontends.prose.reader import read_prose
-from codegen.ir_rewrite import rewrite
+from codegen.ir import dump as ir_dump
+from codegen.ir.rewrite import rewrite
 from codegen.pipeline import load_protocol
-from codegen.source import SourceText
+from codegen.spec.source import SourceText
 
 REPO = Path(__file__).resolve().parent.parent.parent
 MARKDOWN = "specs/openctx/protocol.md"

@@ -14,7 +14,7 @@ from codegen import ir
 from codegen.diagnostics import Diagnostics, render
 from codegen.frontends.rust.reader import read_rust
 from codegen.passes import run_passes
-from codegen.source import SourceText
+from codegen.spec.source import SourceText
 from tests.frontends.fuzz_support import EXAMPLES, mutations
 
 REPO = Path(__file__).resolve().parent.parent.parent

@@ -7,7 +7,7 @@ from pathlib import Path
 from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.typescript.reader import read_typescript
-from codegen.source import SourceText
+from codegen.spec.source import SourceText
 from tests.frontends.ts_support import load_ts
 
 

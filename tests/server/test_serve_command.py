@@ -16,7 +16,7 @@ def test_codegen_serve_prints_the_bound_address_and_stops_on_sigterm() -> None:
         if not network:
             continue
         process = subprocess.Popen(
-            [sys.executable, "-m", "codegen.cli", "serve", gen.spec, "--quiet"],
+            [sys.executable, "-m", "codegen", "serve", gen.spec, "--quiet"],
             cwd=REPO,
             stderr=subprocess.PIPE,
             stdout=subprocess.DEVNULL,

@@ -81,7 +81,8 @@ def test_generate_counts_notes_and_verbose_lists_them() -> None:
 
 
 def test_only_the_diff_command_imports_the_diff_package() -> None:
-    from codegen import cli, diff
+    from codegen import diff
+    from codegen.cli import commands as cli
 
     assert cli.DIFF_FAIL_ON == diff.FAIL_ON
     probe = (

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from codegen import docs_site
-from codegen.backends.docs import slug
-from codegen.backends.docs_diagrams import MAX_CLASSES, class_diagrams
-from codegen.ir_index import Index
+from codegen.backends.docs.diagrams import MAX_CLASSES, class_diagrams
+from codegen.backends.docs.markdown import slug
+from codegen.ir.index import Index
 from codegen.pipeline import discover_specs, load_protocol
+from codegen.tools import docs_site
 
 REPO = Path(__file__).resolve().parent.parent.parent
 SPECS = [

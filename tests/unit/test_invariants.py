@@ -7,12 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from codegen import ir_dump
+from codegen.ir import dump as ir_dump
 from codegen.pipeline import build_plan, discover_specs
 from tests.roundtrip import harness
 
 REPO = Path(__file__).resolve().parent.parent.parent
-CODEGEN = [sys.executable, "-m", "codegen.cli"]
+CODEGEN = [sys.executable, "-m", "codegen"]
 
 
 def test_plan_is_identical_on_repeat_runs() -> None:

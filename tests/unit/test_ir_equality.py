@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from codegen import ir
-from codegen.ir_dump import dump
+from codegen.ir.dump import dump
 from tests.frontends.ts_support import load_ts
 
 STRING = ir.Primitive(ir.PrimitiveKind.STRING)

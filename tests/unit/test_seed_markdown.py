@@ -1,4 +1,4 @@
-"""Tests for codegen.seed_markdown and ts_unflatten: the scraped OpenCtx page back to Markdown."""
+"""Tests for codegen.tools.seed_markdown and ts_unflatten: the scraped OpenCtx page back to Markdown."""
 
 from __future__ import annotations
 
@@ -12,7 +12,13 @@ from tree_sitter import Language, Parser
 
 from codegen.frontends.prose.markdown_blocks import CODE, HEADING, LIST_ITEM, raw_blocks
 from codegen.frontends.typescript.unflatten import unflatten_ts
-from codegen.seed_markdown import SEED, TARGET, main, restore_markdown, strip_markup
+from codegen.tools.seed_markdown import (
+    SEED,
+    TARGET,
+    main,
+    restore_markdown,
+    strip_markup,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 SEED_PATH = REPO.parent / "shared" / "seeds" / SEED

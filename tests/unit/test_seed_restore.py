@@ -1,4 +1,4 @@
-"""Tests for codegen.seed_restore: scraped seed text back to clean sources."""
+"""Tests for codegen.tools.seed_restore: scraped seed text back to clean sources."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tree_sitter import Language, Node, Parser
 
-from codegen.seed_restore import (
+from codegen.tools.seed_restore import (
     SeedFormatError,
     ambiguous_line_numbers,
     main,

@@ -7,9 +7,9 @@ import subprocess
 from pathlib import Path
 
 from codegen import ir
-from codegen.ir_index import Index
+from codegen.cli.validate import _declaring_span
+from codegen.ir.index import Index
 from codegen.passes.infer_discriminators import select_variant
-from codegen.validate import _declaring_span
 from tests.cli_support import run_codegen
 
 REPO = Path(__file__).resolve().parent.parent.parent

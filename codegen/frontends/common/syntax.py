@@ -15,7 +15,7 @@ from tree_sitter import Node
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.source import SourceText
+from codegen.spec.source import SourceText
 
 MAX_SYNTAX_ERRORS = 20
 

@@ -41,10 +41,10 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from codegen import ir
-from codegen.config import SpecConfig
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.go.page import GoPage
-from codegen.ir_index import walk_expr
+from codegen.ir.index import walk_expr
+from codegen.spec.config import SpecConfig
 
 _ARROW = re.compile(r"\b(\w+)\s*(?:→|->)\s*(\w+)\b")
 _NOTIFICATION = re.compile(

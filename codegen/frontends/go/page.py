@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from codegen.diagnostics import Diagnostics
-from codegen.source import SourceText
+from codegen.spec.source import SourceText
 
 _TYPE_HEADING = re.compile(r"^type (\w+)(?: added in (v[\w.+-]+))?$")
 _FUNC_HEADING = re.compile(r"^func (?:\((\*?\w+)\) )?(\w+)(?: added in (v[\w.+-]+))?$")

@@ -25,7 +25,6 @@ import tree_sitter_go
 from tree_sitter import Language, Node, Parser
 
 from codegen import ir
-from codegen.config import SpecConfig
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.result import FrontendResult
 from codegen.frontends.common.syntax import (
@@ -44,7 +43,8 @@ from codegen.frontends.go.type_exprs import (
     parse_tag,
     zero_of,
 )
-from codegen.source import SourceText
+from codegen.spec.config import SpecConfig
+from codegen.spec.source import SourceText
 
 _LANGUAGE = Language(tree_sitter_go.language())
 _HIDDEN_FIELDS = "contains filtered or unexported fields"

@@ -39,7 +39,7 @@ from tree_sitter import Node
 from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.syntax import node_text, span_of
-from codegen.source import SourceText
+from codegen.spec.source import SourceText
 
 _TAG_PAIR = re.compile(r'(\w+):"((?:[^"\\]|\\.)*)"')
 _ALLOWED_VALUES = re.compile(

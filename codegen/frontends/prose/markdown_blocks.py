@@ -1,6 +1,6 @@
 """A prose spec as a list of blocks: headings, paragraphs, list items and TypeScript code.
 
-Phase: frontend helper (the prose frontend) and seed restoration (``codegen.seed_markdown``).
+Phase: frontend helper (the prose frontend) and seed restoration (``codegen.tools.seed_markdown``).
 Inputs: the text of a prose spec, either Markdown (``#`` headings, ```` ```ts ```` fences) or
 the raw scraped page the Markdown was restored from (markup lost, TypeScript flattened onto
 single lines).

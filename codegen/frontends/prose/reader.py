@@ -21,14 +21,14 @@ from __future__ import annotations
 from typing import Any
 
 from codegen import ir
-from codegen.config import SpecConfig
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.result import FrontendResult
 from codegen.frontends.prose.markdown_blocks import CODE, Block, read_blocks
 from codegen.frontends.prose.methods import PROSE_ONLY_TYPES, DocText, read_methods
 from codegen.frontends.typescript.reader import read_typescript, read_with_externals
-from codegen.ir_rewrite import rewrite
-from codegen.source import SourceText
+from codegen.ir.rewrite import rewrite
+from codegen.spec.config import SpecConfig
+from codegen.spec.source import SourceText
 
 _VIEW_MARK = "#ts-block-"
 

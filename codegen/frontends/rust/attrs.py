@@ -21,7 +21,7 @@ from tree_sitter import Node
 from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.syntax import node_text, span_of
-from codegen.source import SourceText
+from codegen.spec.source import SourceText
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 RENAME_RULES = (

@@ -25,7 +25,7 @@ from tree_sitter import Node
 from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.syntax import node_text, span_of
-from codegen.source import SourceText
+from codegen.spec.source import SourceText
 
 PEER_MACRO = "acp_peer"
 _HEADER = 5  # handler trait, request trait, request enum, response enum, method map

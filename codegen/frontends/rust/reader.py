@@ -30,7 +30,6 @@ import tree_sitter_rust
 from tree_sitter import Language, Node, Parser
 
 from codegen import ir
-from codegen.config import SpecConfig
 from codegen.diagnostics import Diagnostics, Severity
 from codegen.frontends.common.result import FrontendResult
 from codegen.frontends.common.syntax import (
@@ -49,8 +48,9 @@ from codegen.frontends.rust.attrs import (
 )
 from codegen.frontends.rust.macros import PEER_MACRO, build_methods, read_peer_macro
 from codegen.frontends.rust.type_exprs import TypeConverter, default_json, is_option
-from codegen.ir_index import Index
-from codegen.source import SourceText
+from codegen.ir.index import Index
+from codegen.spec.config import SpecConfig
+from codegen.spec.source import SourceText
 
 _LANGUAGE = Language(tree_sitter_rust.language())
 _NULL = ir.Primitive(ir.PrimitiveKind.NULL)

@@ -20,7 +20,7 @@ from tree_sitter import Node
 from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.syntax import node_text, span_of
-from codegen.source import SourceText
+from codegen.spec.source import SourceText
 
 _STRING = ir.Primitive(ir.PrimitiveKind.STRING)
 _NULL = ir.Primitive(ir.PrimitiveKind.NULL)

@@ -16,7 +16,7 @@ from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.syntax import node_text, span_of
 from codegen.frontends.typescript.jsdoc import JsDoc, is_jsdoc, parse_jsdoc
-from codegen.source import SourceText
+from codegen.spec.source import SourceText
 
 _BIT_OPERATORS = {"<<", "|"}
 

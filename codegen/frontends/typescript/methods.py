@@ -24,7 +24,7 @@ from codegen.diagnostics import Diagnostics
 from codegen.frontends.typescript.jsdoc import JsDoc, Tag, lifecycle_of
 from codegen.frontends.typescript.jsonc_examples import split_examples
 from codegen.frontends.typescript.type_exprs import pascal
-from codegen.source import SourceText
+from codegen.spec.source import SourceText
 
 _ARROWS = ("↔", "<->", "→", "->")
 _CODE_PATTERNS = (

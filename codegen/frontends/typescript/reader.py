@@ -18,7 +18,6 @@ import tree_sitter_typescript
 from tree_sitter import Language, Node, Parser
 
 from codegen import ir
-from codegen.config import SpecConfig
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.result import FrontendResult
 from codegen.frontends.common.syntax import (
@@ -40,7 +39,8 @@ from codegen.frontends.typescript.methods import (
     pair_methods,
 )
 from codegen.frontends.typescript.type_exprs import TypeConverter, pascal
-from codegen.source import SourceText
+from codegen.spec.config import SpecConfig
+from codegen.spec.source import SourceText
 
 _LANGUAGE = Language(tree_sitter_typescript.language_typescript())
 _FORMAT_TAG = re.compile(r"^\s*(\S+)")

@@ -19,7 +19,7 @@ from tree_sitter import Node
 from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.syntax import node_text, span_of
-from codegen.source import SourceText
+from codegen.spec.source import SourceText
 
 PREDEFINED: dict[str, ir.TypeExpr] = {
     "string": ir.Primitive(ir.PrimitiveKind.STRING),

@@ -1,7 +1,7 @@
 """Re-break TypeScript that a web scrape flattened onto one line, keeping every character.
 
 Phase: frontend helper (the prose frontend reading a raw seed) and seed restoration
-(``codegen.seed_markdown`` writing ``specs/openctx/protocol.md``).
+(``codegen.tools.seed_markdown`` writing ``specs/openctx/protocol.md``).
 Inputs: one line of flattened TypeScript, e.g.
 ``interface A { /** * The name. */ name: string /** * Other. */ b?: { c: C; d: D }}``.
 Outputs: ``Unflattened(text, origins)``: the code with its line breaks, indentation and

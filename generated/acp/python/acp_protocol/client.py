@@ -12,6 +12,7 @@ import typing
 from typing import Any, cast
 
 from . import _rpc, stub_data
+from .methods import METHODS
 from .models import (
     InitializeParams,
     InitializeResponse,
@@ -187,6 +188,7 @@ class AcpClient:
             env=env,
             stderr=stderr,
             log=log,
+            methods=METHODS,
         )
         return cls(connection)
 

@@ -8,6 +8,7 @@ import sys
 from typing import cast
 
 from . import _rpc, stub_data
+from .methods import METHODS
 from .models import (
     InitializeParams,
     InitializeResponse,
@@ -195,6 +196,7 @@ def main(
         framings=FRAMINGS,
         factory=factory,
         errors=stub_data.ERRORS,
+        methods=METHODS,
     )
 
 

@@ -21,12 +21,12 @@ SOURCES: tuple[tuple[str, str], ...] = (
     ),
 )
 FILES: dict[str, str] = {
-    "__init__.py": "bdc11f281a6474c4d6f8e5bfd1d88777370ef7388c9f7c3ec815342767883226",
-    "_rpc.py": "01d2ae6ca7fafc68c31416d880f2cf61ffe7b76d4b3fa4db2dabaaca99256e29",
-    "client.py": "f2508beba5a4f8bc4646e380d6cf0a829ef087eab557a63699b42cdf4d1f951e",
-    "methods.py": "b4391d71b8e31e255dc2b75f674d87351d3997a58b18ecaa64ab8d529ac96344",
+    "__init__.py": "133e4c50591a03a3d39c686f38e87653a6d7693220451a8077fcad3a2d155864",
+    "_rpc.py": "61282f695b2a242760f7c3e34c2453f91243a309a29fe2b5208ca9da788b7ce9",
+    "client.py": "ddc3a8363660fe5275193c021bf045c66085e7c28ff74f82f5df731bf3ce93c7",
+    "methods.py": "15a7e521993c96f4a0e218a8ea08ce4f9dca3d4c069228d0c8d45d13f85b5dfc",
     "models.py": "adc4e8962c0034789cef4073ddbcc87d1fac8f284cfa8f5389d4539b8f854807",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-    "server.py": "9b7034cca1d6dba6e5ef213ba2047e003bf0a963ef887d9eae5fe74ed1bc9121",
+    "server.py": "813132e2eedf3a8421883920be520a238cd2d2efd4f55c68f5af36a77f62479f",
     "stub_data.py": "c58fe29a53fe281c285b4a963410b1b1f28d8cae0ba4fd33ebf68d5fc874036b",
 }

@@ -12,6 +12,7 @@ import typing
 from typing import Any, cast
 
 from . import _rpc
+from .methods import METHODS
 from .models import (
     AuthenticateParams,
     AuthenticateResult,
@@ -121,6 +122,7 @@ class AhpClient:
             env=env,
             stderr=stderr,
             log=log,
+            methods=METHODS,
         )
         return cls(connection)
 
@@ -136,7 +138,11 @@ class AhpClient:
         """Connect to a WebSocket server (``ws://127.0.0.1:PORT/``)."""
         serving = handler or ClientHandler()
         connection = await _rpc.connect_websocket(
-            url, lambda _session: handlers(serving), limit=max_message_bytes, log=log
+            url,
+            lambda _session: handlers(serving),
+            limit=max_message_bytes,
+            log=log,
+            methods=METHODS,
         )
         return cls(connection)
 

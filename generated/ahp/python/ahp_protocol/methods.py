@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import ConfigDict, JsonValue, TypeAdapter
 
+from ._rpc import MethodInfo
 from .models import (
     AuthenticateParams,
     AuthenticateResult,
@@ -46,23 +46,6 @@ from .models import (
 )
 
 _STRICT = ConfigDict(strict=True)
-
-
-@dataclass(frozen=True)
-class MethodInfo:
-    """One method of the protocol: who sends it and how to validate its payloads.
-
-    ``params`` is None when the message carries no ``params`` key; ``result`` is None
-    for a notification (a request without a declared result validates ``null``).
-    """
-
-    wire_name: str
-    kind: Literal["request", "notification"]
-    sender: str
-    receiver: str
-    both_ways: bool
-    params: TypeAdapter[Any] | None
-    result: TypeAdapter[Any] | None
 
 
 def _dump(adapter: TypeAdapter[Any], value: Any) -> JsonValue:

@@ -17,12 +17,12 @@ SOURCES: tuple[tuple[str, str], ...] = (
     ),
 )
 FILES: dict[str, str] = {
-    "__init__.py": "0454cfbb0a7fa61107593bc8c4aff9918d6d9469d97da307f1512dbc1131761e",
-    "_rpc.py": "202992e143d082c42862e2a59f68b37ff871db8845540770078b792303e4501f",
-    "client.py": "f9fda9a9af9e005b134c35b246fe0ad9a88b605e7721d2a1ba04d2b7c0c75501",
-    "methods.py": "bbd09ba142a0f35e4bbb29f095ea0eca1287387101f2f8cf5d617e6d0ab7d1fe",
+    "__init__.py": "b1dfe31b5a0b1bbadb80bb7ab468ced097efc6ef12e934aa25d2d624bf31cec5",
+    "_rpc.py": "dae625e413e880240a275e514d852a1c49ba9b202ad2ad3c57740749ca81c1fc",
+    "client.py": "6b5907ceef5d1e1a7a9379813b38c13ef38602d41fb806f2d12026e600d24918",
+    "methods.py": "254a61f34e0851506f8793201ad0945504257cd1f3ef1be1c694fac9b4ed9d4b",
     "models.py": "b809a7c3afb31d552503d007ae00a25902a22e355ae9ddf64c812ba41fdadd0c",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-    "server.py": "c65e9c449ae47c6080b5957ee65d3089e8cbbd47a32809e33ab369e294bf181b",
+    "server.py": "8a245af9a8dda0ff80ba13972ab874e3c01b37aa26a6d159cb827167b0577f68",
     "stub_data.py": "b6ee3ba0138c69651666745ef1e6106ca4a19eedec7cef9cc69bda3f9956f27b",
 }

@@ -9,6 +9,7 @@ import typing
 from typing import Any, cast
 
 from . import _rpc
+from .methods import METHODS
 from .models import (
     AnnotationsParams,
     AnnotationsResult,
@@ -70,7 +71,7 @@ class OpenctxClient:
         """Talk to an HTTP server: one POST of ``{method, params, settings}`` per
         request.
         """
-        return cls(_rpc.HttpSession(url, settings, log))
+        return cls(_rpc.HttpSession(url, settings, log, METHODS))
 
     async def meta(self, params: MetaParams) -> MetaResult:
         """The meta request is sent by the client to the provider to retrieve the provider's name, features, other metadata, and when it should be invoked. This avoids unnecessary invocations of the provider on resources where it would not have any results.

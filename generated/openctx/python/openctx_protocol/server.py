@@ -8,6 +8,7 @@ import sys
 from typing import cast
 
 from . import _rpc, stub_data
+from .methods import METHODS
 from .models import (
     AnnotationsParams,
     AnnotationsResult,
@@ -112,6 +113,7 @@ def main(
         framings=FRAMINGS,
         factory=factory,
         errors=stub_data.ERRORS,
+        methods=METHODS,
     )
 
 

@@ -17,12 +17,12 @@ SOURCES: tuple[tuple[str, str], ...] = (
     ),
 )
 FILES: dict[str, str] = {
-    "__init__.py": "f39433763674117feaafb96eda0ca7d76f99a6e925a8c38030917c14e93ebe38",
-    "_rpc.py": "c039d5e07729617c6bdec997debc64aa0b38db4f3d54e1cdca269cc1ea48b2ec",
-    "client.py": "538b64de2010a49dc2d122fcb72df42c827556d87212ded38ac68409eeb9264f",
-    "methods.py": "5f5f6d650e662a264af0ad9c12d40c061e2272b615c437815e8f969ffa2365c7",
+    "__init__.py": "fe2902043fd4d4e95196a427601b3918cea6f7d349ac91b93f17c40520e64608",
+    "_rpc.py": "e4423a013a5eddde4aac1976aee2f22ea6503fffba13f6cb4b14d306ff432c66",
+    "client.py": "c42e271ac9dede502d58142a3cbf88176a0f75befb3e49ec26c3e1fe3b10dcf6",
+    "methods.py": "332395f8e9ca31ef311c0744082a67bed28e32319ebbfa6e0baa1bb10e21cc9e",
     "models.py": "1b578064a75aeb4941afb279039d6beebf0410f14b9f1ce5c22d6e39e14b8b4c",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-    "server.py": "eacf47f28e1c34775efd3f1a24e7cbf304fbb39252b45286924ece5fe2db3823",
+    "server.py": "49ab6e92855aea289deb2e3a5e03da63a0878f2c45999053a5cb0d520db74963",
     "stub_data.py": "944140db47cae4d1256f857833d154867d8a70adb747fa712cddfb3a1ee6c500",
 }

@@ -14,6 +14,7 @@ from typing import Any, cast
 from pydantic import JsonValue
 
 from . import _rpc, stub_data
+from .methods import METHODS
 from .models import (
     AbortWithMarkerParams,
     CancelParams,
@@ -1219,6 +1220,7 @@ class PigletClient:
             env=env,
             stderr=stderr,
             log=log,
+            methods=METHODS,
         )
         return cls(connection)
 

@@ -10,6 +10,7 @@ from typing import cast
 from pydantic import JsonValue
 
 from . import _rpc, stub_data
+from .methods import METHODS
 from .models import (
     AbortWithMarkerParams,
     CancelParams,
@@ -1116,6 +1117,7 @@ def main(
         framings=FRAMINGS,
         factory=factory,
         errors=stub_data.ERRORS,
+        methods=METHODS,
     )
 
 

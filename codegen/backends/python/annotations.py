@@ -1,0 +1,196 @@
+"""Python annotations of IR type expressions, for the Python bindings.
+
+Phase: backend (Python bindings), used by the declaration, union and method builders.
+Inputs: a normalized ``ir.Protocol`` (names come from ``names``).
+Outputs: ``TypeAnnotator``: the protocol, its ``Index``, the class and enum member
+names, and the annotation text of any ``ir.TypeExpr`` (``annotation``), literal
+groups (``literals``), enum member references and union tag literals.
+Guarantees: annotations are valid under ``from __future__ import annotations`` and
+strict as the wire: non-string literals carry an exact-type guard
+(``_EXACT_INT`` / ``_EXACT_BOOL``), open enums also accept their wire type
+(``_LEFT_TO_RIGHT``); a reference to an unknown declaration is ``JsonValue``.
+"""
+
+from __future__ import annotations
+
+from codegen import ir
+from codegen.backends.python.names import class_names, enum_member_names
+from codegen.backends.python.text import json_kind, py_literal
+from codegen.ir.index import Index
+
+__all__ = ["TypeAnnotator"]
+
+
+class TypeAnnotator:
+    """The names of one protocol and the annotations of its type expressions."""
+
+    def __init__(self, protocol: ir.Protocol) -> None:
+        self.protocol = protocol
+        self.index = Index(protocol)
+        self.names = class_names(protocol, self.index)
+        self.members = enum_member_names(protocol)
+
+    def enum_member(
+        self, enum: ir.EnumDecl, member: str | int | bool, *, by_name: bool = True
+    ) -> str | None:
+        """``Enum.MEMBER`` for a member name (or, failing that, a member value)."""
+        table = self.members.get(enum.name, {})
+        if by_name and isinstance(member, str) and member in table:
+            return f"{self.names[enum.name]}.{table[member]}"
+        for candidate in enum.members:
+            if candidate.value == member and type(candidate.value) is type(member):
+                return f"{self.names[enum.name]}.{table[candidate.name]}"
+        return None
+
+    def annotation(self, expr: ir.TypeExpr) -> str:
+        """The Python annotation of a type expression."""
+        if isinstance(expr, ir.Primitive):
+            return _primitive(expr)
+        if isinstance(expr, ir.Ref):
+            decl = self.index.get(expr.name)
+            if decl is None:
+                return "JsonValue"
+            if isinstance(decl, ir.EnumDecl):
+                return self._enum_annotation(decl)
+            return self.names[decl.name]
+        if isinstance(expr, (ir.EnumMemberRef, ir.Literal)):
+            return self.literals([expr])
+        if isinstance(expr, ir.ArrayOf):
+            return f"list[{self.annotation(expr.items)}]"
+        if isinstance(expr, ir.MapOf):
+            key = self._key_annotation(expr.key)
+            return f"dict[{key}, {self.annotation(expr.values)}]"
+        if isinstance(expr, ir.TupleOf):
+            items = ", ".join(self.annotation(item) for item in expr.items)
+            # Lax at the tuple level only (items stay strict): ``json.loads`` gives
+            # lists.
+            return f"Annotated[tuple[{items or '()'}], Strict(False)]"
+        if isinstance(expr, ir.AnyJson):
+            if expr.structured:
+                return "dict[str, JsonValue] | list[JsonValue]"
+            return "dict[str, JsonValue]" if expr.object_only else "JsonValue"
+        return self._union_annotation(expr)
+
+    def _enum_annotation(self, enum: ir.EnumDecl) -> str:
+        name = self.names[enum.name]
+        if not enum.open:
+            return name
+        wire = "str" if enum.base is ir.EnumBase.STRING else "int"
+        return f"Annotated[{name} | {wire}, _LEFT_TO_RIGHT]"
+
+    def _key_annotation(self, key: ir.TypeExpr) -> str:
+        resolved = self.index.resolve(key)
+        if isinstance(resolved, ir.Ref):
+            decl = self.index.get(resolved.name)
+            if isinstance(decl, ir.EnumDecl) and decl.base is ir.EnumBase.STRING:
+                return self._enum_annotation(decl)
+        return "str"
+
+    def _union_annotation(self, expr: ir.InlineUnion) -> str:
+        flat: list[ir.TypeExpr] = []
+        _flatten(expr, flat)
+        literals = [m for m in flat if isinstance(m, (ir.Literal, ir.EnumMemberRef))]
+        parts: list[str] = [self.literals(literals)] if literals else []
+        has_null = False
+        for member in flat:
+            if isinstance(member, (ir.Literal, ir.EnumMemberRef)):
+                continue
+            if (
+                isinstance(member, ir.Primitive)
+                and member.kind is ir.PrimitiveKind.NULL
+            ):
+                has_null = True
+                continue
+            parts.append(self.annotation(member))
+        if has_null:
+            parts.append("None")
+        return " | ".join(dict.fromkeys(parts)) or "None"
+
+    def literals(self, items: list[ir.Literal | ir.EnumMemberRef]) -> str:
+        """``Literal[...]`` grouped by JSON type; non-string literals get an exact-type
+        guard (pydantic's ``Literal[1]`` accepts ``true`` and ``1.0`` even in strict
+        mode).
+        """
+        groups: dict[str, list[str]] = {}
+        for item in items:
+            if isinstance(item, ir.EnumMemberRef):
+                enum = self.index.get(item.enum)
+                text = None
+                kind = "string"
+                if isinstance(enum, ir.EnumDecl):
+                    text = self.enum_member(enum, item.member)
+                    kind = "string" if enum.base is ir.EnumBase.STRING else "integer"
+                if text is None:
+                    text = py_literal(item.member)
+                    kind = "string"
+            else:
+                text, kind = py_literal(item.value), json_kind(item.value)
+            bucket = groups.setdefault(kind, [])
+            if text not in bucket:
+                bucket.append(text)
+        parts: list[str] = []
+        for kind, guard in (
+            ("string", ""),
+            ("integer", "_EXACT_INT"),
+            ("boolean", "_EXACT_BOOL"),
+        ):
+            if kind in groups:
+                literal = f"Literal[{', '.join(groups[kind])}]"
+                parts.append(f"Annotated[{literal}, {guard}]" if guard else literal)
+        if "float" in groups:
+            # ``typing.Literal`` takes no floats: the type is kept, the value is not
+            # pinned.
+            parts.append("float")
+        return " | ".join(parts)
+
+    def tag_literal(self, fld: ir.Field, values: tuple[str | int | bool, ...]) -> str:
+        """The tag field of a union variant: ``Literal`` of the union's tag values (enum
+        members when the field is typed with the enum)."""
+        resolved = self.index.resolve(fld.type)
+        enum = self.index.get(resolved.name) if isinstance(resolved, ir.Ref) else None
+        members = enum.members if isinstance(enum, ir.EnumDecl) else ()
+        items: list[ir.Literal | ir.EnumMemberRef] = []
+        for value in values:
+            member = next(
+                (
+                    m
+                    for m in members
+                    if m.value == value and type(m.value) is type(value)
+                ),
+                None,
+            )
+            if member is not None and isinstance(enum, ir.EnumDecl):
+                items.append(ir.EnumMemberRef(enum.name, member.name))
+            else:
+                items.append(ir.Literal(value))
+        return self.literals(items)
+
+
+def _primitive(expr: ir.Primitive) -> str:
+    base = {
+        ir.PrimitiveKind.STRING: "str",
+        ir.PrimitiveKind.INTEGER: "int",
+        ir.PrimitiveKind.NUMBER: "int | float",
+        ir.PrimitiveKind.BOOLEAN: "bool",
+        ir.PrimitiveKind.NULL: "None",
+    }[expr.kind]
+    bounds = []
+    if expr.constraints.minimum is not None:
+        bounds.append(f"ge={expr.constraints.minimum!r}")
+    if expr.constraints.maximum is not None:
+        bounds.append(f"le={expr.constraints.maximum!r}")
+    if not bounds or expr.kind not in (
+        ir.PrimitiveKind.INTEGER,
+        ir.PrimitiveKind.NUMBER,
+    ):
+        return base
+    field = f"Field({', '.join(bounds)})"
+    return " | ".join(f"Annotated[{part}, {field}]" for part in base.split(" | "))
+
+
+def _flatten(expr: ir.TypeExpr, out: list[ir.TypeExpr]) -> None:
+    if isinstance(expr, ir.InlineUnion):
+        for member in expr.members:
+            _flatten(member, out)
+    else:
+        out.append(expr)

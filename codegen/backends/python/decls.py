@@ -1,0 +1,322 @@
+"""Declarations of the Python bindings: structs → models, enums, aliases.
+
+Phase: backend (Python bindings), after ``annotations`` (annotations) and before the
+templates.
+Inputs: a normalized ``ir.Protocol``, one ``ir.StructDecl`` / ``ir.EnumDecl`` /
+``ir.AliasDecl`` at a time.
+Outputs: ``DeclBuilder``: a ``DeclView`` per declaration (``struct``, ``enum``,
+``alias``) and per synthesized model (``model``, used for union wrappers);
+``definition_order`` of the views.
+Guarantees: a model has every wire field in wire order (bases and flattened structs
+inlined); may be absent → ``T | MISSING = MISSING``; nullable → ``T | None``; tag
+fields of union variants narrowed to the union's tag values; enums are ``StrEnum`` /
+``IntEnum`` / ``IntFlag`` (``boundary=STRICT``); names used at import time are
+defined before their use.
+"""
+
+from __future__ import annotations
+
+import json
+
+from codegen import ir, naming
+from codegen.backends.python.annotations import TypeAnnotator
+from codegen.backends.python.imports import names_in
+from codegen.backends.python.names import tag_overrides
+from codegen.backends.python.text import docstring, lifecycle_text, py_literal
+from codegen.backends.python.views import DeclView, FieldView, MemberView
+from codegen.ir.index import Index
+
+__all__ = ["DeclBuilder", "definition_order"]
+
+# ``NewType`` needs a class: these annotations are one; unions and ``Annotated`` are not.
+_SIMPLE_NEWTYPE_TARGETS = frozenset({"str", "int", "bool"})
+
+
+class DeclBuilder(TypeAnnotator):
+    """The views of structs, enums, aliases and synthesized models of one protocol."""
+
+    def __init__(self, protocol: ir.Protocol) -> None:
+        super().__init__(protocol)
+        self._tags = tag_overrides(protocol, self.index)
+
+    def attrs(self, fields: list[ir.Field]) -> dict[str, str]:
+        """Wire name → the attribute of a model with these fields."""
+        return naming.assign_names([f.wire_name for f in fields], naming.attribute_name)
+
+    def struct(self, struct: ir.StructDecl) -> DeclView:
+        fields = self.index.wire_fields(struct)
+        extra_type = self.index.index_value(struct)
+        kept: list[ir.Field] = []
+        for fld in fields:
+            if fld.flatten and self.index.struct_of(fld.type) is None:
+                # A flattened map (serde ``#[serde(flatten)] extra: HashMap``): its
+                # entries are the object's extra keys.
+                resolved = self.index.resolve(fld.type)
+                extra_type = (
+                    resolved.values if isinstance(resolved, ir.MapOf) else ir.AnyJson()
+                )
+                continue
+            kept.append(fld)
+        bases = ", ".join(b.name for b in struct.bases)
+        notes = (
+            (
+                f"Extends {bases} (their fields are inlined, in wire order)."
+                if bases
+                else ""
+            ),
+            f"Synthesized from `{struct.derived_from}`." if struct.derived_from else "",
+        )
+        return self.model(
+            name=self.names[struct.name],
+            struct_name=struct.name,
+            fields=kept,
+            closed=struct.extra_keys is ir.ExtraKeys.FORBID and extra_type is None,
+            extra_type=extra_type,
+            doc=lifecycle_text(struct.lifecycle.docs, struct.lifecycle, *notes),
+            exported=struct.exported,
+        )
+
+    def model(
+        self,
+        *,
+        name: str,
+        struct_name: str | None,
+        fields: list[ir.Field],
+        closed: bool,
+        extra_type: ir.TypeExpr | None,
+        doc: str,
+        exported: bool = True,
+        tag_aliases: dict[str, tuple[str, ...]] | None = None,
+    ) -> DeclView:
+        attrs = self.attrs(fields)
+        views: list[FieldView] = []
+        for fld in fields:
+            tags = self._tags.get((struct_name or "", fld.wire_name))
+            if tags is not None and _is_literal_like(self.index, fld.type):
+                tags = None
+            aliases = (tag_aliases or {}).get(fld.wire_name)
+            views.append(self._field(fld, attrs[fld.wire_name], tags, aliases))
+        extra = ""
+        if extra_type is not None:
+            extra = f"dict[str, {self.annotation(extra_type)}]"
+        return DeclView(
+            kind="model",
+            name=name,
+            doc=docstring(doc, "    "),
+            base="_ClosedModel" if closed else "_Model",
+            fields=tuple(views),
+            extra=extra,
+            exported=exported,
+            runtime="\n".join(v.value for v in views if v.value),
+        )
+
+    def _field(
+        self,
+        fld: ir.Field,
+        attr: str,
+        tags: tuple[str | int | bool, ...] | None,
+        aliases: tuple[str, ...] | None,
+    ) -> FieldView:
+        annotation = self.tag_literal(fld, tags) if tags else self.annotation(fld.type)
+        default: str | None = None
+        extra_args: list[str] = []
+        default_value: object = None
+        has_default = False
+        if fld.default_json is not None:
+            try:
+                default_value, has_default = json.loads(fld.default_json), True
+            except ValueError:
+                has_default = False
+        nullable = fld.nullable or (
+            fld.presence is ir.Presence.WRITTEN_ALWAYS_READ_OPTIONAL
+            and has_default
+            and default_value is None
+        )
+        if nullable and not _admits_none(annotation):
+            annotation = f"{annotation} | None"
+        notes: list[str] = []
+        if fld.presence is ir.Presence.OPTIONAL or (
+            fld.presence is ir.Presence.WRITTEN_ALWAYS_READ_OPTIONAL
+            and not nullable
+            and not has_default
+        ):
+            annotation = f"{annotation} | MISSING"
+            default = "MISSING"
+            if has_default:
+                notes.append(f"Default when absent: `{fld.default_json}`.")
+        elif fld.presence is ir.Presence.WRITTEN_ALWAYS_READ_OPTIONAL:
+            if default_value is None:
+                default = "None"
+            else:
+                default, extra_args = self._default(fld.type, default_value)
+        if fld.allowed_values_note:
+            notes.insert(0, f"Allowed values: {fld.allowed_values_note}")
+        args: list[str] = []
+        if default is not None and (aliases or attr != fld.wire_name or extra_args):
+            args.append(
+                default
+                if default.startswith("default_factory=")
+                else f"default={default}"
+            )
+        if aliases and len(aliases) > 1:
+            choices = ", ".join(json.dumps(a) for a in aliases)
+            args.append(f"validation_alias=AliasChoices({choices})")
+            args.append(f"serialization_alias={json.dumps(aliases[0])}")
+        elif attr != fld.wire_name:
+            args.append(f"alias={json.dumps(fld.wire_name)}")
+        args.extend(extra_args)
+        if args:
+            value = f"Field({', '.join(args)})"
+        else:
+            value = default or ""
+        statement = f"{attr}: {annotation}" + (f" = {value}" if value else "")
+        doc = lifecycle_text(fld.lifecycle.docs, fld.lifecycle, *notes)
+        return FieldView(attr, annotation, value, statement, docstring(doc, "    "))
+
+    def _default(self, expr: ir.TypeExpr, value: object) -> tuple[str, list[str]]:
+        """The default of an always-written field: a plain literal when the annotation
+        is a primitive, an enum member for enums, else a validated JSON default.
+        """
+        resolved = self.index.resolve(expr)
+        if isinstance(resolved, ir.Primitive) and _is_instance_of(value, resolved.kind):
+            return py_literal(value), []
+        if isinstance(resolved, ir.Ref) and isinstance(value, (str, int)):
+            enum = self.index.get(resolved.name)
+            if isinstance(enum, ir.EnumDecl) and not enum.flags:
+                member = self.enum_member(enum, value, by_name=False)
+                if member is not None:
+                    return member, []
+        return f"default_factory=lambda: _json_default({py_literal(value)})", [
+            "validate_default=True"
+        ]
+
+    def enum(self, enum: ir.EnumDecl) -> DeclView:
+        if enum.flags:
+            base = "_WireEnum, IntFlag, boundary=STRICT"
+        elif enum.base is ir.EnumBase.STRING:
+            base = "_WireEnum, StrEnum"
+        else:
+            base = "_WireEnum, IntEnum"
+        table = self.members[enum.name]
+        members = tuple(
+            MemberView(
+                table[m.name],
+                py_literal(m.value),
+                docstring(lifecycle_text(m.lifecycle.docs, m.lifecycle), "    "),
+            )
+            for m in enum.members
+        )
+        notes = [
+            (
+                "A bit-flag enum: every combination of its members is a valid value."
+                if enum.flags
+                else ""
+            ),
+            (
+                "Open: fields of this type also accept values that are not members."
+                if enum.open
+                else ""
+            ),
+        ]
+        return DeclView(
+            kind="enum",
+            name=self.names[enum.name],
+            doc=docstring(
+                lifecycle_text(enum.lifecycle.docs, enum.lifecycle, *notes), "    "
+            ),
+            base=base,
+            members=members,
+            exported=enum.exported,
+        )
+
+    def alias(self, alias: ir.AliasDecl) -> DeclView:
+        name = self.names[alias.name]
+        doc = docstring(lifecycle_text(alias.lifecycle.docs, alias.lifecycle), "")
+        if alias.kind is ir.AliasKind.EXTERNAL:
+            return DeclView(
+                kind="alias",
+                name=name,
+                doc=doc,
+                comment=(
+                    f"{alias.name} is defined outside this spec: any JSON value.",
+                ),
+                value="JsonValue",
+                exported=alias.exported,
+            )
+        target = self.annotation(alias.target)
+        simple = target in _SIMPLE_NEWTYPE_TARGETS or self._is_class(alias.target)
+        kind = "newtype" if alias.kind is ir.AliasKind.NEWTYPE and simple else "alias"
+        return DeclView(
+            kind=kind,
+            name=name,
+            doc=doc,
+            value=target,
+            exported=alias.exported,
+            runtime=target,
+        )
+
+    def _is_class(self, expr: ir.TypeExpr) -> bool:
+        if not isinstance(expr, ir.Ref):
+            return False
+        decl = self.index.get(expr.name)
+        if isinstance(decl, ir.StructDecl):
+            return True
+        if isinstance(decl, ir.EnumDecl):
+            return not decl.open
+        if isinstance(decl, ir.AliasDecl) and decl.kind is ir.AliasKind.NEWTYPE:
+            target = self.annotation(decl.target)
+            return target in _SIMPLE_NEWTYPE_TARGETS or self._is_class(decl.target)
+        return False
+
+
+def _is_instance_of(value: object, kind: ir.PrimitiveKind) -> bool:
+    """Whether a JSON value is of a primitive kind (so it can be a plain default)."""
+    if kind is ir.PrimitiveKind.BOOLEAN or isinstance(value, bool):
+        return kind is ir.PrimitiveKind.BOOLEAN and isinstance(value, bool)
+    if kind is ir.PrimitiveKind.STRING:
+        return isinstance(value, str)
+    if kind is ir.PrimitiveKind.INTEGER:
+        return isinstance(value, int)
+    return kind is ir.PrimitiveKind.NUMBER and isinstance(value, (int, float))
+
+
+def _admits_none(annotation: str) -> bool:
+    return (
+        annotation == "JsonValue"
+        or annotation.endswith("| None")
+        or annotation == "None"
+    )
+
+
+def _is_literal_like(index: Index, expr: ir.TypeExpr) -> bool:
+    resolved = index.resolve(expr)
+    if isinstance(resolved, (ir.Literal, ir.EnumMemberRef)):
+        return True
+    if isinstance(resolved, ir.InlineUnion):
+        return all(_is_literal_like(index, member) for member in resolved.members)
+    return False
+
+
+def definition_order(items: list[DeclView]) -> list[DeclView]:
+    """Spec order, except that a name used at import time (alias targets, union members,
+    defaults) is defined before its use.  Model annotations are lazy
+    (``from __future__ import annotations`` + ``model_rebuild``) and impose no order."""
+    by_name = {item.name: item for item in items}
+    done: set[str] = set()
+    visiting: set[str] = set()
+    ordered: list[DeclView] = []
+
+    def visit(item: DeclView) -> None:
+        if item.name in done or item.name in visiting:
+            return
+        visiting.add(item.name)
+        for name in names_in(item.runtime) if item.runtime else []:
+            if name != item.name and name in by_name:
+                visit(by_name[name])
+        visiting.discard(item.name)
+        done.add(item.name)
+        ordered.append(item)
+
+    for item in items:
+        visit(item)
+    return ordered

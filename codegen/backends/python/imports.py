@@ -1,0 +1,114 @@
+"""Import computation for generated Python modules (bindings and stub server).
+
+Phase: backend (Python bindings and stub server), at template rendering.
+Inputs: a template name, its context, and the names the generated package itself
+defines (importable from ``.models``).
+Outputs: the rendered module text with exactly the imports it uses; isort's name
+order; the names generated modules reserve at module level (``RESERVED_GLOBALS``).
+Guarantees: nothing unused is imported and nothing used is missing (imports are
+computed from the identifiers of a first rendering, not guessed); the grouping and
+order are what ``ruff check`` (isort) wants, so the output needs no fixing.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from collections.abc import Iterable
+
+from codegen.backends.python.text import LINE_LENGTH
+from codegen.backends.render import render_template
+
+__all__ = ["RESERVED_GLOBALS", "import_order", "names_in", "render_with_imports"]
+
+# Where each name a generated module may use comes from (imports are computed from the
+# names the rendered text actually uses, so nothing unused is imported).
+_IMPORT_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("dataclasses", ("dataclass",)),
+    ("enum", ("STRICT", "Flag", "IntEnum", "IntFlag", "StrEnum")),
+    ("typing", ("Annotated", "Any", "Literal", "NewType", "Self", "TypeAlias", "cast")),
+    (
+        "pydantic",
+        (
+            *("MISSING", "AliasChoices", "BaseModel", "BeforeValidator", "ConfigDict"),
+            *("Discriminator", "Field", "GetCoreSchemaHandler", "JsonValue", "Strict"),
+            *("Tag", "TypeAdapter"),
+        ),
+    ),
+    ("pydantic.config", ("ExtraValues",)),
+    ("pydantic_core", ("CoreSchema", "PydanticCustomError", "core_schema")),
+)
+_STDLIB = frozenset({"dataclasses", "enum", "typing"})
+# Names the generated modules import or define at module level; spec types never take
+# them.
+RESERVED_GLOBALS = frozenset(
+    {name for _, names in _IMPORT_SOURCES for name in names} | {"METHODS", "MethodInfo"}
+)
+
+
+def render_with_imports(
+    template: str, context: dict[str, object], local: set[str] | tuple[()]
+) -> str:
+    """Render once to see which names the text uses, then again with exactly those
+    imports.
+    """
+    draft = render_template(template, import_groups=[], local_imports=[], **context)
+    used = set(names_in(draft))
+    groups: list[list[str]] = [[], []]
+    for module, names in _IMPORT_SOURCES:
+        wanted = [name for name in names if name in used]
+        if wanted:
+            line = _import_line(module, import_order(wanted))
+            groups[0 if module in _STDLIB else 1].append(line)
+    local_names = import_order([name for name in local if name in used])
+    return render_template(
+        template,
+        import_groups=[group for group in groups if group],
+        local_imports=local_names,
+        **context,
+    )
+
+
+def names_in(text: str) -> list[str]:
+    """The identifiers a piece of Python uses, in order of first appearance (strings,
+    comments and docstrings are not identifiers, so a ``Literal["Field"]`` imports
+    nothing).
+    """
+    names: dict[str, None] = {}
+    after_dot = False  # ``typing.Self`` uses the module, not a bare ``Self``
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type == tokenize.NAME and not after_dot:
+            names.setdefault(token.string)
+        if token.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT):
+            after_dot = token.type == tokenize.OP and token.string == "."
+    return list(names)
+
+
+def import_order(names: Iterable[str]) -> list[str]:
+    """isort's order (as ``ruff check`` wants it for imports and ``__all__``):
+    CONSTANTS, then Classes, then everything else, each in natural order (``X2``
+    before ``X10``).
+    """
+
+    def key(name: str) -> tuple[int, list[tuple[int, str]]]:
+        if len(name) > 1 and name.isupper():
+            group = 0
+        elif name[:1].isupper():
+            group = 1
+        else:
+            group = 2
+        parts = [
+            (int(part), "") if part.isdigit() else (0, part)
+            for part in re.split(r"(\d+)", name)
+        ]
+        return group, parts
+
+    return sorted(set(names), key=key)
+
+
+def _import_line(module: str, names: list[str]) -> str:
+    line = f"from {module} import {', '.join(names)}"
+    if len(line) <= LINE_LENGTH:
+        return line
+    return "\n".join([f"from {module} import (", *(f"    {n}," for n in names), ")"])

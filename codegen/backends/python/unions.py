@@ -1,0 +1,333 @@
+"""Unions of the Python bindings: every union representation → a discriminated type.
+
+Phase: backend (Python bindings), after ``decls`` (models) and before the
+templates.
+Inputs: a normalized ``ir.Protocol``, one ``ir.UnionDecl`` at a time.
+Outputs: ``UnionBuilder.union``: the union's ``DeclView`` (an ``Annotated`` type
+alias), preceded by the wrapper models it synthesizes; internally tagged (or an
+inferred tag key) → ``Field(discriminator=...)`` or a callable discriminator;
+adjacently tagged → one ``{tag, content}`` wrapper per variant; externally tagged →
+one single-key wrapper per variant, unit variants as bare strings; untagged → told
+apart by the keys present when that can be decided, else pydantic's smart union.
+Guarantees: at most one variant matches a wire value wherever the spec makes that
+decidable; tags compare JSON types exactly (``true`` never matches the tag ``1``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from codegen import ir, naming
+from codegen.backends.python.decls import DeclBuilder
+from codegen.backends.python.names import needs_wrapper, wrapper_key
+from codegen.backends.python.text import (
+    docstring,
+    json_kind,
+    lifecycle_text,
+    py_literal,
+)
+from codegen.backends.python.views import CheckView, DeclView, DiscriminatorView
+from codegen.ir.index import Index
+
+__all__ = ["UnionBuilder"]
+
+
+class UnionBuilder(DeclBuilder):
+    """The views of unions (and of their wrapper models) of one protocol."""
+
+    def union(self, union: ir.UnionDecl) -> list[DeclView]:
+        if union.repr is ir.UnionRepr.INTERNALLY_TAGGED:
+            return self._tagged_union(union, union.tag_key or "type")
+        if union.repr is ir.UnionRepr.ADJACENTLY_TAGGED:
+            return self._adjacent_union(union)
+        if union.repr is ir.UnionRepr.EXTERNALLY_TAGGED:
+            return self._external_union(union)
+        discriminator = union.discriminator
+        if discriminator is not None and discriminator.key:
+            return self._tagged_union(union, discriminator.key)
+        if discriminator is not None and discriminator.required_keys:
+            keyed = self._keyed_union(union, discriminator)
+            if keyed is not None:
+                return [keyed]
+        return [
+            self._union_view(
+                union,
+                " | ".join(
+                    dict.fromkeys(self._variant_annotation(v) for v in union.variants)
+                ),
+                ("Untagged: pydantic's smart union picks the best-fitting variant.",),
+            )
+        ]
+
+    def _union_view(
+        self,
+        union: ir.UnionDecl,
+        value: str,
+        comment: tuple[str, ...],
+        discriminator: DiscriminatorView | None = None,
+    ) -> DeclView:
+        doc = lifecycle_text(union.lifecycle.docs, union.lifecycle)
+        return DeclView(
+            kind="union",
+            name=self.names[union.name],
+            doc=docstring(doc, ""),
+            comment=comment,
+            value=value or "None",
+            discriminator=discriminator,
+            exported=union.exported,
+            runtime=value,
+        )
+
+    def _variant_annotation(self, variant: ir.Variant) -> str:
+        return self.annotation(variant.type) if variant.type is not None else "None"
+
+    def _tag_field(self, key: str, values: tuple[str | int | bool, ...]) -> ir.Field:
+        members = tuple(ir.Literal(v) for v in values)
+        expr: ir.TypeExpr = members[0] if len(members) == 1 else ir.InlineUnion(members)
+        return ir.Field(name=key, wire_name=key, type=expr, synthesized=True)
+
+    def _wrapper(
+        self,
+        union: ir.UnionDecl,
+        variant: ir.Variant,
+        fields: list[ir.Field],
+        *,
+        closed: bool,
+        tag_aliases: dict[str, tuple[str, ...]] | None = None,
+    ) -> DeclView:
+        doc = lifecycle_text(
+            variant.lifecycle.docs,
+            variant.lifecycle,
+            f"The `{variant.name}` variant of `{self.names[union.name]}` on the wire.",
+        )
+        return self.model(
+            name=self.names[wrapper_key(union, variant)],
+            struct_name=None,
+            fields=fields,
+            closed=closed,
+            extra_type=None,
+            doc=doc,
+            exported=union.exported,
+            tag_aliases=tag_aliases,
+        )
+
+    def _tagged_union(self, union: ir.UnionDecl, key: str) -> list[DeclView]:
+        """Internally tagged, or untagged with an inferred tag key: the wire form is
+        ``{key: tag, ...fields}``."""
+        out: list[DeclView] = []
+        # (variant, its class or annotation, the attribute of its tag field if usable)
+        classes: list[tuple[ir.Variant, str, str | None]] = []
+        for variant in union.variants:
+            values = variant.tag_values or (variant.name,)
+            struct = self.index.struct_of(variant.type) if variant.type else None
+            if needs_wrapper(self.index, union, variant):
+                fields = [self._tag_field(key, values)]
+                if struct is not None:
+                    fields.extend(self.index.wire_fields(struct))
+                closed = struct is None or struct.extra_keys is ir.ExtraKeys.FORBID
+                out.append(self._wrapper(union, variant, fields, closed=closed))
+                classes.append((variant, out[-1].name, self.attrs(fields)[key]))
+                continue
+            if struct is None:
+                classes.append((variant, self._variant_annotation(variant), None))
+                continue
+            fields = self.index.wire_fields(struct)
+            tag_field = next((f for f in fields if f.wire_name == key), None)
+            attr = self.attrs(fields)[key] if tag_field is not None else None
+            if tag_field is not None and tag_field.presence is not ir.Presence.REQUIRED:
+                attr = None
+            classes.append((variant, self.names[struct.name], attr))
+        untagged = any(attr is None for *_, attr in classes)
+        if untagged or len({cls for _, cls, _ in classes}) < len(classes):
+            members = " | ".join(dict.fromkeys(cls for _, cls, _ in classes))
+            comment = (
+                f"Tagged by {key!r}, but not every variant is a model with that field:",
+                "pydantic's smart union picks the best-fitting variant.",
+            )
+            out.append(self._union_view(union, members, comment))
+            return out
+        out.append(self._by_tag(union, classes, key, f"Tagged by {key!r}."))
+        return out
+
+    def _by_tag(
+        self,
+        union: ir.UnionDecl,
+        classes: Sequence[tuple[ir.Variant, str, str | None]],
+        key: str,
+        comment: str,
+    ) -> DeclView:
+        """A union of models told apart by the value of the ``key`` field: pydantic's
+        ``Field(discriminator=...)`` for string tags, else a callable discriminator that
+        compares JSON types exactly (pydantic would match ``true`` to the tag ``1``)."""
+        attrs = {attr for *_, attr in classes}
+        tags = [(v, tag) for v, _, _ in classes for tag in v.tag_values or (v.name,)]
+        if len(attrs) == 1 and all(isinstance(tag, str) for _, tag in tags):
+            members = " | ".join(cls for _, cls, _ in classes)
+            field = f"Field(discriminator={json.dumps(attrs.pop())})"
+            return self._union_view(union, f"Annotated[{members}, {field}]", (comment,))
+        checks = tuple(
+            CheckView(
+                f"kind == {json.dumps(json_kind(tag))} and tag == {py_literal(tag)}",
+                json.dumps(variant.name),
+            )
+            for variant, tag in tags
+        )
+        disc = DiscriminatorView(
+            function=self._discriminator_name(union),
+            doc=docstring(
+                f"Pick the variant of `{self.names[union.name]}` by its {key!r} tag.",
+                "    ",
+            ),
+            instance_checks=tuple(
+                CheckView(cls, json.dumps(variant.name)) for variant, cls, _ in classes
+            ),
+            dict_prelude=(
+                f"tag = value.get({json.dumps(key)})",
+                "kind = _json_kind(tag)",
+            ),
+            dict_checks=checks,
+            dict_fallback="None",
+            other_fallback="None",
+        )
+        return self._discriminated_view(union, classes, disc, comment)
+
+    def _discriminated_view(
+        self,
+        union: ir.UnionDecl,
+        classes: Sequence[tuple[ir.Variant, str, str | None]],
+        disc: DiscriminatorView,
+        comment: str,
+    ) -> DeclView:
+        tagged = " | ".join(
+            f"Annotated[{cls}, Tag({json.dumps(variant.name)})]"
+            for variant, cls, _ in classes
+        )
+        value = f"Annotated[{tagged}, Discriminator({disc.function})]"
+        return self._union_view(union, value, (comment,), disc)
+
+    def _discriminator_name(self, union: ir.UnionDecl) -> str:
+        return f"_discriminate_{naming.snake_case(self.names[union.name])}"
+
+    def _adjacent_union(self, union: ir.UnionDecl) -> list[DeclView]:
+        """``{tag_key: tag, content_key: payload}``; a unit variant has no content."""
+        tag_key = union.tag_key or "t"
+        content_key = union.content_key or "c"
+        out: list[DeclView] = []
+        for variant in union.variants:
+            fields = [self._tag_field(tag_key, variant.tag_values or (variant.name,))]
+            if variant.type is not None:
+                fields.append(
+                    ir.Field(name=content_key, wire_name=content_key, type=variant.type)
+                )
+            out.append(self._wrapper(union, variant, fields, closed=True))
+        attr = self.attrs([self._tag_field(tag_key, ("x",))])[tag_key]
+        classes = [
+            (v, view.name, attr) for v, view in zip(union.variants, out, strict=True)
+        ]
+        comment = f"Adjacently tagged: {{{tag_key!r}: tag, {content_key!r}: payload}}."
+        out.append(self._by_tag(union, classes, tag_key, comment))
+        return out
+
+    def _external_union(self, union: ir.UnionDecl) -> list[DeclView]:
+        """``{"Variant": payload}``; a unit variant is the bare string ``"Variant"``."""
+        out: list[DeclView] = []
+        units: list[ir.Literal | ir.EnumMemberRef] = []
+        for variant in union.variants:
+            values = tuple(str(v) for v in variant.tag_values) or (variant.name,)
+            if variant.type is None:
+                units.extend(ir.Literal(v) for v in values)
+                continue
+            fld = ir.Field(name=values[0], wire_name=values[0], type=variant.type)
+            out.append(
+                self._wrapper(
+                    union, variant, [fld], closed=True, tag_aliases={values[0]: values}
+                )
+            )
+        parts = ([self.literals(units)] if units else []) + [view.name for view in out]
+        comment = (
+            "Externally tagged: {tag: payload}, a unit variant as the bare tag string;",
+            "each wrapper has exactly one key and rejects others: at most one matches.",
+        )
+        out.append(self._union_view(union, " | ".join(parts), comment))
+        return out
+
+    def _keyed_union(
+        self, union: ir.UnionDecl, discriminator: ir.Discriminator
+    ) -> DeclView | None:
+        """Untagged, told apart by which keys are present; None when that cannot be
+        decided.
+        """
+        required = dict(discriminator.required_keys)
+        objects: list[tuple[int, ir.Variant, str, tuple[str, ...]]] = []
+        others: list[ir.Variant] = []
+        for position, variant in enumerate(union.variants):
+            struct = self.index.struct_of(variant.type) if variant.type else None
+            if struct is not None:
+                keys = required.get(variant.name, ())
+                objects.append((position, variant, self.names[struct.name], keys))
+            elif variant.type is not None and _never_object(self.index, variant.type):
+                others.append(variant)
+            else:
+                return None
+        if len(others) > 1 or sum(1 for *_, keys in objects if not keys) > 1:
+            return None
+        if len({cls for _, _, cls, _ in objects}) != len(objects):
+            return None
+        # The pass ordered the checks so that testing one key per variant is exact.
+        order = {name: i for i, (name, _) in enumerate(discriminator.required_keys)}
+        objects.sort(key=lambda item: (order.get(item[1].name, len(order)), item[0]))
+        dict_checks = tuple(
+            CheckView(
+                " and ".join(f"{json.dumps(k)} in value" for k in keys),
+                json.dumps(v.name),
+            )
+            for _, v, _, keys in objects
+            if keys
+        )
+        fallback = next(
+            (json.dumps(v.name) for _, v, _, keys in objects if not keys), "None"
+        )
+        disc = DiscriminatorView(
+            function=self._discriminator_name(union),
+            doc=docstring(
+                f"Pick the variant of `{self.names[union.name]}` by the keys present.",
+                "    ",
+            ),
+            instance_checks=tuple(
+                CheckView(cls, json.dumps(v.name))
+                for _, v, cls, _ in sorted(objects, key=lambda item: item[0])
+            ),
+            dict_prelude=(),
+            dict_checks=dict_checks,
+            dict_fallback=fallback,
+            other_fallback=json.dumps(others[0].name) if others else "None",
+        )
+        model_of = {position: cls for position, _, cls, _ in objects}
+        classes = [
+            (v, model_of.get(position) or self._variant_annotation(v), None)
+            for position, v in enumerate(union.variants)
+        ]
+        return self._discriminated_view(
+            union,
+            classes,
+            disc,
+            "Untagged: the variant is picked from the keys present.",
+        )
+
+
+def _never_object(index: Index, expr: ir.TypeExpr) -> bool:
+    """True when no value of the type is a JSON object (so a dict can never be it)."""
+    resolved = index.resolve(expr)
+    if isinstance(resolved, ir.Ref):
+        decl = index.get(resolved.name)
+        if isinstance(decl, ir.EnumDecl):
+            return True
+        if isinstance(decl, ir.AliasDecl) and decl.kind is ir.AliasKind.NEWTYPE:
+            return _never_object(index, decl.target)
+        return False
+    if isinstance(resolved, ir.InlineUnion):
+        return all(_never_object(index, member) for member in resolved.members)
+    return isinstance(
+        resolved, (ir.Primitive, ir.ArrayOf, ir.TupleOf, ir.Literal, ir.EnumMemberRef)
+    )

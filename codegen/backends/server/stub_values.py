@@ -1,0 +1,178 @@
+"""Canned results of the stub servers: the spec's own examples first, then a minimal
+valid value built from the IR.
+
+Phase: backend helper (used by ``codegen/backends/server.py``).
+Inputs: the ``Index`` of a normalized ``ir.Protocol``.
+Outputs: per request method, an ordered tuple of ``(origin, JSON text)`` candidates:
+accepted MESSAGE examples carrying a ``result``, then accepted ``part: result`` samples,
+then the minimal value (required fields only, first enum member, first union variant,
+``null`` for a request without a declared result).
+Guarantees: deterministic (spec order); never raises on odd IR (a cycle or an unknown
+reference yields ``null``).  The generated ``stub_data.result()`` validates the
+candidates in order at run time and uses the first that passes, so a candidate that
+turns out invalid (a pattern the minimal builder cannot satisfy) is skipped, not served.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from codegen import ir
+from codegen.ir.index import Index
+
+__all__ = ["candidates", "minimal_value"]
+
+_MAX_DEPTH = 24
+
+
+def candidates(index: Index, method: ir.Method) -> list[tuple[str, str]]:
+    """The stub result candidates of one request method of ``index.protocol``, best
+    first."""
+    out: list[tuple[str, str]] = []
+    seen: set[str] = set()
+
+    def add(origin: str, value: Any) -> None:
+        text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+        if text not in seen:
+            seen.add(text)
+            out.append((origin, text))
+
+    mine = [e for e in index.protocol.examples if e.method == method.wire_name]
+    for example in mine:
+        if example.expect is not ir.Expectation.ACCEPT or example.skipped_reason:
+            continue
+        if example.part is ir.ExamplePart.MESSAGE:
+            message = _load(example.json_text)
+            if isinstance(message, dict) and "result" in message:
+                add(f"example {example.name}", message["result"])
+    for example in mine:
+        if example.expect is not ir.Expectation.ACCEPT or example.skipped_reason:
+            continue
+        if example.part is ir.ExamplePart.RESULT:
+            value = _load(example.json_text)
+            if value is not _INVALID:
+                add(f"sample {example.name}", value)
+    if method.result is None:
+        add("null result", None)
+    else:
+        for number, value in enumerate(_top_values(index, method.result)):
+            add("minimal" if number == 0 else f"minimal variant {number + 1}", value)
+    return out
+
+
+_INVALID = object()
+
+
+def _load(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return _INVALID
+
+
+def _top_values(index: Index, expr: ir.TypeExpr) -> list[Any]:
+    """The minimal value, and for a union one per variant (tried in order)."""
+    resolved = index.resolve(expr)
+    decl = index.get(resolved.name) if isinstance(resolved, ir.Ref) else None
+    if isinstance(decl, ir.UnionDecl):
+        return [_variant_value(index, decl, v, 0) for v in decl.variants]
+    return [minimal_value(index, expr)]
+
+
+def minimal_value(index: Index, expr: ir.TypeExpr, depth: int = 0) -> Any:
+    """A small JSON value of ``expr``: required fields only, first members."""
+    if depth > _MAX_DEPTH:
+        return None
+    if isinstance(expr, ir.Primitive):
+        return _primitive(expr)
+    if isinstance(expr, ir.Literal):
+        return expr.value
+    if isinstance(expr, ir.EnumMemberRef):
+        enum = index.get(expr.enum)
+        if isinstance(enum, ir.EnumDecl):
+            for member in enum.members:
+                if member.name == expr.member:
+                    return member.value
+        return expr.member
+    if isinstance(expr, ir.ArrayOf):
+        return []
+    if isinstance(expr, ir.MapOf):
+        return {}
+    if isinstance(expr, ir.TupleOf):
+        return [minimal_value(index, item, depth + 1) for item in expr.items]
+    if isinstance(expr, ir.AnyJson):
+        return {} if expr.object_only or expr.structured else None
+    if isinstance(expr, ir.InlineUnion):
+        return (
+            minimal_value(index, expr.members[0], depth + 1) if expr.members else None
+        )
+    return _declared(index, expr, depth)
+
+
+def _declared(index: Index, ref: ir.Ref, depth: int) -> Any:
+    decl = index.get(ref.name)
+    if isinstance(decl, ir.StructDecl):
+        return _struct(index, decl, depth)
+    if isinstance(decl, ir.EnumDecl):
+        return decl.members[0].value if decl.members else (0 if decl.flags else "")
+    if isinstance(decl, ir.UnionDecl):
+        if not decl.variants:
+            return None
+        return _variant_value(index, decl, decl.variants[0], depth)
+    if isinstance(decl, ir.AliasDecl):
+        if decl.kind is ir.AliasKind.EXTERNAL:
+            return None
+        return minimal_value(index, decl.target, depth + 1)
+    return None
+
+
+def _struct(index: Index, struct: ir.StructDecl, depth: int) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for fld in index.wire_fields(struct):
+        if fld.presence is ir.Presence.OPTIONAL:
+            continue
+        if fld.presence is ir.Presence.WRITTEN_ALWAYS_READ_OPTIONAL and fld.nullable:
+            out[fld.wire_name] = None
+            continue
+        out[fld.wire_name] = minimal_value(index, fld.type, depth + 1)
+    return out
+
+
+def _variant_value(
+    index: Index, union: ir.UnionDecl, variant: ir.Variant, depth: int
+) -> Any:
+    payload = (
+        minimal_value(index, variant.type, depth + 1)
+        if variant.type is not None
+        else None
+    )
+    tag: Any = variant.tag_values[0] if variant.tag_values else variant.name
+    if union.repr is ir.UnionRepr.INTERNALLY_TAGGED:
+        body = payload if isinstance(payload, dict) else {}
+        return {union.tag_key or "type": tag, **body}
+    if union.repr is ir.UnionRepr.ADJACENTLY_TAGGED:
+        out: dict[str, Any] = {union.tag_key or "type": tag}
+        if variant.type is not None:
+            out[union.content_key or "content"] = payload
+        return out
+    if union.repr is ir.UnionRepr.EXTERNALLY_TAGGED:
+        return tag if variant.type is None else {str(tag): payload}
+    key = union.discriminator.key if union.discriminator else None
+    if key and isinstance(payload, dict) and variant.tag_values:
+        payload = {**payload, key: variant.tag_values[0]}
+    return payload
+
+
+def _primitive(expr: ir.Primitive) -> Any:
+    kind = expr.kind
+    low = expr.constraints.minimum
+    if kind is ir.PrimitiveKind.STRING:
+        return ""
+    if kind is ir.PrimitiveKind.INTEGER:
+        return int(low) if low is not None and low > 0 else 0
+    if kind is ir.PrimitiveKind.NUMBER:
+        return low if low is not None and low > 0 else 0
+    if kind is ir.PrimitiveKind.BOOLEAN:
+        return False
+    return None

@@ -1,0 +1,1046 @@
+"""The JSON-RPC runtime of every generated package, copied verbatim as ``<pkg>/_rpc.py``.
+
+Phase: runtime (not run by codegen itself: each generated package carries a copy).
+Inputs: the package's method registry (``METHODS``: wire name → ``MethodInfo`` with the
+pydantic adapters of params and result), handlers by wire name, and a transport.
+Outputs: framing readers with size limits (newline-delimited JSON over stdio, WebSocket,
+HTTP POST envelopes), the JSON-RPC 2.0 envelope and batches, error objects, JSON pointer
+paths from validation errors, message logging (stderr and an optional JSONL transcript),
+typed requests from a client, and the ``python -m <pkg>.server`` command line.
+Guarantees: imports nothing of codegen (a test enforces it), only the standard library and
+pydantic; aiohttp is imported only by the WebSocket and HTTP transports, when they are
+used.  What differs per protocol (the registry, the transports, the error names) is passed
+in by the package's small generated modules, so this one file serves every protocol.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import import_module
+from typing import IO, Any, Final, Literal, Protocol
+
+from pydantic import TypeAdapter, ValidationError
+
+PARSE_ERROR: Final = -32700
+INVALID_REQUEST: Final = -32600
+METHOD_NOT_FOUND: Final = -32601
+INVALID_PARAMS: Final = -32602
+INTERNAL_ERROR: Final = -32603
+DEFAULT_MAX_MESSAGE_BYTES: Final = 16 * 1024 * 1024
+MAX_REPORTED_ERRORS: Final = 20
+
+JsonObject = dict[str, Any]
+Handler = Callable[[Any], Awaitable[Any]]
+"""An inbound method: validated params in, a typed result (or None) out."""
+
+
+@dataclass(frozen=True)
+class MethodInfo:
+    """One method of the protocol: who sends it and how to validate its payloads.
+
+    ``params`` is None when the message carries no ``params`` key; ``result`` is None
+    for a notification (a request without a declared result validates ``null``).
+    """
+
+    wire_name: str
+    kind: Literal["request", "notification"]
+    sender: str
+    receiver: str
+    both_ways: bool
+    params: TypeAdapter[Any] | None
+    result: TypeAdapter[Any] | None
+
+
+Methods = Mapping[str, MethodInfo]
+"""A method registry: wire name → ``MethodInfo`` (the package's ``methods.METHODS``)."""
+
+
+def package_methods() -> Methods:
+    """The registry of the generated package this copy lives in (``.methods.METHODS``).
+
+    What a caller gets when it passes no registry; the generated modules always pass
+    theirs.  Imported on first use, since ``methods`` imports ``MethodInfo`` from here.
+    """
+    if not __package__:
+        raise LookupError("no method registry: pass methods=")
+    try:
+        registry: Methods = import_module(".methods", __package__).METHODS
+    except (ImportError, AttributeError):
+        raise LookupError(
+            f"{__package__} has no methods.METHODS: pass methods="
+        ) from None
+    return registry
+
+
+class RpcError(Exception):
+    """An error answer: raise it from a handler to answer with ``code`` (the protocol's
+    own codes included); a client raises it when the peer answered with an error.
+    """
+
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.data = data
+
+    def to_json(self) -> JsonObject:
+        error: JsonObject = {"code": self.code, "message": self.message}
+        if self.data is not None:
+            error["data"] = self.data
+        return error
+
+    @classmethod
+    def from_json(cls, error: Any) -> RpcError:
+        if not isinstance(error, dict):
+            return cls(INTERNAL_ERROR, f"malformed error object: {error!r:.200}")
+        code = error.get("code")
+        message = error.get("message")
+        return cls(
+            code if isinstance(code, int) else INTERNAL_ERROR,
+            message if isinstance(message, str) else "",
+            error.get("data"),
+        )
+
+
+class MessageTooLarge(Exception):
+    """A message over the size limit was discarded without being read whole."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"message too large (limit {limit} bytes)")
+        self.limit = limit
+
+
+# ----------------------------------------------------------------- pointers and errors
+
+
+def _escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def json_pointer(loc: Sequence[int | str], value: Any, *, missing: bool) -> str:
+    """The JSON pointer (RFC 6901) into ``value`` of a pydantic error location.
+
+    Locations name wire keys (aliases) and list indexes, but also union members
+    (``RootState``, ``int``); those are not in the input and are skipped.  A missing
+    key is kept at the end, where it should have been.
+    """
+    tokens: list[str] = []
+    current = value
+    last = len(loc) - 1
+    for position, item in enumerate(loc):
+        if isinstance(current, dict) and isinstance(item, str) and item in current:
+            tokens.append(_escape(item))
+            current = current[item]
+        elif (
+            isinstance(current, list)
+            and isinstance(item, int)
+            and 0 <= item < len(current)
+        ):
+            tokens.append(str(item))
+            current = current[item]
+        elif missing and position == last and isinstance(current, dict):
+            tokens.append(_escape(str(item)))
+    return "".join(f"/{token}" for token in tokens)
+
+
+def validation_details(error: ValidationError, value: Any) -> JsonObject:
+    """The ``data`` of an invalid-params error: each problem with its JSON pointer."""
+    problems: list[JsonObject] = []
+    seen: set[tuple[str, str]] = set()
+    for item in error.errors(include_url=False, include_input=False):
+        path = json_pointer(item["loc"], value, missing=item["type"] == "missing")
+        key = (path, item["type"])
+        if key in seen:
+            continue
+        seen.add(key)
+        problems.append({"path": path, "message": item["msg"], "type": item["type"]})
+    return {
+        "errors": problems[:MAX_REPORTED_ERRORS],
+        "count": error.error_count(),
+    }
+
+
+def _short(text: object, limit: int = 120) -> str:
+    shown = str(text)
+    return shown if len(shown) <= limit else shown[:limit] + "…"
+
+
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def loads(data: str | bytes) -> Any:
+    """Parse one message; raises ``RpcError(PARSE_ERROR)`` on anything that is not
+    JSON (NaN and Infinity included).
+    """
+    try:
+        return json.loads(data, parse_constant=_no_constants)
+    except RecursionError:
+        raise RpcError(PARSE_ERROR, "parse error: nested too deeply") from None
+    except ValueError as error:
+        raise RpcError(PARSE_ERROR, f"parse error: {_short(error)}") from None
+
+
+def dumps(message: Any) -> str:
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+
+
+# ----------------------------------------------------------------------------- logging
+
+
+class MessageLog:
+    """Logs each message: one line on stderr (unless quiet), one JSON line per message
+    in the transcript file when there is one.
+    """
+
+    def __init__(
+        self, name: str, *, quiet: bool = False, transcript: str | None = None
+    ) -> None:
+        self.name = name
+        self.quiet = quiet
+        self._file: IO[str] | None = None
+        if transcript:  # open for the life of the server, closed by close()
+            self._file = open(transcript, "a", encoding="utf-8")  # noqa: SIM115
+
+    def info(self, text: str) -> None:
+        print(f"{self.name}: {text}", file=sys.stderr, flush=True)
+
+    def message(self, direction: str, peer: str, data: str | bytes) -> None:
+        text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+        if not self.quiet:
+            arrow = "<-" if direction == "in" else "->"
+            print(f"{self.name} {arrow} {peer}: {_short(text, 300)}", file=sys.stderr)
+        if self._file is not None:
+            entry: JsonObject = {"time": time.time(), "direction": direction}
+            entry["peer"] = peer
+            try:
+                entry["message"] = json.loads(text)
+            except (ValueError, RecursionError):
+                entry["raw"] = text
+            self._file.write(dumps(entry) + "\n")
+            self._file.flush()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+QUIET: Final = MessageLog("client", quiet=True)
+
+
+# -------------------------------------------------------------------------- dispatcher
+
+
+class Dispatcher:
+    """Validates params on the way in, calls the handler, validates the result on the
+    way out.  Every failure becomes an ``RpcError``; tracebacks go to the log only.
+    """
+
+    def __init__(
+        self,
+        handlers: Mapping[str, Handler],
+        log: MessageLog,
+        methods: Methods | None = None,
+    ) -> None:
+        self.handlers = handlers
+        self.methods = package_methods() if methods is None else methods
+        self.log = log
+
+    def info(self, method: str) -> MethodInfo:
+        info = self.methods.get(method)
+        if info is None or method not in self.handlers:
+            raise RpcError(METHOD_NOT_FOUND, f"method not found: {_short(method)}")
+        return info
+
+    async def call(self, method: str, has_params: bool, params: Any) -> Any:
+        """The JSON result of one call (None for a notification)."""
+        info = self.info(method)
+        if info.params is None:
+            if has_params and params is not None and params != {} and params != []:
+                raise RpcError(INVALID_PARAMS, f"{method} takes no params")
+            value: Any = None
+        else:
+            try:
+                value = info.params.validate_python(params, by_name=False)
+            except ValidationError as error:
+                message = "invalid params" if has_params else "params are required"
+                raise RpcError(
+                    INVALID_PARAMS,
+                    f"{message} for {method}",
+                    validation_details(error, params),
+                ) from None
+        try:
+            result = await self.handlers[method](value)
+        except RpcError:
+            raise
+        except Exception:  # noqa: BLE001 - any handler bug answers -32603
+            self.log.info(f"handler of {method} failed:\n{traceback.format_exc()}")
+            raise RpcError(INTERNAL_ERROR, "internal error") from None
+        if info.result is None:
+            return None
+        try:
+            dumped = info.result.dump_python(
+                result, mode="json", by_alias=True, warnings="error"
+            )
+            info.result.validate_python(dumped, by_name=False)
+        except Exception:  # noqa: BLE001 - a result that is not what the spec says
+            self.log.info(f"invalid result of {method}:\n{traceback.format_exc()}")
+            raise RpcError(INTERNAL_ERROR, "internal error: invalid result") from None
+        return dumped
+
+
+# -------------------------------------------------------------------- JSON-RPC 2.0 layer
+
+
+def _is_id(value: Any) -> bool:
+    return value is None or (
+        isinstance(value, (str, int, float)) and not isinstance(value, bool)
+    )
+
+
+def error_response(request_id: Any, error: RpcError) -> JsonObject:
+    return {"jsonrpc": "2.0", "id": request_id, "error": error.to_json()}
+
+
+async def handle_request(dispatcher: Dispatcher, message: Any) -> JsonObject | None:
+    """The response to one request object, or None for a notification."""
+    if not isinstance(message, dict):
+        return error_response(
+            None, RpcError(INVALID_REQUEST, "invalid request: not a JSON object")
+        )
+    notification = "id" not in message
+    request_id = message.get("id")
+    if not _is_id(request_id):
+        return error_response(
+            None,
+            RpcError(INVALID_REQUEST, "invalid request: id must be a string or number"),
+        )
+    try:
+        if message.get("jsonrpc") != "2.0":
+            raise RpcError(INVALID_REQUEST, 'invalid request: "jsonrpc" must be "2.0"')
+        method = message.get("method")
+        if not isinstance(method, str):
+            raise RpcError(
+                INVALID_REQUEST, 'invalid request: "method" must be a string'
+            )
+        params = message.get("params")
+        if "params" in message and not isinstance(params, (dict, list)):
+            raise RpcError(
+                INVALID_REQUEST, 'invalid request: "params" must be an object or array'
+            )
+        info = dispatcher.info(method)
+        if info.kind == "notification" and not notification:
+            raise RpcError(
+                INVALID_REQUEST,
+                f"invalid request: {method} is a notification; send it without an id",
+            )
+        result = await dispatcher.call(method, "params" in message, params)
+    except RpcError as error:
+        if notification and error.code not in (INVALID_REQUEST,):
+            dispatcher.log.info(f"notification dropped: {error.message}")
+            return None
+        return error_response(request_id, error)
+    if notification:
+        return None
+    return {"jsonrpc": "2.0", "id": request_id, "result": result}
+
+
+class Channel(Protocol):
+    """One bidirectional stream of messages (a line, a WebSocket frame)."""
+
+    peer: str
+
+    async def receive(self) -> str | bytes | None:
+        """The next message; None at the end; raises ``MessageTooLarge``."""
+        ...
+
+    async def send(self, text: str) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+class Session(Protocol):
+    """What a typed client or peer proxy calls: requests and notifications."""
+
+    async def request(self, method: str, params: Any) -> Any: ...
+
+    async def notify(self, method: str, params: Any) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+class NoPeer:
+    """The peer of a transport that cannot carry calls back (HTTP)."""
+
+    async def request(self, method: str, params: Any) -> Any:
+        raise RpcError(METHOD_NOT_FOUND, f"{method}: this transport has no callbacks")
+
+    async def notify(self, method: str, params: Any) -> None:
+        raise RpcError(METHOD_NOT_FOUND, f"{method}: this transport has no callbacks")
+
+    async def close(self) -> None:
+        return None
+
+
+HandlerFactory = Callable[[Session], Mapping[str, Handler]]
+"""Builds the handlers of one connection, given a session to call the peer back."""
+
+
+class Connection:
+    """A JSON-RPC 2.0 endpoint over one channel: answers the peer's requests with the
+    handlers and sends requests of its own.  Requests are handled concurrently (a
+    handler may call the peer back); batches are supported as JSON-RPC 2.0 says.
+    """
+
+    def __init__(
+        self,
+        channel: Channel,
+        log: MessageLog = QUIET,
+        methods: Methods | None = None,
+    ) -> None:
+        self.channel = channel
+        self.log = log
+        self.dispatcher = Dispatcher({}, log, methods)
+        self.methods = self.dispatcher.methods
+        self._pending: dict[str, asyncio.Future[JsonObject]] = {}
+        self._next_id = 0
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._closed = False
+
+    def serve_with(self, handlers: Mapping[str, Handler]) -> None:
+        self.dispatcher.handlers = handlers
+
+    async def _send(self, message: Any) -> None:
+        text = dumps(message)
+        self.log.message("out", self.channel.peer, text)
+        await self.channel.send(text)
+
+    async def run(self) -> None:
+        """Read and answer messages until the channel ends."""
+        try:
+            while True:
+                try:
+                    data = await self.channel.receive()
+                except MessageTooLarge as error:
+                    self.log.info(str(error))
+                    failure = RpcError(INVALID_REQUEST, f"invalid request: {error}")
+                    await self._send(error_response(None, failure))
+                    continue
+                if data is None:
+                    break
+                self.log.message("in", self.channel.peer, data)
+                await self._on_message(data)
+            if self._tasks:
+                await asyncio.gather(*self._tasks, return_exceptions=True)
+        finally:
+            self._closed = True
+            for future in self._pending.values():
+                if not future.done():
+                    future.set_exception(ConnectionError("connection closed"))
+            self._pending.clear()
+
+    async def _on_message(self, data: str | bytes) -> None:
+        try:
+            message = loads(data)
+        except RpcError as error:
+            await self._send(error_response(None, error))
+            return
+        if isinstance(message, list):
+            self._spawn(self._batch(message))
+        elif (
+            isinstance(message, dict)
+            and "method" not in message
+            and ("result" in message or "error" in message)
+        ):
+            self._on_response(message)
+        elif isinstance(message, dict) and "id" not in message:
+            await self._answer(message)  # notifications in order, never answered
+        else:
+            self._spawn(self._answer(message))
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        task: asyncio.Task[None] = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _answer(self, message: Any) -> None:
+        response = await handle_request(self.dispatcher, message)
+        if response is not None:
+            await self._send(response)
+
+    async def _batch(self, messages: list[Any]) -> None:
+        if not messages:
+            failure = RpcError(INVALID_REQUEST, "invalid request: empty batch")
+            await self._send(error_response(None, failure))
+            return
+        answers: list[Any] = []
+        for message in messages:
+            if (
+                isinstance(message, dict)
+                and "method" not in message
+                and ("result" in message or "error" in message)
+            ):
+                self._on_response(message)
+            else:
+                answers.append(handle_request(self.dispatcher, message))
+        responses = [r for r in await asyncio.gather(*answers) if r is not None]
+        if responses:
+            await self._send(responses)
+
+    def _on_response(self, message: JsonObject) -> None:
+        future = self._pending.pop(dumps(message.get("id")), None)
+        if future is None:
+            self.log.info(f"response to no pending request: {_short(message)}")
+        elif not future.done():
+            future.set_result(message)
+
+    async def request_raw(self, message: JsonObject) -> JsonObject:
+        """Send a request message as given (no validation); the whole response."""
+        if self._closed:
+            raise ConnectionError("connection closed")
+        future: asyncio.Future[JsonObject] = asyncio.get_running_loop().create_future()
+        self._pending[dumps(message.get("id"))] = future
+        await self._send(message)
+        return await future
+
+    def new_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    async def request(self, method: str, params: Any) -> Any:
+        """Send a typed request; validate and return the typed result."""
+        info = self.methods[method]
+        message: JsonObject = {"jsonrpc": "2.0", "id": self.new_id(), "method": method}
+        if info.params is not None:
+            message["params"] = info.params.dump_python(
+                params, mode="json", by_alias=True
+            )
+        response = await self.request_raw(message)
+        if "error" in response:
+            raise RpcError.from_json(response["error"])
+        if info.result is None:
+            return None
+        return info.result.validate_python(response.get("result"), by_name=False)
+
+    async def notify(self, method: str, params: Any) -> None:
+        info = self.methods[method]
+        message: JsonObject = {"jsonrpc": "2.0", "method": method}
+        if info.params is not None:
+            message["params"] = info.params.dump_python(
+                params, mode="json", by_alias=True
+            )
+        await self._send(message)
+
+    async def close(self) -> None:
+        await self.channel.close()
+
+
+# ------------------------------------------------------------------------------ stdio
+
+
+async def _skip_line(reader: asyncio.StreamReader, consumed: int) -> bool:
+    """Discard the rest of an oversized line; False when the stream ended first."""
+    await reader.readexactly(consumed)
+    while True:
+        try:
+            await reader.readuntil(b"\n")
+            return True
+        except asyncio.LimitOverrunError as error:
+            await reader.readexactly(error.consumed)
+        except asyncio.IncompleteReadError:
+            return False
+
+
+async def read_line(reader: asyncio.StreamReader, limit: int) -> bytes | None:
+    """The next non-blank line (without its newline); None at the end of the stream.
+
+    A line over the reader's limit is discarded as it streams past (never held whole)
+    and reported with ``MessageTooLarge``.
+    """
+    while True:
+        try:
+            line = await reader.readuntil(b"\n")
+        except asyncio.IncompleteReadError as error:
+            line = error.partial
+            if not line.strip():
+                return None
+        except asyncio.LimitOverrunError as error:
+            await _skip_line(reader, error.consumed)
+            raise MessageTooLarge(limit) from None
+        if line.strip():
+            return line.rstrip(b"\r\n")
+
+
+class StreamChannel:
+    """Newline-delimited JSON over a pair of streams (a child's pipes, our stdio)."""
+
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        write: Callable[[bytes], Awaitable[None]],
+        limit: int,
+        peer: str,
+        on_close: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        self.reader = reader
+        self._write = write
+        self.limit = limit
+        self.peer = peer
+        self._on_close = on_close
+
+    async def receive(self) -> bytes | None:
+        return await read_line(self.reader, self.limit)
+
+    async def send(self, text: str) -> None:
+        await self._write(text.encode("utf-8") + b"\n")
+
+    async def close(self) -> None:
+        if self._on_close is not None:
+            await self._on_close()
+
+
+async def _stdin_reader(limit: int) -> asyncio.StreamReader:
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=limit)
+    stdin = sys.stdin.buffer
+    if not os.isatty(stdin.fileno()):
+        with contextlib.suppress(ValueError, OSError):
+            await loop.connect_read_pipe(
+                lambda: asyncio.StreamReaderProtocol(reader), stdin
+            )
+            return reader
+
+    def pump() -> None:  # regular files and terminals: a reading thread
+        while chunk := os.read(stdin.fileno(), 65536):
+            loop.call_soon_threadsafe(reader.feed_data, chunk)
+        loop.call_soon_threadsafe(reader.feed_eof)
+
+    threading.Thread(target=pump, daemon=True).start()
+    return reader
+
+
+async def _write_stdout(data: bytes) -> None:
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+
+
+async def serve_stdio(
+    factory: HandlerFactory, log: MessageLog, limit: int, methods: Methods
+) -> None:
+    """Serve one peer on stdin/stdout until end of input."""
+    channel = StreamChannel(await _stdin_reader(limit), _write_stdout, limit, "stdio")
+    connection = Connection(channel, log, methods)
+    connection.serve_with(factory(connection))
+    log.info("listening on stdio")
+    await connection.run()
+
+
+async def connect_stdio(
+    command: Sequence[str],
+    handlers: Callable[[Session], Mapping[str, Handler]],
+    *,
+    limit: int = DEFAULT_MAX_MESSAGE_BYTES,
+    env: Mapping[str, str] | None = None,
+    stderr: int | IO[Any] | None = None,
+    log: MessageLog = QUIET,
+    methods: Methods | None = None,
+) -> Connection:
+    """Start ``command`` and talk to it over its stdin/stdout."""
+    process = await asyncio.create_subprocess_exec(
+        *command,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=stderr,
+        limit=limit,
+        env=None if env is None else dict(env),
+    )
+    assert process.stdin is not None and process.stdout is not None
+    stdin = process.stdin
+    stdout = process.stdout
+
+    async def write(data: bytes) -> None:
+        stdin.write(data)
+        await stdin.drain()
+
+    async def close() -> None:
+        if not stdin.is_closing():
+            stdin.close()
+        try:
+            await asyncio.wait_for(process.wait(), 5)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+        await runner
+
+    channel = StreamChannel(stdout, write, limit, f"pid {process.pid}", close)
+    connection = Connection(channel, log, methods)
+    connection.serve_with(handlers(connection))
+    runner = asyncio.ensure_future(connection.run())
+    return connection
+
+
+# -------------------------------------------------------------------------- WebSocket
+
+
+class WebSocketChannel:
+    """One message per WebSocket text frame (aiohttp, either side)."""
+
+    def __init__(
+        self,
+        socket: Any,
+        peer: str,
+        on_close: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        self.socket = socket
+        self.peer = peer
+        self._on_close = on_close
+
+    async def receive(self) -> str | bytes | None:
+        from aiohttp import WSMsgType
+
+        message = await self.socket.receive()
+        if message.type in (WSMsgType.TEXT, WSMsgType.BINARY):
+            data: str | bytes = message.data
+            return data
+        if message.type is WSMsgType.ERROR:  # e.g. over max_msg_size: closed, 1009
+            print(f"websocket {self.peer}: {message.data}", file=sys.stderr)
+        return None
+
+    async def send(self, text: str) -> None:
+        await self.socket.send_str(text)
+
+    async def close(self) -> None:
+        if self._on_close is not None:
+            await self._on_close()
+        else:
+            await self.socket.close()
+
+
+async def serve_websocket(
+    factory: HandlerFactory,
+    log: MessageLog,
+    limit: int,
+    host: str,
+    port: int,
+    methods: Methods,
+) -> None:
+    """Serve WebSocket peers at ``ws://host:port/`` until cancelled."""
+    from aiohttp import web
+
+    async def endpoint(request: web.Request) -> web.StreamResponse:
+        socket = web.WebSocketResponse(max_msg_size=limit)
+        await socket.prepare(request)
+        peer = str(request.remote)
+        connection = Connection(WebSocketChannel(socket, peer), log, methods)
+        connection.serve_with(factory(connection))
+        log.info(f"{peer} connected")
+        await connection.run()
+        log.info(f"{peer} disconnected ({socket.close_code})")
+        return socket
+
+    app = web.Application()
+    app.router.add_get("/", endpoint)
+    await _run_site(app, host, port, "ws", log)
+
+
+async def _run_site(
+    app: Any, host: str, port: int, scheme: str, log: MessageLog
+) -> None:
+    from aiohttp import web
+
+    runner = web.AppRunner(app, access_log=None, handle_signals=False)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, host, port)
+        await site.start()
+        server = site._server
+        sockets = getattr(server, "sockets", None) or []
+        bound = sockets[0].getsockname() if sockets else (host, port)
+        shown = f"[{bound[0]}]" if ":" in bound[0] else bound[0]
+        log.info(f"listening on {scheme}://{shown}:{bound[1]}/")
+        await asyncio.Event().wait()
+    finally:
+        await runner.cleanup()
+
+
+async def connect_websocket(
+    url: str,
+    handlers: Callable[[Session], Mapping[str, Handler]],
+    *,
+    limit: int = DEFAULT_MAX_MESSAGE_BYTES,
+    log: MessageLog = QUIET,
+    methods: Methods | None = None,
+) -> Connection:
+    """Connect to a WebSocket server."""
+    import aiohttp
+
+    http = aiohttp.ClientSession()
+    try:
+        socket = await http.ws_connect(url, max_msg_size=limit)
+    except BaseException:
+        await http.close()
+        raise
+
+    async def close() -> None:
+        await socket.close()
+        await runner
+        await http.close()
+
+    connection = Connection(WebSocketChannel(socket, url, close), log, methods)
+    connection.serve_with(handlers(connection))
+    runner = asyncio.ensure_future(connection.run())
+    return connection
+
+
+# -------------------------------------------------------------- HTTP POST envelopes
+
+
+async def handle_envelope(
+    dispatcher: Dispatcher, body: bytes
+) -> tuple[int, JsonObject]:
+    """``{method, params, settings}`` → (HTTP status, ``{result}`` or ``{error}``)."""
+    try:
+        message = loads(body)
+        if not isinstance(message, dict):
+            raise RpcError(INVALID_REQUEST, "invalid request: not a JSON object")
+        method = message.get("method")
+        if not isinstance(method, str):
+            raise RpcError(
+                INVALID_REQUEST, 'invalid request: "method" must be a string'
+            )
+        settings = message.get("settings")
+        if "settings" in message and not isinstance(settings, dict):
+            raise RpcError(
+                INVALID_REQUEST, 'invalid request: "settings" must be an object'
+            )
+    except RpcError as error:
+        return 400, {"error": error.to_json()}
+    try:
+        result = await dispatcher.call(
+            method, "params" in message, message.get("params")
+        )
+    except RpcError as error:
+        return 200, {"error": error.to_json()}
+    return 200, {"result": result}
+
+
+async def serve_http(
+    factory: HandlerFactory,
+    log: MessageLog,
+    limit: int,
+    host: str,
+    port: int,
+    methods: Methods,
+) -> None:
+    """Serve HTTP POST envelopes at ``http://host:port/`` until cancelled."""
+    from aiohttp import web
+
+    dispatcher = Dispatcher(factory(NoPeer()), log, methods)
+
+    async def endpoint(request: web.Request) -> web.Response:
+        peer = str(request.remote)
+        try:
+            body = await request.read()
+        except web.HTTPRequestEntityTooLarge:
+            log.info(f"{peer}: {MessageTooLarge(limit)}")
+            failure = RpcError(
+                INVALID_REQUEST, f"invalid request: {MessageTooLarge(limit)}"
+            )
+            return web.json_response({"error": failure.to_json()}, status=413)
+        log.message("in", peer, body)
+        status, answer = await handle_envelope(dispatcher, body)
+        text = dumps(answer)
+        log.message("out", peer, text)
+        return web.Response(text=text, status=status, content_type="application/json")
+
+    app = web.Application(client_max_size=limit)
+    app.router.add_post("/", endpoint)
+    await _run_site(app, host, port, "http", log)
+
+
+class HttpSession:
+    """A client of an HTTP POST envelope server (one POST per request)."""
+
+    def __init__(
+        self,
+        url: str,
+        settings: Mapping[str, Any] | None,
+        log: MessageLog = QUIET,
+        methods: Methods | None = None,
+    ) -> None:
+        import aiohttp
+
+        self.methods = package_methods() if methods is None else methods
+        self.url = url
+        self.settings = dict(settings) if settings is not None else None
+        self.log = log
+        self._http = aiohttp.ClientSession()
+
+    async def request_raw(self, message: JsonObject) -> JsonObject:
+        """POST an envelope as given (no validation); the decoded answer."""
+        text = dumps(message)
+        self.log.message("out", self.url, text)
+        async with self._http.post(
+            self.url, data=text, headers={"Content-Type": "application/json"}
+        ) as response:
+            body = await response.read()
+        self.log.message("in", self.url, body)
+        answer = loads(body)
+        if not isinstance(answer, dict):
+            raise RpcError(INTERNAL_ERROR, f"malformed answer: {_short(answer)}")
+        return answer
+
+    async def request(self, method: str, params: Any) -> Any:
+        info = self.methods[method]
+        message: JsonObject = {"method": method}
+        if info.params is not None:
+            message["params"] = info.params.dump_python(
+                params, mode="json", by_alias=True
+            )
+        if self.settings is not None:
+            message["settings"] = self.settings
+        answer = await self.request_raw(message)
+        if "error" in answer:
+            raise RpcError.from_json(answer["error"])
+        if info.result is None:
+            return None
+        return info.result.validate_python(answer.get("result"), by_name=False)
+
+    async def notify(self, method: str, params: Any) -> None:
+        await self.request(method, params)
+
+    async def close(self) -> None:
+        await self._http.close()
+
+
+# ------------------------------------------------------------------- command line
+
+TRANSPORTS: Final = {
+    "ndjson-stdio": "stdio",
+    "websocket": "websocket",
+    "http-post": "http",
+}
+
+
+def failing(
+    handlers: Mapping[str, Handler], failures: Mapping[str, RpcError]
+) -> dict[str, Handler]:
+    """``handlers`` with the named methods answering the given errors instead."""
+    out = dict(handlers)
+    for method, error in failures.items():
+
+        async def fail(_params: Any, error: RpcError = error) -> Any:
+            raise error
+
+        out[method] = fail
+    return out
+
+
+def without_params(call: Callable[[], Awaitable[Any]]) -> Handler:
+    """A handler for a method that carries no params."""
+
+    async def handler(_params: Any) -> Any:
+        return await call()
+
+    return handler
+
+
+def _parse_failures(
+    items: Sequence[str], errors: Mapping[int, str], methods: Methods
+) -> dict[str, RpcError]:
+    out: dict[str, RpcError] = {}
+    for item in items:
+        method, _, code = item.rpartition("=")
+        if method not in methods:
+            raise SystemExit(f"--fail: unknown method {method!r}")
+        try:
+            number = int(code)
+        except ValueError:
+            raise SystemExit(f"--fail: {code!r} is not an error code") from None
+        out[method] = RpcError(number, errors.get(number, "stub failure"))
+    return out
+
+
+def main(
+    argv: Sequence[str] | None,
+    *,
+    name: str,
+    framings: Sequence[str],
+    factory: HandlerFactory,
+    errors: Mapping[int, str],
+    methods: Methods,
+) -> int:
+    """``python -m <package>.server``: parse options, serve until EOF or a signal."""
+    choices = [TRANSPORTS[framing] for framing in framings if framing in TRANSPORTS]
+    parser = argparse.ArgumentParser(
+        prog=f"python -m {name}.server", description=f"Stub server of {name}."
+    )
+    parser.add_argument("--transport", choices=choices, default=choices[0])
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0, help="0: an ephemeral port")
+    parser.add_argument("--transcript", help="append every message to this JSONL file")
+    parser.add_argument(
+        "--max-message-bytes", type=int, default=DEFAULT_MAX_MESSAGE_BYTES
+    )
+    parser.add_argument("--quiet", action="store_true", help="no per-message log")
+    parser.add_argument(
+        "--fail",
+        action="append",
+        default=[],
+        metavar="METHOD=CODE",
+        help="answer METHOD with error CODE (the protocol's codes carry their names)",
+    )
+    options = parser.parse_args(argv)
+    failures = _parse_failures(options.fail, errors, methods)
+
+    def build(session: Session) -> Mapping[str, Handler]:
+        return failing(factory(session), failures)
+
+    log = MessageLog(name, quiet=options.quiet, transcript=options.transcript)
+    limit = max(options.max_message_bytes, 64)
+    if options.transport == "stdio":
+        serving: Awaitable[None] = serve_stdio(build, log, limit, methods)
+    elif options.transport == "websocket":
+        serving = serve_websocket(
+            build, log, limit, options.host, options.port, methods
+        )
+    else:
+        serving = serve_http(build, log, limit, options.host, options.port, methods)
+    try:
+        asyncio.run(_until_signal(serving, log))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        log.close()
+    return 0
+
+
+async def _until_signal(serving: Awaitable[None], log: MessageLog) -> None:
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for number in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(number, stop.set)
+    server = asyncio.ensure_future(serving)
+    stopper = asyncio.ensure_future(stop.wait())
+    done, _ = await asyncio.wait({server, stopper}, return_when=asyncio.FIRST_COMPLETED)
+    for task in (server, stopper):
+        task.cancel()
+    await asyncio.gather(server, stopper, return_exceptions=True)
+    if server in done and not server.cancelled():
+        error = server.exception()
+        if error is not None:
+            raise error
+    log.info("stopped" if stopper in done else "end of input")
