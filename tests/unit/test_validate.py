@@ -161,19 +161,16 @@ def test_a_union_member_is_found_by_its_tag_or_its_keys() -> None:
     # No tag_values: the variant name is the tag (serde's default).
     dog = select_variant(tagged, {"kind": "Dog"}, index)
     assert dog is not None and dog.name == "Dog"
-    keyed = ir.UnionDecl(
-        "Pet",
-        _variants((), ()),
-        ir.UnionRepr.UNTAGGED,
-        discriminator=ir.Discriminator(required_keys=(("Dog", ("bark",)), ("Cat", ()))),
-    )
+    # Untagged: the first object variant whose required keys are all present.
+    keyed = ir.UnionDecl("Pet", _variants((), ()), ir.UnionRepr.UNTAGGED)
     index = _union_protocol(keyed)
-    dog = select_variant(keyed, {"bark": "w"}, index)
+    dog = select_variant(keyed, {"bark": "w", "meow": "m"}, index)
     assert dog is not None and dog.name == "Dog"
-    cat = select_variant(keyed, {"meow": "m"}, index)  # the fallback
-    assert cat is not None and cat.name == "Cat"
+    cat = select_variant(keyed, {"kind": "k", "meow": "m", "bark": "w"}, index)
+    assert cat is not None and cat.name == "Cat"  # declared first
     path: list[str | int] = ["meow"]
-    assert _declaring_span(index, ir.Ref("Pet"), {"meow": 1}, path) == "spec.ts:3"
+    value = {"kind": "k", "meow": 1}
+    assert _declaring_span(index, ir.Ref("Pet"), value, path) == "spec.ts:3"
 
 
 def test_a_value_no_union_member_claims_has_no_variant() -> None:
@@ -183,14 +180,7 @@ def test_a_value_no_union_member_claims_has_no_variant() -> None:
     index = _union_protocol(tagged)
     assert select_variant(tagged, {"kind": "cow"}, index) is None
     assert select_variant(tagged, ["not", "an", "object"], index) is None
-    keyed = ir.UnionDecl(
-        "Pet",
-        _variants((), ()),
-        ir.UnionRepr.UNTAGGED,
-        discriminator=ir.Discriminator(
-            required_keys=(("Dog", ("bark",)), ("Cat", ("meow",)))
-        ),
-    )
+    keyed = ir.UnionDecl("Pet", _variants((), ()), ir.UnionRepr.UNTAGGED)
     index = _union_protocol(keyed)
     assert select_variant(keyed, {"purr": "p"}, index) is None
     path: list[str | int] = ["meow"]
