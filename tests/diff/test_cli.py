@@ -75,7 +75,14 @@ def test_json_and_markdown() -> None:
     assert change["rule"] == "enum.member-added"
     assert change["severity"] == "dangerous"
     assert change["impacts"] == ["new client → old server"]
-    assert change["new"].endswith("new/input.ts:4:2")
+    assert change["new"] == {
+        "path": "tests/diff/fixtures/enum.member-added/new/input.ts",
+        "line": 4,
+        "column": 2,
+    }
+    assert change["flows"] == [{"sender": "client", "receiver": "server"}]
+    assert change["methods"] == ["open"]
+    assert change["unused"] is False
     md = run(*sides("enum.member-added"), "--format", "markdown").stdout
     assert md.startswith("## Protocol changes\n")
     assert "### Dangerous" in md and "`enum.member-added`" in md
