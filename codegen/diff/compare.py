@@ -49,6 +49,7 @@ from codegen.diff.normalize import (
 from codegen.diff.rules import rule
 from codegen.diff.variants import match_variants, style_text
 from codegen.ir.index import Index
+from codegen.passes.walk import type_exprs_of_decl
 
 Reach = frozenset[tuple[Flow, str]]  # (flow, method wire name)
 Spans = tuple[ir.Span | None, ir.Span | None]
@@ -141,21 +142,36 @@ class _Comparer:
         return list(self.changes.values())
 
     def _collect_unused(self) -> None:
-        """Declarations no method reaches, paired by name: compared, rated as unused."""
+        """Declarations not paired through a method's params or result (their place
+        changed, or no method carries them), paired by name: the outermost first (those
+        no other such declaration refers to), so what they contain pairs by position as
+        method payloads do.  Rated by the flows that reach each of them on its own side;
+        by none (``Change.unused``) when no method reaches either."""
         self._unused_phase = True
+        old_reach = _side_reach(self.old)
+        new_reach = _side_reach(self.new)
         new_decls = {d.name: d for d in self.new_p.decls}
-        for old_decl in self.old_p.decls:
-            new_decl = new_decls.get(old_decl.name)
-            if (
-                new_decl is None
-                or old_decl.name in self._reached_old
-                or new_decl.name in self._reached_new
-                or self._is_envelope(old_decl, self.old)
-                or self._is_envelope(new_decl, self.new)
-            ):
+        candidates = [
+            (old_decl, new_decls[old_decl.name])
+            for old_decl in self.old_p.decls
+            if old_decl.name in new_decls
+            and not self._is_envelope(old_decl, self.old)
+            and not self._is_envelope(new_decls[old_decl.name], self.new)
+        ]
+        inner = _referenced(self.old, {o.name for o, _ in candidates})
+        ordered = [c for c in candidates if c[0].name not in inner] + [
+            c for c in candidates if c[0].name in inner
+        ]
+        for old_decl, new_decl in ordered:
+            if old_decl.name in self._reached_old or new_decl.name in self._reached_new:
                 continue
-            self._ctx = frozenset({(UNUSED, "")})
+            reach = old_reach.get(old_decl.name, set()) | new_reach.get(
+                new_decl.name, set()
+            )
+            self._ctx = frozenset(reach or {(UNUSED, "")})
             self._expr(ir.Ref(old_decl.name), ir.Ref(new_decl.name), "", (None, None))
+            self._reached_old |= {o for o, _ in self.pairs}
+            self._reached_new |= {n for _, n in self.pairs}
         self._unused_phase = False
 
     @staticmethod
@@ -860,6 +876,50 @@ class _Comparer:
 
 def _reach(flows: Iterable[Flow], method: str) -> Reach:
     return frozenset((flow, method) for flow in flows)
+
+
+def _referenced(view: View, names: set[str]) -> set[str]:
+    """The names among ``names`` that another declaration among them refers to."""
+    out: set[str] = set()
+    for name in names:
+        decl = view.index.get(name)
+        if decl is None:
+            continue
+        refs: list[str] = []
+        if isinstance(decl, ir.StructDecl):
+            refs.extend(b.name for b in decl.bases)
+        for nested, _ in type_exprs_of_decl(decl):
+            refs.extend(view.index.references(nested))
+        out.update(r for r in refs if r in names and r != name)
+    return out
+
+
+def _side_reach(view: View) -> dict[str, set[tuple[Flow, str]]]:
+    """Which methods' messages reach each declaration of one protocol (through fields,
+    bases, flattened members, variants, aliases and extra-key values)."""
+    index = view.index
+    out: dict[str, set[tuple[Flow, str]]] = {}
+    for method in view.protocol.methods:
+        roots = [(method.params, method_flows(method))]
+        if method.kind is ir.MethodKind.REQUEST:
+            roots.append((method.result, method_flows(method, result=True)))
+        for expr, flows in roots:
+            reach = {(flow, method.wire_name) for flow in flows}
+            todo = list(index.references(expr))
+            while todo:
+                name = todo.pop()
+                known = out.setdefault(name, set())
+                if reach <= known:
+                    continue
+                known |= reach
+                decl = index.get(name)
+                if decl is None:
+                    continue
+                if isinstance(decl, ir.StructDecl):
+                    todo.extend(b.name for b in decl.bases)
+                for nested, _ in type_exprs_of_decl(decl):
+                    todo.extend(index.references(nested))
+    return out
 
 
 def _kind_change(old: Node, new: Node) -> str:
