@@ -381,9 +381,7 @@ class _Comparer:
             if old.kind is not new.kind:
                 self._changed(_kind_change(old, new), where, spans, old, new)
         elif isinstance(old, AnyNode) and isinstance(new, AnyNode):
-            if new.structured != old.structured:
-                rule_id = "type.narrowed" if new.structured else "type.widened"
-                self._changed(rule_id, where, spans, old, new)
+            pass
         else:
             self._changed(_kind_change(old, new), where, spans, old, new)
 
@@ -455,7 +453,7 @@ class _Comparer:
                 "field.wire-renamed",
                 fwhere,
                 (gone_wf.field.span, twin_wf.field.span),
-                old_field=self._field_where(old, gone_wf, where, self.old),
+                old_field=self._field_where(old, gone_wf, where, old_side=True),
             )
             self._field(gone_wf.field, twin_wf.field, fwhere)
         gone = {g.field.wire_name for g, _ in renamed.values()}
@@ -492,7 +490,7 @@ class _Comparer:
             )
             self._add(
                 rule_id,
-                self._field_where(old, owf, where, self.old),
+                self._field_where(old, owf, where, old_side=True),
                 (fld.span, spans[1]),
                 deprecated=fld.lifecycle.deprecated is not None,
             )
@@ -526,13 +524,16 @@ class _Comparer:
         return out
 
     def _field_where(
-        self, obj: _Object, wf: WireField, where: str, view: View | None = None
+        self, obj: _Object, wf: WireField, where: str, old_side: bool = False
     ) -> str:
-        """``Struct.key``, named by the struct that declares the key."""
-        view = view or self.new
+        """``Struct.key``: named by the base or flattened struct that declares the key
+        when that struct is new in this revision (``BaseMetadata.title``, added to every
+        struct that now extends it, reads as one change), else by the struct compared
+        (a struct that gained an existing base gained its keys)."""
+        view, other = (self.old, self.new) if old_side else (self.new, self.old)
         if obj.decl is not None and wf.origin != obj.decl.name and not wf.adjusted:
             origin = view.index.struct(wf.origin)
-            if origin is not None:
+            if origin is not None and other.index.struct(wf.origin) is None:
                 return f"{view.display(origin)}.{wf.field.wire_name}"
         return f"{where}.{wf.field.wire_name}"
 
@@ -717,14 +718,19 @@ class _Comparer:
     def _union(self, old: UnionNode, new: UnionNode, where: str, spans: Spans) -> bool:
         """Compare two unions; False (and nothing reported) when one of them is a plain
         type in disguise (``_single``) that fits none of the other's variants."""
-        old_vs = [v for v in old.variants if not self._envelope_variant(v, self.old)]
-        new_vs = [v for v in new.variants if not self._envelope_variant(v, self.new)]
+        routing = self._unused_now()
+        old_vs = [v for v in old.variants if not self._routed(v, self.old, routing)]
+        new_vs = [v for v in new.variants if not self._routed(v, self.new, routing)]
         pairs, removed, added = match_variants(old_vs, new_vs, self.old, self.new)
-        wrapped = (old.decl is None and len(old.variants) == 1) or (
-            new.decl is None and len(new.variants) == 1
-        )
-        if wrapped and not pairs:
-            return False
+        for single, union in ((old, new_vs), (new, old_vs)):
+            if single.decl is not None or len(single.variants) != 1:
+                continue
+            if not pairs:
+                return False
+            if not single.variants[0].tag_values and all(v.tag_values for v in union):
+                # A plain object against a union told apart by a tag it lacks: one
+                # struct for all of them (Go's way), a different type.
+                return False
         styles = sorted(
             {
                 (style_text(ov.style), style_text(nv.style))
@@ -757,7 +763,7 @@ class _Comparer:
         for ov in removed:
             self._add(
                 "union.variant-removed",
-                where,
+                self._leaf_where(ov, self.old, self.new, where),
                 (ov.span if ov.span != ir.NO_SPAN else spans[0], spans[1]),
                 deprecated=ov.lifecycle.deprecated is not None,
                 variant=ov.key,
@@ -765,7 +771,7 @@ class _Comparer:
         for nv in added:
             self._add(
                 "union.variant-added",
-                where,
+                self._leaf_where(nv, self.new, self.old, where),
                 (spans[0], nv.span if nv.span != ir.NO_SPAN else spans[1]),
                 variant=nv.key,
             )
@@ -804,13 +810,34 @@ class _Comparer:
             )
         return True
 
-    def _envelope_variant(self, variant: VariantView, view: View) -> bool:
-        """A JSON-RPC message type of a method, in a routing union (``ClientRequest``):
-        the method comparison reports it."""
+    def _leaf_where(
+        self, variant: VariantView, view: View, other: View, where: str
+    ) -> str:
+        """A variant that came out of a nested union is reported at the outermost of
+        those unions the other revision also has (``EnumSchema`` gained variants through
+        ``SingleSelectEnumSchema``), else at the union compared."""
+        for name in variant.within:
+            decl = view.index.get(name)
+            if decl is not None and other.index.get(name) is not None:
+                return view.display(decl)
+        return where
+
+    def _unused_now(self) -> bool:
+        return bool(self._ctx) and all(flow == UNUSED for flow, _ in self._ctx)
+
+    def _routed(self, variant: VariantView, view: View, unused: bool) -> bool:
+        """A variant the method table already reports: a JSON-RPC message type of a
+        method, and, in a union no method carries (``ClientResult``), a method's params
+        or result type."""
         if variant.payload is None:
             return False
         struct = view.index.struct_of(variant.payload)
-        return struct is not None and view.envelope_of(struct) is not None
+        if struct is not None and view.envelope_of(struct) is not None:
+            return True
+        if not unused:
+            return False
+        resolved = view.index.resolve(variant.payload)
+        return isinstance(resolved, ir.Ref) and resolved.name in view.payload_names
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -934,14 +961,7 @@ def _kind_change(old: Node, new: Node) -> str:
 def _wider(narrow: Node, wide: Node) -> bool:
     """Does every value of ``narrow`` also fit ``wide`` (judged one level deep)?"""
     if isinstance(wide, AnyNode):
-        if not wide.structured:
-            return True
-        return isinstance(narrow, (ObjectNode, MapNode, ArrayNode, TupleNode))
-    if isinstance(wide, MapNode) and isinstance(wide.values, ir.AnyJson):
-        return (
-            isinstance(narrow, ObjectNode)
-            and narrow.decl.extra_keys is ir.ExtraKeys.ALLOW
-        )
+        return True
     if isinstance(wide, ScalarNode):
         if isinstance(narrow, ScalarNode):
             return (

@@ -85,9 +85,7 @@ class TupleNode:
 
 @dataclass(frozen=True, slots=True)
 class AnyNode:
-    """Any JSON value; ``structured``: any object or array (TypeScript ``object``)."""
-
-    structured: bool = False
+    """Any JSON value."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +109,9 @@ class VariantView:
     tag_values: tuple[str | int | bool, ...] = ()
     lifecycle: ir.Lifecycle = ir.NO_LIFECYCLE
     span: ir.Span = ir.NO_SPAN
+    within: tuple[
+        str, ...
+    ] = ()  # nested unions it was flattened out of, outermost first
 
     @property
     def key(self) -> str:
@@ -163,9 +164,15 @@ class View:
 
     index: Index
     tag_keys: dict[str, set[str]] = field(default_factory=dict)
+    payload_names: set[str] = field(default_factory=set)  # methods' params/result types
     _union_styles: dict[str, tuple[VariantView, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        for method in self.index.protocol.methods:
+            for expr in (method.params, method.result):
+                resolved = self.index.resolve(expr) if expr is not None else None
+                if isinstance(resolved, ir.Ref):
+                    self.payload_names.add(resolved.name)
         for decl in self.index.protocol.decls:
             if isinstance(decl, ir.UnionDecl):
                 for variant in self.variants(decl):
@@ -200,9 +207,13 @@ class View:
         if isinstance(expr, ir.TupleOf):
             return Shape(TupleNode(expr.items))
         if isinstance(expr, ir.AnyJson):
-            if expr.object_only:
+            if expr.object_only or expr.structured:
+                # TypeScript's ``object`` admits arrays too, but specs use it for JSON
+                # objects (capability flags) and the JSON Schemas generated from them say
+                # ``type: object``: compared as one, spelling it out as an interface or
+                # ``{[k: string]: unknown}`` reads as what it is.
                 return Shape(MapNode(ANY))
-            return Shape(AnyNode(expr.structured))
+            return Shape(AnyNode())
         if isinstance(expr, ir.InlineUnion):
             return self._inline_union(expr, seen)
         return self._named(expr, seen)
@@ -238,6 +249,15 @@ class View:
             for variant in decl.variants:
                 values.extend(variant.tag_values or (variant.name,))
             return Shape(ValuesNode(tuple(values)))
+        if decl.repr is ir.UnionRepr.UNTAGGED and all(
+            v.type is not None for v in decl.variants
+        ):
+            members = [
+                self._shape(v.type, seen | {ref.name}) for v in decl.variants if v.type
+            ]
+            as_values = _as_values([m.node for m in members])
+            if as_values is not None:
+                return Shape(as_values, any(m.nullable for m in members))
         return Shape(UnionNode(self.variants(decl), decl))
 
     def _inline_union(self, expr: ir.InlineUnion, seen: frozenset[str]) -> Shape:
@@ -255,17 +275,14 @@ class View:
             return Shape(inner.node, inner.nullable or nullable)
         shapes = [self._shape(m, seen) for m in rest]
         nullable = nullable or any(s.nullable for s in shapes)
-        if all(isinstance(s.node, ValuesNode) and s.node.decl is None for s in shapes):
-            values: list[Scalar] = []
-            for s in shapes:
-                assert isinstance(s.node, ValuesNode)
-                values.extend(v for v in s.node.values if v not in values)
-            return Shape(ValuesNode(tuple(values)), nullable)
+        as_values = _as_values([s.node for s in shapes])
+        if as_values is not None:
+            return Shape(as_values, nullable)
         variants = tuple(
             VariantView(label_of(self, member, s.node), member, ("untagged",))
             for member, s in zip(rest, shapes, strict=True)
         )
-        return Shape(UnionNode(self._key_styles(variants)), nullable)
+        return Shape(UnionNode(self._key_styles(self._flatten(variants))), nullable)
 
     def _is_null(self, expr: ir.TypeExpr) -> bool:
         resolved = self.index.resolve(expr)
@@ -314,9 +331,46 @@ class View:
             views.append(VariantView(v.name, v.type, style, tags, v.lifecycle, v.span))
         out = tuple(views)
         if decl.repr is ir.UnionRepr.UNTAGGED:
-            out = self._key_styles(out)
+            out = self._key_styles(self._flatten(out))
         self._union_styles[decl.name] = out
         return out
+
+    def _flatten(self, variants: tuple[VariantView, ...]) -> tuple[VariantView, ...]:
+        """An untagged union's variant that is itself a union contributes its variants:
+        on the wire ``A | (B | C)`` is ``A | B | C``.  ``within`` keeps the unions a
+        variant came through, to report it where it was declared."""
+        out: list[VariantView] = []
+        for variant in variants:
+            inner = self._union_decl(variant.payload)
+            if inner is None:
+                out.append(variant)
+                continue
+            for leaf in self.variants(inner):
+                out.append(
+                    replace(
+                        leaf,
+                        style=("untagged",),
+                        tag_values=(),
+                        within=(inner.name, *leaf.within),
+                    )
+                )
+        return tuple(out)
+
+    def _union_decl(self, expr: ir.TypeExpr | None) -> ir.UnionDecl | None:
+        if expr is None:
+            return None
+        resolved = self.index.resolve(expr)
+        while isinstance(resolved, ir.Ref):
+            decl = self.index.get(resolved.name)
+            if isinstance(decl, ir.AliasDecl) and decl.kind is ir.AliasKind.NEWTYPE:
+                resolved = self.index.resolve(decl.target)
+                continue
+            if isinstance(decl, ir.UnionDecl) and isinstance(
+                self.shape(resolved).node, UnionNode
+            ):
+                return decl
+            return None
+        return None
 
     def _key_styles(self, variants: tuple[VariantView, ...]) -> tuple[VariantView, ...]:
         """Untagged object variants that carry a literal key: tell them apart by it, as the
@@ -453,6 +507,32 @@ class View:
         return values[0] if values[0] in self.index.methods else None
 
 
+def _as_values(nodes: list[Node]) -> ValuesNode | None:
+    """Alternatives that are all literals are one set of values; with the primitive
+    they belong to (``"endTurn" | "maxTokens" | string``), an open one: any string, some
+    of them named."""
+    literal = [n for n in nodes if isinstance(n, ValuesNode) and n.decl is None]
+    scalars = [n for n in nodes if isinstance(n, ScalarNode)]
+    values = _merged(literal)
+    if len(literal) == len(nodes):
+        return ValuesNode(values)
+    if (
+        literal
+        and len(scalars) == 1
+        and len(literal) + 1 == len(nodes)
+        and {scalar_kind(v) for v in values} == {scalars[0].kind.value}
+    ):
+        return ValuesNode(values, open=True)
+    return None
+
+
+def _merged(nodes: list[ValuesNode]) -> tuple[Scalar, ...]:
+    values: list[Scalar] = []
+    for node in nodes:
+        values.extend(v for v in node.values if v not in values)
+    return tuple(values)
+
+
 def label_of(view: View, expr: ir.TypeExpr, node: Node) -> str:
     """A variant name for an inline union member: its declaration's name, else its shape."""
     resolved = view.index.resolve(expr)
@@ -497,7 +577,7 @@ def label(node: Node) -> str:
     if isinstance(node, TupleNode):
         return f"tuple of {len(node.items)}"
     if isinstance(node, AnyNode):
-        return "any object or array" if node.structured else "any JSON"
+        return "any JSON"
     if isinstance(node, ObjectNode):
         return f"object {node.decl.name}"
     if node.decl is not None:

@@ -48,9 +48,13 @@ def match_variants(
                     right.remove(nv)
                     break
 
+    old_tags = _unique_tags(old)
+    new_tags = _unique_tags(new)
     take(
         lambda o, n: bool(
-            o.tag_values and n.tag_values and set(o.tag_values) & set(n.tag_values)
+            o.key in old_tags
+            and n.key in new_tags
+            and set(o.tag_values) & set(n.tag_values)
         )
     )
     take(lambda o, n: o.name == n.name)
@@ -60,22 +64,24 @@ def match_variants(
             and _decl_name(o, old_view) == _decl_name(n, new_view)
         )
     )
-    scored = sorted(
-        (
-            (-_similarity(o, n, old_view, new_view), i, j)
-            for i, o in enumerate(left)
-            for j, n in enumerate(right)
-        ),
-    )
+    scored: list[tuple[float, float, int, int]] = []
+    for i, o in enumerate(left):
+        for j, n in enumerate(right):
+            contained, shared = _similarity(o, n, old_view, new_view)
+            scored.append((-contained, -shared, i, j))
+    scored.sort()
     used_old: set[int] = set()
     used_new: set[int] = set()
     extra: Pairs = []
-    for score, i, j in scored:
-        if -score < 0.5 or i in used_old or j in used_new:
+    for contained, _, i, j in scored:
+        if -contained < 0.5 or i in used_old or j in used_new:
             continue
-        # A tagged variant only pairs with an untagged one: two different tags are two
-        # different variants.
-        if left[i].tag_values and right[j].tag_values:
+        # Two different tags are two different variants.
+        if (
+            left[i].tag_values
+            and right[j].tag_values
+            and not set(left[i].tag_values) & set(right[j].tag_values)
+        ):
             continue
         used_old.add(i)
         used_new.add(j)
@@ -93,24 +99,48 @@ def _decl_name(variant: VariantView, view: View) -> str | None:
     return resolved.name if isinstance(resolved, ir.Ref) else None
 
 
-def _similarity(old: VariantView, new: VariantView, ov: View, nv: View) -> float:
+def _unique_tags(variants: list[VariantView]) -> set[str]:
+    """Keys of the variants whose tag values no other variant shares: only those tell a
+    variant apart (``type: "string"`` on two schemas is no discriminator)."""
+    seen: dict[str | int | bool, int] = {}
+    for variant in variants:
+        for value in set(variant.tag_values):
+            seen[value] = seen.get(value, 0) + 1
+    return {
+        v.key
+        for v in variants
+        if v.tag_values and all(seen[value] == 1 for value in v.tag_values)
+    }
+
+
+def _similarity(
+    old: VariantView, new: VariantView, ov: View, nv: View
+) -> tuple[float, float]:
+    """(share of the smaller side's keys the other has, share of all keys in common):
+    a variant that gained keys still contains its old self."""
     if old.payload is None or new.payload is None:
-        return 1.0 if old.payload is None and new.payload is None else 0.0
+        same = old.payload is None and new.payload is None
+        return (1.0, 1.0) if same else (0.0, 0.0)
     a = ov.shape(old.payload).node
     b = nv.shape(new.payload).node
     if isinstance(a, (ObjectNode, MapNode)) and isinstance(b, (ObjectNode, MapNode)):
         keys_a = _keys(a, ov)
         keys_b = _keys(b, nv)
-        if not keys_a and not keys_b:
-            return 1.0
-        return len(keys_a & keys_b) / len(keys_a | keys_b)
+        if not keys_a or not keys_b:
+            same = not keys_a and not keys_b
+            return (1.0, 1.0) if same else (0.0, 0.0)
+        common = len(keys_a & keys_b)
+        return (
+            common / min(len(keys_a), len(keys_b)),
+            common / len(keys_a | keys_b),
+        )
     if type(a) is not type(b):
-        return 0.0
+        return (0.0, 0.0)
     if isinstance(a, ScalarNode) and isinstance(b, ScalarNode):
-        return 1.0 if a.kind is b.kind else 0.0
+        return (1.0, 1.0) if a.kind is b.kind else (0.0, 0.0)
     if isinstance(a, ValuesNode) and isinstance(b, ValuesNode):
-        return 1.0 if a.base == b.base else 0.0
-    return 1.0
+        return (1.0, 1.0) if a.base == b.base else (0.0, 0.0)
+    return (1.0, 1.0)
 
 
 def _keys(node: ObjectNode | MapNode, view: View) -> set[str]:

@@ -10,6 +10,7 @@ a revision the frontends cannot read fails here with their diagnostics.
 
 from __future__ import annotations
 
+import itertools
 import os
 import tomllib
 from dataclasses import dataclass
@@ -133,7 +134,7 @@ def test_expected_reports_cover_every_consecutive_pair() -> None:
     for history, count in (("acp-old", 9), ("mcp", 3)):
         pairs = [p for p in PAIRS if p.history == history]
         assert len(pairs) == count, history
-        for before, after in zip(pairs, pairs[1:], strict=False):
+        for before, after in itertools.pairwise(pairs):
             assert before.new == after.old, (before.id, after.id)
         for pair in pairs:
             assert (CORPUS / pair.old).is_file() and (CORPUS / pair.new).is_file()
