@@ -138,8 +138,33 @@ class _Comparer:
             self._ctx = frozenset(self.reach.get(key, set()))
             self._body(old_decl, new_decl)
         self._ctx = frozenset()
+        self._constants()
         self._python_names()
         return list(self.changes.values())
+
+    def _constants(self) -> None:
+        old = {c.name: c for c in self.old_p.constants}
+        new = {c.name: c for c in self.new_p.constants}
+        for name in sorted(set(old) | set(new)):
+            o, n = old.get(name), new.get(name)
+            if o is None and n is not None:
+                self._add(
+                    "constant.added", name, (None, n.span), new=json_scalar(n.value)
+                )
+            elif n is None and o is not None:
+                self._add(
+                    "constant.removed", name, (o.span, None), old=json_scalar(o.value)
+                )
+            elif o is not None and n is not None:
+                if (type(o.value), o.value) != (type(n.value), n.value):
+                    self._add(
+                        "constant.changed",
+                        name,
+                        (o.span, n.span),
+                        old=json_scalar(o.value),
+                        new=json_scalar(n.value),
+                    )
+                self._lifecycle(o.lifecycle, n.lifecycle, name, (o.span, n.span), name)
 
     def _collect_unused(self) -> None:
         """Declarations not paired through a method's params or result (their place
@@ -151,12 +176,16 @@ class _Comparer:
         old_reach = _side_reach(self.old)
         new_reach = _side_reach(self.new)
         new_decls = {d.name: d for d in self.new_p.decls}
+        # Message types of methods are the methods (their payloads were compared with
+        # them); they and their bases are no starting point of their own.
+        old_parts = self.old.envelope_parts()
+        new_parts = self.new.envelope_parts()
         candidates = [
             (old_decl, new_decls[old_decl.name])
             for old_decl in self.old_p.decls
             if old_decl.name in new_decls
-            and not self._is_envelope(old_decl, self.old)
-            and not self._is_envelope(new_decls[old_decl.name], self.new)
+            and old_decl.name not in old_parts
+            and old_decl.name not in new_parts
         ]
         inner = _referenced(self.old, {o.name for o, _ in candidates})
         ordered = [c for c in candidates if c[0].name not in inner] + [
@@ -173,10 +202,6 @@ class _Comparer:
             self._reached_old |= {o for o, _ in self.pairs}
             self._reached_new |= {n for _, n in self.pairs}
         self._unused_phase = False
-
-    @staticmethod
-    def _is_envelope(decl: ir.Decl, view: View) -> bool:
-        return isinstance(decl, ir.StructDecl) and view.envelope_of(decl) is not None
 
     # ------------------------------------------------------------------ emitting
 

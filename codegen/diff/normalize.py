@@ -506,6 +506,26 @@ class View:
             return None
         return values[0] if values[0] in self.index.methods else None
 
+    def envelope_parts(self) -> set[str]:
+        """The JSON-RPC message types of methods and the bases they are built from
+        (``PaginatedRequest``, ``Request``): the method comparison covers them."""
+        out: set[str] = set()
+        todo = [
+            d
+            for d in self.protocol.decls
+            if isinstance(d, ir.StructDecl) and self.envelope_of(d) is not None
+        ]
+        while todo:
+            struct = todo.pop()
+            if struct.name in out:
+                continue
+            out.add(struct.name)
+            for base in struct.bases:
+                base_struct = self.index.struct_of(base)
+                if base_struct is not None:
+                    todo.append(base_struct)
+        return out
+
 
 def _as_values(nodes: list[Node]) -> ValuesNode | None:
     """Alternatives that are all literals are one set of values; with the primitive

@@ -224,7 +224,9 @@ def _context(item: Rated) -> str:
     if change.rule.level is Level.WIRE:
         if item.severity in (Severity.BREAKING, Severity.DANGEROUS) and item.impacts:
             parts.append(f"{item.severity.value} for {'; '.join(item.impacts)}")
-        if change.unused:
+        if change.rule.id.startswith("constant."):
+            pass  # a value, not a message: no method carries it
+        elif change.unused:
             parts.append("not used by any method")
         elif change.via and change.via != (change.where,):
             shown = ", ".join(change.via[:3])

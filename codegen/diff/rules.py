@@ -460,6 +460,21 @@ _CATALOGUE: tuple[Rule, ...] = (
         DOC,
         DOC,
     ),
+    # ----------------------------------------------------------------- constants
+    # A named value of the protocol (a version, a filter name, an error code): the same
+    # shape with a new meaning for peers that send or compare it.
+    _rule(
+        "constant.changed",
+        W,
+        "constant changed",
+        "value {old} → {new}",
+        D,
+        D,
+    ),
+    _rule("constant.added", W, "constant added", "constant added = {new}", C, C),
+    _rule(
+        "constant.removed", W, "constant removed", "constant removed (was {old})", C, C
+    ),
     # ----------------------------------------------------------------- generated Python API
     _rule(
         "python.type-renamed",

@@ -86,7 +86,8 @@ def verdict(pair: Pair, report: Report) -> dict[str, list[str]]:
     used: set[int] = set()
     missed: list[str] = []
     misrated: list[str] = []
-    for exp in pair.changes:
+    # Specific expectations first, so one that names no message takes what is left.
+    for exp in sorted(pair.changes, key=lambda e: e.message == ""):
         hit = next(
             (
                 i

@@ -19,10 +19,38 @@ from tests.diff.support import (
     struct,
 )
 
+
+def _fields(p: ir.Protocol) -> dict[str, object]:
+    return {name: getattr(p, name) for name in ir.Protocol.__dataclass_fields__}
+
+
 E = ir.Ref("E")
 P_WITH_E = struct(field("e", E))
 
+
+def _consts(**values: str | int) -> ir.Protocol:
+    base = protocol(P_WITH_E, enum("a"))
+    constants = tuple(ir.ConstDecl(k, v, span=S) for k, v in values.items())
+    return ir.Protocol(**{**_fields(base), "constants": constants})  # type: ignore[arg-type]
+
+
 IR_CASES: dict[str, tuple[ir.Protocol, ir.Protocol, Severity]] = {
+    # A protocol version peers send and compare: same shape, new meaning.
+    "constant.changed": (
+        _consts(ProtocolVersion="4"),
+        _consts(ProtocolVersion="5"),
+        Severity.DANGEROUS,
+    ),
+    "constant.added": (
+        _consts(),
+        _consts(URL_ELICITATION_REQUIRED=-32042),
+        Severity.COMPATIBLE,
+    ),
+    "constant.removed": (
+        _consts(FilterAll="all"),
+        _consts(),
+        Severity.COMPATIBLE,
+    ),
     "enum.member-added-open": (
         protocol(P_WITH_E, enum("a", open=True)),
         protocol(P_WITH_E, enum("a", "b", open=True)),
@@ -98,10 +126,6 @@ def test_type_used_both_ways_gets_the_stricter_severity() -> None:
     # Whichever role upgrades first, it receives Shared from an old peer.
     assert change.rate("client")[0] is Severity.BREAKING
     assert change.rate("server")[0] is Severity.BREAKING
-
-
-def _fields(p: ir.Protocol) -> dict[str, object]:
-    return {name: getattr(p, name) for name in ir.Protocol.__dataclass_fields__}
 
 
 def test_closed_struct_makes_an_added_optional_field_dangerous() -> None:
