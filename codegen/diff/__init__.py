@@ -73,5 +73,5 @@ def diff_sides(
             role,
             old_side.path,
             new_side.path,
-            sides=(old, new),
+            sides=(old_side.shown, new_side.shown),
         )

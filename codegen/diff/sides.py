@@ -58,6 +58,15 @@ class Side:
             return f"{self.prefix}{span.file}"
         return _relative(self.base / span.file, self.shown_root)
 
+    @property
+    def shown(self) -> str:
+        """The side as the report names it: the argument, a local path made relative."""
+        if ":" not in self.arg or Path(self.arg).exists():
+            path = Path(self.arg)
+            if path.is_absolute():
+                return _relative(path, self.shown_root)
+        return self.arg
+
     def where(self, span: ir.Span | None) -> str:
         path = self.path(span)
         if path is None or span is None:
