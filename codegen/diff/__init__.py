@@ -10,9 +10,10 @@ writing the same types in another source language are no wire change; the diff w
 files outside a temporary directory.
 
 Modules: ``sides`` (resolve OLD/NEW; ``infer`` settings for a file no spec owns) →
-``normalize`` (wire shapes) → ``compare`` (changes; ``variants`` pairs union variants) →
-``change`` (one change and its rating) → ``rules`` (the catalogue and the severity model) →
-``report`` (text, Markdown, JSON, semver bump, exit code).
+``normalize`` (wire shapes) → ``compare`` (changes; ``reach`` says which methods carry what,
+``variants`` pairs union variants) → ``change`` (one change and its rating) → ``rules`` (the
+catalogue and the severity model) → ``report`` (text, Markdown, JSON, semver bump, exit
+code).
 """
 
 from __future__ import annotations

@@ -23,8 +23,7 @@ compares each method and each pair once and records the changes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from codegen import ir, naming
 from codegen.diff.change import UNUSED, Change, Flow
@@ -46,12 +45,19 @@ from codegen.diff.normalize import (
     label,
     label_of,
 )
+from codegen.diff.reach import (
+    Reach,
+    align_roles,
+    method_flows,
+    reach_of,
+    referenced,
+    side_reach,
+)
 from codegen.diff.rules import rule
 from codegen.diff.variants import match_variants, style_text
 from codegen.ir.index import Index
-from codegen.passes.walk import type_exprs_of_decl
 
-Reach = frozenset[tuple[Flow, str]]  # (flow, method wire name)
+__all__ = ["align_roles", "compare", "method_flows"]
 Spans = tuple[ir.Span | None, ir.Span | None]
 PairKey = tuple[str, str]
 
@@ -59,40 +65,6 @@ PairKey = tuple[str, str]
 def compare(old: ir.Protocol, new: ir.Protocol) -> list[Change]:
     """Every change from ``old`` to ``new``, wire and Python-API level."""
     return _Comparer(align_roles(old, new), new).run()
-
-
-def align_roles(old: ir.Protocol, new: ir.Protocol) -> ir.Protocol:
-    """Roles are names for the peer that starts the connection and the one that answers:
-    when the revisions name them differently, the old names are read as the new ones,
-    position by position (``client``/``server`` → ``client``/``provider``)."""
-    if set(old.roles) == set(new.roles) or len(set(new.roles)) != 2:
-        return old
-    rename = dict(zip(old.roles, new.roles, strict=True))
-
-    def direction(d: ir.Direction) -> ir.Direction:
-        return replace(
-            d,
-            sender=rename.get(d.sender, d.sender),
-            receiver=rename.get(d.receiver, d.receiver),
-        )
-
-    return replace(
-        old,
-        roles=new.roles,
-        methods=tuple(
-            replace(m, direction=direction(m.direction)) for m in old.methods
-        ),
-    )
-
-
-def method_flows(method: ir.Method, result: bool = False) -> frozenset[Flow]:
-    """The flows of a method's params (or, with ``result``, of its result)."""
-    d = method.direction
-    flow = (d.receiver, d.sender) if result else (d.sender, d.receiver)
-    flows = {flow}
-    if d.both_ways:
-        flows.add((flow[1], flow[0]))
-    return frozenset(flows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,8 +145,8 @@ class _Comparer:
         method payloads do.  Rated by the flows that reach each of them on its own side;
         by none (``Change.unused``) when no method reaches either."""
         self._unused_phase = True
-        old_reach = _side_reach(self.old)
-        new_reach = _side_reach(self.new)
+        old_reach = side_reach(self.old)
+        new_reach = side_reach(self.new)
         new_decls = {d.name: d for d in self.new_p.decls}
         # Message types of methods are the methods (their payloads were compared with
         # them); they and their bases are no starting point of their own.
@@ -187,7 +159,7 @@ class _Comparer:
             and old_decl.name not in old_parts
             and old_decl.name not in new_parts
         ]
-        inner = _referenced(self.old, {o.name for o, _ in candidates})
+        inner = referenced(self.old, {o.name for o, _ in candidates})
         ordered = [c for c in candidates if c[0].name not in inner] + [
             c for c in candidates if c[0].name in inner
         ]
@@ -239,7 +211,7 @@ class _Comparer:
     def _method_types(self, old: ir.Method, new: ir.Method) -> None:
         name = new.wire_name
         spans: Spans = (old.span, new.span)
-        self._ctx = _reach(method_flows(old) | method_flows(new), name)
+        self._ctx = reach_of(method_flows(old) | method_flows(new), name)
         if not (self.old.is_unit(old.params) or self.new.is_unit(new.params)):
             assert old.params is not None and new.params is not None
             self._expr(old.params, new.params, f"{name} params", spans)
@@ -248,7 +220,7 @@ class _Comparer:
             or new.kind is not ir.MethodKind.REQUEST
         ):
             return
-        self._ctx = _reach(
+        self._ctx = reach_of(
             method_flows(old, result=True) | method_flows(new, result=True), name
         )
         if not (self.old.is_unit(old.result) or self.new.is_unit(new.result)):
@@ -257,13 +229,13 @@ class _Comparer:
 
     def _method(self, old: ir.Method | None, new: ir.Method | None) -> None:
         if old is None and new is not None:
-            self._ctx = _reach(method_flows(new), new.wire_name)
+            self._ctx = reach_of(method_flows(new), new.wire_name)
             self._add(
                 "method.added", new.wire_name, (None, new.span), kind=new.kind.value
             )
             return
         if new is None and old is not None:
-            self._ctx = _reach(method_flows(old), old.wire_name)
+            self._ctx = reach_of(method_flows(old), old.wire_name)
             self._add(
                 "method.removed",
                 old.wire_name,
@@ -276,7 +248,7 @@ class _Comparer:
         name = new.wire_name
         spans: Spans = (old.span, new.span)
         old_flows, new_flows = method_flows(old), method_flows(new)
-        self._ctx = _reach(old_flows | new_flows, name)
+        self._ctx = reach_of(old_flows | new_flows, name)
         if old.kind is not new.kind:
             self._add(
                 "method.kind-changed",
@@ -292,7 +264,7 @@ class _Comparer:
                     "method.direction-added",
                     name,
                     spans,
-                    flows=_reach(new_flows - old_flows, name),
+                    flows=reach_of(new_flows - old_flows, name),
                     old=was,
                     new=now,
                 )
@@ -301,7 +273,7 @@ class _Comparer:
                     "method.direction-removed",
                     name,
                     spans,
-                    flows=_reach(old_flows - new_flows, name),
+                    flows=reach_of(old_flows - new_flows, name),
                     deprecated=old.lifecycle.deprecated is not None,
                     old=was,
                     new=now,
@@ -310,14 +282,16 @@ class _Comparer:
                 self._add("method.direction-changed", name, spans, old=was, new=now)
         self._lifecycle(old.lifecycle, new.lifecycle, name, spans, f"method {name}")
         self._method_types(old, new)
-        self._ctx = _reach(old_flows | new_flows, name)
+        self._ctx = reach_of(old_flows | new_flows, name)
         old_unit, new_unit = self.old.is_unit(old.params), self.new.is_unit(new.params)
         if old_unit and not new_unit:
             self._add("method.params-added", name, spans)
         elif new_unit and not old_unit:
             self._add("method.params-removed", name, spans)
         if new.kind is ir.MethodKind.REQUEST and old.kind is ir.MethodKind.REQUEST:
-            self._ctx = _reach(method_flows(old, True) | method_flows(new, True), name)
+            self._ctx = reach_of(
+                method_flows(old, True) | method_flows(new, True), name
+            )
             old_unit = self.old.is_unit(old.result)
             new_unit = self.new.is_unit(new.result)
             if old_unit and not new_unit:
@@ -924,54 +898,6 @@ class _Comparer:
             self._add("python.type-removed", cls, (old_names[cls].span, None), old=cls)
         for cls in sorted(set(new_names) - set(old_names) - renamed_new):
             self._add("python.type-added", cls, (None, new_names[cls].span), new=cls)
-
-
-def _reach(flows: Iterable[Flow], method: str) -> Reach:
-    return frozenset((flow, method) for flow in flows)
-
-
-def _referenced(view: View, names: set[str]) -> set[str]:
-    """The names among ``names`` that another declaration among them refers to."""
-    out: set[str] = set()
-    for name in names:
-        decl = view.index.get(name)
-        if decl is None:
-            continue
-        refs: list[str] = []
-        if isinstance(decl, ir.StructDecl):
-            refs.extend(b.name for b in decl.bases)
-        for nested, _ in type_exprs_of_decl(decl):
-            refs.extend(view.index.references(nested))
-        out.update(r for r in refs if r in names and r != name)
-    return out
-
-
-def _side_reach(view: View) -> dict[str, set[tuple[Flow, str]]]:
-    """Which methods' messages reach each declaration of one protocol (through fields,
-    bases, flattened members, variants, aliases and extra-key values)."""
-    index = view.index
-    out: dict[str, set[tuple[Flow, str]]] = {}
-    for method in view.protocol.methods:
-        roots = [(method.params, method_flows(method))]
-        if method.kind is ir.MethodKind.REQUEST:
-            roots.append((method.result, method_flows(method, result=True)))
-        for expr, flows in roots:
-            reach = {(flow, method.wire_name) for flow in flows}
-            todo = list(index.references(expr))
-            while todo:
-                name = todo.pop()
-                known = out.setdefault(name, set())
-                if reach <= known:
-                    continue
-                known |= reach
-                decl = index.get(name)
-                if decl is None:
-                    continue
-                if isinstance(decl, ir.StructDecl):
-                    todo.extend(b.name for b in decl.bases)
-                for nested, _ in type_exprs_of_decl(decl):
-                    todo.extend(index.references(nested))
-    return out
 
 
 def _kind_change(old: Node, new: Node) -> str:
