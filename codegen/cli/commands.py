@@ -489,7 +489,9 @@ def serve(
     """Start the generated stub server of a spec (`python -m <package>.server`)."""
     from codegen.cli import serve as serving
 
-    out = Output(quiet, verbose)
+    out = Output(
+        verbose=verbose
+    )  # --quiet goes to the server (codegen prints errors only)
     project = _project(out, config).with_flags(Path.cwd(), output=output)
     spec_dir = _one_spec(out, project, spec)
     options = serving.Options(
