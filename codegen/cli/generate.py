@@ -143,6 +143,12 @@ def _plan(
     except FormattingError as exc:
         out.error(f"the emitted Python does not format: {exc}")
         return None
+    except Exception as exc:  # user templates may raise anything
+        if project.templates is None:
+            raise  # the built-in templates failing is a bug: let it show
+        where = project.show(project.templates)
+        out.error(f"a template in {where} failed: {type(exc).__name__}: {exc}")
+        return None
     return plan
 
 
@@ -292,6 +298,8 @@ def _watched(project: Project, request: Request) -> Iterator[Path]:
         if path.exists() and path not in seen:
             seen.add(path)
             yield path
+    if not seen:  # nothing to watch yet (no spec folder): wait for one to appear
+        yield project.root
 
 
 class _Ignore:

@@ -102,6 +102,8 @@ def test_quiet_prints_errors_only_and_verbose_prints_notes() -> None:
     assert run_codegen(REPO, "check", "ahp", "-q").stderr == ""
     verbose = run_codegen(REPO, "generate", "ahp", "--check", "-v")
     assert "note[UNI003]" in verbose.stderr and "not shown" not in verbose.stderr
+    # the advice printed with the count works: `check` takes -v too
+    assert run_codegen(REPO, "check", "piglet", "-v").returncode == 0
     both = run_codegen(REPO, "check", "-q", "-v")
     assert both.returncode == 2 and "exclude each other" in both.stderr
 

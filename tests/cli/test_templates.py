@@ -90,6 +90,10 @@ def test_a_broken_template_is_an_error_with_its_name_and_line(tmp_path: Path) ->
     assert (
         undefined.returncode == 1 and "'no_such_value' is undefined" in undefined.stderr
     )
+    (project / "mine" / "docs" / "index.md.j2").write_text("{{ 1 // 0 }}\n")
+    raising = run_codegen(project, "generate", "--templates", "mine")
+    assert raising.returncode == 1 and "ZeroDivisionError" in raising.stderr
+    assert "Traceback" not in raising.stderr
 
 
 def test_formatter_none_leaves_the_templates_layout(tmp_path: Path) -> None:
