@@ -54,7 +54,7 @@ from codegen.diff.reach import (
     side_reach,
 )
 from codegen.diff.rules import rule
-from codegen.diff.variants import match_variants, style_text
+from codegen.diff.variants import match_variants, style_text, unique_tags
 from codegen.ir.index import Index
 
 __all__ = ["align_roles", "compare", "method_flows"]
@@ -532,7 +532,7 @@ class _Comparer:
         view, other = (self.old, self.new) if old_side else (self.new, self.old)
         if obj.decl is not None and wf.origin != obj.decl.name and not wf.adjusted:
             origin = view.index.struct(wf.origin)
-            if origin is not None and other.index.struct(wf.origin) is None:
+            if origin is not None and _declared(other, wf.origin) is None:
                 return f"{view.display(origin)}.{wf.field.wire_name}"
         return f"{where}.{wf.field.wire_name}"
 
@@ -550,7 +550,7 @@ class _Comparer:
         """A key added to a base both revisions have: reported once, at the base."""
         if nwf.adjusted or new.decl is None or nwf.origin == new.decl.name:
             return False
-        base = self.old.index.struct(nwf.origin)
+        base = _declared(self.old, nwf.origin)
         if base is None or any(
             wf.field.wire_name == nwf.field.wire_name
             for wf in self.old.object_fields(base)
@@ -561,7 +561,7 @@ class _Comparer:
     def _delegate_removed(self, owf: WireField, old: _Object, new: _Object) -> bool:
         if owf.adjusted or old.decl is None or owf.origin == old.decl.name:
             return False
-        base = self.new.index.struct(owf.origin)
+        base = _declared(self.new, owf.origin)
         if base is None or any(
             wf.field.wire_name == owf.field.wire_name
             for wf in self.new.object_fields(base)
@@ -570,8 +570,8 @@ class _Comparer:
         return self._pair_bases(owf.origin, owf.origin)
 
     def _pair_bases(self, old_name: str, new_name: str) -> bool:
-        old_base = self.old.index.struct(old_name)
-        new_base = self.new.index.struct(new_name)
+        old_base = _declared(self.old, old_name)
+        new_base = _declared(self.new, new_name)
         if old_base is None or new_base is None:
             return False
         if self._unused_phase and (
@@ -759,20 +759,22 @@ class _Comparer:
                 old=", ".join(dict.fromkeys(o for o, _ in styles)),
                 new=", ".join(dict.fromkeys(n for _, n in styles)),
             )
+        # A variant is named by its tag where the tag tells it apart, else by its name.
+        old_tagged, new_tagged = unique_tags(old_vs), unique_tags(new_vs)
         for ov in removed:
             self._add(
                 "union.variant-removed",
                 self._leaf_where(ov, self.old, self.new, where),
                 (ov.span if ov.span != ir.NO_SPAN else spans[0], spans[1]),
                 deprecated=ov.lifecycle.deprecated is not None,
-                variant=ov.key,
+                variant=ov.key if ov.key in old_tagged else ov.name,
             )
         for nv in added:
             self._add(
                 "union.variant-added",
                 self._leaf_where(nv, self.new, self.old, where),
                 (spans[0], nv.span if nv.span != ir.NO_SPAN else spans[1]),
-                variant=nv.key,
+                variant=nv.key if nv.key in new_tagged else nv.name,
             )
         for ov, nv in pairs:
             vspans: Spans = (
@@ -898,6 +900,13 @@ class _Comparer:
             self._add("python.type-removed", cls, (old_names[cls].span, None), old=cls)
         for cls in sorted(set(new_names) - set(old_names) - renamed_new):
             self._add("python.type-added", cls, (None, new_names[cls].span), new=cls)
+
+
+def _declared(view: View, name: str) -> ir.StructDecl | None:
+    """A struct the source declares under this name; not one named after the place it
+    was written (the inline ``Request.params`` is no ``RequestParams`` interface)."""
+    struct = view.index.struct(name)
+    return struct if struct is not None and struct.derived_from is None else None
 
 
 def _kind_change(old: Node, new: Node) -> str:

@@ -48,8 +48,8 @@ def match_variants(
                     right.remove(nv)
                     break
 
-    old_tags = _unique_tags(old)
-    new_tags = _unique_tags(new)
+    old_tags = unique_tags(old)
+    new_tags = unique_tags(new)
     take(
         lambda o, n: bool(
             o.key in old_tags
@@ -99,7 +99,7 @@ def _decl_name(variant: VariantView, view: View) -> str | None:
     return resolved.name if isinstance(resolved, ir.Ref) else None
 
 
-def _unique_tags(variants: list[VariantView]) -> set[str]:
+def unique_tags(variants: list[VariantView]) -> set[str]:
     """Keys of the variants whose tag values no other variant shares: only those tell a
     variant apart (``type: "string"`` on two schemas is no discriminator)."""
     seen: dict[str | int | bool, int] = {}
