@@ -5,6 +5,7 @@ nothing."""
 from __future__ import annotations
 
 import shutil
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -13,16 +14,29 @@ from codegen.diff import Level, SideError, diff_sides
 from codegen.diff.infer import infer_roles, language_of
 from tests.diff.support import REPO
 
-SEED_FILES = [
-    "specs/acp/schema.rs",
-    "specs/ahp/commands.ts",
-    "specs/ahp/state.ts",
-    "specs/piglet/external.godoc.txt",
-    "specs/openctx/protocol.md",
-]
+
+def _spec_sources() -> list[str]:
+    out = []
+    for spec_toml in sorted((REPO / "specs").glob("*/spec.toml")):
+        data = tomllib.loads(spec_toml.read_text(encoding="utf-8"))
+        for source in data["spec"]["sources"]:
+            out.append((spec_toml.parent / source).relative_to(REPO).as_posix())
+    return out
 
 
-@pytest.mark.parametrize("path", SEED_FILES)
+SPEC_SOURCES = _spec_sources()
+
+
+def test_every_built_in_spec_is_covered() -> None:
+    assert {p.split("/")[1] for p in SPEC_SOURCES} >= {
+        "acp",
+        "ahp",
+        "openctx",
+        "piglet",
+    }
+
+
+@pytest.mark.parametrize("path", SPEC_SOURCES)
 def test_a_spec_source_against_its_spec_reports_nothing(path: str) -> None:
     spec = path.split("/")[1]
     report = diff_sides(path, spec, level=Level.PYTHON, cwd=REPO)
