@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 from pydantic import TypeAdapter
 
+from codegen.backends.wire_formats import ENFORCED_PATTERNS
 from tests.roundtrip import harness
 from tests.roundtrip.test_samples import SPECS
 
@@ -31,7 +32,6 @@ CUSTOM_FORMATS = {
     for name in (
         "float",
         "path",
-        "semver",
         "uint64",
         "uint32",
         "int32",
@@ -39,6 +39,10 @@ CUSTOM_FORMATS = {
         "byte",
     )
 }
+# A format the readers enforce (codegen/backends/wire_formats.py) draws matching strings.
+CUSTOM_FORMATS.update(
+    {name: st.from_regex(p, fullmatch=True) for name, p in ENFORCED_PATTERNS.items()}
+)
 
 
 def _refs(schema: Any) -> set[str]:
