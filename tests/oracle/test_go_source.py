@@ -1,0 +1,38 @@
+"""The Go oracle's source: the spec's type declarations, as written, that compile alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from codegen.oracles.go import for_old_go, go_declarations, usable
+from codegen.oracles.subject import load_subject
+
+REPO = Path(__file__).resolve().parent.parent.parent
+
+
+def test_the_listing_page_gives_every_type_block_verbatim() -> None:
+    decls = {d.name: d for d in go_declarations(load_subject("piglet", REPO))}
+    assert len(decls) > 120
+    cancel = decls["CancelParams"]
+    assert cancel.text.startswith("type CancelParams struct {")
+    assert '`json:"id"`' in cancel.text  # struct tags are kept as written
+    assert "json.RawMessage" in decls["ActionResult"].qualified
+
+
+def test_declarations_that_use_unknown_types_are_left_out_with_a_reason() -> None:
+    decls = go_declarations(load_subject("piglet", REPO))
+    kept, skipped = usable(decls)
+    names = {d.name for d in kept}
+    assert "CancelParams" in names
+    for name, reason in skipped.items():
+        assert name not in names and reason
+
+
+def test_omitzero_is_spelled_omitempty_where_they_mean_the_same() -> None:
+    decls = {d.name: d for d in go_declarations(load_subject("piglet", REPO))}
+    kept, skipped = for_old_go(list(decls.values()))
+    by_name = {d.name: d for d in kept}
+    # CallID string `json:"callId,omitzero"`: for a string both leave out "".
+    assert '`json:"callId,omitempty"`' in by_name["HostExecuteToolParams"].text
+    assert "omitzero" not in by_name["HostExecuteToolParams"].text
+    assert not skipped  # piglet uses omitzero on scalars only
