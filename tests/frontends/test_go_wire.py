@@ -441,7 +441,9 @@ def omit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
 def test_bindings_leave_out_empty_omitempty_values_as_go_writes(
     omit: ModuleType,
 ) -> None:
-    empty = '{"title":"","tags":[],"meta":{},"n":0,"z":0.0,"on":false,"any":null,"ptr":0}'
+    empty = (
+        '{"title":"","tags":[],"meta":{},"n":0,"z":0.0,"on":false,"any":null,"ptr":0}'
+    )
     # encoding/json writes back only the pointer: it is not nil (it points at 0).
     for model in (
         omit.Opts.model_validate_json(empty),
