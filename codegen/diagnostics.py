@@ -61,11 +61,14 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
         "a method's direction or kind is unknown or contradictory",
     ),
     # unions and structs
-    "UNI001": (Severity.ERROR, "an untagged union whose variants cannot be told apart"),
     "UNI002": (Severity.ERROR, "a tag value is used by two variants"),
     "UNI003": (
         Severity.NOTE,
-        "an untagged union resolved by an inferred discriminator",
+        "an untagged union: a reader tries its variants (first fit or best fit)",
+    ),
+    "UNI004": (
+        Severity.WARNING,
+        "a first-fit union variant that is never chosen (an earlier one reads its values)",
     ),
     "STR001": (
         Severity.ERROR,

@@ -23,8 +23,9 @@ Decisions a reader of the schema should know:
 * Tagged unions use ``oneOf`` (the tags make the variants disjoint) and, when internally
   tagged, an OpenAPI-style ``discriminator`` whose mapping lists every tag value of every
   variant whose payload is a named type.  Untagged unions use ``anyOf``: with extra keys
-  allowed the variants may overlap, and readers pick a variant by the inferred discriminator,
-  recorded as ``x-discriminator``.
+  allowed the variants may overlap, and a value is valid when any variant reads it (which
+  one a reader takes, ``x-union-choice``: ``first-fit`` in order, or ``best-fit``, changes
+  only the Python object, never validity).
 * Method params/results: ``x-methods`` holds per-method ``$ref``s; a declaration that a method
   refers to directly gets ``x-method`` / ``x-method-params`` / ``x-method-result`` (sorted lists
   of wire names) and ``x-direction`` (the arrow, or a list of arrows when they differ).
@@ -433,8 +434,7 @@ class _Builder:
             out = {"oneOf": [self._external_variant(v) for v in decl.variants]}
         else:
             out = {"anyOf": [self._untagged_variant(v) for v in decl.variants]}
-            if decl.discriminator is not None:
-                out["x-discriminator"] = self._discriminator(decl.discriminator)
+            out["x-union-choice"] = "first-fit" if decl.first_fit else "best-fit"
         out["x-union-repr"] = decl.repr.value
         return out
 
@@ -511,14 +511,3 @@ class _Builder:
         if variant.type is None:  # serde writes an untagged unit variant as null
             return {"type": "null"}
         return self.type_schema(variant.type)
-
-    @staticmethod
-    def _discriminator(found: ir.Discriminator) -> Schema:
-        out: Schema = {}
-        if found.key is not None:
-            out["propertyName"] = found.key
-        if found.required_keys:
-            out["requiredKeys"] = {
-                name: list(keys) for name, keys in found.required_keys
-            }
-        return out

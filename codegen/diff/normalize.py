@@ -195,16 +195,6 @@ class View:
             return Shape(ValuesNode(tuple(values)))
         repr_ = decl.repr
         tag_key = decl.tag_key
-        if (
-            repr_ is ir.UnionRepr.UNTAGGED
-            and decl.discriminator is not None
-            and decl.discriminator.key is not None
-            and all(v.tag_values for v in decl.variants)
-        ):
-            # An untagged union told apart by a literal key reads like an internally
-            # tagged one.
-            repr_ = ir.UnionRepr.INTERNALLY_TAGGED
-            tag_key = decl.discriminator.key
         variants = tuple(
             VariantView(
                 key=_variant_key(v.tag_values, v.name),
@@ -284,8 +274,6 @@ class View:
 def _effective_tag_key(decl: ir.UnionDecl) -> str | None:
     if decl.repr is ir.UnionRepr.INTERNALLY_TAGGED:
         return decl.tag_key or "type"
-    if decl.discriminator is not None and decl.discriminator.key is not None:
-        return decl.discriminator.key
     return None
 
 

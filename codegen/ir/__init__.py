@@ -254,7 +254,11 @@ class UnionRepr(enum.Enum):
     INTERNALLY_TAGGED = "internally-tagged"  # {"type": "x", ...fields}
     ADJACENTLY_TAGGED = "adjacently-tagged"  # {"t": "x", "c": payload}
     EXTERNALLY_TAGGED = "externally-tagged"  # {"x": payload} or "x" for a unit variant
-    UNTAGGED = "untagged"  # the payload alone; a reader must tell the variants apart
+    # The payload alone.  A reader takes a variant that reads the value: with
+    # ``UnionDecl.first_fit`` the first one in declaration order (serde's untagged enums);
+    # otherwise any (TypeScript's assignability), preferring the one that fits best.
+    # A pass turns it into INTERNALLY_TAGGED when literal keys tell the variants apart.
+    UNTAGGED = "untagged"
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,27 +273,15 @@ class Variant:
 
 
 @dataclass(frozen=True, slots=True)
-class Discriminator:
-    """How a reader picks the variant of an untagged union, inferred by a pass.
-
-    ``key``: a field whose literal values tell the variants apart (then the union behaves as
-    internally tagged).  ``required_keys``: (variant, keys) pairs checked in order; the first
-    variant whose keys are all present is the one; an empty key tuple (last only, when
-    that variant has no required key) is the fallback.
-    """
-
-    key: str | None = None
-    required_keys: tuple[tuple[str, tuple[str, ...]], ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
 class UnionDecl:
     name: str
     variants: tuple[Variant, ...]
     repr: UnionRepr
     tag_key: str | None = None  # internally / adjacently tagged
     content_key: str | None = None  # adjacently tagged
-    discriminator: Discriminator | None = None
+    # Untagged only: the first variant in declaration order that reads a value is the
+    # one (serde), rather than any that reads it (TypeScript); output depends on it.
+    first_fit: bool = False
     lifecycle: Lifecycle = NO_LIFECYCLE
     span: Span = field(default=NO_SPAN, compare=False)
     derived_from: str | None = None

@@ -1,17 +1,22 @@
 """Pass: decide how a reader tells the variants of each untagged union apart.
 
 Phase: pass (after reference checking).
-Inputs: ``UnionDecl``s with ``UnionRepr.UNTAGGED`` (every TypeScript union starts so).
+Inputs: ``UnionDecl``s with ``UnionRepr.UNTAGGED`` (every TypeScript union starts so; serde's
+``untagged`` enums come with ``first_fit``).
 Outputs:
 - a union whose object variants all have one common required key typed by literals with
   pairwise-disjoint values becomes ``INTERNALLY_TAGGED`` with ``tag_key`` and per-variant
-  ``tag_values`` (several values per variant allowed: ``kind: Kind.Number | Kind.Integer``);
-- otherwise, if each object variant has a required key that no other variant declares, the
-  union stays untagged with a ``Discriminator(required_keys=...)`` (UNI003 note);
-- otherwise UNI001 (ambiguous).  Primitive variants are told apart by their JSON type.
-Guarantees: pure and deterministic (candidate keys are tried in the first variant's wire order);
-tagged unions with a value used twice get UNI002.  ``select_variant`` reads a wire object
-back the way these decisions say.
+  ``tag_values`` (several values per variant allowed: ``kind: Kind.Number | Kind.Integer``):
+  exact, since only the variant whose literal matches can read the value;
+- otherwise the union stays untagged and a reader tries the variants (UNI003 note): the
+  first that reads the value with ``first_fit`` (serde), else any, preferring the best fit
+  (TypeScript).  No key-based guess: it would reject values the source language accepts
+  (``{"text": 5, "path": "p"}`` is serde's ``Path`` variant although it has ``text``).
+  A first-fit variant that can never be chosen, because every value it reads is read by an
+  earlier variant, gets UNI004.
+Guarantees: pure and deterministic (candidate keys are tried in the first variant's wire
+order); tagged unions with a value used twice get UNI002.  ``select_variant`` says which
+object variant a wire object most likely meant, for pointing at declarations in messages.
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ def infer_discriminators(protocol: ir.Protocol, diags: Diagnostics) -> ir.Protoc
 
 
 def _infer(union: ir.UnionDecl, index: Index, diags: Diagnostics) -> ir.UnionDecl:
-    if union.repr is not ir.UnionRepr.UNTAGGED or union.discriminator is not None:
+    if union.repr is not ir.UnionRepr.UNTAGGED:
         return union
     objects = [
         (v, index.struct_of(v.type)) for v in union.variants if v.type is not None
@@ -51,7 +56,8 @@ def _infer(union: ir.UnionDecl, index: Index, diags: Diagnostics) -> ir.UnionDec
         tagged = _by_tag_key(union, structs, index)
         if tagged is not None:
             return tagged
-    return _by_required_keys(union, structs, index, diags)
+    _report_untagged(union, structs, index, diags)
+    return union
 
 
 def _by_tag_key(
@@ -89,69 +95,58 @@ def _by_tag_key(
     return None
 
 
-def _by_required_keys(
+def _report_untagged(
     union: ir.UnionDecl,
     structs: list[tuple[ir.Variant, ir.StructDecl]],
     index: Index,
     diags: Diagnostics,
-) -> ir.UnionDecl:
-    """Order the variants so that checking one required key each, in order, is exact.
-
-    Variant V may be tested before W only if V's key is not a key W declares (else a valid W
-    could be taken for V).  Greedily take any variant whose required key no remaining variant
-    declares.  The last one needs no unique key: it keeps its first required key (so a
-    message with none of the keys is still rejected), or an empty tuple when it has none,
-    which makes it the fallback.
-    """
-    fields = {v.name: index.wire_fields(s) for v, s in structs}
-    remaining = [variant for variant, _ in structs]
-    picks: list[tuple[str, tuple[str, ...]]] = []
-    while remaining:
-        if len(remaining) == 1:
-            last = remaining.pop()
-            keys = [
-                f.wire_name
-                for f in fields[last.name]
-                if f.presence is ir.Presence.REQUIRED
-            ]
-            picks.append((last.name, tuple(keys[:1])))
-            break
-        chosen = _next_identifiable(remaining, fields)
-        if chosen is None:
-            names = ", ".join(v.name for v in remaining)
-            diags.report(
-                "UNI001",
-                f"union {union.name}: variants {names} share their keys and have no common "
-                "literal tag; a reader cannot tell them apart",
-                union.span,
-            )
-            return union
-        variant, key = chosen
-        remaining.remove(variant)
-        picks.append((variant.name, (key,)))
+) -> None:
+    rule = (
+        "the first variant, in declaration order, that reads the value"
+        if union.first_fit
+        else "a variant that reads the value, the one matching the most fields"
+    )
+    names = ", ".join(v.name for v in union.variants)
     diags.report(
         "UNI003",
-        f"union {union.name} has no tag; a reader checks keys in order: "
-        + ", ".join(
-            f"{name} if {keys[0]!r}" if keys else f"else {name}" for name, keys in picks
-        ),
+        f"union {union.name} has no tag; a reader takes {rule} ({names})",
         union.span,
     )
-    return replace(union, discriminator=ir.Discriminator(required_keys=tuple(picks)))
+    if not union.first_fit:
+        return
+    for later, (variant, struct) in enumerate(structs):
+        for earlier, earlier_struct in structs[:later]:
+            if _reads_all_of(earlier_struct, struct, index):
+                diags.report(
+                    "UNI004",
+                    f"union {union.name}: variant {variant.name} is never chosen; every "
+                    f"value it reads is read first by {earlier.name}",
+                    variant.span if variant.span != ir.NO_SPAN else union.span,
+                )
+                break
 
 
-def _next_identifiable(
-    remaining: list[ir.Variant], fields: dict[str, list[ir.Field]]
-) -> tuple[ir.Variant, str] | None:
-    for variant in remaining:
-        others: set[str] = set()
-        for other in remaining:
-            if other is not variant:
-                others.update(f.wire_name for f in fields[other.name])
-        for fld in fields[variant.name]:
-            if fld.presence is ir.Presence.REQUIRED and fld.wire_name not in others:
-                return variant, fld.wire_name
-    return None
+def _reads_all_of(first: ir.StructDecl, second: ir.StructDecl, index: Index) -> bool:
+    """True when every object ``second`` reads is read by ``first`` too: ``first`` keeps
+    unknown keys (or declares nothing ``second`` lacks), and each of its fields is in
+    ``second`` with the same type and no stricter presence or nullability."""
+    mine = {f.wire_name: f for f in index.wire_fields(first)}
+    theirs = {f.wire_name: f for f in index.wire_fields(second)}
+    if first.extra_keys is ir.ExtraKeys.FORBID and set(theirs) - set(mine):
+        return False
+    for key, fld in mine.items():
+        other = theirs.get(key)
+        if other is None:
+            if fld.presence is ir.Presence.REQUIRED:
+                return False
+            continue
+        if other.type != fld.type or (other.nullable and not fld.nullable):
+            return False
+        if fld.presence is ir.Presence.REQUIRED and other.presence is not (
+            ir.Presence.REQUIRED
+        ):
+            return False
+    return True
 
 
 def literal_values_of(expr: ir.TypeExpr, index: Index) -> tuple[Scalar, ...]:
@@ -178,25 +173,27 @@ def literal_values_of(expr: ir.TypeExpr, index: Index) -> tuple[Scalar, ...]:
 
 
 def select_variant(union: ir.UnionDecl, value: Any, index: Index) -> ir.Variant | None:
-    """The object variant a wire object belongs to, by the union's tag key or, untagged, by
-    the discriminator's required keys in order (an empty key tuple is the fallback)."""
+    """The object variant a wire object most likely meant: by the union's tag key or,
+    untagged, the first object variant whose required keys are all present (only to point
+    at declarations in messages; reading a value is the bindings' job)."""
     if not isinstance(value, dict):
         return None
-    objects = {
-        v.name: v
+    objects = [
+        (v, s)
         for v in union.variants
-        if v.type is not None and index.struct_of(v.type) is not None
-    }
+        if v.type is not None and (s := index.struct_of(v.type)) is not None
+    ]
     if union.tag_key is not None:
         tag = value.get(union.tag_key)
-        return next(
-            (v for v in objects.values() if tag in _tag_values(v)),
-            None,
-        )
-    if union.discriminator is not None:
-        for name, keys in union.discriminator.required_keys:
-            if name in objects and all(key in value for key in keys):
-                return objects[name]
+        return next((v for v, _ in objects if tag in _tag_values(v)), None)
+    for variant, struct in objects:
+        required = [
+            f.wire_name
+            for f in index.wire_fields(struct)
+            if f.presence is ir.Presence.REQUIRED
+        ]
+        if all(key in value for key in required):
+            return variant
     return None
 
 

@@ -84,14 +84,15 @@ def test_extracted_examples_list_every_block_and_the_skipped_one() -> None:
     assert document["extracted"] + document["skipped"] == len(document["examples"])
 
 
-def test_snapshot_state_union_is_resolved_without_ambiguity() -> None:
+def test_snapshot_state_union_is_untagged_and_read_by_best_fit() -> None:
     union = _protocol().decl("SnapshotState")
-    assert isinstance(union, ir.UnionDecl) and union.discriminator is not None
-    assert {name for name, _ in union.discriminator.required_keys} == {
+    assert isinstance(union, ir.UnionDecl) and union.repr is ir.UnionRepr.UNTAGGED
+    assert [v.name for v in union.variants] == [
         "RootState",
         "SessionState",
         "TerminalState",
-    }
+    ]
+    assert not union.first_fit
 
 
 def test_session_status_is_a_flag_enum_accepting_combinations() -> None:

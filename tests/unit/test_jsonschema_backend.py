@@ -529,8 +529,12 @@ def test_externally_tagged_union() -> None:
     )
 
 
-def test_untagged_union_uses_any_of_and_records_discriminator() -> None:
-    disc = ir.Discriminator(required_keys=(("A", ("a",)), ("B", ("b",))))
+@pytest.mark.parametrize(
+    ("first_fit", "choice"), [(True, "first-fit"), (False, "best-fit")]
+)
+def test_untagged_union_uses_any_of_and_records_the_choice(
+    first_fit: bool, choice: str
+) -> None:
     bundle = backend.build_schema(
         protocol(
             struct("A", fld("a", INT)),
@@ -539,13 +543,13 @@ def test_untagged_union_uses_any_of_and_records_discriminator() -> None:
                 "AB",
                 (ir.Variant("A", ir.Ref("A")), ir.Variant("B", ir.Ref("B"))),
                 ir.UnionRepr.UNTAGGED,
-                discriminator=disc,
+                first_fit=first_fit,
             ),
         )
     )
     entry = bundle["$defs"]["AB"]
     assert "oneOf" not in entry
-    assert entry["x-discriminator"] == {"requiredKeys": {"A": ["a"], "B": ["b"]}}
+    assert entry["x-union-choice"] == choice
     # Overlap is fine under anyOf (it would fail oneOf).
     check(bundle, "AB", [{"a": 1}, {"b": "x"}, {"a": 1, "b": "x"}], [{}, {"a": "x"}])
 

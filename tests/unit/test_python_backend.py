@@ -204,13 +204,15 @@ def kitchen_sink(spec_id: str = "sink") -> ir.Protocol:
                 ir.Variant("Name", STR),
             ),
             ir.UnionRepr.UNTAGGED,
-            discriminator=ir.Discriminator(
-                required_keys=(
-                    ("RootState", ("root",)),
-                    ("SessionState", ("session",)),
-                    ("TerminalState", ()),
-                )
-            ),
+            first_fit=True,
+        ),
+        ir.StructDecl("Text", (fld("text", STR),)),
+        ir.StructDecl("Path", (fld("path", STR),)),
+        ir.UnionDecl(
+            "Chunk",
+            (ir.Variant("Text", ir.Ref("Text")), ir.Variant("Path", ir.Ref("Path"))),
+            ir.UnionRepr.UNTAGGED,
+            first_fit=True,
         ),
         ir.UnionDecl(
             "Loose",
@@ -747,17 +749,31 @@ def test_internally_tagged_unit_variant_and_payload_without_tag(
     rejects(pkg.Event, '{"p":1}')
 
 
-def test_untagged_union_with_required_keys_discriminator(pkg: ModuleType) -> None:
+def test_first_fit_untagged_union_takes_the_first_variant_that_reads(
+    pkg: ModuleType,
+) -> None:
     roundtrip(pkg.State, '{"root":"r"}')
     roundtrip(pkg.State, '{"session":"s","extra":1}')
-    roundtrip(pkg.State, '{"terminal":3}')  # the variant identified by no key
+    roundtrip(pkg.State, '{"terminal":3}')
     roundtrip(pkg.State, '"just a name"')  # the only non-object variant
     state = adapter(pkg.State)
     assert isinstance(state.validate_python({"session": "s"}), pkg.SessionState)
     assert isinstance(state.validate_python(pkg.RootState(root="r")), pkg.RootState)
+    # Keys of two variants: the first in declaration order wins (serde's untagged).
+    both = state.validate_json('{"session":"s","root":"r"}')
+    assert isinstance(both, pkg.RootState)
     rejects(pkg.State, '{"root":1}')
     rejects(pkg.State, '{"terminal":"3"}')
     rejects(pkg.State, "3")
+
+
+def test_first_fit_falls_through_to_a_later_variant(pkg: ModuleType) -> None:
+    # serde: {"text": 5, "path": "p"} is not a Text (5 is no string), so it is a Path.
+    chunk = adapter(pkg.Chunk).validate_json('{"text":5,"path":"p"}')
+    assert isinstance(chunk, pkg.Path)
+    assert isinstance(adapter(pkg.Chunk).validate_json('{"text":"t"}'), pkg.Text)
+    rejects(pkg.Chunk, '{"text":5}')
+    rejects(pkg.Chunk, '{"path":5,"text":6}')
 
 
 def test_untagged_union_without_discriminator_is_a_smart_union(pkg: ModuleType) -> None:

@@ -195,12 +195,13 @@ class _Docs:
             ir.UnionRepr.UNTAGGED: "untagged",
         }[decl.repr]
         section.notes.append(f"One of the variants below, {how}.")
-        if decl.discriminator and decl.discriminator.required_keys:
-            keys = ", ".join(
-                f"{name} if `{keys[0]}` is present" if keys else f"otherwise {name}"
-                for name, keys in decl.discriminator.required_keys
+        if decl.repr is ir.UnionRepr.UNTAGGED:
+            section.notes.append(
+                "Readers take the first variant, in the order below, that reads the value."
+                if decl.first_fit
+                else "Readers take a variant that reads the value, preferring the one "
+                "that matches the most fields."
             )
-            section.notes.append(f"Readers pick the variant by its keys: {keys}.")
         section.table_head = ["Variant", "Type", "Tag values"]
         for variant in decl.variants:
             tags = ", ".join(f"`{json.dumps(v)}`" for v in variant.tag_values)

@@ -87,8 +87,6 @@ def tag_overrides(
             continue
         if decl.repr is ir.UnionRepr.INTERNALLY_TAGGED:
             key = decl.tag_key or "type"
-        elif decl.discriminator is not None and decl.discriminator.key:
-            key = decl.discriminator.key
         else:
             continue
         for variant in decl.variants:

@@ -7,10 +7,11 @@ Outputs: ``UnionBuilder.union``: the union's ``DeclView`` (an ``Annotated`` type
 alias), preceded by the wrapper models it synthesizes; internally tagged (or an
 inferred tag key) → ``Field(discriminator=...)`` or a callable discriminator;
 adjacently tagged → one ``{tag, content}`` wrapper per variant; externally tagged →
-one single-key wrapper per variant, unit variants as bare strings; untagged → told
-apart by the keys present when that can be decided, else pydantic's smart union.
-Guarantees: at most one variant matches a wire value wherever the spec makes that
-decidable; tags compare JSON types exactly (``true`` never matches the tag ``1``).
+one single-key wrapper per variant, unit variants as bare strings; untagged → pydantic's
+``left_to_right`` union when the first fit in declaration order decides (serde), else its
+smart union (any variant that reads the value, the best-fitting one: TypeScript).
+Guarantees: a value is accepted exactly when the source language reads it; tags compare
+JSON types exactly (``true`` never matches the tag ``1``).
 """
 
 from __future__ import annotations
@@ -43,19 +44,25 @@ class UnionBuilder(DeclBuilder):
             return self._adjacent_union(union)
         if union.repr is ir.UnionRepr.EXTERNALLY_TAGGED:
             return self._external_union(union)
-        discriminator = union.discriminator
-        if discriminator is not None and discriminator.key:
-            return self._tagged_union(union, discriminator.key)
-        if discriminator is not None and discriminator.required_keys:
-            keyed = self._keyed_union(union, discriminator)
-            if keyed is not None:
-                return [keyed]
+        members = list(
+            dict.fromkeys(self._variant_annotation(v) for v in union.variants)
+        )
+        value = " | ".join(members)
+        if union.first_fit and len(members) > 1:
+            # serde: the first variant in declaration order that reads the value.
+            return [
+                self._union_view(
+                    union,
+                    f"Annotated[{value}, _LEFT_TO_RIGHT]",
+                    (
+                        "Untagged: the first variant, in declaration order, that reads it.",
+                    ),
+                )
+            ]
         return [
             self._union_view(
                 union,
-                " | ".join(
-                    dict.fromkeys(self._variant_annotation(v) for v in union.variants)
-                ),
+                value,
                 ("Untagged: pydantic's smart union picks the best-fitting variant.",),
             )
         ]
@@ -251,69 +258,6 @@ class UnionBuilder(DeclBuilder):
         )
         out.append(self._union_view(union, " | ".join(parts), comment))
         return out
-
-    def _keyed_union(
-        self, union: ir.UnionDecl, discriminator: ir.Discriminator
-    ) -> DeclView | None:
-        """Untagged, told apart by which keys are present; None when that cannot be
-        decided.
-        """
-        required = dict(discriminator.required_keys)
-        objects: list[tuple[int, ir.Variant, str, tuple[str, ...]]] = []
-        others: list[ir.Variant] = []
-        for position, variant in enumerate(union.variants):
-            struct = self.index.struct_of(variant.type) if variant.type else None
-            if struct is not None:
-                keys = required.get(variant.name, ())
-                objects.append((position, variant, self.names[struct.name], keys))
-            elif variant.type is not None and _never_object(self.index, variant.type):
-                others.append(variant)
-            else:
-                return None
-        if len(others) > 1 or sum(1 for *_, keys in objects if not keys) > 1:
-            return None
-        if len({cls for _, _, cls, _ in objects}) != len(objects):
-            return None
-        # The pass ordered the checks so that testing one key per variant is exact.
-        order = {name: i for i, (name, _) in enumerate(discriminator.required_keys)}
-        objects.sort(key=lambda item: (order.get(item[1].name, len(order)), item[0]))
-        dict_checks = tuple(
-            CheckView(
-                " and ".join(f"{json.dumps(k)} in value" for k in keys),
-                json.dumps(v.name),
-            )
-            for _, v, _, keys in objects
-            if keys
-        )
-        fallback = next(
-            (json.dumps(v.name) for _, v, _, keys in objects if not keys), "None"
-        )
-        disc = DiscriminatorView(
-            function=self._discriminator_name(union),
-            doc=docstring(
-                f"Pick the variant of `{self.names[union.name]}` by the keys present.",
-                "    ",
-            ),
-            instance_checks=tuple(
-                CheckView(cls, json.dumps(v.name))
-                for _, v, cls, _ in sorted(objects, key=lambda item: item[0])
-            ),
-            dict_prelude=(),
-            dict_checks=dict_checks,
-            dict_fallback=fallback,
-            other_fallback=json.dumps(others[0].name) if others else "None",
-        )
-        model_of = {position: cls for position, _, cls, _ in objects}
-        classes = [
-            (v, model_of.get(position) or self._variant_annotation(v), None)
-            for position, v in enumerate(union.variants)
-        ]
-        return self._discriminated_view(
-            union,
-            classes,
-            disc,
-            "Untagged: the variant is picked from the keys present.",
-        )
 
 
 def _never_object(index: Index, expr: ir.TypeExpr) -> bool:

@@ -158,9 +158,6 @@ def _variant_value(
         return out
     if union.repr is ir.UnionRepr.EXTERNALLY_TAGGED:
         return tag if variant.type is None else {str(tag): payload}
-    key = union.discriminator.key if union.discriminator else None
-    if key and isinstance(payload, dict) and variant.tag_values:
-        payload = {**payload, key: variant.tag_values[0]}
     return payload
 
 

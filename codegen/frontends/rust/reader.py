@@ -484,6 +484,8 @@ class _Builder:
             repr=repr_,
             tag_key=tag.value if tag is not None else None,
             content_key=content.value if content is not None else None,
+            # serde reads an untagged enum as its first variant that deserializes.
+            first_fit=repr_ is ir.UnionRepr.UNTAGGED,
             lifecycle=life,
             span=span,
         )

@@ -9,7 +9,7 @@ SPEC_ID = "acp"
 SPEC_VERSION = "0"
 PACKAGE = "acp_protocol"
 GENERATOR = "codegen 0.1.0"
-IR_SHA256 = "b7a4e7dfc662eed535e6ce0178f488122aa292de6aa5c758d9afbe84577b3265"
+IR_SHA256 = "1a73479b31c3846145c815250b9717f7d146310831ce6073291dc712fc720b90"
 SOURCES: tuple[tuple[str, str], ...] = (
     (
         "specs/acp/schema.rs",
@@ -18,10 +18,10 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "83191821479979f48b6716f238cdff988c3c9a7467b0f54c8c3c97d09fa0d5ee",
-    "_rpc.py": "34fdbb5886a2e0d2979ac7f3d872f087e3412fc2d15c0e34ca9c51ebf24263a1",
+    "_rpc.py": "3cbf597b82afaf2ea7ba5dc2e62ed800216be6c197c504947e12684a83c36021",
     "client.py": "826aad1a167ea2ba80ad842f4693b5445816b364787e9f0c47688bc67b66ea78",
     "methods.py": "30408762bc68f295406037c5c4147c3f2cb02c2a76d530cac6b233e667377993",
-    "models.py": "2528cd4846c087943a00bed6ac2f0d77228f3387a3186dec2ba01f74d2d8077b",
+    "models.py": "95a5b562c8d594cec27c36269b462c935ee76eefd122799ace3c0fe6cfa5431c",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "f78d96a64dc753c793e6344225998b22b23541a00531093e70d78af0443d7db5",
     "stub_data.py": "e0ae5c6b17e3a352768c55a5ba366993d3c3bf54255c4521972a145c6d4f7751",

@@ -15,12 +15,10 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
-    Discriminator,
     Field,
     GetCoreSchemaHandler,
     JsonValue,
     Strict,
-    Tag,
 )
 from pydantic_core import (
     CoreSchema,
@@ -282,26 +280,9 @@ class UserMessageChunkPath(_Model):
     path: str
 
 
-def _discriminate_user_message_chunk(value: Any) -> str | None:
-    """Pick the variant of `UserMessageChunk` by the keys present."""
-    if isinstance(value, UserMessageChunkText):
-        return "Text"
-    if isinstance(value, UserMessageChunkPath):
-        return "Path"
-    if isinstance(value, dict):
-        if "text" in value:
-            return "Text"
-        if "path" in value:
-            return "Path"
-        return None
-    return None
-
-
-# Untagged: the variant is picked from the keys present.
+# Untagged: the first variant, in declaration order, that reads it.
 UserMessageChunk: TypeAlias = Annotated[
-    Annotated[UserMessageChunkText, Tag("Text")]
-    | Annotated[UserMessageChunkPath, Tag("Path")],
-    Discriminator(_discriminate_user_message_chunk),
+    UserMessageChunkText | UserMessageChunkPath, _LEFT_TO_RIGHT
 ]
 """A part in a user message"""
 
@@ -336,26 +317,9 @@ class AssistantMessageChunkThought(_Model):
     thought: str
 
 
-def _discriminate_assistant_message_chunk(value: Any) -> str | None:
-    """Pick the variant of `AssistantMessageChunk` by the keys present."""
-    if isinstance(value, AssistantMessageChunkText):
-        return "Text"
-    if isinstance(value, AssistantMessageChunkThought):
-        return "Thought"
-    if isinstance(value, dict):
-        if "text" in value:
-            return "Text"
-        if "thought" in value:
-            return "Thought"
-        return None
-    return None
-
-
-# Untagged: the variant is picked from the keys present.
+# Untagged: the first variant, in declaration order, that reads it.
 AssistantMessageChunk: TypeAlias = Annotated[
-    Annotated[AssistantMessageChunkText, Tag("Text")]
-    | Annotated[AssistantMessageChunkThought, Tag("Thought")],
-    Discriminator(_discriminate_assistant_message_chunk),
+    AssistantMessageChunkText | AssistantMessageChunkThought, _LEFT_TO_RIGHT
 ]
 
 

@@ -14,11 +14,9 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
-    Discriminator,
     Field,
     GetCoreSchemaHandler,
     JsonValue,
-    Tag,
 )
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
@@ -2343,32 +2341,8 @@ class ErrorInfo(_Model):
     """Stack trace"""
 
 
-def _discriminate_snapshot_state(value: Any) -> str | None:
-    """Pick the variant of `SnapshotState` by the keys present."""
-    if isinstance(value, RootState):
-        return "RootState"
-    if isinstance(value, SessionState):
-        return "SessionState"
-    if isinstance(value, TerminalState):
-        return "TerminalState"
-    if isinstance(value, dict):
-        if "agents" in value:
-            return "RootState"
-        if "summary" in value:
-            return "SessionState"
-        if "title" in value:
-            return "TerminalState"
-        return None
-    return None
-
-
-# Untagged: the variant is picked from the keys present.
-SnapshotState: TypeAlias = Annotated[
-    Annotated[RootState, Tag("RootState")]
-    | Annotated[SessionState, Tag("SessionState")]
-    | Annotated[TerminalState, Tag("TerminalState")],
-    Discriminator(_discriminate_snapshot_state),
-]
+# Untagged: pydantic's smart union picks the best-fitting variant.
+SnapshotState: TypeAlias = RootState | SessionState | TerminalState
 
 
 class Snapshot(_Model):

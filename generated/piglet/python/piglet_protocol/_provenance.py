@@ -18,7 +18,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "fe2902043fd4d4e95196a427601b3918cea6f7d349ac91b93f17c40520e64608",
-    "_rpc.py": "e4423a013a5eddde4aac1976aee2f22ea6503fffba13f6cb4b14d306ff432c66",
+    "_rpc.py": "75e69c10e726eb7d18cd0024e1a9f3ee5671b7378f8322a5a86b3a6c747e8d6d",
     "client.py": "c42e271ac9dede502d58142a3cbf88176a0f75befb3e49ec26c3e1fe3b10dcf6",
     "methods.py": "332395f8e9ca31ef311c0744082a67bed28e32319ebbfa6e0baa1bb10e21cc9e",
     "models.py": "e8b2e10de237d6e589c7019ee201d5e43bbb7d91ce5959f3cfba8693c96f8aad",
