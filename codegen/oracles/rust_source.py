@@ -14,9 +14,9 @@ generic); ``notes`` (what could not be carried over).
 Guarantees: ``#[cfg(...)]`` and ``#[cfg_attr(...)]`` are honoured with the spec's features
 (``test`` and ``docsrs`` are off); module paths of the crate's own items (``crate::``,
 ``super::``, ``v1::``) are flattened, since all declarations land in one module;
-serde_with's ``#[serde_as]`` field attributes (``DefaultOnError``, ``VecSkipError<_>``, their
-composition) become ``#[serde(deserialize_with/with = ...)]`` calls into small shims with
-the same semantics, and ``#[skip_serializing_none]`` adds ``skip_serializing_if =
+serde_with's ``#[serde_as]`` field attributes (``DefaultOnError``, ``VecSkipError<_>``,
+``Option<_>`` and their compositions) become ``#[serde(deserialize_with = ...)]`` calls
+into small shims with the same semantics, and ``#[skip_serializing_none]`` adds ``skip_serializing_if =
 "Option::is_none"`` to each ``Option`` field, because Debian packages no serde_with.
 """
 
@@ -64,14 +64,9 @@ _SERDE_TYPE_KEYS = ("from", "into", "try_from")
 KEPT_IMPL_TRAITS = frozenset(
     {"Serialize", "Deserialize", "Visitor", "Default", "From", "TryFrom"}
 )
-# serde_with adapters the shims emulate: `as` text → shim module.
-SERDE_AS_SHIMS = {
-    "DefaultOnError": "default_on_error",
-    "DefaultOnError<_>": "default_on_error",
-    "VecSkipError<_>": "vec_skip_error",
-    "DefaultOnError<VecSkipError<_>>": "default_on_error_vec_skip_error",
-    "Option<DefaultOnError>": "default_on_error",
-}
+# serde_with adapters the shims emulate (``__shim`` in the oracle crate), composable as in
+# serde_with: ``_`` is the field's own serde.
+SERDE_AS_NAMES = frozenset({"DefaultOnError", "VecSkipError", "Option", "Same"})
 
 
 @dataclass
@@ -84,6 +79,8 @@ class RustType:
 @dataclass
 class RustModule:
     items: list[str] = field(default_factory=list)
+    # per item, the type it declares or implements ("" for a free function or module)
+    owners: list[str] = field(default_factory=list)
     types: list[RustType] = field(default_factory=list)
     modules: set[str] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
@@ -214,6 +211,18 @@ def process_attribute(
     return []
 
 
+def shim_type(text: str) -> str | None:
+    """A serde_with ``as`` type in the shims' terms: ``_`` → ``Same``; an inspector
+    parameter (``VecSkipError<_, SkipListener>``) dropped; None when it uses an adapter
+    the shims do not have."""
+    text = re.sub(r"\b_\b", "Same", text.replace(" ", ""))
+    text = re.sub(
+        r"VecSkipError<(Same|[^<>,]+(?:<[^<>]*>)?),[^<>]+>", r"VecSkipError<\1>", text
+    )
+    names = set(re.findall(r"[A-Za-z_]\w*", text))
+    return text if names <= SERDE_AS_NAMES else None
+
+
 def _serde_as(args: str, ctx: _Context, field_type: str) -> list[str]:
     if not args:
         return []  # the container attribute: its fields are translated one by one
@@ -221,16 +230,24 @@ def _serde_as(args: str, ctx: _Context, field_type: str) -> list[str]:
     for part in _split_top(args):
         key, _, value = part.partition("=")
         key, value = key.strip(), value.strip().strip('"')
-        shim = SERDE_AS_SHIMS.get(value.replace(" ", ""))
-        if shim is None:
+        shim = shim_type(value)
+        if shim is None or key not in ("as", "deserialize_as", "serialize_as"):
             ctx.module.notes.append(f"serde_as({part}) has no shim; left out")
             continue
-        if key == "deserialize_as":
-            out.append(f'#[serde(deserialize_with = "__shim::{shim}::deserialize")]')
-        elif key == "as":
-            out.append(f'#[serde(with = "__shim::{shim}")]')
-        if value.startswith("Option<") and field_type.startswith("Option"):
-            out.append("#[serde(default)]")
+        # These adapters write what the field's own Serialize writes: only reading changes.
+        if key in ("as", "deserialize_as"):
+            qualified = re.sub(
+                r"\b(DefaultOnError|VecSkipError|Same)\b", r"__shim::\1", shim
+            )
+            out.append(
+                f'#[serde(deserialize_with = "__shim::de_as::<{qualified}, _, _>")]'
+            )
+        if (
+            key == "as"
+            and value.startswith("Option<")
+            and field_type.startswith("Option")
+        ):
+            out.append("#[serde(default)]")  # serde_as adds it for Option fields
     return out
 
 
@@ -347,7 +364,11 @@ class _Extractor:
             name = node_text(node.child_by_field_name("name"))
             generic = node.child_by_field_name("type_parameters") is not None
             text = self.rewrite(node, attributes)
+            if name in {t.name for t in self.module.types}:
+                self.module.notes.append(f"{name} is declared twice; the first is kept")
+                return
             self.module.items.append(text)
+            self.module.owners.append(name)
             self.module.types.append(
                 RustType(
                     name, kind.removesuffix("_item").replace("union", "struct"), generic
@@ -384,6 +405,10 @@ class _Extractor:
     def rewrite(self, node: Node, attributes: list[str]) -> str:
         edits: list[tuple[int, int, str]] = []
         self.nested_attributes(node, edits)
+        for inner in _walk(node):
+            # Doc comments of members a cfg removed would document nothing: drop them all.
+            if inner.type in ("line_comment", "block_comment") and inner is not node:
+                edits.append((inner.start_byte, inner.end_byte, ""))
         for inner in _walk(node):
             if inner.type in ("scoped_type_identifier", "scoped_identifier"):
                 text = node_text(inner)
@@ -457,6 +482,7 @@ class _Extractor:
         for name in sorted(module.wanted_functions):
             if name in self.functions:
                 module.items.append(self.functions[name])
+                module.owners.append("")
             else:
                 module.notes.append(f"serde names function {name}, not found")
         by_owner: dict[str, list[str]] = {}
@@ -468,9 +494,11 @@ class _Extractor:
             by_owner.setdefault(owner, []).append(text)
         for owner, texts in by_owner.items():
             module.items.append(f"impl {owner} {{\n" + "\n".join(texts) + "\n}")
+            module.owners.append(owner)
         for name in sorted(module.wanted_modules):
             if name in self.mod_bodies:
                 module.items.append(self.mod_bodies[name])
+                module.owners.append("")
         names = {t.name for t in module.types}
         for trait, self_name, text in self.impls:
             if trait in ("From", "TryFrom"):
@@ -479,8 +507,10 @@ class _Extractor:
                     for c in module.conversions
                 ):
                     module.items.append(text)
+                    module.owners.append(self_name)
             elif self_name in names or trait == "Visitor":
                 module.items.append(text)
+                module.owners.append(self_name)
         return module
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.oracles.rust_source import cfg_true, extract
+from codegen.oracles.rust_source import cfg_true, extract, shim_type
 
 LIB = """\
 mod v1;
@@ -94,7 +94,7 @@ def test_declarations_keep_serde_and_lose_the_rest(crate: Path) -> None:
     module = extract([crate], set())
     text = "\n".join(module.items)
     session = next(item for item in module.items if "struct Session" in item)
-    assert "#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]" in session
+    assert "#[derive(Clone, Serialize, Deserialize, PartialEq)]" in session
     assert '#[serde(rename_all = "camelCase")]' in session
     assert (
         "schemars" not in text and "Display" not in session and "JsonSchema" not in text
@@ -116,9 +116,27 @@ def test_features_switch_members_and_modules_on(crate: Path) -> None:
     assert "Beta" in {t.name for t in module.types}
 
 
+@pytest.mark.parametrize(
+    ("written", "shim"),
+    [
+        ("DefaultOnError", "DefaultOnError"),
+        ("VecSkipError<_>", "VecSkipError<Same>"),
+        (
+            "DefaultOnError<VecSkipError<_, SkipListener>>",
+            "DefaultOnError<VecSkipError<Same>>",
+        ),
+        ("Option<DefaultOnError<_>>", "Option<DefaultOnError<Same>>"),
+        ("DisplayFromStr", None),
+        ("Vec<DisplayFromStr>", None),
+    ],
+)
+def test_serde_as_types_in_shim_terms(written: str, shim: str | None) -> None:
+    assert shim_type(written) == shim
+
+
 def test_serde_with_becomes_shims(crate: Path) -> None:
     opts = next(item for item in extract([crate], set()).items if "struct Opts" in item)
     # skip_serializing_none adds skip_serializing_if to the Option without one.
     assert opts.count('skip_serializing_if = "Option::is_none"') == 2
-    assert 'deserialize_with = "__shim::default_on_error::deserialize"' in opts
+    assert 'deserialize_with = "__shim::de_as::<__shim::DefaultOnError, _, _>"' in opts
     assert "serde_as" not in opts and "serde_with" not in opts
