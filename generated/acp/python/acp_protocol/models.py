@@ -89,7 +89,8 @@ def _same_json(left: Any, right: Any) -> bool:
 def _left_out_when(default: JsonValue) -> Callable[[Any], bool]:
     """``exclude_if`` of a key the writer leaves out while it holds the value a reader
     assumes when the key is absent (serde ``default`` with ``skip_serializing_if``, Go
-    ``omitempty``): writing it or not means the same, and the source language does not."""
+    ``omitempty``): writing it or not means the same, and the source language does not.
+    """
 
     def holds_default(value: Any) -> bool:
         return _same_json(to_jsonable_python(value, by_alias=True), default)

@@ -21,7 +21,7 @@ FILES: dict[str, str] = {
     "_rpc.py": "75e69c10e726eb7d18cd0024e1a9f3ee5671b7378f8322a5a86b3a6c747e8d6d",
     "client.py": "c42e271ac9dede502d58142a3cbf88176a0f75befb3e49ec26c3e1fe3b10dcf6",
     "methods.py": "332395f8e9ca31ef311c0744082a67bed28e32319ebbfa6e0baa1bb10e21cc9e",
-    "models.py": "e8b2e10de237d6e589c7019ee201d5e43bbb7d91ce5959f3cfba8693c96f8aad",
+    "models.py": "18488f3df3a6dcb948531ce6f27c0fa26296ed1cea1cab6c6cdde8286fc25832",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "49ab6e92855aea289deb2e3a5e03da63a0878f2c45999053a5cb0d520db74963",
     "stub_data.py": "944140db47cae4d1256f857833d154867d8a70adb747fa712cddfb3a1ee6c500",
