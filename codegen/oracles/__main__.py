@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from pathlib import Path
 
 from codegen.oracles.divergences import (
@@ -62,9 +63,11 @@ def main(argv: list[str] | None = None) -> int:
     reports = []
     for spec in specs:
         print(f"oracle: {spec} …", file=sys.stderr, flush=True)
+        before = Counter(divergences.used)
         report = run_spec(spec, repo, divergences, options, open_findings)
         reports.append(report)
-        path = write_report(report, repo / BUILD_DIR, divergences.used, open_findings)
+        used = divergences.used - before  # this spec's uses only
+        path = write_report(report, repo / BUILD_DIR, used, open_findings)
         if report.error is not None:
             print(f"\n{spec}: the oracle cannot run:\n{report.error}\n")
             continue

@@ -39,6 +39,7 @@ from codegen.oracles.subject import Subject
 from codegen.oracles.toolchain import require
 
 SCRIPT = Path(__file__).with_name("ts_check.cjs")
+PRELUDE_FILE = "__prose_prelude.ts"
 NPM_DIR = Path("build/oracle/npm")
 INSTALL_NODE = "apt-get install nodejs npm (.ci/run installs them)"
 INSTALL_TS = "run `make oracle` (it runs `npm ci` from codegen/oracles/npm into build/oracle/npm)"
@@ -84,7 +85,7 @@ def typescript_files(subject: Subject) -> dict[str, str]:
             for name, expr in sorted(PROSE_ONLY_TYPES.items())
             if isinstance(expr, ir.Primitive)
         ]
-        files["__prose_prelude.ts"] = "\n".join(prelude) + "\n"
+        files[PRELUDE_FILE] = "\n".join(prelude) + "\n"
     return files
 
 
@@ -158,7 +159,12 @@ class TypeScriptOracle:
         return self._types
 
     def type_names(self) -> set[str]:
-        return set(self._listing())
+        return {
+            name
+            for name, where in self._listing().items()
+            if where.get("file")
+            != PRELUDE_FILE  # prose-only names, not the spec's types
+        }
 
     def judge(self, cases: Sequence[Case]) -> list[Answer]:
         if not cases:
