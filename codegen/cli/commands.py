@@ -21,7 +21,7 @@ from codegen.diagnostics import Diagnostics, Severity, render_all
 from codegen.ir import dump as ir_dump
 from codegen.pipeline import SpecOutcome, build_plan, discover_specs, load_protocol
 from codegen.spec.config import find_repo_root
-from codegen.writer import apply_plan, diff_plan
+from codegen.writer import WriteError, apply_plan, diff_plan
 
 app = typer.Typer(
     help="Protocol specs (TypeScript, Rust serde, Go, prose) → one IR → typed Python, "
@@ -125,7 +125,11 @@ def generate(
         err.print("error: generation stopped; nothing was written")
         raise typer.Exit(1)
     if check:
-        changes, diff = diff_plan(root, plan.files, plan.owned_dirs)
+        try:
+            changes, diff = diff_plan(root, plan.files, plan.owned_dirs)
+        except WriteError as exc:
+            err.print(f"error: {exc}", markup=False)
+            raise typer.Exit(1) from None
         if changes.any():
             sys.stdout.write(diff)
             err.print(
@@ -136,7 +140,16 @@ def generate(
             raise typer.Exit(1)
         err.print(f"generated output is current ({len(plan.files)} files)")
         return
-    changes = apply_plan(root, plan.files, plan.owned_dirs)
+    try:
+        changes = apply_plan(
+            root,
+            plan.files,
+            plan.owned_dirs,
+            on_wait=lambda note: err.print(note, markup=False),
+        )
+    except WriteError as exc:
+        err.print(f"error: {exc}", markup=False)
+        raise typer.Exit(1) from None
     err.print(
         f"{len(plan.files)} files: {len(changes.created)} created, {len(changes.updated)} updated, "
         f"{len(changes.removed)} removed"
