@@ -190,6 +190,8 @@ def _locked(
     compared without one, since comparing writes nothing.
     """
     try:
+        if not shared:
+            root.mkdir(parents=True, exist_ok=True)
         fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
     except OSError as exc:
         if shared:

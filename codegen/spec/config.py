@@ -16,6 +16,7 @@ from typing import Any
 
 from codegen.diagnostics import Diagnostics
 from codegen.ir import Span
+from codegen.spec.source import decode
 
 KNOWN_LANGUAGES = ("typescript", "rust", "go", "prose")
 _TOP_KEYS = {"spec", "transport", "python", "external", "methods", "errors", "examples"}
@@ -91,14 +92,22 @@ def load_config(
         rel = toml_path.as_posix()
     span = Span(rel, 1, 1)
     try:
-        data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
+        decoded = decode(toml_path.read_bytes())
     except OSError as exc:
         diags.report("CFG001", f"cannot read {rel}: {exc.strerror}", span)
         return None
+    if decoded.code:  # TOML is UTF-8 by definition
+        diags.report(decoded.code, decoded.message, Span(rel, decoded.line, decoded.col))
+        return None
+    try:
+        data = tomllib.loads(decoded.text)
     except tomllib.TOMLDecodeError as exc:
         diags.report(
             "CFG001", f"{rel} is not valid TOML: {exc}", _toml_error_span(rel, exc)
         )
+        return None
+    except RecursionError:
+        diags.report("CFG001", f"{rel} is nested too deeply to read", span)
         return None
     return _build(data, spec_dir, root, span, diags)
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
+from codegen.spec.source import SourceText
 
 EXTRACTED_FILE = "extracted.json"
 _PARTS = {
@@ -48,13 +49,19 @@ def load_samples(
 
 
 def _load_file(path: Path, rel: str, diags: Diagnostics) -> list[ir.Example]:
-    text = path.read_text(encoding="utf-8")
+    source = SourceText.read(path, rel, diags)
+    if source.text == "" and source.original is not None:
+        return []  # unreadable: SRC003 reported
+    text = source.text
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         diags.report(
             "EXM003", f"not valid JSON: {exc.msg}", ir.Span(rel, exc.lineno, exc.colno)
         )
+        return []
+    except RecursionError:
+        diags.report("EXM003", "not readable: nested too deeply", ir.Span(rel, 1, 1))
         return []
     target = data.get("target") if isinstance(data, dict) else None
     samples = data.get("samples") if isinstance(data, dict) else None
