@@ -61,7 +61,9 @@ def test_invalid_utf8_is_src001_at_the_first_bad_byte(
     assert item.message.startswith("not valid UTF-8: byte 0x")
 
 
-@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
+@pytest.mark.parametrize(
+    "encoding", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"]
+)
 def test_utf16_and_utf32_are_src002(tmp_path: Path, encoding: str) -> None:
     bom = {
         "utf-16-le": codecs.BOM_UTF16_LE,
