@@ -239,6 +239,8 @@ def _printable(text: str) -> str:
     """``text`` with every control, format or line-breaking character (ANSI escapes, bidi
     overrides, U+2028, a form feed) shown as U+FFFD: spec text must not drive the terminal.
     """
+    if text.replace("\t", " ").isprintable():  # the common case, checked in C
+        return text
     return "".join(
         "\ufffd" if ch != "\t" and unicodedata.category(ch) in _UNSHOWN else ch
         for ch in text

@@ -21,7 +21,7 @@ from typing import Any
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.spec.source import SourceText
+from codegen.spec.source import decode
 
 EXTRACTED_FILE = "extracted.json"
 _PARTS = {
@@ -49,10 +49,17 @@ def load_samples(
 
 
 def _load_file(path: Path, rel: str, diags: Diagnostics) -> list[ir.Example]:
-    source = SourceText.read(path, rel, diags)
-    if source.text == "" and source.original is not None:
-        return []  # unreadable: SRC003 reported
-    text = source.text
+    try:
+        decoded = decode(path.read_bytes())
+    except OSError as error:
+        reason = error.strerror or str(error)
+        diags.report("SRC003", f"cannot read {rel}: {reason}", ir.Span(rel, 1, 1))
+        return []
+    if decoded.code:
+        span = ir.Span(rel, decoded.line, decoded.col)
+        diags.report(decoded.code, decoded.message, span)
+        return []
+    text = decoded.text
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

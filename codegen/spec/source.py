@@ -6,8 +6,9 @@ Outputs: ``Span``s with 1-based line and character (not byte) columns; diagnosti
 for bytes that are not UTF-8 text.
 Guarantees: reading never raises on the file's content: a UTF-8 byte order mark is dropped
 (as tsc, rustc and go do), invalid UTF-8 is an SRC001 error at the first bad byte and reads
-on with U+FFFD, a UTF-16/32 file (byte order mark) is an SRC002 error and reads on decoded;
-an unreadable file is SRC003.  Lines are numbered by ``\\n`` alone, as tree-sitter counts
+on with U+FFFD (unless more than a few bytes are bad: then the file is not read), a
+UTF-16/32 file (byte order mark) is an SRC002 error and reads on decoded, a file full of
+NUL bytes is SRC002 and not read; an unreadable file is SRC003.  Lines are numbered by ``\\n`` alone, as tree-sitter counts
 rows, so a form feed or U+2028 inside a line never shifts a caret (``split_lines``).
 Columns count characters, so a caret lands right on lines with non-ASCII text
 (``─── initialize ───``, ``Client → Server``); the hash is of the exact bytes read.
@@ -34,6 +35,10 @@ _WIDE_BOMS = (
 )
 
 
+# Past this many invalid bytes (or NULs), a file is not text with a few bad bytes in it.
+_MAX_BAD = 16
+
+
 @dataclass(frozen=True)
 class Decoded:
     """Text decoded from a file's bytes, and what was wrong with them (if anything)."""
@@ -57,6 +62,14 @@ def decode(raw: bytes) -> Decoded:
                 "spec sources must be UTF-8: save it as UTF-8",
             )
     raw = raw.removeprefix(codecs.BOM_UTF8)
+    nuls = raw.count(b"\0")
+    if nuls > max(_MAX_BAD, len(raw) // 100):  # no spec source holds NULs: not text
+        return Decoded(
+            "",
+            "SRC002",
+            f"the file holds {nuls} NUL bytes: it is not UTF-8 text (UTF-16 without a "
+            "byte order mark?) and was not read",
+        )
     try:
         return Decoded(raw.decode("utf-8"))
     except UnicodeDecodeError as error:
@@ -64,14 +77,16 @@ def decode(raw: bytes) -> Decoded:
     line_start = raw.rfind(b"\n", 0, bad) + 1
     line = raw.count(b"\n", 0, bad) + 1
     col = len(raw[line_start:bad].decode("utf-8", errors="replace")) + 1
-    return Decoded(
-        raw.decode("utf-8", errors="replace"),
-        "SRC001",
-        f"not valid UTF-8: byte 0x{raw[bad]:02x} cannot start or continue a character "
-        "here (read on as U+FFFD)",
-        line,
-        col,
+    text = raw.decode("utf-8", errors="replace")
+    count = text.count("\ufffd") - raw.count("\ufffd".encode())
+    message = (
+        f"not valid UTF-8: byte 0x{raw[bad]:02x} cannot start or continue a character"
     )
+    if count > _MAX_BAD:  # binary, or another encoding: reading on would be noise
+        return Decoded(
+            "", "SRC001", f"{message} ({count} invalid bytes: not read)", line, col
+        )
+    return Decoded(text, "SRC001", f"{message} (read on as U+FFFD)", line, col)
 
 
 def split_lines(text: str) -> list[str]:

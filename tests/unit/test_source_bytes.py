@@ -122,3 +122,23 @@ def test_every_spec_reports_bad_bytes_as_a_diagnostic(
     assert not outcome.ok() and "INT001" not in codes
     bad = next(d for d in outcome.diags.items if d.code.startswith("SRC"))
     assert bad.span.file == f"specs/{spec}/{SOURCES[spec]}"
+
+
+def test_a_file_that_is_mostly_not_utf8_is_not_read(tmp_path: Path) -> None:
+    raw = b"type A = 1;\n" + b"\xff\xfe" * 40
+    source, diags = _read(tmp_path, raw)
+    [item] = diags.items
+    assert item.code == "SRC001" and "80 invalid bytes: not read" in item.message
+    assert (item.span.line, item.span.col) == (2, 1) and source.text == ""
+    few, diags = _read(tmp_path, b"a\xff" * 16)
+    assert "read on" in diags.items[0].message and few.text.count("\ufffd") == 16
+
+
+def test_utf16_without_a_byte_order_mark_is_not_read(tmp_path: Path) -> None:
+    source, diags = _read(
+        tmp_path, "export interface A { x: string }\n".encode("utf-16-le")
+    )
+    [item] = diags.items
+    assert item.code == "SRC002" and "NUL bytes" in item.message and source.text == ""
+    source, diags = _read(tmp_path, b"a\x00b\n")  # one stray NUL is only a character
+    assert not diags.items and source.text == "a\x00b\n"
