@@ -19,7 +19,9 @@ Guarantees:
   and raises ``WriteError`` naming the path; nothing is left half-applied.
 - Files and directories are created with the user's umask (``0666``/``0777`` masked), like
   any editor would; unchanged files keep their inode and mtime (hard-linked into the staged
-  directory), so tools watching them stay quiet.
+  directory), so tools watching them stay quiet; what an owned directory holds that the
+  generator does not own (``__pycache__``, the ``build/`` of ``pip install``) is carried
+  into the staged copy, so it survives.
 """
 
 from __future__ import annotations
@@ -88,16 +90,45 @@ class _Unit:
 # ------------------------------------------------------------------------ comparing
 
 
-def _owned_files(root: Path, owned_dirs: list[str]) -> set[str]:
+# Build output of `pip install` run in a generated package's folder (the package's own
+# .gitignore names them too): never the generator's files, never stale.
+_BUILD_OUTPUT = {"build", "dist", ".eggs"}
+
+
+def _owned_files(
+    root: Path, owned_dirs: list[str], planned: frozenset[str] = frozenset()
+) -> set[str]:
+    planned_dirs = {str(Path(rel).parent) for rel in planned}
     found: set[str] = set()
     for owned in owned_dirs:
         base = root / owned
         if not base.is_dir():
             continue
         for path in base.rglob("*"):
-            if path.is_file() and not _IGNORED_PARTS & set(path.parts):
-                found.add(path.relative_to(root).as_posix())
+            if not path.is_file() or _IGNORED_PARTS & set(path.parts):
+                continue
+            rel = path.relative_to(root).as_posix()
+            if rel not in planned and _is_build_output(path, base, root, planned_dirs):
+                continue
+            found.add(rel)
     return found
+
+
+def _is_build_output(
+    path: Path, base: Path, root: Path, planned_dirs: set[str]
+) -> bool:
+    """Inside a ``build/``, ``dist/``, ``.eggs/`` or ``*.egg-info/`` folder of an owned
+    directory that holds no generated file (a package named ``build`` stays owned)."""
+    folder = path.parent
+    while folder != base:
+        name = folder.name
+        if name in _BUILD_OUTPUT or name.endswith(".egg-info"):
+            inside = folder.relative_to(root).as_posix()
+            return not any(
+                d == inside or d.startswith(inside + "/") for d in planned_dirs
+            )
+        folder = folder.parent
+    return False
 
 
 def _read(path: Path) -> str | None:
@@ -127,7 +158,9 @@ def _changes(
         else:
             changes.updated.append(rel)
             old_texts[rel] = old
-    changes.removed = sorted(_owned_files(root, owned_dirs) - set(plan))
+    changes.removed = sorted(
+        _owned_files(root, owned_dirs, frozenset(plan)) - set(plan)
+    )
     return changes, old_texts
 
 
@@ -384,6 +417,29 @@ class _Transaction:
                 except OSError:
                     pass
             _write_new(destination, plan[rel])
+        self._carry_over(unit, plan)
+
+    def _carry_over(self, unit: _Unit, plan: dict[str, str]) -> None:
+        """What the owned directory holds that the generator does not own (caches, the
+        build output of ``pip install``) goes into the staged copy too, hard-linked, so
+        it survives the swap."""
+        base = self.root / unit.target
+        if not base.is_dir():
+            return
+        owned = _owned_files(self.root, [unit.target], frozenset(plan))
+        stage = self.root / unit.stage
+        for path in sorted(base.rglob("*")):
+            if path.is_dir() and not path.is_symlink():
+                continue
+            rel = path.relative_to(self.root).as_posix()
+            destination = stage / path.relative_to(base)
+            if rel in owned or rel in plan or destination.exists():
+                continue
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                os.link(path, destination, follow_symlinks=False)
+            except OSError:
+                shutil.copy2(path, destination, follow_symlinks=False)
 
     def _stage_file(self, unit: _Unit, text: str) -> None:
         stage = self.root / unit.stage
