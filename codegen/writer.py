@@ -134,7 +134,7 @@ def _is_build_output(
 def _read(path: Path) -> str | None:
     try:
         return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # not there (yet)
         return None
     except (UnicodeDecodeError, IsADirectoryError):
         return "\0not text\0"  # differs from any plan text: rewritten

@@ -14,8 +14,11 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import socket
 import struct
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -25,6 +28,7 @@ from typing import Any
 import pytest
 
 from tests.server.support import (
+    REPO,
     Generated,
     NetworkServer,
     RawStdio,
@@ -38,6 +42,7 @@ HTTP = with_transport("http-post")
 LIMIT = 16384
 TIMEOUT = 20.0
 SLOW = ["--header-timeout", "1", "--body-timeout", "1"]
+_ADDRESS = re.compile(rb"listening on (\w+)://([^/\s]+):(\d+)/")
 
 
 def strict_json(raw: bytes) -> Any:
@@ -440,3 +445,33 @@ def test_half_closed_requests_are_answered_or_closed_cleanly(
         sock.shutdown(socket.SHUT_WR)
         assert sock.recv(4096) == b""
     _http_works(server, method, params)
+
+
+def test_codegen_serve_passes_the_timeouts_on() -> None:
+    assert HTTP, "no HTTP servers generated"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "codegen", "serve", HTTP[0].spec, "-v"]
+        + ["--header-timeout", "1", "--body-timeout", "1"],
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stderr is not None
+    try:
+        lines: list[bytes] = []
+        while not (match := _ADDRESS.search(b"".join(lines))):
+            line = process.stderr.readline()
+            assert line, b"".join(lines)
+            lines.append(line)
+        assert b"--header-timeout 1.0 --body-timeout 1.0" in b"".join(lines)
+        with socket.create_connection(
+            (match.group(2).decode(), int(match.group(3))), timeout=TIMEOUT
+        ) as sock:
+            sock.sendall(b"POST / HTTP/1.1\r\nHost: x\r\n")
+            started = time.monotonic()
+            assert sock.recv(4096) == b""  # cut off, not held
+            assert time.monotonic() - started < 5
+    finally:
+        process.terminate()
+        process.wait(TIMEOUT)
