@@ -7,8 +7,8 @@ for bytes that are not UTF-8 text.
 Guarantees: reading never raises on the file's content: a UTF-8 byte order mark is dropped
 (as tsc, rustc and go do), invalid UTF-8 is an SRC001 error at the first bad byte and reads
 on with U+FFFD (unless more than a few bytes are bad: then the file is not read), a
-UTF-16/32 file (byte order mark) is an SRC002 error and reads on decoded, a file full of
-NUL bytes is SRC002 and not read; an unreadable file is SRC003.  Lines are numbered by ``\\n`` alone, as tree-sitter counts
+UTF-16/32 file (byte order mark) is an SRC002 error and reads on decoded (unless it does
+not decode as such either), a file full of NUL bytes is SRC002 and not read; an unreadable file is SRC003.  Lines are numbered by ``\\n`` alone, as tree-sitter counts
 rows, so a form feed or U+2028 inside a line never shifts a caret (``split_lines``).
 Columns count characters, so a caret lands right on lines with non-ASCII text
 (``─── initialize ───``, ``Client → Server``); the hash is of the exact bytes read.
@@ -55,12 +55,15 @@ def decode(raw: bytes) -> Decoded:
     for bom, encoding in _WIDE_BOMS:
         if raw.startswith(bom):
             text = raw.decode(encoding, errors="replace")
-            return Decoded(
-                text,
-                "SRC002",
+            message = (
                 f"the file is {encoding.upper()} (it starts with a byte order mark); "
-                "spec sources must be UTF-8: save it as UTF-8",
+                "spec sources must be UTF-8: save it as UTF-8"
             )
+            if text.count("\ufffd") + text.count("\0") > _MAX_BAD:
+                return Decoded(
+                    "", "SRC002", f"{message} (it is not even that: not read)"
+                )
+            return Decoded(text, "SRC002", message)
     raw = raw.removeprefix(codecs.BOM_UTF8)
     nuls = raw.count(b"\0")
     if nuls > max(_MAX_BAD, len(raw) // 100):  # no spec source holds NULs: not text

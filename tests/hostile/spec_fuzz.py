@@ -632,7 +632,7 @@ def run(
     workers: int,
     timeout: float,
     only: list[str] | None = None,
-    render_every: int = 40,
+    render_every: int = 10,
     specials: bool = True,
     quiet: bool = False,
     net: bool = True,
@@ -672,7 +672,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per input")
-    parser.add_argument("--render-every", type=int, default=40)
+    parser.add_argument(
+        "--render-every",
+        type=int,
+        default=10,
+        help="render every Nth input that loads cleanly through every backend",
+    )
     parser.add_argument("--spec", action="append", help="only these specs")
     parser.add_argument(
         "--no-specials", action="store_true", help="skip the one-off pathological files"

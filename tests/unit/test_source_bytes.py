@@ -142,3 +142,16 @@ def test_utf16_without_a_byte_order_mark_is_not_read(tmp_path: Path) -> None:
     assert item.code == "SRC002" and "NUL bytes" in item.message and source.text == ""
     source, diags = _read(tmp_path, b"a\x00b\n")  # one stray NUL is only a character
     assert not diags.items and source.text == "a\x00b\n"
+
+
+def test_a_byte_order_mark_on_what_is_not_that_encoding_is_not_read(
+    tmp_path: Path,
+) -> None:
+    inner = codecs.BOM_UTF16_LE + "export interface A { x: string }\n".encode(
+        "utf-16-le"
+    )
+    twice = codecs.BOM_UTF16_LE + inner.decode("utf-8", "replace").encode("utf-16-le")
+    source, diags = _read(tmp_path, twice)
+    [item] = diags.items
+    assert item.code == "SRC002" and item.message.endswith("not read)")
+    assert source.text == ""
