@@ -59,7 +59,8 @@ bench: $(STAMP)
 # `generate` at random points, and the hypothesis fuzz of frontends and servers, longer.
 fuzz: $(STAMP)
 	$(BIN)/python -m tests.hostile.spec_fuzz --per-spec 10000
-	CODEGEN_KILL_RUNS=60 $(BIN)/python -m pytest -q -s tests/hostile/test_generate_runs.py \
+	CODEGEN_KILL_RUNS=60 CODEGEN_KILL_STEPS=all CODEGEN_CONCURRENT_ROUNDS=5 \
+		$(BIN)/python -m pytest -q -s tests/hostile/test_generate_runs.py \
 		tests/hostile/test_writer_crashes.py
 	CODEGEN_FUZZ_EXAMPLES=300 $(BIN)/python -m pytest -q -n 2 tests/frontends tests/server -k fuzz
 

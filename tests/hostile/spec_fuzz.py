@@ -633,7 +633,7 @@ def run(
     timeout: float,
     only: list[str] | None = None,
     render_every: int = 10,
-    specials: bool = True,
+    specials: bool | list[str] = True,
     quiet: bool = False,
     net: bool = True,
 ) -> dict[str, Report]:
@@ -642,7 +642,8 @@ def run(
     jobs: list[tuple[Spec, dict[str, bytes], str]] = []
     for spec in specs:
         if specials:  # each pathological file once per spec, on its own
-            for name in sorted(SPECIALS):
+            names = sorted(SPECIALS) if specials is True else specials
+            for name in names:
                 jobs.append((spec, special_input(spec, name, rng), f"special:{name}"))
         for number in range(per_spec):
             replaced, how = make_input(spec, rng, number)

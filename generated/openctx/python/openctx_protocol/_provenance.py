@@ -18,7 +18,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "b1dfe31b5a0b1bbadb80bb7ab468ced097efc6ef12e934aa25d2d624bf31cec5",
-    "_rpc.py": "138b147e90d93deac9b15c0755e9541543eae4ecc1fc5b71df9936b73cdbc739",
+    "_rpc.py": "91cc5e70ba40f7cbdc3890e48d5bfeb17da06eefc8c77f378664fec8983cf75c",
     "client.py": "6b5907ceef5d1e1a7a9379813b38c13ef38602d41fb806f2d12026e600d24918",
     "methods.py": "254a61f34e0851506f8793201ad0945504257cd1f3ef1be1c694fac9b4ed9d4b",
     "models.py": "b809a7c3afb31d552503d007ae00a25902a22e355ae9ddf64c812ba41fdadd0c",

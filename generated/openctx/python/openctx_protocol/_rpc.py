@@ -968,10 +968,13 @@ class Timeouts:
 def _server_options(timeouts: Timeouts) -> dict[str, Any]:
     # aiohttp's keep-alive timer runs from the moment a connection opens (and after
     # each answer) until a request's headers are complete: a header timeout.
+    # After refusing a request whose body is still coming, aiohttp reads on for a while
+    # so the peer can read the answer (lingering); a second, not aiohttp's 10.
     return {
         "access_log": None,
         "handle_signals": False,
         "keepalive_timeout": timeouts.headers,
+        "lingering_time": 1.0,
     }
 
 
