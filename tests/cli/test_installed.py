@@ -242,9 +242,12 @@ def test_serve_validate_vendor_and_diff(installed: Installed, scratch: Path) -> 
             '`json:"clientName,omitempty"`', '`json:"clientName"`'
         )
     )
+    # Dropping omitempty only makes the key always written; a missing key reads as ""
+    # before and after (encoding/json's zero value): a compatible change.
     changed = installed.run(
-        project, "diff", "HEAD:piggy", "piggy", "--fail-on", "dangerous"
+        project, "diff", "HEAD:piggy", "piggy", "--fail-on", "compatible"
     )
     assert changed.returncode == 1, changed.stdout + changed.stderr
+    assert "compatible (1)" in changed.stdout
     assert "InitializeParams.clientName" in changed.stdout
     assert "HEAD:protocols/piggy/protocol.go:" in changed.stdout
