@@ -22,7 +22,7 @@ help:
 	@echo "make check           mypy --strict / ruff / black on codegen itself and generated/"
 	@echo "make docs            build the HTML reference of all protocols into build/docs/site"
 	@echo "make bench           benchmarks (ratios against named peers)"
-	@echo "make fuzz            long frontend fuzz run (not part of make test)"
+	@echo "make fuzz            long fuzz runs: spec bytes, kills of generate, frontends (not in make test)"
 	@echo "make oracle          bindings and schemas against serde / encoding/json / tsc"
 	@echo "                     (SPECS=\"acp piglet\" for some specs, FAILED=1 to re-run failures)"
 
@@ -75,8 +75,14 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_bindings.py
 	$(BIN)/python bench/bench_scale.py
 
+# Byte-level fuzz of spec files (10,000 inputs per spec, report in build/fuzz/), 60 kills of
+# `generate` at random points, and the hypothesis fuzz of frontends and servers, longer.
 fuzz: $(STAMP)
-	CODEGEN_FUZZ_EXAMPLES=20000 $(BIN)/python -m pytest -q tests/frontends -k fuzz
+	$(BIN)/python -m tests.hostile.spec_fuzz --per-spec 10000
+	CODEGEN_KILL_RUNS=60 CODEGEN_KILL_STEPS=all CODEGEN_CONCURRENT_ROUNDS=5 \
+		$(BIN)/python -m pytest -q -s tests/hostile/test_generate_runs.py \
+		tests/hostile/test_writer_crashes.py
+	CODEGEN_FUZZ_EXAMPLES=300 $(BIN)/python -m pytest -q -n 2 tests/frontends tests/server -k fuzz
 
 clean:
 	rm -rf $(VENV) build .mypy_cache .ruff_cache .pytest_cache codegen.egg-info

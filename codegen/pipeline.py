@@ -19,6 +19,7 @@ from pathlib import Path
 from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.result import FrontendResult
+from codegen.internal_error import report_internal_error
 from codegen.passes import run_passes
 from codegen.spec.config import SpecConfig, load_config
 from codegen.spec.samples import EXTRACTED_FILE, load_samples, render_extracted
@@ -66,8 +67,32 @@ def discover_specs(specs_root: Path) -> list[Path]:
 
 
 def load_protocol(spec_dir: Path, repo_root: Path | None = None) -> SpecOutcome:
-    """Run the frontend, the sample loader and the passes for one spec."""
+    """Run the frontend, the sample loader and the passes for one spec.
+
+    Never raises on input: a crash anywhere in reading a spec (a frontend's
+    RecursionError on deep nesting, say) becomes an INT001 diagnostic naming the file.
+    """
     diags = Diagnostics("frontend")
+    try:
+        return _load_protocol(spec_dir, repo_root, diags)
+    except Exception as error:  # noqa: BLE001 - the net: a bug, shown as a diagnostic
+        span = ir.Span(_rel(spec_dir / "spec.toml", repo_root), 1, 1)
+        report_internal_error(diags, error, "reading the spec", span)
+        return SpecOutcome(spec_dir, None, None, diags)
+
+
+def _rel(path: Path, repo_root: Path | None) -> str:
+    try:
+        return (
+            path.resolve().relative_to((repo_root or Path.cwd()).resolve()).as_posix()
+        )
+    except ValueError:
+        return path.as_posix()
+
+
+def _load_protocol(
+    spec_dir: Path, repo_root: Path | None, diags: Diagnostics
+) -> SpecOutcome:
     config = load_config(spec_dir, diags, repo_root)
     if config is None or diags.has_errors():
         return SpecOutcome(spec_dir, config, None, diags)
@@ -80,9 +105,14 @@ def load_protocol(spec_dir: Path, repo_root: Path | None = None) -> SpecOutcome:
         )
         return SpecOutcome(spec_dir, config, None, diags)
     sources = [
-        SourceText.read(path, config.rel(path)) for path in config.source_paths()
+        SourceText.read(path, config.rel(path), diags) for path in config.source_paths()
     ]
-    result = frontend(sources, config, diags)
+    try:
+        result = frontend(sources, config, diags)
+    except Exception as error:  # noqa: BLE001 - see load_protocol
+        span = ir.Span(sources[0].rel_path if sources else "spec.toml", 1, 1)
+        report_internal_error(diags, error, f"the {config.language} frontend", span)
+        return SpecOutcome(spec_dir, config, None, diags)
     samples = load_samples(config.spec_dir / "examples", config.repo_root, diags)
     spec_examples = _mark_contradictions(result.examples, config, diags)
     protocol = ir.Protocol(
@@ -102,7 +132,12 @@ def load_protocol(spec_dir: Path, repo_root: Path | None = None) -> SpecOutcome:
         docs=config.docs,
     )
     pass_diags = Diagnostics("passes")
-    protocol = run_passes(protocol, pass_diags)
+    try:
+        protocol = run_passes(protocol, pass_diags)
+    except Exception as error:  # noqa: BLE001 - see load_protocol
+        span = ir.Span(sources[0].rel_path if sources else "spec.toml", 1, 1)
+        report_internal_error(diags, error, "the IR passes", span)
+        return SpecOutcome(spec_dir, config, None, diags)
     diags.extend(pass_diags)
     return SpecOutcome(spec_dir, config, protocol, diags)
 

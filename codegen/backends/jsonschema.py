@@ -62,6 +62,11 @@ def render(protocol: ir.Protocol) -> dict[str, str]:
         "run `make generate` to regenerate."
     )
     text = json.dumps(bundle, indent=2, sort_keys=True, ensure_ascii=False)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate from the spec: escape it
+            text = json.dumps(bundle, indent=2, sort_keys=True)
     return {f"schema/{protocol.id}.schema.json": text + "\n"}
 
 

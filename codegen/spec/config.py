@@ -9,6 +9,7 @@ no machine path reaches generated output.
 
 from __future__ import annotations
 
+import keyword
 import os
 import re
 import tomllib
@@ -18,8 +19,11 @@ from typing import Any
 
 from codegen.diagnostics import Diagnostics
 from codegen.ir import Span
+from codegen.spec.source import decode
 
 KNOWN_LANGUAGES = ("typescript", "rust", "go", "prose")
+_SPEC_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+_DISTRIBUTION = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?")  # PEP 508
 _TOP_KEYS = {"spec", "transport", "python", "external", "methods", "errors", "examples"}
 _SPEC_KEYS = {
     "id",
@@ -110,19 +114,26 @@ def load_config(
         rel = toml_path.as_posix()
     span = Span(rel, 1, 1)
     try:
-        data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
+        decoded = decode(toml_path.read_bytes())
     except OSError as exc:
         diags.report("CFG001", f"cannot read {rel}: {exc.strerror}", span)
         return None
-    except UnicodeDecodeError as exc:
-        diags.report("CFG001", f"{rel} is not UTF-8 text: {exc.reason}", span)
+    if decoded.code:  # TOML is UTF-8 by definition
+        diags.report(
+            decoded.code, decoded.message, Span(rel, decoded.line, decoded.col)
+        )
         return None
+    try:
+        data = tomllib.loads(decoded.text)
     except tomllib.TOMLDecodeError as exc:
         diags.report(
             "CFG001",
             f"{rel} is not valid TOML: {_toml_error_text(exc)}",
             _toml_error_span(rel, exc),
         )
+        return None
+    except RecursionError:
+        diags.report("CFG001", f"{rel} is nested too deeply to read", span)
         return None
     shape = _shape_problems(data)
     if shape:
@@ -202,6 +213,14 @@ def _build(
     for key in sorted(set(spec) - _SPEC_KEYS):
         diags.report("CFG002", f"unknown key spec.{key}", span)
     spec_id = str(spec.get("id", spec_dir.name))
+    if not _SPEC_ID.fullmatch(spec_id):  # a directory name under generated/
+        diags.report(
+            "CFG002",
+            f"spec.id {spec_id!r} must be letters, digits, '_', '.' or '-' "
+            "(starting with a letter or digit)",
+            span,
+        )
+        return None
     language = str(spec.get("language", ""))
     if language not in KNOWN_LANGUAGES:
         diags.report(
@@ -225,7 +244,28 @@ def _build(
         return None
     transport = data.get("transport", {})
     python = data.get("python", {})
-    package = str(python.get("package", f"{spec_id}_protocol"))
+    default_package = re.sub(r"[^0-9A-Za-z_]", "_", spec_id) + "_protocol"
+    package = str(python.get("package", default_package))
+    if (
+        not package.isidentifier()
+        or keyword.iskeyword(package)
+        or not package.isascii()
+    ):
+        diags.report(
+            "CFG002",
+            f"python.package {package!r} is not a Python identifier; set "
+            '[python] package = "..." in spec.toml',
+            span,
+        )
+        return None
+    distribution = str(python.get("distribution", package.replace("_", "-")))
+    if not _DISTRIBUTION.fullmatch(distribution):
+        diags.report(
+            "CFG002",
+            f"python.distribution {distribution!r} is not a valid distribution name",
+            span,
+        )
+        return None
     externals = tuple(
         ExternalType(name, str(v.get("module", "")), str(v.get("reason", "")))
         for name, v in sorted(data.get("external", {}).items())
@@ -249,7 +289,7 @@ def _build(
         transport_kind=str(transport.get("kind", "jsonrpc-2.0")),
         framings=tuple(str(f) for f in transport.get("framings", [])),
         python_package=package,
-        python_distribution=str(python.get("distribution", package.replace("_", "-"))),
+        python_distribution=distribution,
         externals=externals,
         extra_keys=extra_keys,
         error_codes=errors,

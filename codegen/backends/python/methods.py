@@ -15,7 +15,7 @@ import json
 
 from codegen import ir, naming
 from codegen.backends.python.annotations import TypeAnnotator
-from codegen.backends.python.text import doc_lines, docstring, lifecycle_text
+from codegen.backends.python.text import docstring, lifecycle_text
 from codegen.backends.python.views import MethodView
 
 __all__ = ["method_doc", "method_views"]
@@ -50,7 +50,7 @@ def method_views(types: TypeAnnotator) -> list[MethodView]:
         views.append(
             MethodView(
                 wire=json.dumps(method.wire_name),
-                label=" ".join(doc_lines(method.wire_name)).replace("`", "'"),
+                name=method.wire_name,
                 kind=json.dumps(method.kind.value),
                 is_request=request,
                 sender=json.dumps(method.direction.sender),

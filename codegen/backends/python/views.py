@@ -74,7 +74,7 @@ class DeclView:
 @dataclass(frozen=True)
 class MethodView:
     wire: str
-    label: str  # the wire name, safe inside a docstring
+    name: str  # the wire name as written (templates encode it per context)
     kind: str
     is_request: bool
     sender: str
