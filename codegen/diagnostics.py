@@ -39,6 +39,11 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
     "SYN003": (Severity.ERROR, "an unsupported type expression"),
     "SYN004": (Severity.ERROR, "an enum member value is not a constant"),
     "SYN005": (Severity.NOTE, "a declaration that is not a wire type was excluded"),
+    "SYN006": (
+        Severity.WARNING,
+        "a declaration that cannot be evaluated was left out (nothing that must be "
+        "generated uses it)",
+    ),
     # names and references
     "REF001": (Severity.ERROR, "a reference to a type that is not defined"),
     "REF002": (
@@ -60,6 +65,8 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
         Severity.ERROR,
         "a method's direction or kind is unknown or contradictory",
     ),
+    "MTH007": (Severity.NOTE, "spec.toml corrects a fact of a method the source states"),
+    "MTH008": (Severity.WARNING, "the spec declares no methods"),
     # unions and structs
     "UNI002": (Severity.ERROR, "a tag value is used by two variants"),
     "UNI003": (

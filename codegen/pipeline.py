@@ -20,6 +20,7 @@ from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.result import FrontendResult
 from codegen.passes import run_passes
 from codegen.spec.config import SpecConfig, load_config
+from codegen.spec.method_table import apply_method_table
 from codegen.spec.samples import EXTRACTED_FILE, load_samples, render_extracted
 from codegen.spec.source import SourceText
 
@@ -82,6 +83,20 @@ def load_protocol(spec_dir: Path, repo_root: Path | None = None) -> SpecOutcome:
         SourceText.read(path, config.rel(path)) for path in config.source_paths()
     ]
     result = frontend(sources, config, diags)
+    methods = list(result.methods)
+    if not result.method_table_applied:
+        methods = apply_method_table(
+            methods, result.decls, config.methods, config.roles, diags
+        )
+    if not methods:
+        diags.report(
+            "MTH008",
+            "the spec declares no methods: the bindings have no METHODS and the stub "
+            "server answers nothing; declare them in the source or in spec.toml's "
+            "[methods] table",
+            ir.Span(config.rel(spec_dir / "spec.toml"), 1, 1),
+        )
+    decls = _open_unions(result.decls, config, diags)
     samples = load_samples(config.spec_dir / "examples", config.repo_root, diags)
     spec_examples = _mark_contradictions(result.examples, config, diags)
     protocol = ir.Protocol(
@@ -90,8 +105,8 @@ def load_protocol(spec_dir: Path, repo_root: Path | None = None) -> SpecOutcome:
         version=config.version,
         transport=ir.Transport(config.transport_kind, config.framings),
         roles=config.roles,
-        decls=result.decls,
-        methods=result.methods,
+        decls=decls,
+        methods=tuple(methods),
         constants=result.constants,
         examples=spec_examples + tuple(samples),
         errors=tuple(ir.ErrorCode(code, name) for code, name in config.error_codes),
@@ -171,6 +186,26 @@ def build_plan(spec_dirs: list[Path], repo_root: Path, strict: bool = False) -> 
             files.update(render_protocol(outcome.protocol, outcome.config))
             owned.append(f"generated/{outcome.protocol.id}")
     return Plan(outcomes, files, owned)
+
+
+def _open_unions(
+    decls: tuple[ir.Decl, ...], config: SpecConfig, diags: Diagnostics
+) -> tuple[ir.Decl, ...]:
+    """``[unions."<Name>"] open = true``: the union keeps values whose tag it does not know."""
+    wanted = set(config.open_unions)
+    out: list[ir.Decl] = []
+    for decl in decls:
+        if isinstance(decl, ir.UnionDecl) and decl.name in wanted:
+            wanted.discard(decl.name)
+            decl = replace(decl, open=True)
+        out.append(decl)
+    for name in sorted(wanted):
+        diags.report(
+            "CFG002",
+            f"[unions.{name}] names no union of this spec",
+            ir.Span(config.rel(config.spec_dir / "spec.toml"), 1, 1),
+        )
+    return tuple(out)
 
 
 def _mark_contradictions(
