@@ -41,8 +41,7 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
     "SYN005": (Severity.NOTE, "a declaration that is not a wire type was excluded"),
     "SYN006": (
         Severity.WARNING,
-        "a declaration that cannot be evaluated was left out (nothing that must be "
-        "generated uses it)",
+        "a declaration that cannot be evaluated was left out (nothing needs it)",
     ),
     # names and references
     "REF001": (Severity.ERROR, "a reference to a type that is not defined"),
@@ -65,7 +64,10 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
         Severity.ERROR,
         "a method's direction or kind is unknown or contradictory",
     ),
-    "MTH007": (Severity.NOTE, "spec.toml corrects a fact of a method the source states"),
+    "MTH007": (
+        Severity.NOTE,
+        "spec.toml corrects a fact of a method the source states",
+    ),
     "MTH008": (Severity.WARNING, "the spec declares no methods"),
     # unions and structs
     "UNI002": (Severity.ERROR, "a tag value is used by two variants"),

@@ -44,7 +44,10 @@ def _assignable(
     source, target = _scalar(source, index), _scalar(target, index)
     if isinstance(source, ir.Literal):
         if isinstance(target, ir.Literal):
-            return type(source.value) is type(target.value) and source.value == target.value
+            return (
+                type(source.value) is type(target.value)
+                and source.value == target.value
+            )
         if isinstance(target, ir.Primitive):
             return _literal_kind(source.value, target.kind)
     if isinstance(source, ir.Primitive) and isinstance(target, ir.Primitive):
@@ -67,11 +70,15 @@ def _assignable(
         if isinstance(source, ir.ArrayOf):
             return _assignable(source.items, target.items, index, assuming)
         if isinstance(source, ir.TupleOf):
-            return _all(_assignable(i, target.items, index, assuming) for i in source.items)
+            return _all(
+                _assignable(i, target.items, index, assuming) for i in source.items
+            )
         return False if _is_scalar(source) or source_struct else None
     if isinstance(target, ir.MapOf) and isinstance(source, ir.MapOf):
         return _assignable(source.values, target.values, index, assuming)
-    if _is_scalar(target) and (source_struct is not None or isinstance(source, ir.ArrayOf)):
+    if _is_scalar(target) and (
+        source_struct is not None or isinstance(source, ir.ArrayOf)
+    ):
         return False
     return None
 
@@ -91,7 +98,10 @@ def _struct(
             if fld.presence is ir.Presence.REQUIRED:
                 return False
             continue
-        if fld.presence is ir.Presence.REQUIRED and have.presence is not ir.Presence.REQUIRED:
+        if (
+            fld.presence is ir.Presence.REQUIRED
+            and have.presence is not ir.Presence.REQUIRED
+        ):
             return False
         if have.nullable and not fld.nullable:
             return False
@@ -104,7 +114,9 @@ def _struct(
             for f in mine.values()
             if f.wire_name not in known
         )
-    elif target.extra_keys is ir.ExtraKeys.FORBID and set(mine) - {f.wire_name for f in theirs}:
+    elif target.extra_keys is ir.ExtraKeys.FORBID and set(mine) - {
+        f.wire_name for f in theirs
+    }:
         return False
     return _all(iter(verdicts))
 
@@ -138,7 +150,7 @@ def _is_scalar(expr: ir.TypeExpr) -> bool:
     return isinstance(expr, (ir.Primitive, ir.Literal, ir.EnumMemberRef))
 
 
-def _literal_kind(value: str | int | float | bool, kind: ir.PrimitiveKind) -> bool:
+def _literal_kind(value: str | float | bool, kind: ir.PrimitiveKind) -> bool:
     if isinstance(value, bool):
         return kind is ir.PrimitiveKind.BOOLEAN
     if isinstance(value, str):

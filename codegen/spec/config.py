@@ -203,7 +203,9 @@ def _build(
     methods = _method_entries(data.get("methods", {}), toml_text, rel, diags)
     open_unions = _open_unions(data.get("unions", {}), span, diags)
     requested = spec.get("types", [])
-    if not isinstance(requested, list) or not all(isinstance(t, str) for t in requested):
+    if not isinstance(requested, list) or not all(
+        isinstance(t, str) for t in requested
+    ):
         diags.report("CFG002", "spec.types must be a list of type names", span)
         requested = []
     return SpecConfig(
@@ -244,7 +246,9 @@ def _method_entries(
         return ()
     out: list[MethodEntry] = []
     legacy = table.get("overrides", {})
-    items = [(wire, entry, False) for wire, entry in table.items() if wire != "overrides"]
+    items = [
+        (wire, entry, False) for wire, entry in table.items() if wire != "overrides"
+    ]
     if isinstance(legacy, dict):
         items.extend((wire, entry, True) for wire, entry in legacy.items())
     for wire, entry, is_legacy in items:
@@ -257,11 +261,15 @@ def _method_entries(
             diags.report("CFG002", f"unknown key {key!r} in {where}", span)
         kind = entry.get("kind")
         if kind is not None and kind not in ("request", "notification"):
-            diags.report("CFG002", f"{where}: kind must be 'request' or 'notification'", span)
+            diags.report(
+                "CFG002", f"{where}: kind must be 'request' or 'notification'", span
+            )
             kind = None
         optional = entry.get("params_optional")
         if optional is not None and not isinstance(optional, bool):
-            diags.report("CFG002", f"{where}: params_optional must be true or false", span)
+            diags.report(
+                "CFG002", f"{where}: params_optional must be true or false", span
+            )
             optional = None
         out.append(
             MethodEntry(
@@ -290,7 +298,9 @@ def _names(
         return (value,) if value else ()
     if isinstance(value, list) and all(isinstance(v, str) and v for v in value):
         return tuple(value)
-    diags.report("CFG002", f"{where}: {key} must be a type name or a list of them", span)
+    diags.report(
+        "CFG002", f"{where}: {key} must be a type name or a list of them", span
+    )
     return None
 
 
@@ -305,7 +315,9 @@ def _open_unions(table: Any, span: Span, diags: Diagnostics) -> tuple[str, ...]:
     out: list[str] = []
     for name, entry in sorted(table.items()):
         if not isinstance(entry, dict) or set(entry) - {"open"}:
-            diags.report("CFG002", f"[unions.{name}] takes only 'open = true|false'", span)
+            diags.report(
+                "CFG002", f"[unions.{name}] takes only 'open = true|false'", span
+            )
             continue
         if entry.get("open") is True:
             out.append(str(name))

@@ -66,7 +66,9 @@ def apply_method_table(
                 by_wire[entry.wire] = len(out)
                 out.append(declared)
             continue
-        out[index] = _correct(out[index], entry, facts, unknown.get(entry.wire, set()), diags)
+        out[index] = _correct(
+            out[index], entry, facts, unknown.get(entry.wire, set()), diags
+        )
     return out
 
 
@@ -129,7 +131,9 @@ def _declare(
     result = facts.get("result")
     if kind is ir.MethodKind.NOTIFICATION and result is not None:
         diags.report(
-            "CFG002", f"[methods.{entry.wire!r}]: a notification has no result", entry.span
+            "CFG002",
+            f"[methods.{entry.wire!r}]: a notification has no result",
+            entry.span,
         )
         result = None
     return ir.Method(

@@ -24,7 +24,12 @@ from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.syntax import node_text, span_of
 from codegen.frontends.typescript.enums import convert_enum
-from codegen.frontends.typescript.jsdoc import JsDoc, is_jsdoc, lifecycle_of, parse_jsdoc
+from codegen.frontends.typescript.jsdoc import (
+    JsDoc,
+    is_jsdoc,
+    lifecycle_of,
+    parse_jsdoc,
+)
 from codegen.frontends.typescript.materialize import Materializer
 from codegen.frontends.typescript.state import Group
 from codegen.frontends.typescript.strings import decode_string, parse_number
@@ -42,9 +47,8 @@ from codegen.frontends.typescript.tstypes import (
     Leaf,
     Obj,
     Prop,
-    Tup,
     TsType,
-    Union,
+    Tup,
     describe,
     literal,
     literal_value,
@@ -99,7 +103,9 @@ class Evaluator(Materializer):
             if symbol.kind == "const":
                 continue
             self._convert(symbol)
-        return [self.group_of[s.order] for s in self.table.order if s.order in self.group_of]
+        return [
+            self.group_of[s.order] for s in self.table.order if s.order in self.group_of
+        ]
 
     def group_for(self, symbol: Symbol) -> Group:
         group = self.group_of.get(symbol.order)
@@ -137,8 +143,12 @@ class Evaluator(Materializer):
             if obj is None:
                 return None
             return self.struct(
-                obj, symbol.name, derived_from=None, lifecycle=lifecycle,
-                exported=symbol.exported, span=span,
+                obj,
+                symbol.name,
+                derived_from=None,
+                lifecycle=lifecycle,
+                exported=symbol.exported,
+                span=span,
             )
         value = self.alias_value(symbol, ())
         return self.alias_decl(value, symbol.name, lifecycle, span, symbol.exported)
@@ -164,7 +174,9 @@ class Evaluator(Materializer):
             return None
         if symbol.kind == "enum":
             enum = self.enum_decl(symbol)
-            return union_of([Leaf(ir.EnumMemberRef(name, m.name)) for m in enum.members])
+            return union_of(
+                [Leaf(ir.EnumMemberRef(name, m.name)) for m in enum.members]
+            )
         if symbol.kind == "alias" and _all_defaults(symbol):
             return self.alias_value(symbol, ())
         return None
@@ -182,7 +194,10 @@ class Evaluator(Materializer):
         found = self.enums.get(symbol.name)
         if found is None:
             found = convert_enum(
-                symbol.node, symbol.source, self.diags, lifecycle_of(symbol.doc),
+                symbol.node,
+                symbol.source,
+                self.diags,
+                lifecycle_of(symbol.doc),
                 symbol.exported,
             )
             self.enums[symbol.name] = found
@@ -259,7 +274,10 @@ class Evaluator(Materializer):
             return found
         marker = f"alias:{symbol.order}:{args!r}"
         if marker in self.in_progress:
-            self.problem(symbol.span, f"{symbol.name} refers to itself where its members are needed")
+            self.problem(
+                symbol.span,
+                f"{symbol.name} refers to itself where its members are needed",
+            )
             return ANY
         self.in_progress.add(marker)
         own = not args
@@ -292,11 +310,18 @@ class Evaluator(Materializer):
         return env
 
     def instantiate(
-        self, symbol: Symbol, arg_nodes: list[Node], env: Env, source: SourceText, span: ir.Span
+        self,
+        symbol: Symbol,
+        arg_nodes: list[Node],
+        env: Env,
+        source: SourceText,
+        span: ir.Span,
     ) -> TsType:
         args = [self.eval(node, env, source) for node in arg_nodes]
         if len(args) > len(symbol.params):
-            self.problem(span, f"{symbol.name} takes {len(symbol.params)} type arguments")
+            self.problem(
+                span, f"{symbol.name} takes {len(symbol.params)} type arguments"
+            )
             return ANY
         scope: Env = {}
         full: list[TsType] = []
@@ -306,7 +331,9 @@ class Evaluator(Materializer):
             elif param.default is not None:
                 value = self.eval(param.default, scope, symbol.source)
             else:
-                self.problem(span, f"{symbol.name} needs a type argument for {param.name}")
+                self.problem(
+                    span, f"{symbol.name} needs a type argument for {param.name}"
+                )
                 return ANY
             scope[param.name] = value
             full.append(value)
@@ -326,7 +353,9 @@ class Evaluator(Materializer):
         scope: Env = {}
         out: list[TsType] = []
         for param in symbol.params:
-            value = self.eval(param.default, scope, symbol.source) if param.default else ANY
+            value = (
+                self.eval(param.default, scope, symbol.source) if param.default else ANY
+            )
             scope[param.name] = value
             out.append(value)
         return out
@@ -344,8 +373,12 @@ class Evaluator(Materializer):
             obj = Obj()
         derived = f"{symbol.name}<{', '.join(describe(a) for a in args)}>"
         struct = self.struct(
-            obj, name, derived_from=derived, lifecycle=lifecycle_of(symbol.doc),
-            exported=symbol.exported, span=span,
+            obj,
+            name,
+            derived_from=derived,
+            lifecycle=lifecycle_of(symbol.doc),
+            exported=symbol.exported,
+            span=span,
         )
         self.add_lifted(struct)
         return name
@@ -357,11 +390,21 @@ class Evaluator(Materializer):
         span = span_of(source, node)
         if kind in _WRAPPERS:
             inner = _named(node)
-            return self.eval(inner[0], env, source) if inner else self._bad(span, "an empty type")
-        if kind == "predefined_type" or (kind == "literal_type" and _keyword(node) in ("null", "undefined")):
+            return (
+                self.eval(inner[0], env, source)
+                if inner
+                else self._bad(span, "an empty type")
+            )
+        if kind == "predefined_type" or (
+            kind == "literal_type" and _keyword(node) in ("null", "undefined")
+        ):
             name = node_text(node) if kind == "predefined_type" else _keyword(node)
             found = _PREDEFINED.get(name)
-            return found if found is not None else self._bad(span, f"the type {name!r} has no JSON form")
+            return (
+                found
+                if found is not None
+                else self._bad(span, f"the type {name!r} has no JSON form")
+            )
         if kind == "type_identifier":
             return self._name(node_text(node), env, span)
         if kind == "nested_type_identifier":
@@ -372,13 +415,21 @@ class Evaluator(Materializer):
             return self._template(node, span)
         if kind == "array_type":
             inner = _named(node)
-            return Arr(self.eval(inner[0], env, source)) if inner else self._bad(span, "an empty array type")
+            return (
+                Arr(self.eval(inner[0], env, source))
+                if inner
+                else self._bad(span, "an empty array type")
+            )
         if kind == "tuple_type":
             return self._tuple(node, env, source, span)
         if kind == "union_type":
-            return union_of([self.eval(m, env, source) for m in _flat(node, "union_type")])
+            return union_of(
+                [self.eval(m, env, source) for m in _flat(node, "union_type")]
+            )
         if kind == "intersection_type":
-            parts = [self.eval(m, env, source) for m in _flat(node, "intersection_type")]
+            parts = [
+                self.eval(m, env, source) for m in _flat(node, "intersection_type")
+            ]
             return self.intersect(parts, span)
         if kind == "object_type":
             members = _named(node)
@@ -389,7 +440,11 @@ class Evaluator(Materializer):
             return self._generic(node, env, source, span)
         if kind == "type_query":
             inner = _named(node)
-            return self.value_of(inner[0], env, source) if inner else self._bad(span, "an empty typeof")
+            return (
+                self.value_of(inner[0], env, source)
+                if inner
+                else self._bad(span, "an empty typeof")
+            )
         if kind == "index_type_query":
             inner = _named(node)
             if not inner:
@@ -460,7 +515,11 @@ class Evaluator(Materializer):
         if child.type == "unary_expression":
             argument = child.child_by_field_name("argument")
             operator = node_text(child.child_by_field_name("operator"))
-            if argument is not None and argument.type == "number" and operator in ("-", "+"):
+            if (
+                argument is not None
+                and argument.type == "number"
+                and operator in ("-", "+")
+            ):
                 number = parse_number(node_text(argument))
                 return literal(-number if operator == "-" else number)
         return self._bad(span, f"the literal type {text!r} is not supported")
@@ -494,7 +553,9 @@ class Evaluator(Materializer):
         items: list[TsType] = []
         for child in _named(node):
             if child.type in ("optional_type", "rest_type", "optional_parameter"):
-                return self._bad(span, "optional and rest elements of tuples are not supported")
+                return self._bad(
+                    span, "optional and rest elements of tuples are not supported"
+                )
             if child.type == "required_parameter":
                 if any(c.type == "rest_pattern" for c in child.named_children):
                     return self._bad(span, "rest elements of tuples are not supported")
@@ -506,11 +567,17 @@ class Evaluator(Materializer):
             items.append(self.eval(child, env, source))
         return Tup(tuple(items))
 
-    def _generic(self, node: Node, env: Env, source: SourceText, span: ir.Span) -> TsType:
+    def _generic(
+        self, node: Node, env: Env, source: SourceText, span: ir.Span
+    ) -> TsType:
         name_node = node.child_by_field_name("name")
         args_node = node.child_by_field_name("type_arguments")
         name = node_text(name_node)
-        arg_nodes = [a for a in (args_node.named_children if args_node else []) if a.type != "comment"]
+        arg_nodes = [
+            a
+            for a in (args_node.named_children if args_node else [])
+            if a.type != "comment"
+        ]
         symbol = self.table.type(name)
         if symbol is not None:
             return self.instantiate(symbol, arg_nodes, env, source, span)
@@ -532,9 +599,15 @@ class Evaluator(Materializer):
             return self.non_nullable(args[0])
         return self._bad(span, f"the generic type {name!r} is not defined in the spec")
 
-    def _conditional(self, node: Node, env: Env, source: SourceText, span: ir.Span) -> TsType:
+    def _conditional(
+        self, node: Node, env: Env, source: SourceText, span: ir.Span
+    ) -> TsType:
         check = node.child_by_field_name("left")
-        if check is not None and check.type == "type_identifier" and node_text(check) in env:
+        if (
+            check is not None
+            and check.type == "type_identifier"
+            and node_text(check) in env
+        ):
             param = node_text(check)
             return union_of(
                 [
@@ -544,14 +617,23 @@ class Evaluator(Materializer):
             )
         return self._conditional_once(node, env, source, span)
 
-    def _conditional_once(self, node: Node, env: Env, source: SourceText, span: ir.Span) -> TsType:
-        parts = [node.child_by_field_name(f) for f in ("left", "right", "consequence", "alternative")]
+    def _conditional_once(
+        self, node: Node, env: Env, source: SourceText, span: ir.Span
+    ) -> TsType:
+        parts = [
+            node.child_by_field_name(f)
+            for f in ("left", "right", "consequence", "alternative")
+        ]
         if any(p is None for p in parts):
             return self._bad(span, "a malformed conditional type")
         check, extends, yes, no = (p for p in parts if p is not None)
         if _contains(extends, "infer_type"):
-            return self._bad(span, "a conditional type with 'infer' cannot be evaluated")
-        verdict = self.assignable(self.eval(check, env, source), self.eval(extends, env, source))
+            return self._bad(
+                span, "a conditional type with 'infer' cannot be evaluated"
+            )
+        verdict = self.assignable(
+            self.eval(check, env, source), self.eval(extends, env, source)
+        )
         if verdict is None:
             return self._bad(span, "this conditional type cannot be decided")
         return self.eval(yes if verdict else no, env, source)
@@ -566,7 +648,11 @@ class Evaluator(Materializer):
         for member in body.named_children:
             if member.type == "comment":
                 text = node_text(member)
-                doc = parse_jsdoc(text, member.start_point[0] + 1) if is_jsdoc(text) else doc
+                doc = (
+                    parse_jsdoc(text, member.start_point[0] + 1)
+                    if is_jsdoc(text)
+                    else doc
+                )
                 continue
             if member.type == "property_signature":
                 prop = self._property(member, env, source, doc)
@@ -574,7 +660,9 @@ class Evaluator(Materializer):
                     props = [p for p in props if p.name != prop.name] + [prop]
             elif member.type == "index_signature":
                 if _is_mapped(member):
-                    self.problem(span_of(source, member), "a mapped type beside other members")
+                    self.problem(
+                        span_of(source, member), "a mapped type beside other members"
+                    )
                 else:
                     index = self._index_signature(member, env, source)
             elif member.type in _NOT_DATA:
@@ -586,14 +674,19 @@ class Evaluator(Materializer):
                     span_of(source, member),
                 )
             else:
-                self.problem(span_of(source, member), f"the member {member.type!r} is not supported")
+                self.problem(
+                    span_of(source, member),
+                    f"the member {member.type!r} is not supported",
+                )
             doc = None
         closed = index is NEVER
         if closed:
             index = None
         return Obj(tuple(props), index, (), closed, span)
 
-    def _property(self, member: Node, env: Env, source: SourceText, doc: JsDoc | None) -> Prop | None:
+    def _property(
+        self, member: Node, env: Env, source: SourceText, doc: JsDoc | None
+    ) -> Prop | None:
         name_node = member.child_by_field_name("name")
         if name_node is None:
             return None
@@ -604,7 +697,10 @@ class Evaluator(Materializer):
         name, numeric = key
         type_node = member.child_by_field_name("type")
         if type_node is None:
-            self.problem(span, f"the property {name!r} has no type (TypeScript reads it as 'any')")
+            self.problem(
+                span,
+                f"the property {name!r} has no type (TypeScript reads it as 'any')",
+            )
             value: TsType = ANY
         else:
             value = self.eval(type_node, env, source)
@@ -626,7 +722,9 @@ class Evaluator(Materializer):
                 return raw, False
             if isinstance(raw, (int, float)) and not isinstance(raw, bool):
                 return _number_key(raw), True
-            self.problem(span_of(source, node), f"the computed key {text} is not a constant")
+            self.problem(
+                span_of(source, node), f"the computed key {text} is not a constant"
+            )
             return None
         if node.type == "private_property_identifier":
             return None
@@ -640,16 +738,23 @@ class Evaluator(Materializer):
 
     def _mapped(self, member: Node, env: Env, source: SourceText) -> Obj | Dict:
         span = span_of(source, member)
-        clause = next(c for c in member.named_children if c.type == "mapped_type_clause")
+        clause = next(
+            c for c in member.named_children if c.type == "mapped_type_clause"
+        )
         param = node_text(clause.child_by_field_name("name"))
         keys_node = clause.child_by_field_name("type")
         if clause.child_by_field_name("alias") is not None or keys_node is None:
             self.problem(span, "a mapped type with an 'as' clause cannot be evaluated")
             return Obj(span=span)
         annotation = next(
-            (c for c in member.named_children if c.type.endswith("type_annotation")), None
+            (c for c in member.named_children if c.type.endswith("type_annotation")),
+            None,
         )
-        value_node = _named(annotation)[0] if annotation is not None and _named(annotation) else None
+        value_node = (
+            _named(annotation)[0]
+            if annotation is not None and _named(annotation)
+            else None
+        )
         modifier = annotation.type if annotation is not None else ""
         keys = self.eval(keys_node, env, source)
         source_obj: Obj | None = None
@@ -689,7 +794,9 @@ class Evaluator(Materializer):
 
     # ------------------------------------------------------------------ values (typeof)
 
-    def value_of(self, node: Node, env: Env, source: SourceText, frozen: bool = False) -> TsType:
+    def value_of(
+        self, node: Node, env: Env, source: SourceText, frozen: bool = False
+    ) -> TsType:
         """The type of a value expression, as ``typeof`` sees it (``frozen``: inside
         ``as const``, literals keep their literal types)."""
         kind = node.type
@@ -701,14 +808,26 @@ class Evaluator(Materializer):
             prop = node.child_by_field_name("property")
             if target is None or prop is None:
                 return self._bad(span, "a malformed member access")
-            owner = self.table.type(node_text(target)) if target.type == "identifier" else None
+            owner = (
+                self.table.type(node_text(target))
+                if target.type == "identifier"
+                else None
+            )
             if owner is not None and owner.kind == "enum":
                 return Leaf(ir.EnumMemberRef(owner.name, node_text(prop), span))
             base = self.value_of(target, env, source)
             return self.index_access(base, literal(node_text(prop)), span)
-        if kind in ("parenthesized_expression", "satisfies_expression", "non_null_expression"):
+        if kind in (
+            "parenthesized_expression",
+            "satisfies_expression",
+            "non_null_expression",
+        ):
             inner = _named(node)
-            return self.value_of(inner[0], env, source, frozen) if inner else self._bad(span, "an empty expression")
+            return (
+                self.value_of(inner[0], env, source, frozen)
+                if inner
+                else self._bad(span, "an empty expression")
+            )
         if kind == "as_expression":
             inner = _named(node)
             if inner and node.children[-1].type == "const":  # ``as const``
@@ -717,7 +836,9 @@ class Evaluator(Materializer):
                 return self.eval(inner[1], env, source)
             return self._bad(span, "a malformed 'as' expression")
         if kind in ("string", "template_string"):
-            if kind == "template_string" and any(c.type == "template_substitution" for c in node.named_children):
+            if kind == "template_string" and any(
+                c.type == "template_substitution" for c in node.named_children
+            ):
                 return STRING
             return literal(decode_string(node_text(node)))
         if kind == "number":
@@ -731,25 +852,37 @@ class Evaluator(Materializer):
         if kind == "unary_expression":
             argument = node.child_by_field_name("argument")
             operator = node_text(node.child_by_field_name("operator"))
-            if argument is not None and argument.type == "number" and operator in ("-", "+"):
+            if (
+                argument is not None
+                and argument.type == "number"
+                and operator in ("-", "+")
+            ):
                 number = parse_number(node_text(argument))
                 return literal(-number if operator == "-" else number)
-            return self._bad(span, f"the expression {node_text(node)!r} is not a constant")
+            return self._bad(
+                span, f"the expression {node_text(node)!r} is not a constant"
+            )
         if kind == "object":
             return self._object_value(node, env, source, frozen)
         if kind == "array":
             items = [
-                self.value_of(c, env, source, frozen) for c in node.named_children if c.type != "comment"
+                self.value_of(c, env, source, frozen)
+                for c in node.named_children
+                if c.type != "comment"
             ]
             if frozen:
                 return Tup(tuple(items))
             return Arr(union_of([_widen(i) for i in items]))
-        return self._bad(span, f"typeof of {node_text(node)[:40]!r} cannot be evaluated")
+        return self._bad(
+            span, f"typeof of {node_text(node)[:40]!r} cannot be evaluated"
+        )
 
     def _value_name(self, name: str, span: ir.Span) -> TsType:
         symbol = self.table.value(name)
         if symbol is None:
-            self.problem(span, f"the value {name} is not defined in the spec's sources", "REF001")
+            self.problem(
+                span, f"the value {name} is not defined in the spec's sources", "REF001"
+            )
             return ANY
         if symbol.kind == "enum":
             enum = self.enum_decl(symbol)
@@ -776,7 +909,9 @@ class Evaluator(Materializer):
             self.in_progress.discard(marker)
         return found  # a ``const`` keeps the literal type of a primitive initializer
 
-    def _object_value(self, node: Node, env: Env, source: SourceText, frozen: bool) -> TsType:
+    def _object_value(
+        self, node: Node, env: Env, source: SourceText, frozen: bool
+    ) -> TsType:
         props: list[Prop] = []
         for child in node.named_children:
             if child.type == "pair":
@@ -789,18 +924,37 @@ class Evaluator(Materializer):
                     continue
                 value = self.value_of(value_node, env, source, frozen)
                 props.append(
-                    Prop(key[0], value if frozen else _widen(value), False, key[1], frozen, span=span_of(source, child))
+                    Prop(
+                        key[0],
+                        value if frozen else _widen(value),
+                        False,
+                        key[1],
+                        frozen,
+                        span=span_of(source, child),
+                    )
                 )
             elif child.type == "shorthand_property_identifier":
                 value = self._value_name(node_text(child), span_of(source, child))
-                props.append(Prop(node_text(child), value if frozen else _widen(value), readonly=frozen))
+                props.append(
+                    Prop(
+                        node_text(child),
+                        value if frozen else _widen(value),
+                        readonly=frozen,
+                    )
+                )
             elif child.type == "spread_element":
                 inner = _named(child)
-                spread = self.props_of(self.value_of(inner[0], env, source, frozen)) if inner else None
+                spread = (
+                    self.props_of(self.value_of(inner[0], env, source, frozen))
+                    if inner
+                    else None
+                )
                 if spread is not None:
                     props.extend(spread.props)
             elif child.type != "comment":
-                self.problem(span_of(source, child), "this object member is not a constant")
+                self.problem(
+                    span_of(source, child), "this object member is not a constant"
+                )
         return Obj(tuple(props), span=span_of(source, node))
 
 
@@ -871,7 +1025,7 @@ def _widen(value: TsType) -> TsType:
     return value
 
 
-def _number_key(value: int | float) -> str:
+def _number_key(value: float) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)

@@ -27,8 +27,8 @@ from codegen.frontends.typescript.tstypes import (
     Leaf,
     Obj,
     Prop,
-    Tup,
     TsType,
+    Tup,
     Union,
     members_of,
     union_of,
@@ -90,7 +90,11 @@ class Materializer(TypeOps):
         declarations, else an alias."""
         if isinstance(value, Obj):
             return self.struct(
-                value, name, derived_from=None, lifecycle=lifecycle, span=span,
+                value,
+                name,
+                derived_from=None,
+                lifecycle=lifecycle,
+                span=span,
                 exported=exported,
             )
         members = members_of(value)
@@ -100,20 +104,28 @@ class Materializer(TypeOps):
         nullable = NULL in members
         if not rest:
             if nullable:
-                return ir.AliasDecl(name, NULL_EXPR, lifecycle=lifecycle, span=span, exported=exported)
+                return ir.AliasDecl(
+                    name, NULL_EXPR, lifecycle=lifecycle, span=span, exported=exported
+                )
             self.problem(span, f"the type alias {name} has no JSON value (never)")
             return None
         body = absorb(union_of(rest))
         if isinstance(body, Union) and not _literal_only(body):
             variants = self.variants(body, name, name, nullable, span)
             return ir.UnionDecl(
-                name, variants, ir.UnionRepr.UNTAGGED, lifecycle=lifecycle, span=span,
+                name,
+                variants,
+                ir.UnionRepr.UNTAGGED,
+                lifecycle=lifecycle,
+                span=span,
                 exported=exported,
             )
         target = self.expr(body, name, name, span)
         if nullable:
             target = ir.InlineUnion((target, NULL_EXPR))
-        return ir.AliasDecl(name, target, lifecycle=lifecycle, span=span, exported=exported)
+        return ir.AliasDecl(
+            name, target, lifecycle=lifecycle, span=span, exported=exported
+        )
 
     def field(self, prop: Prop, owner: str, path: str) -> ir.Field:
         members = members_of(prop.type)
@@ -151,7 +163,9 @@ class Materializer(TypeOps):
             wire_name=prop.name,
             type=with_constraints(expr, prop.doc),
             presence=(
-                ir.Presence.OPTIONAL if prop.optional or undefined else ir.Presence.REQUIRED
+                ir.Presence.OPTIONAL
+                if prop.optional or undefined
+                else ir.Presence.REQUIRED
             ),
             nullable=nullable,
             lifecycle=lifecycle_of(prop.doc),
@@ -184,14 +198,18 @@ class Materializer(TypeOps):
                 name += "_"
             used.add(name)
             variant_span = (
-                expr.span if isinstance(expr, (ir.Ref, ir.EnumMemberRef)) else ir.NO_SPAN
+                expr.span
+                if isinstance(expr, (ir.Ref, ir.EnumMemberRef))
+                else ir.NO_SPAN
             )
             out.append(ir.Variant(name, expr, span=variant_span))
         return tuple(out)
 
     # ------------------------------------------------------------------ expressions
 
-    def expr(self, value: TsType, context: str, derived: str, span: ir.Span) -> ir.TypeExpr:
+    def expr(
+        self, value: TsType, context: str, derived: str, span: ir.Span
+    ) -> ir.TypeExpr:
         """An IR expression for a type with no ``undefined`` or ``null`` at its top."""
         if isinstance(value, Leaf):
             return value.expr
@@ -211,7 +229,9 @@ class Materializer(TypeOps):
                 exprs.append(self.element(member, context + suffix, derived, span))
             return ir.InlineUnion(tuple(exprs))
         if isinstance(value, Arr):
-            return ir.ArrayOf(self.element(value.items, context + "Item", derived + "[]", span))
+            return ir.ArrayOf(
+                self.element(value.items, context + "Item", derived + "[]", span)
+            )
         if isinstance(value, Tup):
             return ir.TupleOf(
                 tuple(
@@ -220,13 +240,17 @@ class Materializer(TypeOps):
                 )
             )
         if isinstance(value, Dict):
-            values = self.element(value.values, context + "Value", derived + "<value>", span)
+            values = self.element(
+                value.values, context + "Value", derived + "<value>", span
+            )
             return ir.MapOf(values, value.key)
         what = "never" if value is NEVER else "undefined"
         self.problem(span, f"'{what}' here has no JSON form")
         return ir.AnyJson()
 
-    def element(self, value: TsType, context: str, derived: str, span: ir.Span) -> ir.TypeExpr:
+    def element(
+        self, value: TsType, context: str, derived: str, span: ir.Span
+    ) -> ir.TypeExpr:
         """A type inside a container or a union: ``null`` stays in the expression."""
         members = members_of(value)
         if UNDEFINED in members:
@@ -250,15 +274,16 @@ def with_constraints(expr: ir.TypeExpr, doc: JsDoc | None) -> ir.TypeExpr:
     if doc is None or not isinstance(expr, ir.Primitive):
         return expr
     limits = expr.constraints
-    for tag, key in (("minimum", "minimum"), ("maximum", "maximum")):
+    for tag in ("minimum", "maximum"):
         found = doc.first(tag)
-        if found is None:
-            continue
-        match = _NUMBER_TAG.match(found.text)
+        match = _NUMBER_TAG.match(found.text) if found is not None else None
         if match:
             text = match.group(1)
-            number: int | float = float(text) if any(c in text for c in ".eE") else int(text)
-            limits = replace(limits, **{key: number})
+            number: float = float(text) if any(c in text for c in ".eE") else int(text)
+            if tag == "minimum":
+                limits = replace(limits, minimum=number)
+            else:
+                limits = replace(limits, maximum=number)
     pattern = doc.first("pattern")
     if pattern is not None and pattern.text.strip():
         limits = replace(limits, pattern=pattern.text.strip())
@@ -276,7 +301,8 @@ def absorb(value: TsType) -> TsType:
     kinds = {
         m.expr.kind
         for m in value.members
-        if isinstance(m, Leaf) and isinstance(m.expr, ir.Primitive)
+        if isinstance(m, Leaf)
+        and isinstance(m.expr, ir.Primitive)
         and m.expr.constraints == ir.NO_CONSTRAINTS
     }
     if not kinds:
@@ -293,7 +319,7 @@ def absorb(value: TsType) -> TsType:
     return union_of(kept)
 
 
-def _kind_of(value: str | int | float | bool) -> ir.PrimitiveKind:
+def _kind_of(value: str | float | bool) -> ir.PrimitiveKind:
     if isinstance(value, bool):
         return ir.PrimitiveKind.BOOLEAN
     if isinstance(value, str):

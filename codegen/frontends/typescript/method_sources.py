@@ -53,9 +53,7 @@ class _RoleUnions:
     member_of: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
 
-def from_messages(
-    decls: list[ir.Decl], roles: tuple[str, str]
-) -> list[Found]:
+def from_messages(decls: list[ir.Decl], roles: tuple[str, str]) -> list[Found]:
     index = Index(_protocol(decls))
     unions = _role_unions(decls, roles)
     out: list[Found] = []
@@ -67,10 +65,14 @@ def from_messages(
         wire = _literal_string(fields.get("method"), index)
         if wire is None:
             continue
-        found = Found(wire, f"interface {decl.name}", decl.span, lifecycle=decl.lifecycle)
+        found = Found(
+            wire, f"interface {decl.name}", decl.span, lifecycle=decl.lifecycle
+        )
         memberships = unions.member_of.get(decl.name, [])
         categories = {category for _, category in memberships}
-        if "request" in categories or (not categories and decl.name.endswith("Request")):
+        if "request" in categories or (
+            not categories and decl.name.endswith("Request")
+        ):
             found.kind = ir.MethodKind.REQUEST
         elif "notification" in categories or (
             not categories and decl.name.endswith("Notification")
@@ -82,7 +84,9 @@ def from_messages(
         )
         if senders:
             receiver = roles[1] if senders[0] == roles[0] else roles[0]
-            found.direction = ir.Direction(senders[0], receiver, both_ways=len(senders) > 1)
+            found.direction = ir.Direction(
+                senders[0], receiver, both_ways=len(senders) > 1
+            )
         params = fields.get("params")
         if params is None:
             found.params = None
@@ -110,19 +114,30 @@ def _pair_results(
         item = by_wire[wire]
         stem = _stem(decl.name)
         receivers = (
-            [item.direction.receiver] + ([item.direction.sender] if item.direction.both_ways else [])
+            [item.direction.receiver]
+            + ([item.direction.sender] if item.direction.both_ways else [])
             if item.direction is not None
             else list(roles)
         )
         for receiver in receivers:
             union = unions.unions.get((receiver, "result"))
-            members = [v.type.name for v in union.variants if isinstance(v.type, ir.Ref)] if union else []
-            if stem + "Result" in members or (not members and stem + "Result" in by_name):
+            members = (
+                [v.type.name for v in union.variants if isinstance(v.type, ir.Ref)]
+                if union
+                else []
+            )
+            if stem + "Result" in members or (
+                not members and stem + "Result" in by_name
+            ):
                 result = by_name.get(stem + "Result")
                 if result is not None:
                     item.result = ir.Ref(result.name, result.span)
                     break
-            unpaired = [m for m in members if not (m.endswith("Result") and m[: -len("Result")] in stems)]
+            unpaired = [
+                m
+                for m in members
+                if not (m.endswith("Result") and m[: -len("Result")] in stems)
+            ]
             if len(unpaired) == 1 and unpaired[0] in by_name:
                 target = by_name[unpaired[0]]
                 item.result = ir.Ref(target.name, target.span)
@@ -188,7 +203,11 @@ def registry_names(evaluator: Evaluator) -> list[str]:
     """Interfaces that map method names to ``{ params; result? }`` (see the docstring)."""
     out: list[str] = []
     for symbol in evaluator.table.order:
-        if symbol.kind != "interface" or symbol.params or not _REGISTRY.search(symbol.name):
+        if (
+            symbol.kind != "interface"
+            or symbol.params
+            or not _REGISTRY.search(symbol.name)
+        ):
             continue
         obj = evaluator.objects.get(symbol.name)
         if obj is None or not obj.props or obj.index is not None:
@@ -222,12 +241,17 @@ def from_registries(
             parts = {p.name: p for p in entry.props}
             found = Found(prop.name, f"registry {name}", prop.span)
             notification = "Notification" in name or "result" not in parts
-            found.kind = ir.MethodKind.NOTIFICATION if notification else ir.MethodKind.REQUEST
+            found.kind = (
+                ir.MethodKind.NOTIFICATION if notification else ir.MethodKind.REQUEST
+            )
             found.direction = ir.Direction(sender or roles[0], receiver)
             found.direction_guessed = sender is None
             params = parts["params"]
             found.params, optional = _method_part(
-                evaluator, params.type, pascal(prop.name) + "Params", f"{name}.{prop.name}.params"
+                evaluator,
+                params.type,
+                pascal(prop.name) + "Params",
+                f"{name}.{prop.name}.params",
             )
             found.params_optional = params.optional or optional
             if "result" in parts and not notification:
@@ -252,5 +276,7 @@ def _method_part(
     if not rest:
         return None, optional
     span = ir.NO_SPAN
-    expr = evaluator.element(union_of(rest + ([NULL] if NULL in members else [])), context, derived, span)
+    expr = evaluator.element(
+        union_of(rest + ([NULL] if NULL in members else [])), context, derived, span
+    )
     return expr, optional

@@ -65,8 +65,9 @@ def from_jsdoc(
     diags: Diagnostics,
 ) -> Found | None:
     """A ``@method`` block: kind, direction, errors, examples; params and result are the
-    declaration the block is attached to (``...Params`` or ``...Result``) and its partner,
-    else ``<Method>Params`` / ``<Method>Result`` by the wire name."""
+    ``...Params`` or ``...Result`` declaration the block is attached to and its partner
+    (``SessionAddedParams`` for ``root/sessionAdded``), else ``<Method>Params`` /
+    ``<Method>Result`` by the wire name (or by its last segment)."""
     doc, source = comment.doc, comment.source
     tag = doc.first("method")
     assert tag is not None
@@ -78,7 +79,10 @@ def from_jsdoc(
     wire = words[0]
     type_tag = doc.first("messageType")
     kind_text = type_tag.text.strip().lower() if type_tag else ""
-    kinds = {"request": ir.MethodKind.REQUEST, "notification": ir.MethodKind.NOTIFICATION}
+    kinds = {
+        "request": ir.MethodKind.REQUEST,
+        "notification": ir.MethodKind.NOTIFICATION,
+    }
     if kind_text not in kinds:
         where = _tag_span(source, type_tag) if type_tag else span
         diags.report(
@@ -119,21 +123,25 @@ def _pair(
     result: ir.Decl | None = None
     stems: list[str] = []
     target = decls.get(attached) if attached is not None else None
-    if target is not None:
-        if target.name.endswith("Result"):
-            result = target
-            stems.append(target.name[: -len("Result")])
-        else:
-            params = target
-            if target.name.endswith("Params"):
-                stems.append(target.name[: -len("Params")])
+    # Only a ``...Params`` / ``...Result`` declaration right after the tag is the method's
+    # own: a tag may also stand before a helper (``interface HasUri``).
+    if target is not None and target.name.endswith("Result"):
+        result = target
+        stems.append(target.name[: -len("Result")])
+    elif target is not None and target.name.endswith("Params"):
+        params = target
+        stems.append(target.name[: -len("Params")])
     stems.append(pascal(wire))
     if "/" in wire:  # ``root/sessionAdded`` → ``SessionAddedParams`` too
         stems.append(pascal(wire.rsplit("/", 1)[1]))
     if params is None:
-        params = next((decls[s + "Params"] for s in stems if s + "Params" in decls), None)
+        params = next(
+            (decls[s + "Params"] for s in stems if s + "Params" in decls), None
+        )
     if result is None:
-        result = next((decls[s + "Result"] for s in stems if s + "Result" in decls), None)
+        result = next(
+            (decls[s + "Result"] for s in stems if s + "Result" in decls), None
+        )
     return params, result
 
 
@@ -235,7 +243,9 @@ def merge(
         groups.setdefault(item.wire, []).append(item)
     table = Table([], [], {})
     for wire, items in groups.items():
-        method, unknown = _merge_one(wire, items, roles, supplied.get(wire, set()), diags)
+        method, unknown = _merge_one(
+            wire, items, roles, supplied.get(wire, set()), diags
+        )
         if method is None:
             continue
         table.methods.append(method)
@@ -262,10 +272,16 @@ def _merge_one(
             f"method {wire} is declared twice (first at {tags[0].span})",
             extra.span,
         )
-    kinds = _agree(wire, "kind", [(i.kind, i) for i in items if i.kind is not None], diags)
-    kind = kinds or first.kind
+    agreed = _agree(
+        wire, "kind", [(i.kind, i) for i in items if i.kind is not None], diags
+    )
+    kind = agreed if isinstance(agreed, ir.MethodKind) else None
     if kind is None:
-        kind = ir.MethodKind.REQUEST if any(i.result is not _UNSET for i in items) else None
+        kind = (
+            ir.MethodKind.REQUEST
+            if any(i.result is not _UNSET for i in items)
+            else None
+        )
     if kind is None:
         if "kind" not in supplied:
             diags.report(
@@ -319,8 +335,16 @@ def _merge_one(
             wire_name=wire,
             kind=kind,
             direction=direction,
-            params=params if isinstance(params, (ir.Ref, ir.InlineUnion, ir.AnyJson)) else None,
-            result=result if isinstance(result, (ir.Ref, ir.InlineUnion, ir.AnyJson)) else None,
+            params=(
+                params
+                if isinstance(params, (ir.Ref, ir.InlineUnion, ir.AnyJson))
+                else None
+            ),
+            result=(
+                result
+                if isinstance(result, (ir.Ref, ir.InlineUnion, ir.AnyJson))
+                else None
+            ),
             errors=tuple(dict.fromkeys(errors)),
             lifecycle=lifecycle,
             span=(tags[0] if tags else first).span,
@@ -335,7 +359,8 @@ def _merged_direction(
 ) -> ir.Direction | None:
     stated = [i for i in items if i.direction is not None and not i.direction_guessed]
     if stated:
-        return _agree(wire, "direction", [(i.direction, i) for i in stated], diags)
+        agreed = _agree(wire, "direction", [(i.direction, i) for i in stated], diags)
+        return agreed if isinstance(agreed, ir.Direction) else None
     # Registries: the sender of each (a method in a client map and a server map goes both
     # ways).
     guessed = [i.direction for i in items if i.direction is not None]

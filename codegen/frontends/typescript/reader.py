@@ -209,7 +209,12 @@ def _reachability(
             continue
         if any(decl.name in reached for decl in group.decls):
             for problem in group.problems:
-                diags.report(problem.code, _blocking(problem, group), problem.span)
+                message = problem.message
+                if options.roots:
+                    message += (
+                        f"; {group.name} is needed (by a method or by [spec] types)"
+                    )
+                diags.report(problem.code, message, problem.span)
             continue
         for problem in group.problems:
             diags.report(
@@ -237,11 +242,9 @@ def _reachability(
             for decl in group.decls:
                 dropped[decl.name] = group.name
             changed = True
-    return [decl for group in groups for decl in group.decls if decl.name not in dropped]
-
-
-def _blocking(problem: Problem, group: Group) -> str:
-    return f"{problem.message}; {group.name} is needed (by a method or by [spec] types)"
+    return [
+        decl for group in groups for decl in group.decls if decl.name not in dropped
+    ]
 
 
 def _closure(roots: list[str], owner: dict[str, Group]) -> set[str]:
@@ -323,9 +326,9 @@ def _merge_duplicates(groups: list[Group], diags: Diagnostics) -> list[Group]:
 def _same_meaning(a: ir.Decl | None, b: ir.Decl | None) -> bool:
     """IR equality, except that a TypeScript union is a set: member order does not count."""
     if isinstance(a, ir.UnionDecl) and isinstance(b, ir.UnionDecl) and not a.first_fit:
-        return replace(a, variants=()) == replace(b, variants=()) and set(a.variants) == set(
-            b.variants
-        )
+        return replace(a, variants=()) == replace(b, variants=()) and set(
+            a.variants
+        ) == set(b.variants)
     return a == b
 
 
@@ -357,11 +360,19 @@ def _external_groups(
         else:
             lifecycle = ir.NO_LIFECYCLE
             group.problems.append(
-                Problem("REF001", f"{where}; declare it under [external] in spec.toml", imported.span)
+                Problem(
+                    "REF001",
+                    f"{where}; declare it under [external] in spec.toml",
+                    imported.span,
+                )
             )
         group.decls.append(
             ir.AliasDecl(
-                imported.name, ir.AnyJson(), ir.AliasKind.EXTERNAL, lifecycle, imported.span
+                imported.name,
+                ir.AnyJson(),
+                ir.AliasKind.EXTERNAL,
+                lifecycle,
+                imported.span,
             )
         )
         out.append(group)
@@ -390,7 +401,9 @@ def _constants(table: SymbolTable, evaluator: Evaluator) -> list[ir.ConstDecl]:
         raw = literal_value(value) if isinstance(value, Leaf) else None
         if raw is None or scratch.problems:
             continue
-        out.append(ir.ConstDecl(symbol.name, raw, lifecycle_of(symbol.doc), symbol.span))
+        out.append(
+            ir.ConstDecl(symbol.name, raw, lifecycle_of(symbol.doc), symbol.span)
+        )
     return out
 
 

@@ -57,4 +57,8 @@ def parse_number(text: str) -> int | float:
         value = float(cleaned)
     except ValueError:
         return 0
-    return int(value) if value.is_integer() and "e" not in cleaned.lower() and "." not in cleaned else value
+    return (
+        int(value)
+        if value.is_integer() and "e" not in cleaned.lower() and "." not in cleaned
+        else value
+    )

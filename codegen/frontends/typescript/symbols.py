@@ -144,7 +144,9 @@ def _statement(
     exported = node.type == "export_statement"
     inner = node.child_by_field_name("declaration") if exported else node
     if inner is None:
-        return None  # ``export * from``, ``export { X } from``: re-exports declare nothing
+        return (
+            None  # ``export * from``, ``export { X } from``: re-exports declare nothing
+        )
     if inner.type == "ambient_declaration":  # ``declare const x: T`` / ``declare enum``
         named = inner.named_children
         inner = named[0] if named else inner
@@ -167,7 +169,11 @@ def _statement(
 
 
 def _consts(
-    table: SymbolTable, source: SourceText, node: Node, doc: JsDoc | None, exported: bool
+    table: SymbolTable,
+    source: SourceText,
+    node: Node,
+    doc: JsDoc | None,
+    exported: bool,
 ) -> str | None:
     keyword = node.children[0].type if node.children else ""
     declared: str | None = None
@@ -201,9 +207,7 @@ def _type_params(node: Node | None) -> tuple[TypeParam, ...]:
                 constraint.named_children[0] if constraint.named_children else None
             )
         out.append(
-            TypeParam(
-                node_text(child.child_by_field_name("name")), default, constraint
-            )
+            TypeParam(node_text(child.child_by_field_name("name")), default, constraint)
         )
     return tuple(out)
 

@@ -107,7 +107,7 @@ BOOLEAN = Leaf(ir.Primitive(ir.PrimitiveKind.BOOLEAN))
 ANY = Leaf(ir.AnyJson())
 
 
-def literal(value: str | int | float | bool) -> Leaf:
+def literal(value: str | float | bool) -> Leaf:
     return Leaf(ir.Literal(value))
 
 

@@ -28,8 +28,8 @@ from codegen.frontends.typescript.tstypes import (
     Leaf,
     Obj,
     Prop,
-    Tup,
     TsType,
+    Tup,
     Union,
     literal,
     members_of,
@@ -144,7 +144,11 @@ class TypeOps(State):
         value = self.resolve(value)
         if isinstance(value, Union):
             sets = [self.keys_of(member, span) for member in value.members]
-            common = [k for k in members_of(sets[0]) if all(k in members_of(s) for s in sets[1:])]
+            common = [
+                k
+                for k in members_of(sets[0])
+                if all(k in members_of(s) for s in sets[1:])
+            ]
             return union_of(common)
         if isinstance(value, Dict):
             return Leaf(value.key)
@@ -165,15 +169,15 @@ class TypeOps(State):
             return union_of([self.index_access(m, key, span) for m in value.members])
         key = self.resolve(key)
         if isinstance(value, (Arr, Tup)):
-            items = (
-                value.items if isinstance(value, Tup) else (value.items,)
-            )
+            items = value.items if isinstance(value, Tup) else (value.items,)
             return union_of(list(items))
         if isinstance(value, Dict):
             return value.values
         obj = self.props_of(value)
         if obj is None:
-            self.problem(span, "an indexed access T[K] applies to object types only here")
+            self.problem(
+                span, "an indexed access T[K] applies to object types only here"
+            )
             return ANY
         keys = self.literal_keys(key)
         if keys is None:
@@ -185,7 +189,9 @@ class TypeOps(State):
         for name, _ in keys:
             prop = next((p for p in obj.props if p.name == name), None)
             if prop is not None:
-                out.append(union_of([prop.type, UNDEFINED]) if prop.optional else prop.type)
+                out.append(
+                    union_of([prop.type, UNDEFINED]) if prop.optional else prop.type
+                )
             elif obj.index is not None:
                 out.append(obj.index)
             else:
@@ -216,7 +222,11 @@ class TypeOps(State):
         a_obj = self.is_object_ref(a) or isinstance(ra, Obj)
         b_obj = self.is_object_ref(b) or isinstance(rb, Obj)
         if a_obj and b_obj:
-            return self._merge(a if self.is_object_ref(a) else ra, b if self.is_object_ref(b) else rb, span)
+            return self._merge(
+                a if self.is_object_ref(a) else ra,
+                b if self.is_object_ref(b) else rb,
+                span,
+            )
         if a_obj != b_obj:
             # ``string & { __brand: "Id" }``: a branded primitive is the primitive on the wire.
             scalar = rb if a_obj else ra
@@ -293,7 +303,7 @@ class TypeOps(State):
         if keep:
             missing = wanted - {p.name for p in obj.props}
             if missing:
-                self.problem(span, f"Pick<T, K>: T has no key {sorted(missing)[0]!r}")
+                self.problem(span, f"Pick<T, K>: T has no key {min(missing)!r}")
                 return ANY
         props = tuple(p for p in obj.props if (p.name in wanted) == keep)
         return Obj(props, None if keep else obj.index, (), obj.closed, span)
@@ -309,15 +319,20 @@ class TypeOps(State):
                 for name, numeric in names
             )
             return Obj(props, span=span)
-        if isinstance(resolved, Leaf) and isinstance(resolved.expr, ir.Primitive):
-            if resolved.expr.kind in (ir.PrimitiveKind.STRING, ir.PrimitiveKind.NUMBER):
-                if values is NEVER:
-                    return Obj(closed=True, span=span)  # no key can have a value
-                return Dict(values)
+        if (
+            isinstance(resolved, Leaf)
+            and isinstance(resolved.expr, ir.Primitive)
+            and resolved.expr.kind in (ir.PrimitiveKind.STRING, ir.PrimitiveKind.NUMBER)
+        ):
+            if values is NEVER:
+                return Obj(closed=True, span=span)  # no key can have a value
+            return Dict(values)
         self.problem(span, "Record<K, V> needs string, number or literal keys")
         return ANY
 
-    def exclude(self, value: TsType, removed: TsType, span: ir.Span, keep: bool) -> TsType:
+    def exclude(
+        self, value: TsType, removed: TsType, span: ir.Span, keep: bool
+    ) -> TsType:
         out: list[TsType] = []
         for member in members_of(self.resolve(value)):
             fits = self.assignable(member, removed)
@@ -419,11 +434,16 @@ def _leaf_assignable(source: ir.TypeExpr, target: ir.TypeExpr) -> bool | None:
         return None if target.structured or target.object_only else True
     if isinstance(source, ir.Literal):
         if isinstance(target, ir.Literal):
-            return type(source.value) is type(target.value) and source.value == target.value
+            return (
+                type(source.value) is type(target.value)
+                and source.value == target.value
+            )
         if isinstance(target, ir.Primitive):
             kind = _KIND_OF_VALUE.get(type(source.value))
             if target.kind is ir.PrimitiveKind.INTEGER:
-                return isinstance(source.value, int) and not isinstance(source.value, bool)
+                return isinstance(source.value, int) and not isinstance(
+                    source.value, bool
+                )
             return kind is target.kind
         return False if isinstance(target, ir.Ref) else None
     if isinstance(source, ir.Primitive) and isinstance(target, ir.Primitive):
@@ -465,7 +485,7 @@ def _any(verdicts: Iterable[bool | None]) -> bool | None:
     return None if unknown else False
 
 
-def _number_text(value: int | float | bool | str) -> str:
+def _number_text(value: float | bool | str) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
