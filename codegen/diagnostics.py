@@ -79,6 +79,10 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
         Severity.WARNING,
         "a first-fit union variant that is never chosen (an earlier one reads its values)",
     ),
+    "UNI005": (
+        Severity.WARNING,
+        "a union declared open in spec.toml has no tag inside its objects",
+    ),
     "STR001": (
         Severity.ERROR,
         "two fields share a wire name (after flattening or inheritance)",

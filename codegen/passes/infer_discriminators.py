@@ -40,6 +40,14 @@ def infer_discriminators(protocol: ir.Protocol, diags: Diagnostics) -> ir.Protoc
         if isinstance(decl, ir.UnionDecl):
             decl = _infer(decl, index, diags)
             _check_unique_tags(decl, diags)
+            if decl.open and decl.repr is not ir.UnionRepr.INTERNALLY_TAGGED:
+                diags.report(
+                    "UNI005",
+                    f"union {decl.name} is declared open, but only a union tagged inside "
+                    "its objects can tell an unknown variant by its tag; it stays closed",
+                    decl.span,
+                )
+                decl = replace(decl, open=False)
         decls.append(decl)
     return replace(protocol, decls=tuple(decls))
 
