@@ -165,10 +165,10 @@ class UnionBuilder(DeclBuilder):
             )
             out.append(self._union_view(union, members, comment))
             return out
-        comment = f"Tagged by {key!r}."
+        note = f"Tagged by {key!r}."
         if union.open:
-            comment += " Open: a value with another tag is kept as a JSON object."
-        out.append(self._by_tag(union, classes, key, comment, nested))
+            note += " Open: a value with another tag is kept as a JSON object."
+        out.append(self._by_tag(union, classes, key, note, nested))
         return out
 
     def _nested_models(self, variant: ir.Variant) -> list[str]:
@@ -208,9 +208,9 @@ class UnionBuilder(DeclBuilder):
         tags = [(v, tag) for v, _, _ in classes for tag in v.tag_values or (v.name,)]
         simple = len(attrs) == 1 and not nested and not union.open
         if simple and all(isinstance(tag, str) for _, tag in tags):
-            members = " | ".join(cls for _, cls, _ in classes)
+            joined = " | ".join(cls for _, cls, _ in classes)
             field = f"Field(discriminator={json.dumps(attrs.pop())})"
-            return self._union_view(union, f"Annotated[{members}, {field}]", (comment,))
+            return self._union_view(union, f"Annotated[{joined}, {field}]", (comment,))
         checks = tuple(
             CheckView(
                 f"kind == {json.dumps(json_kind(tag))} and tag == {py_literal(tag)}",
