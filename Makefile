@@ -8,7 +8,10 @@ STAMP := $(VENV)/.installed
 CODEGEN := $(BIN)/codegen
 GENERATED_PKGS = $(wildcard generated/*/python/*/)
 
-.PHONY: generate test check lint lint-generated bench fuzz docs clean help
+INTEROP := .venv-interop
+INTEROP_STAMP := $(INTEROP)/.installed
+
+.PHONY: generate test check lint lint-generated bench fuzz docs interop clean help
 
 help:
 	@echo "make generate        regenerate generated/ from specs/"
@@ -17,6 +20,7 @@ help:
 	@echo "make docs            build the HTML reference of all protocols into build/docs/site"
 	@echo "make bench           benchmarks (ratios against named peers)"
 	@echo "make fuzz            long frontend fuzz run (not part of make test)"
+	@echo "make interop         real peers (official SDKs, own venv) against generated stubs/clients"
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -55,8 +59,20 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_bindings.py
 	$(BIN)/python bench/bench_scale.py
 
+# The real peers' SDKs live in their own venv (tests/interop/requirements.txt, pinned): they
+# must not decide the toolchain's own dependencies.  Every tests/interop/test_*.py runs there.
+$(INTEROP_STAMP): tests/interop/requirements.txt
+	test -x $(INTEROP)/bin/python || $(PYTHON) -m venv $(INTEROP)
+	$(INTEROP)/bin/python -m pip install --quiet --upgrade pip
+	$(INTEROP)/bin/python -m pip install --quiet -r tests/interop/requirements.txt
+	touch $(INTEROP_STAMP)
+
+interop: $(STAMP) $(INTEROP_STAMP)
+	$(CODEGEN) generate --check
+	CODEGEN_INTEROP=1 $(INTEROP)/bin/python -m pytest -q -p no:cacheprovider tests/interop
+
 fuzz: $(STAMP)
 	CODEGEN_FUZZ_EXAMPLES=20000 $(BIN)/python -m pytest -q tests/frontends -k fuzz
 
 clean:
-	rm -rf $(VENV) build .mypy_cache .ruff_cache .pytest_cache codegen.egg-info
+	rm -rf $(VENV) $(INTEROP) build .mypy_cache .ruff_cache .pytest_cache codegen.egg-info

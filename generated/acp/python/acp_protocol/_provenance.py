@@ -18,7 +18,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "83191821479979f48b6716f238cdff988c3c9a7467b0f54c8c3c97d09fa0d5ee",
-    "_rpc.py": "34fdbb5886a2e0d2979ac7f3d872f087e3412fc2d15c0e34ca9c51ebf24263a1",
+    "_rpc.py": "3bffb800f3d9de15637e318811039cf7ae966267aab9159a125ed001041e2413",
     "client.py": "826aad1a167ea2ba80ad842f4693b5445816b364787e9f0c47688bc67b66ea78",
     "methods.py": "30408762bc68f295406037c5c4147c3f2cb02c2a76d530cac6b233e667377993",
     "models.py": "fc2e422e95139eba65cbaeb7a073e66be49dd5d79d60f62765213d155c125442",

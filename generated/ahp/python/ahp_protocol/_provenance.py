@@ -22,7 +22,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "133e4c50591a03a3d39c686f38e87653a6d7693220451a8077fcad3a2d155864",
-    "_rpc.py": "61282f695b2a242760f7c3e34c2453f91243a309a29fe2b5208ca9da788b7ce9",
+    "_rpc.py": "00fe8126a2fb9d6a0bb040c23ea1e54d6664162ba04c5dfb5e7af09e4c64cede",
     "client.py": "ddc3a8363660fe5275193c021bf045c66085e7c28ff74f82f5df731bf3ce93c7",
     "methods.py": "15a7e521993c96f4a0e218a8ea08ce4f9dca3d4c069228d0c8d45d13f85b5dfc",
     "models.py": "9dacab4cfa6a492f099d8839f7094588d8fab2ad0e4d797a51d9ef0de9ec6bb8",

@@ -18,7 +18,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "b1dfe31b5a0b1bbadb80bb7ab468ced097efc6ef12e934aa25d2d624bf31cec5",
-    "_rpc.py": "dae625e413e880240a275e514d852a1c49ba9b202ad2ad3c57740749ca81c1fc",
+    "_rpc.py": "cfcf2f972481f3666564e71a265ef90dbd1f86e102575b33b8bca85562e3bc35",
     "client.py": "6b5907ceef5d1e1a7a9379813b38c13ef38602d41fb806f2d12026e600d24918",
     "methods.py": "254a61f34e0851506f8793201ad0945504257cd1f3ef1be1c694fac9b4ed9d4b",
     "models.py": "b809a7c3afb31d552503d007ae00a25902a22e355ae9ddf64c812ba41fdadd0c",

@@ -18,7 +18,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "fe2902043fd4d4e95196a427601b3918cea6f7d349ac91b93f17c40520e64608",
-    "_rpc.py": "e4423a013a5eddde4aac1976aee2f22ea6503fffba13f6cb4b14d306ff432c66",
+    "_rpc.py": "089b3e135fb9a84b5e30ba6c0f6bca7bc429507cb49a7c66553a64f8fae8eca6",
     "client.py": "c42e271ac9dede502d58142a3cbf88176a0f75befb3e49ec26c3e1fe3b10dcf6",
     "methods.py": "332395f8e9ca31ef311c0744082a67bed28e32319ebbfa6e0baa1bb10e21cc9e",
     "models.py": "1b578064a75aeb4941afb279039d6beebf0410f14b9f1ce5c22d6e39e14b8b4c",
