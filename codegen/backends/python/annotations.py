@@ -6,12 +6,15 @@ Outputs: ``TypeAnnotator``: the protocol, its ``Index``, the class and enum memb
 names, and the annotation text of any ``ir.TypeExpr`` (``annotation``), literal
 groups (``literals``), enum member references and union tag literals.
 Guarantees: annotations are valid under ``from __future__ import annotations`` and
-strict as the wire: non-string literals carry an exact-type guard
+strict as the wire (``@minimum``/``@maximum`` become ``ge``/``le``, ``@pattern`` a
+``pattern``; ``@format`` is an annotation of the JSON Schema only, as in JSON Schema): non-string literals carry an exact-type guard
 (``_EXACT_INT`` / ``_EXACT_BOOL``), open enums also accept their wire type
 (``_LEFT_TO_RIGHT``); a reference to an unknown declaration is ``JsonValue``.
 """
 
 from __future__ import annotations
+
+import json
 
 from codegen import ir
 from codegen.backends.python.names import class_names, enum_member_names
@@ -179,6 +182,10 @@ def _primitive(expr: ir.Primitive) -> str:
         bounds.append(f"ge={expr.constraints.minimum!r}")
     if expr.constraints.maximum is not None:
         bounds.append(f"le={expr.constraints.maximum!r}")
+    pattern = expr.constraints.pattern
+    if expr.kind is ir.PrimitiveKind.STRING and pattern is not None:
+        # ``search`` semantics, as JSON Schema's ``pattern``: anchors are the spec's own.
+        return f"Annotated[str, Field(pattern={json.dumps(pattern)})]"
     if not bounds or expr.kind not in (
         ir.PrimitiveKind.INTEGER,
         ir.PrimitiveKind.NUMBER,

@@ -81,6 +81,7 @@ _WRAPPERS = (
     "readonly_type",
 )
 _NOT_DATA = ("method_signature", "call_signature", "construct_signature")
+_MAX_INSTANTIATION_DEPTH = 40
 
 
 class Evaluator(Materializer):
@@ -95,6 +96,7 @@ class Evaluator(Materializer):
         self.group_of: dict[int, Group] = {}
         self.enums: dict[str, ir.EnumDecl] = {}
         self.source: SourceText | None = None
+        self.instantiating = 0  # generic instantiations in progress (``Grow<[T]>``)
 
     # ------------------------------------------------------------------ driving
 
@@ -118,8 +120,14 @@ class Evaluator(Materializer):
         group = self.group_for(symbol)
         self.stack.append(group)
         self.source = symbol.source
+        depth = len(self.stack)
         try:
             decl = self._declaration(symbol)
+        except RecursionError:
+            # Nesting deeper than Python's stack (thousands of levels): not a wire type.
+            del self.stack[depth:]
+            self.problem(symbol.span, f"{symbol.name} is nested too deeply to evaluate")
+            decl = None
         finally:
             self.stack.pop()
         if decl is not None:
@@ -317,6 +325,25 @@ class Evaluator(Materializer):
         source: SourceText,
         span: ir.Span,
     ) -> TsType:
+        if self.instantiating > _MAX_INSTANTIATION_DEPTH:
+            self.problem(
+                span, f"{symbol.name} is instantiated inside itself without end"
+            )
+            return ANY
+        self.instantiating += 1
+        try:
+            return self._instantiate(symbol, arg_nodes, env, source, span)
+        finally:
+            self.instantiating -= 1
+
+    def _instantiate(
+        self,
+        symbol: Symbol,
+        arg_nodes: list[Node],
+        env: Env,
+        source: SourceText,
+        span: ir.Span,
+    ) -> TsType:
         args = [self.eval(node, env, source) for node in arg_nodes]
         if len(args) > len(symbol.params):
             self.problem(
@@ -347,7 +374,8 @@ class Evaluator(Materializer):
             return ANY
         if defaults_only:
             return Leaf(ir.Ref(symbol.name, span))
-        return Leaf(ir.Ref(self._instance(symbol, tuple(full), span), span))
+        named = tuple(args)  # the arguments written: ``Page<string>`` → ``PageString``
+        return Leaf(ir.Ref(self._instance(symbol, tuple(full), named, span), span))
 
     def _defaults(self, symbol: Symbol) -> list[TsType]:
         scope: Env = {}
@@ -360,12 +388,18 @@ class Evaluator(Materializer):
             out.append(value)
         return out
 
-    def _instance(self, symbol: Symbol, args: tuple[TsType, ...], span: ir.Span) -> str:
+    def _instance(
+        self,
+        symbol: Symbol,
+        args: tuple[TsType, ...],
+        named: tuple[TsType, ...],
+        span: ir.Span,
+    ) -> str:
         key = (symbol.order, args)
         name = self.instances.get(key)
         if name is not None:
             return name
-        name = self.fresh_name(symbol.name + "".join(describe(a) for a in args))
+        name = self.fresh_name(symbol.name + "".join(describe(a) for a in named))
         self.instances[key] = name
         obj = self.interface_obj(symbol, args)
         if obj is None:

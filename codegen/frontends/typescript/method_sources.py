@@ -6,10 +6,11 @@ the spec's roles.
 Outputs: ``Found`` facts:
 - **message interfaces**: an interface whose ``method`` field (own or inherited) is a string
   literal (MCP's ``CallToolRequest extends JSONRPCRequest { method: "tools/call"; params:
-  CallToolRequestParams }``): its params are the type of its ``params`` field (optional when
-  the field is); the spec's role unions say who sends it and whether it is a request
+  CallToolRequestParams }``) and that a role union lists or whose name ends in ``Request``
+  / ``Notification``: its params are the type of its ``params`` field (optional when the
+  field is); the spec's role unions say who sends it and whether it is a request
   (``ClientRequest``, ``ServerNotification``: the role the name starts with sends the
-  members); the result of a request ``XRequest`` is ``XResult`` in the receiver's result
+  members; an alias of one message counts as a union of one); the result of a request ``XRequest`` is ``XResult`` in the receiver's result
   union (``ServerResult``), else the one member of that union no request pairs with by name
   (MCP's ``EmptyResult``);
 - **registries**: an interface named ``...Map`` or ``...Registry`` whose every member maps a
@@ -49,7 +50,7 @@ _REGISTRY = re.compile(r"(Map|Registry)$")
 class _RoleUnions:
     """Role unions by (role, category) and the memberships of each declaration."""
 
-    unions: dict[tuple[str, str], ir.UnionDecl] = field(default_factory=dict)
+    unions: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     member_of: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
 
@@ -65,11 +66,13 @@ def from_messages(decls: list[ir.Decl], roles: tuple[str, str]) -> list[Found]:
         wire = _literal_string(fields.get("method"), index)
         if wire is None:
             continue
+        memberships = unions.member_of.get(decl.name, [])
+        categories = {category for _, category in memberships}
+        if not categories and not decl.name.endswith(("Request", "Notification")):
+            continue  # a literal ``method`` alone does not make a message of the protocol
         found = Found(
             wire, f"interface {decl.name}", decl.span, lifecycle=decl.lifecycle
         )
-        memberships = unions.member_of.get(decl.name, [])
-        categories = {category for _, category in memberships}
         if "request" in categories or (
             not categories and decl.name.endswith("Request")
         ):
@@ -120,12 +123,7 @@ def _pair_results(
             else list(roles)
         )
         for receiver in receivers:
-            union = unions.unions.get((receiver, "result"))
-            members = (
-                [v.type.name for v in union.variants if isinstance(v.type, ir.Ref)]
-                if union
-                else []
-            )
+            members = unions.unions.get((receiver, "result"), [])
             if stem + "Result" in members or (
                 not members and stem + "Result" in by_name
             ):
@@ -152,20 +150,24 @@ def _stem(name: str) -> str:
 
 
 def _role_unions(decls: list[ir.Decl], roles: tuple[str, str]) -> _RoleUnions:
+    """``ClientRequest = A | B`` (or ``= A``, an alias of one) per role and category."""
     out = _RoleUnions()
     for decl in decls:
-        if not isinstance(decl, ir.UnionDecl) or decl.derived_from is not None:
+        if decl.derived_from is not None:
+            continue
+        if isinstance(decl, ir.UnionDecl):
+            members = [v.type.name for v in decl.variants if isinstance(v.type, ir.Ref)]
+        elif isinstance(decl, ir.AliasDecl) and isinstance(decl.target, ir.Ref):
+            members = [decl.target.name]
+        else:
             continue
         lowered = decl.name.lower().rstrip("s")
         for role in roles:
             for category in _CATEGORIES:
                 if lowered == role.lower() + category:
-                    out.unions[(role, category)] = decl
-                    for variant in decl.variants:
-                        if isinstance(variant.type, ir.Ref):
-                            out.member_of.setdefault(variant.type.name, []).append(
-                                (role, category)
-                            )
+                    out.unions[(role, category)] = members
+                    for member in members:
+                        out.member_of.setdefault(member, []).append((role, category))
     return out
 
 

@@ -395,6 +395,15 @@ class TypeOps(State):
             return source_obj is not None or isinstance(source, (Arr, Tup, Dict))
         if source_obj is not None and _is_scalar(target):
             return False
+        if isinstance(target, Tup) and isinstance(source, Tup):
+            if len(source.items) != len(target.items):
+                return False
+            return _all(
+                self._assignable(a, b, assuming)
+                for a, b in zip(source.items, target.items, strict=True)
+            )
+        if isinstance(target, Tup) and isinstance(source, Arr):
+            return False
         if isinstance(target, Arr) and isinstance(source, (Arr, Tup)):
             items = source.items if isinstance(source, Tup) else (source.items,)
             return _all(self._assignable(i, target.items, assuming) for i in items)
