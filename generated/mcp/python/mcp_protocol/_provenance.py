@@ -9,7 +9,7 @@ SPEC_ID = "mcp"
 SPEC_VERSION = "2025-11-25"
 PACKAGE = "mcp_protocol"
 GENERATOR = "codegen 0.1.0"
-IR_SHA256 = "0ba0f89a9300cbb3d66c87af8e1288d997b3a3066c9b9fd730f66604a8766c24"
+IR_SHA256 = "e24bcc591adc9214af1ae08cc1853e7d2a2ff5a0b9397172c7432c80be1623ca"
 SOURCES: tuple[tuple[str, str], ...] = (
     (
         "specs/mcp/schema.ts",
@@ -24,5 +24,5 @@ FILES: dict[str, str] = {
     "models.py": "fbb12a2207fcb402f2b41072c656ebe339ca38adeac6a6dc660c18145407dd40",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "6cc69c1233ae3ea4cfbfdd6b14148ba628dd5711642475efebd29a67a3ea9f39",
-    "stub_data.py": "aaf839511cc54469098628a13e6d1c4e55c00dc9b117ef34417472adb80da7cb",
+    "stub_data.py": "85f0be6294fd09b9ab1c786bfec71027162962fe661b3a515e2dbacdde548010",
 }

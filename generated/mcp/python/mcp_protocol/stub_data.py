@@ -18,7 +18,7 @@ ERRORS: dict[int, str] = {
 RESULTS: dict[str, tuple[tuple[str, str], ...]] = {
     "initialize": (
         (
-            "example initialize.accept.doc-basic-lifecycle-02",
+            "sample initialize.accept.doc-basic-lifecycle-02",
             '{"protocolVersion": "2025-11-25", "capabilities": {"logging": {}, "prompts": {"listChanged": true}, "resources": {"subscribe": true, "listChanged": true}, "tools": {"listChanged": true}, "tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}}, "serverInfo": {"name": "ExampleServer", "title": "Example Server Display Name", "version": "1.0.0", "description": "An example MCP server providing tools and resources", "icons": [{"src": "https://example.com/server-icon.svg", "mimeType": "image/svg+xml", "sizes": ["any"]}], "websiteUrl": "https://example.com/server"}, "instructions": "Optional instructions for the client"}',
         ),
         (
@@ -28,13 +28,13 @@ RESULTS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "ping": (
         (
-            "example ping.accept.doc-basic-utilities-ping-02",
+            "sample ping.accept.doc-basic-utilities-ping-02",
             "{}",
         ),
     ),
     "resources/list": (
         (
-            "example resources/list.accept.doc-server-resources-06",
+            "sample resources/list.accept.doc-server-resources-06",
             '{"resources": [{"uri": "file:///project/src/main.rs", "name": "main.rs", "title": "Rust Software Application Main File", "description": "Primary application entry point", "mimeType": "text/x-rust", "icons": [{"src": "https://example.com/rust-file-icon.png", "mimeType": "image/png", "sizes": ["48x48"]}]}], "nextCursor": "next-page-cursor"}',
         ),
         (
@@ -44,7 +44,7 @@ RESULTS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "resources/templates/list": (
         (
-            "example resources/templates/list.accept.doc-server-resources-10",
+            "sample resources/templates/list.accept.doc-server-resources-10",
             '{"resourceTemplates": [{"uriTemplate": "file:///{path}", "name": "Project Files", "title": "\ud83d\udcc1 Project Files", "description": "Access files in the project directory", "mimeType": "application/octet-stream", "icons": [{"src": "https://example.com/folder-icon.png", "mimeType": "image/png", "sizes": ["48x48"]}]}]}',
         ),
         (
@@ -54,7 +54,7 @@ RESULTS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "resources/read": (
         (
-            "example resources/read.accept.doc-server-resources-08",
+            "sample resources/read.accept.doc-server-resources-08",
             '{"contents": [{"uri": "file:///project/src/main.rs", "mimeType": "text/x-rust", "text": "fn main() {\\n    println!(\\"Hello world!\\");\\n}"}]}',
         ),
         (
@@ -64,19 +64,19 @@ RESULTS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "resources/subscribe": (
         (
-            "minimal",
+            "sample resources/subscribe.accept.empty-result",
             "{}",
         ),
     ),
     "resources/unsubscribe": (
         (
-            "minimal",
+            "sample resources/unsubscribe.accept.empty-result",
             "{}",
         ),
     ),
     "prompts/list": (
         (
-            "example prompts/list.accept.doc-server-prompts-03",
+            "sample prompts/list.accept.doc-server-prompts-03",
             '{"prompts": [{"name": "code_review", "title": "Request Code Review", "description": "Asks the LLM to analyze code quality and suggest improvements", "arguments": [{"name": "code", "description": "The code to review", "required": true}], "icons": [{"src": "https://example.com/review-icon.svg", "mimeType": "image/svg+xml", "sizes": ["any"]}]}], "nextCursor": "next-page-cursor"}',
         ),
         (
@@ -86,7 +86,7 @@ RESULTS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "prompts/get": (
         (
-            "example prompts/get.accept.doc-server-prompts-05",
+            "sample prompts/get.accept.doc-server-prompts-05",
             '{"description": "Code review prompt", "messages": [{"role": "user", "content": {"type": "text", "text": "Please review this Python code:\\ndef hello():\\n    print(\'world\')"}}]}',
         ),
         (
@@ -96,7 +96,7 @@ RESULTS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "tools/list": (
         (
-            "example tools/list.accept.doc-server-tools-03",
+            "sample tools/list.accept.doc-server-tools-03",
             '{"tools": [{"name": "get_weather", "title": "Weather Information Provider", "description": "Get current weather information for a location", "inputSchema": {"type": "object", "properties": {"location": {"type": "string", "description": "City name or zip code"}}, "required": ["location"]}, "icons": [{"src": "https://example.com/weather-icon.png", "mimeType": "image/png", "sizes": ["48x48"]}], "execution": {"taskSupport": "optional"}}], "nextCursor": "next-page-cursor"}',
         ),
         (
@@ -106,12 +106,16 @@ RESULTS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "tools/call": (
         (
-            "example tools/call.accept.doc-server-tools-05",
+            "sample tools/call.accept.doc-basic-utilities-tasks-04",
+            '{"task": {"taskId": "786512e2-9e0d-44bd-8f29-789f320fe840", "status": "working", "statusMessage": "The operation is now in progress.", "createdAt": "2025-11-25T10:30:00Z", "lastUpdatedAt": "2025-11-25T10:40:00Z", "ttl": 60000, "pollInterval": 5000}}',
+        ),
+        (
+            "sample tools/call.accept.doc-server-tools-05",
             '{"content": [{"type": "text", "text": "Current weather in New York:\\nTemperature: 72\u00b0F\\nConditions: Partly cloudy"}], "isError": false}',
         ),
         (
-            "example tools/call.accept.doc-basic-utilities-tasks-04",
-            '{"task": {"taskId": "786512e2-9e0d-44bd-8f29-789f320fe840", "status": "working", "statusMessage": "The operation is now in progress.", "createdAt": "2025-11-25T10:30:00Z", "lastUpdatedAt": "2025-11-25T10:40:00Z", "ttl": 60000, "pollInterval": 5000}}',
+            "sample tools/call.accept.every-content-block",
+            '{"content": [{"type": "text", "text": "hello"}, {"type": "image", "data": "aGVsbG8=", "mimeType": "image/png"}, {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"}, {"type": "resource_link", "uri": "file:///project/README.md", "name": "README.md", "mimeType": "text/markdown"}, {"type": "resource", "resource": {"uri": "file:///logo.png", "mimeType": "image/png", "blob": "aGVsbG8="}}, {"type": "resource", "resource": {"uri": "file:///a.txt", "text": "a"}}], "structuredContent": {"ok": true}, "isError": false}',
         ),
         (
             "minimal",
@@ -120,7 +124,7 @@ RESULTS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "tasks/get": (
         (
-            "example tasks/get.accept.doc-basic-utilities-tasks-06",
+            "sample tasks/get.accept.doc-basic-utilities-tasks-06",
             '{"taskId": "786512e2-9e0d-44bd-8f29-789f320fe840", "status": "working", "statusMessage": "The operation is now in progress.", "createdAt": "2025-11-25T10:30:00Z", "lastUpdatedAt": "2025-11-25T10:40:00Z", "ttl": 30000, "pollInterval": 5000}',
         ),
         (
@@ -130,11 +134,11 @@ RESULTS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "tasks/result": (
         (
-            "example tasks/result.accept.doc-basic-utilities-tasks-08",
+            "sample tasks/result.accept.doc-basic-utilities-tasks-08",
             '{"content": [{"type": "text", "text": "Current weather in New York:\\nTemperature: 72\u00b0F\\nConditions: Partly cloudy"}], "isError": false, "_meta": {"io.modelcontextprotocol/related-task": {"taskId": "786512e2-9e0d-44bd-8f29-789f320fe840"}}}',
         ),
         (
-            "example tasks/result.accept.doc-basic-utilities-tasks-20",
+            "sample tasks/result.accept.doc-basic-utilities-tasks-20",
             '{"taskId": "786512e2-9e0d-44bd-8f29-789f820fe840", "status": "failed", "createdAt": "2025-11-25T10:30:00Z", "lastUpdatedAt": "2025-11-25T10:40:00Z", "ttl": 30000, "statusMessage": "Tool execution failed: API rate limit exceeded"}',
         ),
         (
@@ -144,7 +148,7 @@ RESULTS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "tasks/cancel": (
         (
-            "example tasks/cancel.accept.doc-basic-utilities-tasks-13",
+            "sample tasks/cancel.accept.doc-basic-utilities-tasks-13",
             '{"taskId": "786512e2-9e0d-44bd-8f29-789f320fe840", "status": "cancelled", "statusMessage": "The task was cancelled by request.", "createdAt": "2025-11-25T10:30:00Z", "lastUpdatedAt": "2025-11-25T10:40:00Z", "ttl": 30000, "pollInterval": 5000}',
         ),
         (
@@ -154,7 +158,7 @@ RESULTS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "tasks/list": (
         (
-            "example tasks/list.accept.doc-basic-utilities-tasks-11",
+            "sample tasks/list.accept.doc-basic-utilities-tasks-11",
             '{"tasks": [{"taskId": "786512e2-9e0d-44bd-8f29-789f320fe840", "status": "working", "createdAt": "2025-11-25T10:30:00Z", "lastUpdatedAt": "2025-11-25T10:40:00Z", "ttl": 30000, "pollInterval": 5000}, {"taskId": "abc123-def456-ghi789", "status": "completed", "createdAt": "2025-11-25T09:15:00Z", "lastUpdatedAt": "2025-11-25T10:40:00Z", "ttl": 60000}], "nextCursor": "next-page-cursor"}',
         ),
         (
@@ -164,21 +168,21 @@ RESULTS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "logging/setLevel": (
         (
-            "minimal",
+            "sample logging/setLevel.accept.empty-result",
             "{}",
         ),
     ),
     "sampling/createMessage": (
         (
-            "example sampling/createMessage.accept.doc-client-sampling-05",
+            "sample sampling/createMessage.accept.doc-client-sampling-05",
             '{"role": "assistant", "content": {"type": "text", "text": "The capital of France is Paris."}, "model": "claude-3-sonnet-20240307", "stopReason": "endTurn"}',
         ),
         (
-            "example sampling/createMessage.accept.doc-client-sampling-07",
+            "sample sampling/createMessage.accept.doc-client-sampling-07",
             '{"role": "assistant", "content": [{"type": "tool_use", "id": "call_abc123", "name": "get_weather", "input": {"city": "Paris"}}, {"type": "tool_use", "id": "call_def456", "name": "get_weather", "input": {"city": "London"}}], "model": "claude-3-sonnet-20240307", "stopReason": "toolUse"}',
         ),
         (
-            "example sampling/createMessage.accept.doc-client-sampling-09",
+            "sample sampling/createMessage.accept.doc-client-sampling-09",
             '{"role": "assistant", "content": {"type": "text", "text": "Based on the current weather data:\\n\\n- **Paris**: 18\u00b0C and partly cloudy - quite pleasant!\\n- **London**: 15\u00b0C and rainy - you\'ll want an umbrella.\\n\\nParis has slightly warmer and drier conditions today."}, "model": "claude-3-sonnet-20240307", "stopReason": "endTurn"}',
         ),
         (
@@ -188,11 +192,11 @@ RESULTS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "completion/complete": (
         (
-            "example completion/complete.accept.doc-server-utilities-completion-03",
+            "sample completion/complete.accept.doc-server-utilities-completion-03",
             '{"completion": {"values": ["python", "pytorch", "pyside"], "total": 10, "hasMore": true}}',
         ),
         (
-            "example completion/complete.accept.doc-server-utilities-completion-05",
+            "sample completion/complete.accept.doc-server-utilities-completion-05",
             '{"completion": {"values": ["flask"], "total": 1, "hasMore": false}}',
         ),
         (
@@ -202,7 +206,7 @@ RESULTS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "roots/list": (
         (
-            "example roots/list.accept.doc-client-roots-03",
+            "sample roots/list.accept.doc-client-roots-03",
             '{"roots": [{"uri": "file:///home/user/projects/myproject", "name": "My Project"}]}',
         ),
         (
@@ -212,19 +216,19 @@ RESULTS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "elicitation/create": (
         (
-            "example elicitation/create.accept.doc-client-elicitation-11",
+            "sample elicitation/create.accept.doc-client-elicitation-11",
             '{"action": "accept", "content": {"name": "octocat"}}',
         ),
         (
-            "example elicitation/create.accept.doc-client-elicitation-13",
+            "sample elicitation/create.accept.doc-client-elicitation-13",
             '{"action": "accept", "content": {"name": "Monalisa Octocat", "email": "octocat@github.com", "age": 30}}',
         ),
         (
-            "example elicitation/create.accept.doc-client-elicitation-15",
+            "sample elicitation/create.accept.doc-client-elicitation-15",
             '{"action": "accept"}',
         ),
         (
-            "example elicitation/create.accept.doc-client-elicitation-18",
+            "sample elicitation/create.accept.doc-client-elicitation-18",
             '{"action": "accept", "content": {"propertyName": "value", "anotherProperty": 42}}',
         ),
     ),
