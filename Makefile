@@ -11,7 +11,7 @@ GENERATED_PKGS = $(wildcard generated/*/python/*/)
 INTEROP := .venv-interop
 INTEROP_STAMP := $(INTEROP)/.installed
 
-.PHONY: generate test check lint lint-generated bench fuzz docs interop clean help
+.PHONY: generate test check lint lint-generated bench fuzz corpus docs interop clean help
 
 help:
 	@echo "make generate        regenerate generated/ from specs/"
@@ -21,6 +21,7 @@ help:
 	@echo "make bench           benchmarks (ratios against named peers)"
 	@echo "make fuzz            long frontend fuzz run (not part of make test)"
 	@echo "make interop         real peers (official SDKs, own venv) against generated stubs/clients"
+	@echo "make corpus          long campaign: every official-schema definition and schema type"
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -70,6 +71,11 @@ $(INTEROP_STAMP): tests/interop/requirements.txt
 interop: $(STAMP) $(INTEROP_STAMP)
 	$(CODEGEN) generate --check
 	CODEGEN_INTEROP=1 $(INTEROP)/bin/python -m pytest -q -p no:cacheprovider tests/interop
+
+corpus: $(STAMP)
+	CODEGEN_CORPUS_DEFS=all CODEGEN_CORPUS_EXAMPLES=10 CODEGEN_CORPUS_MUTANTS=60 \
+	CODEGEN_SCHEMA_TYPES=0 $(BIN)/python -m pytest -q -n 2 tests/corpus \
+	tests/roundtrip/test_schema_instances.py
 
 fuzz: $(STAMP)
 	CODEGEN_FUZZ_EXAMPLES=20000 $(BIN)/python -m pytest -q tests/frontends -k fuzz

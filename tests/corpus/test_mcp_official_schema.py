@@ -8,7 +8,8 @@ schema types TypeScript's ``number`` as ``integer`` (typescript-json-schema's de
 it rejects ``0.5`` where TypeScript accepts it.  A mutant is that divergence exactly when
 the official schema with ``integer`` read as ``number`` accepts it; the bindings then
 follow TypeScript and accept it too.  Bounded here (``CODEGEN_CORPUS_EXAMPLES`` instances
-per definition, default 3; at most ``MAX_MUTANTS`` mutants each).
+per definition, default 2, at most ``CODEGEN_CORPUS_MUTANTS`` mutants each; 18
+representative definitions in ``make test``, all 145 in ``make corpus``).
 """
 
 from __future__ import annotations
@@ -32,8 +33,30 @@ from tests.corpus.support import CORPUS, corpus_out, generate, needs_corpus
 from tests.roundtrip.harness import strict_equal
 
 pytestmark = needs_corpus
-EXAMPLES = int(os.environ.get("CODEGEN_CORPUS_EXAMPLES", "3"))
-MAX_MUTANTS = 40
+EXAMPLES = int(os.environ.get("CODEGEN_CORPUS_EXAMPLES", "2"))
+MAX_MUTANTS = int(os.environ.get("CODEGEN_CORPUS_MUTANTS", "30"))
+# ``make test`` checks these definitions (numbers, unions, required keys, nested
+# objects); ``make corpus`` sets CODEGEN_CORPUS_DEFS=all: all 145.
+SOME = (
+    "Annotations",
+    "CallToolRequestParams",
+    "CallToolResult",
+    "CancelledNotificationParams",
+    "CompleteRequestParams",
+    "ContentBlock",
+    "ElicitResult",
+    "Implementation",
+    "InitializeResult",
+    "JSONRPCErrorResponse",
+    "ListToolsResult",
+    "ModelPreferences",
+    "ProgressNotificationParams",
+    "ReadResourceResult",
+    "ResourceLink",
+    "SetLevelRequest",
+    "Task",
+    "TextContent",
+)
 OFFICIAL = CORPUS / "mcp" / "2025-11-25" / "schema.json"
 __all__ = ["corpus_out"]
 
