@@ -11,7 +11,13 @@ GENERATED_PKGS = $(wildcard generated/*/python/*/)
 INTEROP := .venv-interop
 INTEROP_STAMP := $(INTEROP)/.installed
 
-.PHONY: generate test check lint lint-generated bench fuzz corpus docs interop clean help
+# The TypeScript checker the oracle campaign judges TypeScript specs with (pinned by the
+# lockfile in codegen/oracles/npm).
+NPM_DIR := build/oracle/npm
+TYPESCRIPT := $(NPM_DIR)/node_modules/typescript/package.json
+SPECS ?=
+
+.PHONY: generate test check lint lint-generated bench fuzz corpus docs interop clean help oracle oracle-deps
 
 help:
 	@echo "make generate        regenerate generated/ from specs/"
@@ -22,6 +28,8 @@ help:
 	@echo "make fuzz            long frontend fuzz run (not part of make test)"
 	@echo "make interop         real peers (official SDKs, own venv) against generated stubs/clients"
 	@echo "make corpus          long campaign: every official-schema definition and schema type"
+	@echo "make oracle          bindings and schemas against serde / encoding/json / tsc"
+	@echo "                     (SPECS=\"acp piglet\" for some specs, FAILED=1 to re-run failures)"
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,7 +41,15 @@ $(STAMP): requirements.txt pyproject.toml
 generate: $(STAMP)
 	$(CODEGEN) generate
 
-test: $(STAMP)
+$(TYPESCRIPT): codegen/oracles/npm/package.json codegen/oracles/npm/package-lock.json
+	mkdir -p $(NPM_DIR)
+	cp codegen/oracles/npm/package.json codegen/oracles/npm/package-lock.json $(NPM_DIR)/
+	cd $(NPM_DIR) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	touch $@
+
+oracle-deps: $(STAMP) $(TYPESCRIPT)
+
+test: $(STAMP) $(TYPESCRIPT)
 	$(CODEGEN) generate --check
 	$(BIN)/python -m pytest -q -n 2
 	$(MAKE) --no-print-directory check
@@ -49,6 +65,10 @@ lint-generated: $(STAMP)
 	$(BIN)/mypy --strict $(GENERATED_PKGS)
 	$(BIN)/ruff check --isolated generated
 	$(BIN)/black --check --quiet generated
+
+oracle: oracle-deps
+	$(CODEGEN) generate --check
+	$(BIN)/python -m codegen.oracles $(SPECS) $(if $(FAILED),--failed)
 
 docs: $(STAMP)
 	$(BIN)/codegen generate

@@ -39,6 +39,7 @@ import json
 from typing import Any
 
 from codegen import ir
+from codegen.backends.wire_formats import pattern_of
 from codegen.ir.index import Index
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -269,11 +270,12 @@ class _Builder:
         if expr.kind is ir.PrimitiveKind.NULL:
             return out
         limits = expr.constraints
+        pattern = pattern_of(limits) if expr.kind is ir.PrimitiveKind.STRING else None
         for key, value in (
             ("minimum", limits.minimum),
             ("maximum", limits.maximum),
             ("format", limits.format),
-            ("pattern", limits.pattern),
+            ("pattern", pattern),
         ):
             if value is not None:
                 out[key] = value

@@ -9,7 +9,7 @@ SPEC_ID = "acp"
 SPEC_VERSION = "0"
 PACKAGE = "acp_protocol"
 GENERATOR = "codegen 0.1.0"
-IR_SHA256 = "7375dd0009efa51ceaa13e4ca4c9fe45f81254e4385ae715978e20660633e396"
+IR_SHA256 = "1a73479b31c3846145c815250b9717f7d146310831ce6073291dc712fc720b90"
 SOURCES: tuple[tuple[str, str], ...] = (
     (
         "specs/acp/schema.rs",
@@ -18,10 +18,10 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "83191821479979f48b6716f238cdff988c3c9a7467b0f54c8c3c97d09fa0d5ee",
-    "_rpc.py": "3bffb800f3d9de15637e318811039cf7ae966267aab9159a125ed001041e2413",
+    "_rpc.py": "082b7bcc87b9fed0f929ecca98194514b0799252643b8df5d8101348bf74ee53",
     "client.py": "826aad1a167ea2ba80ad842f4693b5445816b364787e9f0c47688bc67b66ea78",
     "methods.py": "30408762bc68f295406037c5c4147c3f2cb02c2a76d530cac6b233e667377993",
-    "models.py": "fc2e422e95139eba65cbaeb7a073e66be49dd5d79d60f62765213d155c125442",
+    "models.py": "f3eef8bbd0d530b298788eae31f6fdcc2d1b43f3cf7dd3230ee670b1fd154a41",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "f78d96a64dc753c793e6344225998b22b23541a00531093e70d78af0443d7db5",
     "stub_data.py": "e0ae5c6b17e3a352768c55a5ba366993d3c3bf54255c4521972a145c6d4f7751",

@@ -22,10 +22,10 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "133e4c50591a03a3d39c686f38e87653a6d7693220451a8077fcad3a2d155864",
-    "_rpc.py": "00fe8126a2fb9d6a0bb040c23ea1e54d6664162ba04c5dfb5e7af09e4c64cede",
+    "_rpc.py": "da8865cbfc9c66beca42b73f42e1f108d996e3bd58e8a3437a8120b3d3a514e5",
     "client.py": "ddc3a8363660fe5275193c021bf045c66085e7c28ff74f82f5df731bf3ce93c7",
     "methods.py": "15a7e521993c96f4a0e218a8ea08ce4f9dca3d4c069228d0c8d45d13f85b5dfc",
-    "models.py": "9dacab4cfa6a492f099d8839f7094588d8fab2ad0e4d797a51d9ef0de9ec6bb8",
+    "models.py": "746d4489d9c658e498e3377906125aef71272a84cf64f6064c3223290e7a436e",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "813132e2eedf3a8421883920be520a238cd2d2efd4f55c68f5af36a77f62479f",
     "stub_data.py": "c58fe29a53fe281c285b4a963410b1b1f28d8cae0ba4fd33ebf68d5fc874036b",

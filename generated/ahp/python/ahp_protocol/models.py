@@ -7,7 +7,7 @@ JSON-RPC 2.0 protocol between VS Code and an agent host, over WebSocket or stdio
 from __future__ import annotations
 
 from enum import STRICT, Flag, IntFlag, StrEnum
-from typing import Annotated, Any, Literal, Self, TypeAlias, cast
+from typing import Annotated, Any, Literal, TypeAlias, cast
 
 from pydantic import (
     MISSING,
@@ -18,7 +18,6 @@ from pydantic import (
     GetCoreSchemaHandler,
     JsonValue,
 )
-from pydantic.config import ExtraValues
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 # ---------------------------------------------------------------- runtime helpers
@@ -109,60 +108,28 @@ class _WireEnum:
 
 class _Model(BaseModel):
     """Base of every model: strict; built in Python by attribute or wire name, read from
-    messages by wire name only, dumped by wire name; keys the spec does not declare are
-    kept, so a round trip preserves them."""
+    messages (``model_validate*``, any ``TypeAdapter``, the ``METHODS`` adapters) by wire
+    name only, dumped by wire name; keys the spec does not declare are kept, so a round
+    trip preserves them."""
 
     model_config = ConfigDict(
         strict=True,
-        validate_by_name=True,
+        validate_by_name=False,
         validate_by_alias=True,
         serialize_by_alias=True,
         extra="allow",
     )
 
-    @classmethod
-    def model_validate_json(
-        cls,
-        json_data: str | bytes | bytearray,
-        *,
-        strict: bool | None = None,
-        extra: ExtraValues | None = None,
-        context: Any | None = None,
-        by_alias: bool | None = None,
-        by_name: bool | None = None,
-    ) -> Self:
-        """Read a message: keys are wire names (``protocolVersion``), not attribute names."""
-        return super().model_validate_json(
-            json_data,
-            strict=strict,
-            extra=extra,
-            context=context,
-            by_alias=by_alias,
-            by_name=False if by_name is None else by_name,
+    def __init__(self, /, **data: Any) -> None:
+        """Build in Python: keyword arguments by attribute name (``tool_call_id=1``) or
+        by wire name (``toolCallId=1``); a message read from the wire never takes the
+        attribute spelling (``{"tool_call_id": 1}`` keeps it as an unknown key)."""
+        self.__pydantic_validator__.validate_python(
+            data, self_instance=self, by_alias=True, by_name=True
         )
 
-    @classmethod
-    def model_validate(
-        cls,
-        obj: Any,
-        *,
-        strict: bool | None = None,
-        extra: ExtraValues | None = None,
-        from_attributes: bool | None = None,
-        context: Any | None = None,
-        by_alias: bool | None = None,
-        by_name: bool | None = None,
-    ) -> Self:
-        """Read decoded JSON: keys are wire names, not attribute names."""
-        return super().model_validate(
-            obj,
-            strict=strict,
-            extra=extra,
-            from_attributes=from_attributes,
-            context=context,
-            by_alias=by_alias,
-            by_name=False if by_name is None else by_name,
-        )
+    # Reading never calls ``__init__`` (pydantic treats a marked ``__init__`` as its own).
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
 
 
 class _ClosedModel(_Model):

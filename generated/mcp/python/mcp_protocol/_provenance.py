@@ -18,10 +18,10 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "d26ac8f2093064b68480a053359b6afebe61ff14232a2233ad877d532766777a",
-    "_rpc.py": "f0c1c833354f5b469f5958e07bd608b2e788199d7bf6688085dccd1ad979c875",
+    "_rpc.py": "5a20b549fdfb870f2fea68324f7feb756e17e3af3292c3cc210b83e1fbd3a2d3",
     "client.py": "a805e4c5ce3ffc6756d9875d2a0b7ff428d4aaac0b0f1c7d282581c7df361b16",
     "methods.py": "3e8aca0fbbcc1bdc0c8ec8b9637237c3498fa45a9c6578a923d3ad68036ba262",
-    "models.py": "fbb12a2207fcb402f2b41072c656ebe339ca38adeac6a6dc660c18145407dd40",
+    "models.py": "09efdbda73703beecb62860a1ed1e7d829a9b079a974bc799c78ff72cb26b09d",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "6cc69c1233ae3ea4cfbfdd6b14148ba628dd5711642475efebd29a67a3ea9f39",
     "stub_data.py": "85f0be6294fd09b9ab1c786bfec71027162962fe661b3a515e2dbacdde548010",

@@ -18,10 +18,10 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "b1dfe31b5a0b1bbadb80bb7ab468ced097efc6ef12e934aa25d2d624bf31cec5",
-    "_rpc.py": "cfcf2f972481f3666564e71a265ef90dbd1f86e102575b33b8bca85562e3bc35",
+    "_rpc.py": "42446ae14120abd55093ca5278ba41b42cb18ddd25c638f2f560605f32f54cec",
     "client.py": "6b5907ceef5d1e1a7a9379813b38c13ef38602d41fb806f2d12026e600d24918",
     "methods.py": "254a61f34e0851506f8793201ad0945504257cd1f3ef1be1c694fac9b4ed9d4b",
-    "models.py": "b809a7c3afb31d552503d007ae00a25902a22e355ae9ddf64c812ba41fdadd0c",
+    "models.py": "75c42eef9116f55921055bcfe7ef9ddf9df7996f0d644051018cd2f883ac02fb",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "8a245af9a8dda0ff80ba13972ab874e3c01b37aa26a6d159cb827167b0577f68",
     "stub_data.py": "b6ee3ba0138c69651666745ef1e6106ca4a19eedec7cef9cc69bda3f9956f27b",
