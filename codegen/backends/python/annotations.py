@@ -99,6 +99,14 @@ class TypeAnnotator:
         literals = [m for m in flat if isinstance(m, (ir.Literal, ir.EnumMemberRef))]
         parts: list[str] = [self.literals(literals)] if literals else []
         has_null = False
+        # ``bool`` before the numbers: pydantic serializes a union member by the first
+        # type the value is an instance of, and ``True`` is an ``int`` (it would be
+        # written as 1 inside a model read through an untagged union).
+        flat.sort(
+            key=lambda m: not (
+                isinstance(m, ir.Primitive) and m.kind is ir.PrimitiveKind.BOOLEAN
+            )
+        )
         for member in flat:
             if isinstance(member, (ir.Literal, ir.EnumMemberRef)):
                 continue

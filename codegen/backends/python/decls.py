@@ -101,7 +101,8 @@ class DeclBuilder(TypeAnnotator):
             views.append(self._field(fld, attrs[fld.wire_name], tags, aliases))
         extra = ""
         if extra_type is not None:
-            extra = f"dict[str, {self.annotation(extra_type)}]"
+            # Extra keys are validated without the model's strict config: strict scalars.
+            extra = f"dict[str, {self.annotation(extra_type, strict=True)}]"
         return DeclView(
             kind="model",
             name=name,

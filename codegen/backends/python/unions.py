@@ -50,6 +50,10 @@ class UnionBuilder(DeclBuilder):
         members = list(
             dict.fromkeys(self._variant_annotation(v) for v in union.variants)
         )
+        if not union.first_fit:
+            # Any order reads the same; ``bool`` first so that ``True`` is written as
+            # ``true`` (pydantic serializes by the first member it is an instance of).
+            members.sort(key=lambda a: not a.startswith(("bool", "Annotated[bool")))
         value = " | ".join(members)
         if union.first_fit and len(members) > 1:
             # serde: the first variant in declaration order that reads the value.
@@ -90,7 +94,11 @@ class UnionBuilder(DeclBuilder):
         )
 
     def _variant_annotation(self, variant: ir.Variant) -> str:
-        return self.annotation(variant.type) if variant.type is not None else "None"
+        # ``strict``: a union alias is validated at module level too (``TypeAdapter``),
+        # where ``true`` would otherwise read as ``1``.
+        if variant.type is None:
+            return "None"
+        return self.annotation(variant.type, strict=True)
 
     def _tag_field(self, key: str, values: tuple[str | int | bool, ...]) -> ir.Field:
         members = tuple(ir.Literal(v) for v in values)

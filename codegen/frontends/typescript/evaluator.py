@@ -469,6 +469,10 @@ class Evaluator(Materializer):
             members = _named(node)
             if len(members) == 1 and _is_mapped(members[0]):
                 return self._mapped(members[0], env, source)
+            if len(members) == 1 and _any_index(members[0]):
+                # ``{ [key: string]: any }`` takes any object, arrays included (TypeScript's
+                # rule for an ``any`` index signature; ``unknown`` does not take arrays).
+                return Leaf(ir.AnyJson(structured=True))
             return self._members(node, env, source)
         if kind == "generic_type":
             return self._generic(node, env, source, span)
@@ -1029,6 +1033,18 @@ def _flat(node: Node, kind: str) -> list[Node]:
         else:
             out.append(child)
     return out
+
+
+def _any_index(member: Node) -> bool:
+    if member.type != "index_signature" or _is_mapped(member):
+        return False
+    value = member.child_by_field_name("type")
+    inner = _named(value)
+    return (
+        bool(inner)
+        and inner[0].type == "predefined_type"
+        and node_text(inner[0]) == "any"
+    )
 
 
 def _is_mapped(member: Node) -> bool:

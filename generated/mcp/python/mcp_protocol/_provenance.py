@@ -9,7 +9,7 @@ SPEC_ID = "mcp"
 SPEC_VERSION = "2025-11-25"
 PACKAGE = "mcp_protocol"
 GENERATOR = "codegen 0.1.0"
-IR_SHA256 = "e24bcc591adc9214af1ae08cc1853e7d2a2ff5a0b9397172c7432c80be1623ca"
+IR_SHA256 = "aa75340dbeee840beb18587976463a1247a8e1c24cf80fbbe264843ad6c25876"
 SOURCES: tuple[tuple[str, str], ...] = (
     (
         "specs/mcp/schema.ts",
@@ -21,7 +21,7 @@ FILES: dict[str, str] = {
     "_rpc.py": "5a20b549fdfb870f2fea68324f7feb756e17e3af3292c3cc210b83e1fbd3a2d3",
     "client.py": "a805e4c5ce3ffc6756d9875d2a0b7ff428d4aaac0b0f1c7d282581c7df361b16",
     "methods.py": "3e8aca0fbbcc1bdc0c8ec8b9637237c3498fa45a9c6578a923d3ad68036ba262",
-    "models.py": "09efdbda73703beecb62860a1ed1e7d829a9b079a974bc799c78ff72cb26b09d",
+    "models.py": "09c40a78b359a76ce67fe7dbf0047e96edec69f422ed9243942c384be31f471a",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "6cc69c1233ae3ea4cfbfdd6b14148ba628dd5711642475efebd29a67a3ea9f39",
     "stub_data.py": "85f0be6294fd09b9ab1c786bfec71027162962fe661b3a515e2dbacdde548010",

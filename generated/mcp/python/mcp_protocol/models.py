@@ -17,6 +17,7 @@ from pydantic import (
     Field,
     GetCoreSchemaHandler,
     JsonValue,
+    Strict,
 )
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
@@ -148,7 +149,7 @@ class JSONRPCRequest(_Model):
     """
 
     method: str
-    params: RequestParams2 | MISSING = MISSING
+    params: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
     jsonrpc: Literal["2.0"]
     id_: RequestId = Field(alias="id")
 
@@ -160,7 +161,7 @@ class JSONRPCNotification(_Model):
     """
 
     method: str
-    params: NotificationParams2 | MISSING = MISSING
+    params: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
     jsonrpc: Literal["2.0"]
 
 
@@ -192,7 +193,7 @@ JSONRPCMessage: TypeAlias = JSONRPCRequest | JSONRPCNotification | JSONRPCRespon
 
 
 # Untagged: pydantic's smart union picks the best-fitting variant.
-ProgressToken: TypeAlias = str | int | float
+ProgressToken: TypeAlias = str | Annotated[int, Strict()] | Annotated[float, Strict()]
 """A progress token, used to associate progress notifications with the original request.
 """
 
@@ -239,15 +240,9 @@ class RequestParams(_Model):
     """
 
 
-class RequestParams2(_Model):
-    """Synthesized from `Request.params`."""
-
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
-
-
 class Request(_Model):
     method: str
-    params: RequestParams2 | MISSING = MISSING
+    params: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
 
 
 class NotificationParamsMeta(_Model):
@@ -262,15 +257,9 @@ class NotificationParams(_Model):
     """
 
 
-class NotificationParams2(_Model):
-    """Synthesized from `Notification.params`."""
-
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
-
-
 class Notification(_Model):
     method: str
-    params: NotificationParams2 | MISSING = MISSING
+    params: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
 
 
 class ResultMeta(_Model):
@@ -298,7 +287,7 @@ class Error(_Model):
 
 
 # Untagged: pydantic's smart union picks the best-fitting variant.
-RequestId: TypeAlias = str | int | float
+RequestId: TypeAlias = str | Annotated[int, Strict()] | Annotated[float, Strict()]
 """A uniquely identifying ID for a request in JSON-RPC."""
 
 
@@ -2822,9 +2811,14 @@ class TitledMultiSelectEnumSchemaItems(_Model):
 class ElicitResultContent(_Model):
     """Synthesized from `ElicitResult.content`."""
 
-    __pydantic_extra__: dict[str, str | int | float | bool | list[str]] = Field(
-        init=False
-    )
+    __pydantic_extra__: dict[
+        str,
+        Annotated[bool, Strict()]
+        | str
+        | Annotated[int, Strict()]
+        | Annotated[float, Strict()]
+        | list[str],
+    ] = Field(init=False)
 
 
 class ElicitResult(_Model):
@@ -2972,11 +2966,9 @@ _MODELS: tuple[type[BaseModel], ...] = (
     TaskAugmentedRequestParams,
     RequestParamsMeta,
     RequestParams,
-    RequestParams2,
     Request,
     NotificationParamsMeta,
     NotificationParams,
-    NotificationParams2,
     Notification,
     ResultMeta,
     Result,
