@@ -8,13 +8,16 @@ STAMP := $(VENV)/.installed
 CODEGEN := $(BIN)/codegen
 GENERATED_PKGS = $(wildcard generated/*/python/*/)
 
+INTEROP := .venv-interop
+INTEROP_STAMP := $(INTEROP)/.installed
+
 # The TypeScript checker the oracle campaign judges TypeScript specs with (pinned by the
 # lockfile in codegen/oracles/npm).
 NPM_DIR := build/oracle/npm
 TYPESCRIPT := $(NPM_DIR)/node_modules/typescript/package.json
 SPECS ?=
 
-.PHONY: generate test check lint lint-generated bench fuzz docs clean help oracle oracle-deps
+.PHONY: generate test check lint lint-generated bench fuzz corpus docs interop clean help oracle oracle-deps
 
 help:
 	@echo "make generate        regenerate generated/ from specs/"
@@ -23,6 +26,8 @@ help:
 	@echo "make docs            build the HTML reference of all protocols into build/docs/site"
 	@echo "make bench           benchmarks (ratios against named peers)"
 	@echo "make fuzz            long fuzz runs: spec bytes, kills of generate, frontends (not in make test)"
+	@echo "make interop         real peers (official SDKs, own venv) against generated stubs/clients"
+	@echo "make corpus          long campaign: every official-schema definition and schema type"
 	@echo "make oracle          bindings and schemas against serde / encoding/json / tsc"
 	@echo "                     (SPECS=\"acp piglet\" for some specs, FAILED=1 to re-run failures)"
 
@@ -75,6 +80,23 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_bindings.py
 	$(BIN)/python bench/bench_scale.py
 
+# The real peers' SDKs live in their own venv (tests/interop/requirements.txt, pinned): they
+# must not decide the toolchain's own dependencies.  Every tests/interop/test_*.py runs there.
+$(INTEROP_STAMP): tests/interop/requirements.txt
+	test -x $(INTEROP)/bin/python || $(PYTHON) -m venv $(INTEROP)
+	$(INTEROP)/bin/python -m pip install --quiet --upgrade pip
+	$(INTEROP)/bin/python -m pip install --quiet -r tests/interop/requirements.txt
+	touch $(INTEROP_STAMP)
+
+interop: $(STAMP) $(INTEROP_STAMP)
+	$(CODEGEN) generate --check
+	CODEGEN_INTEROP=1 $(INTEROP)/bin/python -m pytest -q -p no:cacheprovider tests/interop
+
+corpus: $(STAMP)
+	CODEGEN_CORPUS_DEFS=all CODEGEN_CORPUS_EXAMPLES=10 CODEGEN_CORPUS_MUTANTS=60 \
+	CODEGEN_SCHEMA_TYPES=0 $(BIN)/python -m pytest -q -n 2 tests/corpus \
+	tests/roundtrip/test_schema_instances.py
+
 # Byte-level fuzz of spec files (10,000 inputs per spec, report in build/fuzz/), 60 kills of
 # `generate` at random points, and the hypothesis fuzz of frontends and servers, longer.
 fuzz: $(STAMP)
@@ -85,4 +107,4 @@ fuzz: $(STAMP)
 	CODEGEN_FUZZ_EXAMPLES=300 $(BIN)/python -m pytest -q -n 2 tests/frontends tests/server -k fuzz
 
 clean:
-	rm -rf $(VENV) build .mypy_cache .ruff_cache .pytest_cache codegen.egg-info
+	rm -rf $(VENV) $(INTEROP) build .mypy_cache .ruff_cache .pytest_cache codegen.egg-info

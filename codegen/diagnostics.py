@@ -45,6 +45,10 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
     "SYN003": (Severity.ERROR, "an unsupported type expression"),
     "SYN004": (Severity.ERROR, "an enum member value is not a constant"),
     "SYN005": (Severity.NOTE, "a declaration that is not a wire type was excluded"),
+    "SYN006": (
+        Severity.WARNING,
+        "a declaration that cannot be evaluated was left out (nothing needs it)",
+    ),
     # names and references
     "REF001": (Severity.ERROR, "a reference to a type that is not defined"),
     "REF002": (
@@ -66,6 +70,11 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
         Severity.ERROR,
         "a method's direction or kind is unknown or contradictory",
     ),
+    "MTH007": (
+        Severity.NOTE,
+        "spec.toml corrects a fact of a method the source states",
+    ),
+    "MTH008": (Severity.WARNING, "the spec declares no methods"),
     # unions and structs
     "UNI002": (Severity.ERROR, "a tag value is used by two variants"),
     "UNI003": (
@@ -75,6 +84,10 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
     "UNI004": (
         Severity.WARNING,
         "a first-fit union variant that is never chosen (an earlier one reads its values)",
+    ),
+    "UNI005": (
+        Severity.WARNING,
+        "a union declared open in spec.toml has no tag inside its objects",
     ),
     "STR001": (
         Severity.ERROR,

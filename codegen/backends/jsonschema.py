@@ -22,11 +22,13 @@ Decisions a reader of the schema should know:
   ``x-flags`` (member name -> value) lets tools check bits precisely.
 * Tagged unions use ``oneOf`` (the tags make the variants disjoint) and, when internally
   tagged, an OpenAPI-style ``discriminator`` whose mapping lists every tag value of every
-  variant whose payload is a named type.  Untagged unions use ``anyOf``: with extra keys
+  variant whose payload is a named type; an open union (``x-open-union``) has one more
+  branch: any object whose tag is none of the known ones.  Untagged unions use ``anyOf``: with extra keys
   allowed the variants may overlap, and a value is valid when any variant reads it (which
   one a reader takes, ``x-union-choice``: ``first-fit`` in order, or ``best-fit``, changes
   only the Python object, never validity).
-* Method params/results: ``x-methods`` holds per-method ``$ref``s; a declaration that a method
+* Method params/results: ``x-methods`` holds per-method ``$ref``s (``params-optional``:
+  the params key may be absent); a declaration that a method
   refers to directly gets ``x-method`` / ``x-method-params`` / ``x-method-result`` (sorted lists
   of wire names) and ``x-direction`` (the arrow, or a list of arrows when they differ).
 """
@@ -201,6 +203,8 @@ class _Builder:
         out: Schema = {"kind": method.kind.value, "direction": direction}
         if method.params is not None:
             out["params"] = self.type_schema(method.params)
+            if method.params_optional:
+                out["params-optional"] = True
         if method.kind is ir.MethodKind.REQUEST:
             result = method.result
             out["result"] = (
@@ -469,9 +473,22 @@ class _Builder:
                 for value in tags:
                     mapping[_tag_text(value)] = def_pointer(variant.type.name)
             branches.append(branch)
+        if decl.open:
+            # A value whose tag names no variant is kept as it is.
+            known = _dedupe([value for v in decl.variants for value in self._tags(v)])
+            branches.append(
+                {
+                    "title": "unknown variant",
+                    "type": "object",
+                    "properties": {tag: {"not": {"enum": known}}},
+                    "required": [tag],
+                }
+            )
         out: Schema = {"oneOf": branches, "discriminator": {"propertyName": tag}}
         if mapping:
             out["discriminator"]["mapping"] = mapping
+        if decl.open:
+            out["x-open-union"] = True
         return out
 
     def _adjacently_tagged(

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from codegen import ir
+from codegen.ir.index import Index
 from tests.roundtrip import harness
 
 SPECS = sorted(
@@ -180,11 +181,15 @@ def _variants_hit(
     adapter = harness.ours_adapter(spec, example)
     value = adapter.validate_json(example.json_text)
     names = {v.name for v in decl.variants}
+    index = Index(harness.protocol(spec))
     # A variant whose payload is a named struct (serde's lifted ``Enum::Variant``
-    # structs) is hit when that struct's class is found.
-    by_class = {
-        v.type.name: v.name for v in decl.variants if isinstance(v.type, ir.Ref)
-    }
+    # structs, an alias of a struct) is hit when that struct's class is found; one
+    # that names a union, when a class of that union is.
+    by_class: dict[str, str] = {}
+    for variant in decl.variants:
+        for name in _classes_of(index, variant.type):
+            by_class.setdefault(name, variant.name)
+    scalars = {bool: "Boolean", int: "Number", float: "Number", str: "String"}
     hit: set[str] = set()
     stack = [value]
     while stack:
@@ -196,10 +201,33 @@ def _variants_hit(
             hit.add(by_class[name])
         if isinstance(current, (list, tuple)):
             stack.extend(current)
+            if current and f"{type(current[0]).__name__}List" in names:
+                hit.add(f"{type(current[0]).__name__}List")
+            for item in current[:1]:
+                listed = by_class.get(type(item).__name__)
+                if listed is not None and f"{listed}List" in names:
+                    hit.add(f"{listed}List")
         elif isinstance(current, dict):
             stack.extend(current.values())
         elif hasattr(current, "__pydantic_fields__"):
             stack.extend(getattr(current, f) for f in type(current).__pydantic_fields__)
-        elif isinstance(current, str) and "String" in names:
-            hit.add("String")
+            stack.extend((getattr(current, "__pydantic_extra__", None) or {}).values())
+        elif type(current) in scalars and scalars[type(current)] in names:
+            hit.add(scalars[type(current)])
     return hit
+
+
+def _classes_of(index: Index, expr: ir.TypeExpr | None) -> list[str]:
+    """Class names that stand for a variant's type: its struct through aliases, or
+    the structs of the union it names."""
+    if expr is None:
+        return []
+    resolved = index.resolve(expr)
+    if not isinstance(resolved, ir.Ref):
+        return []
+    decl = index.get(resolved.name)
+    if isinstance(decl, ir.UnionDecl):
+        return [resolved.name] + [
+            name for v in decl.variants for name in _classes_of(index, v.type)
+        ]
+    return [resolved.name] if isinstance(expr, ir.Ref) else []

@@ -1,7 +1,8 @@
 """Instances generated from our JSON Schema (hypothesis-jsonschema) go through our bindings.
 
-For every non-recursive type of every spec: the bindings accept each instance the schema
-generates, write back a superset of it (keys a serde or Go writer always writes are added
+For every non-recursive type of every spec (at most ``CODEGEN_SCHEMA_TYPES`` per spec,
+evenly spread, in ``make test``; all in ``make corpus``): the bindings accept each
+instance the schema generates, write back a superset of it (keys a serde or Go writer always writes are added
 with their defaults, optional keys that hold their default are left out as serde's
 ``skip_serializing_if`` and Go's ``omitempty`` leave them out; nothing else changes, ``1``
 stays ``1``), reading the output again
@@ -28,6 +29,9 @@ from tests.roundtrip import harness
 from tests.roundtrip.test_samples import SPECS
 
 EXAMPLES = int(os.environ.get("CODEGEN_SCHEMA_EXAMPLES", "3"))
+# Types per spec in ``make test`` (evenly spread over the sorted names); ``make corpus``
+# sets CODEGEN_SCHEMA_TYPES=0: every type of every spec.
+MAX_TYPES = int(os.environ.get("CODEGEN_SCHEMA_TYPES", "120"))
 # Formats we emit that JSON Schema does not define: any string will do for generation.
 CUSTOM_FORMATS = {
     name: st.text(max_size=8)
@@ -85,9 +89,15 @@ def _types(recursive: bool) -> list[tuple[str, str]]:
     for spec in SPECS:
         defs = harness.schema_bundle(spec)["$defs"]
         models = harness.package(spec).models
-        for name in sorted(defs):
-            if hasattr(models, name) and _recursive(defs, name) is recursive:
-                out.append((spec, name))
+        names = [
+            name
+            for name in sorted(defs)
+            if hasattr(models, name) and _recursive(defs, name) is recursive
+        ]
+        if MAX_TYPES and len(names) > MAX_TYPES:
+            step = len(names) / MAX_TYPES
+            names = [names[int(i * step)] for i in range(MAX_TYPES)]
+        out.extend((spec, name) for name in names)
     return out
 
 

@@ -33,6 +33,9 @@ from codegen.ir.index import Index
 
 __all__ = ["UnionBuilder"]
 
+# The tag of the catch-all member of an open union (not a name a spec variant can have).
+_UNKNOWN_TAG = "<unknown tag>"
+
 
 class UnionBuilder(DeclBuilder):
     """The views of unions (and of their wrapper models) of one protocol."""
@@ -47,6 +50,10 @@ class UnionBuilder(DeclBuilder):
         members = list(
             dict.fromkeys(self._variant_annotation(v) for v in union.variants)
         )
+        if not union.first_fit:
+            # Any order reads the same; ``bool`` first so that ``True`` is written as
+            # ``true`` (pydantic serializes by the first member it is an instance of).
+            members.sort(key=lambda a: not a.startswith(("bool", "Annotated[bool")))
         value = " | ".join(members)
         if union.first_fit and len(members) > 1:
             # serde: the first variant in declaration order that reads the value.
@@ -87,7 +94,11 @@ class UnionBuilder(DeclBuilder):
         )
 
     def _variant_annotation(self, variant: ir.Variant) -> str:
-        return self.annotation(variant.type) if variant.type is not None else "None"
+        # ``strict``: a union alias is validated at module level too (``TypeAdapter``),
+        # where ``true`` would otherwise read as ``1``.
+        if variant.type is None:
+            return "None"
+        return self.annotation(variant.type, strict=True)
 
     def _tag_field(self, key: str, values: tuple[str | int | bool, ...]) -> ir.Field:
         members = tuple(ir.Literal(v) for v in values)
@@ -121,10 +132,13 @@ class UnionBuilder(DeclBuilder):
 
     def _tagged_union(self, union: ir.UnionDecl, key: str) -> list[DeclView]:
         """Internally tagged, or untagged with an inferred tag key: the wire form is
-        ``{key: tag, ...fields}``."""
+        ``{key: tag, ...fields}``.  A variant may itself be a union of models (its
+        tags are theirs); an open union keeps a value whose tag it does not know as a
+        plain JSON object."""
         out: list[DeclView] = []
         # (variant, its class or annotation, the attribute of its tag field if usable)
         classes: list[tuple[ir.Variant, str, str | None]] = []
+        nested: dict[str, str] = {}  # variant → the tuple of its models, for isinstance
         for variant in union.variants:
             values = variant.tag_values or (variant.name,)
             struct = self.index.struct_of(variant.type) if variant.type else None
@@ -137,7 +151,12 @@ class UnionBuilder(DeclBuilder):
                 classes.append((variant, out[-1].name, self.attrs(fields)[key]))
                 continue
             if struct is None:
-                classes.append((variant, self._variant_annotation(variant), None))
+                models = self._nested_models(variant)
+                if models and variant.tag_values:
+                    nested[variant.name] = f"({', '.join(models)},)"
+                    classes.append((variant, self._variant_annotation(variant), ""))
+                else:
+                    classes.append((variant, self._variant_annotation(variant), None))
                 continue
             fields = self.index.wire_fields(struct)
             tag_field = next((f for f in fields if f.wire_name == key), None)
@@ -154,8 +173,31 @@ class UnionBuilder(DeclBuilder):
             )
             out.append(self._union_view(union, members, comment))
             return out
-        out.append(self._by_tag(union, classes, key, f"Tagged by {key!r}."))
+        note = f"Tagged by {key!r}."
+        if union.open:
+            note += " Open: a value with another tag is kept as a JSON object."
+        out.append(self._by_tag(union, classes, key, note, nested))
         return out
+
+    def _nested_models(self, variant: ir.Variant) -> list[str]:
+        """The model classes of a variant that names a union of models, else []."""
+        found: list[str] = []
+        stack = [variant.type] if variant.type is not None else []
+        seen: set[str] = set()
+        while stack:
+            expr = self.index.resolve(stack.pop(0))
+            struct = self.index.struct_of(expr)
+            if struct is not None:
+                found.append(self.names[struct.name])
+                continue
+            decl = self.index.get(expr.name) if isinstance(expr, ir.Ref) else None
+            if not isinstance(decl, ir.UnionDecl) or decl.name in seen:
+                return []
+            if any(needs_wrapper(self.index, decl, v) for v in decl.variants):
+                return []
+            seen.add(decl.name)
+            stack.extend(v.type for v in decl.variants if v.type is not None)
+        return found
 
     def _by_tag(
         self,
@@ -163,16 +205,20 @@ class UnionBuilder(DeclBuilder):
         classes: Sequence[tuple[ir.Variant, str, str | None]],
         key: str,
         comment: str,
+        nested: dict[str, str] | None = None,
     ) -> DeclView:
         """A union of models told apart by the value of the ``key`` field: pydantic's
         ``Field(discriminator=...)`` for string tags, else a callable discriminator that
-        compares JSON types exactly (pydantic would match ``true`` to the tag ``1``)."""
+        compares JSON types exactly (pydantic would match ``true`` to the tag ``1``),
+        and that knows nested unions and the unknown tags of an open union."""
+        nested = nested or {}
         attrs = {attr for *_, attr in classes}
         tags = [(v, tag) for v, _, _ in classes for tag in v.tag_values or (v.name,)]
-        if len(attrs) == 1 and all(isinstance(tag, str) for _, tag in tags):
-            members = " | ".join(cls for _, cls, _ in classes)
+        simple = len(attrs) == 1 and not nested and not union.open
+        if simple and all(isinstance(tag, str) for _, tag in tags):
+            joined = " | ".join(cls for _, cls, _ in classes)
             field = f"Field(discriminator={json.dumps(attrs.pop())})"
-            return self._union_view(union, f"Annotated[{members}, {field}]", (comment,))
+            return self._union_view(union, f"Annotated[{joined}, {field}]", (comment,))
         checks = tuple(
             CheckView(
                 f"kind == {json.dumps(json_kind(tag))} and tag == {py_literal(tag)}",
@@ -180,6 +226,14 @@ class UnionBuilder(DeclBuilder):
             )
             for variant, tag in tags
         )
+        members = list(classes)
+        fallback = "None"
+        if union.open:
+            unknown = ir.Variant(_UNKNOWN_TAG, ir.AnyJson(object_only=True))
+            members.append((unknown, "dict[str, JsonValue]", None))
+            fallback = (
+                f"{json.dumps(_UNKNOWN_TAG)} if {json.dumps(key)} in value else None"
+            )
         disc = DiscriminatorView(
             function=self._discriminator_name(union),
             doc=docstring(
@@ -187,17 +241,18 @@ class UnionBuilder(DeclBuilder):
                 "    ",
             ),
             instance_checks=tuple(
-                CheckView(cls, json.dumps(variant.name)) for variant, cls, _ in classes
+                CheckView(nested.get(variant.name, cls), json.dumps(variant.name))
+                for variant, cls, _ in classes
             ),
             dict_prelude=(
                 f"tag = value.get({json.dumps(key)})",
                 "kind = _json_kind(tag)",
             ),
             dict_checks=checks,
-            dict_fallback="None",
+            dict_fallback=fallback,
             other_fallback="None",
         )
-        return self._discriminated_view(union, classes, disc, comment)
+        return self._discriminated_view(union, members, disc, comment)
 
     def _discriminated_view(
         self,

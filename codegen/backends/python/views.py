@@ -69,6 +69,9 @@ class DeclView:
     discriminator: DiscriminatorView | None = None
     exported: bool = True
     runtime: str = ""  # the text evaluated at import time (ordering constraints)
+    # An alias or union that refers to itself (a JSON value type): rendered as
+    # ``TypeAliasType`` with a lazily evaluated value, so the module imports cleanly.
+    recursive: bool = False
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,7 @@ class MethodView:
     receiver: str
     both_ways: str
     function: str
-    params: str | None  # annotation
+    params: str | None  # annotation (``X | None`` when the params key may be absent)
     result: str | None
     params_adapter: str | None
     result_adapter: str | None
@@ -89,3 +92,4 @@ class MethodView:
     result_config: bool
     doc: str
     jsonrpc: bool
+    params_optional: bool = False

@@ -47,6 +47,7 @@ class CallView:
     params: str | None
     result: str | None  # None: a notification; "None": a request answered with null
     doc: str
+    params_optional: bool = False  # the caller may leave the params out
 
 
 def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
@@ -74,6 +75,7 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
                     params=view.params,
                     result=view.result,
                     doc=docstring(method_doc(method), "        "),
+                    params_optional=view.params_optional,
                 )
             )
         return out

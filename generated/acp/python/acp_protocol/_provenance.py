@@ -18,7 +18,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "83191821479979f48b6716f238cdff988c3c9a7467b0f54c8c3c97d09fa0d5ee",
-    "_rpc.py": "f15ac2ecc7757f749cc2eb26cd29e32c171e1acf752d19c417853f6b3471e571",
+    "_rpc.py": "2f28ce6529e8c524584728532db3fe0a57de34848ffb5aa8247d3e42427ea616",
     "client.py": "826aad1a167ea2ba80ad842f4693b5445816b364787e9f0c47688bc67b66ea78",
     "methods.py": "30408762bc68f295406037c5c4147c3f2cb02c2a76d530cac6b233e667377993",
     "models.py": "f3eef8bbd0d530b298788eae31f6fdcc2d1b43f3cf7dd3230ee670b1fd154a41",

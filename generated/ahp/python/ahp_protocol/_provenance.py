@@ -22,7 +22,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "133e4c50591a03a3d39c686f38e87653a6d7693220451a8077fcad3a2d155864",
-    "_rpc.py": "e6e2d3afa309b551181b18af331b3aba68682cda3447933737ff7210849c6fc5",
+    "_rpc.py": "843fd74cd73e4a8722299215f6da6ad63fcaefcb7b114eaf2562213294e56b87",
     "client.py": "ddc3a8363660fe5275193c021bf045c66085e7c28ff74f82f5df731bf3ce93c7",
     "methods.py": "15a7e521993c96f4a0e218a8ea08ce4f9dca3d4c069228d0c8d45d13f85b5dfc",
     "models.py": "746d4489d9c658e498e3377906125aef71272a84cf64f6064c3223290e7a436e",

@@ -18,7 +18,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "b1dfe31b5a0b1bbadb80bb7ab468ced097efc6ef12e934aa25d2d624bf31cec5",
-    "_rpc.py": "91cc5e70ba40f7cbdc3890e48d5bfeb17da06eefc8c77f378664fec8983cf75c",
+    "_rpc.py": "57623c7c3451fd77a43d7c5fca014a0901f8b3e5d178c790a2bdc3f9d3712edd",
     "client.py": "6b5907ceef5d1e1a7a9379813b38c13ef38602d41fb806f2d12026e600d24918",
     "methods.py": "254a61f34e0851506f8793201ad0945504257cd1f3ef1be1c694fac9b4ed9d4b",
     "models.py": "75c42eef9116f55921055bcfe7ef9ddf9df7996f0d644051018cd2f883ac02fb",

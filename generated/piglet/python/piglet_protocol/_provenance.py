@@ -18,7 +18,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "fe2902043fd4d4e95196a427601b3918cea6f7d349ac91b93f17c40520e64608",
-    "_rpc.py": "73ccfc3cdd713ecdcbd16913ba58d042c0c32cd93ad4e0dd7907659f0639cd9d",
+    "_rpc.py": "4954ef7c7d751f0866182f4fdf9685877f90f35d0c23cadf566d23f8b4ffa35c",
     "client.py": "c42e271ac9dede502d58142a3cbf88176a0f75befb3e49ec26c3e1fe3b10dcf6",
     "methods.py": "332395f8e9ca31ef311c0744082a67bed28e32319ebbfa6e0baa1bb10e21cc9e",
     "models.py": "18488f3df3a6dcb948531ce6f27c0fa26296ed1cea1cab6c6cdde8286fc25832",

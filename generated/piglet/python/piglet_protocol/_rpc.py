@@ -52,8 +52,10 @@ Handler = Callable[[Any], Awaitable[Any]]
 class MethodInfo:
     """One method of the protocol: who sends it and how to validate its payloads.
 
-    ``params`` is None when the message carries no ``params`` key; ``result`` is None
-    for a notification (a request without a declared result validates ``null``).
+    ``params`` is None when the message carries no ``params`` key (an adapter that
+    accepts None: the key is optional, and a None value is sent without it);
+    ``result`` is None for a notification (a request without a declared result
+    validates ``null``).
     """
 
     wire_name: str
@@ -573,7 +575,8 @@ class Connection:
         """Send a typed request; validate and return the typed result."""
         info = self.methods[method]
         message: JsonObject = {"jsonrpc": "2.0", "id": self.new_id(), "method": method}
-        if info.params is not None:
+        if info.params is not None and params is not None:
+            # None: optional params left out (JSON-RPC has no ``"params": null``).
             message["params"] = info.params.dump_python(
                 params, mode="json", by_alias=True
             )
@@ -587,7 +590,8 @@ class Connection:
     async def notify(self, method: str, params: Any) -> None:
         info = self.methods[method]
         message: JsonObject = {"jsonrpc": "2.0", "method": method}
-        if info.params is not None:
+        if info.params is not None and params is not None:
+            # None: optional params left out (JSON-RPC has no ``"params": null``).
             message["params"] = info.params.dump_python(
                 params, mode="json", by_alias=True
             )
@@ -1195,7 +1199,8 @@ class HttpSession:
     async def request(self, method: str, params: Any) -> Any:
         info = self.methods[method]
         message: JsonObject = {"method": method}
-        if info.params is not None:
+        if info.params is not None and params is not None:
+            # None: optional params left out (JSON-RPC has no ``"params": null``).
             message["params"] = info.params.dump_python(
                 params, mode="json", by_alias=True
             )
