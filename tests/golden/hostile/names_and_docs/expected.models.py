@@ -167,13 +167,13 @@ class Foo(_Model):
     [ref]: javascript:alert('ref')
     """
 
-    a_b: str = Field(alias='a\\"b')
+    a_b: str = Field(alias='a"b')
     """Field doc with \"\"\" and <script>alert('field')</script> | a pipe"""
     with_space: int | float = Field(alias="with space")
     class_: str = Field(alias="class")
     init: str | MISSING = Field(default=MISSING, alias="__init__")
     script: str = Field(alias="<script>")
-    kind: Literal['\\"\\"\\"']
+    kind: Literal['"""']
     mode: Hostile
 
 
