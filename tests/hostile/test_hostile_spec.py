@@ -6,7 +6,7 @@ text exactly as data (docstrings, wire names, enum values, error names) and nowh
 the pyproject must be valid TOML; the built docs site must show the hostile text as text and
 carry no live HTML from it (no element, attribute or link a doc comment put there).
 Goldens (refreshed with ``pytest --update-goldens``): the diagnostics, ``models.py`` and the
-docs' ``types.md``.
+docs' type pages (``types/*.md``, one after the other).
 """
 
 from __future__ import annotations
@@ -65,11 +65,14 @@ def test_goldens(generated: Path, update_goldens: bool) -> None:
         render_all(outcome.diags, CASE) + "\n",
         update_goldens,
     )
-    for name, path in (
-        ("expected.models.py", _package(generated) / "models.py"),
-        ("expected.types.md", generated / "generated/hostile/docs/types.md"),
-    ):
+    for name, path in (("expected.models.py", _package(generated) / "models.py"),):
         check_golden(CASE / name, path.read_text(encoding="utf-8"), update_goldens)
+    pages = sorted((generated / "generated/hostile/docs/types").glob("*.md"))
+    check_golden(
+        CASE / "expected.types.md",
+        "".join(f"<!-- {p.name} -->\n{p.read_text(encoding='utf-8')}" for p in pages),
+        update_goldens,
+    )
 
 
 def test_the_package_passes_the_checkers(generated: Path) -> None:
@@ -194,8 +197,17 @@ def test_docs_site_has_no_live_html_from_the_spec(
     assert (
         built.returncode == 0
     ), built.stderr  # --strict: every link and anchor resolves
-    pages = sorted((tmp_path / "docs/site/hostile").rglob("*.html"))
-    assert len(pages) == 4
+    site = tmp_path / "docs/site/hostile"
+    pages = sorted(site.rglob("*.html"))
+    # The overview, methods, the types index, a page per declaration, the source.
+    declarations = {"foo", "foo_1", "getfooparams", "getfooresult", "hostile", "unused"}
+    assert {p.relative_to(site).as_posix() for p in pages} == {
+        "index.html",
+        "methods/index.html",
+        "types/index.html",
+        "source/input.ts.html",
+        *(f"types/{d}/index.html" for d in declarations),
+    }
     shown = []
     for page in pages:
         parser = _Live()
@@ -215,5 +227,5 @@ def test_docs_site_has_no_live_html_from_the_spec(
     ):
         assert visible in text, visible
     # Foo and foo each have their own section and anchor.
-    types_page = (tmp_path / "docs/site/hostile/types/index.html").read_text()
-    assert 'id="foo"' in types_page and 'id="foo_1"' in types_page
+    types_page = (site / "types/index.html").read_text(encoding="utf-8")
+    assert 'href="foo/"' in types_page and 'href="foo_1/"' in types_page

@@ -1,25 +1,38 @@
-"""Docs backend: a Markdown reference per protocol (index, methods, types, diagrams).
+"""Docs backend: a Markdown reference per protocol: an overview, a methods page, a types
+index and a page per type, plus ``site.json`` for the site build.
 
 Phase: backend.
 Inputs: a normalized ``ir.Protocol``.
-Outputs: ``docs/index.md``, ``docs/methods.md``, ``docs/types.md``, ``docs/diagram.md`` (paths relative to
-generated/<id>/), rendered by the Jinja templates in ``templates/docs/`` from view-models
-computed here.
-Guarantees: every method and every declaration of the IR gets a section with its source
-location; links between sections use the anchors Python-Markdown's ``toc`` gives the headings
-(``escape.anchors``: unique even for names that differ only in case; GitHub derives the same
-ones unless two names collide); spec text (names, docs, values) reaches the Markdown only
-through the encoders of ``escape``, so no doc comment can put live HTML or a script link
-on the docs site; deterministic output.
+Outputs (paths relative to generated/<id>/): ``docs/index.md`` (what the protocol is, its
+methods at a glance, error codes, a typical exchange as a sequence diagram built from the
+spec's examples), ``docs/methods.md`` (a section per method with its errors and examples),
+``docs/types/index.md`` (every type with its kind and first sentence) and
+``docs/types/<page>.md`` (one per declaration: facts, a small class diagram of it and its
+neighbours, its field / member / variant table, what uses it, its examples), and
+``docs/site.json`` (titles and page list the site build needs for its navigation and home
+page).  Rendered by the Jinja templates in ``templates/docs/`` from view-models computed
+here.
+Guarantees: every method and every declaration of the IR gets a section or a page with its
+source location as a link (``../`` up to the repository, then the spec file, ``#L<line>``:
+right on a code host; the site build maps it to its own source page); page names are
+unique even for names that differ only in case (``escape.anchors``), and links between
+pages use them; tables have no column that is empty on every row; spec text (names,
+docs, values) reaches the Markdown only through the encoders of ``escape`` (doc comments
+through ``text``, which first resolves JSDoc links and drops links to pages the site does
+not have), so no doc comment can put live HTML, a script link or a dead link on the docs
+site; deterministic output.
 """
 
 from __future__ import annotations
 
 import json
+import posixpath
 from dataclasses import dataclass, field
+from urllib.parse import quote
 
 from codegen import ir
-from codegen.backends.docs.diagrams import class_diagrams, sequence_diagram
+from codegen.backends.docs import text
+from codegen.backends.docs.diagrams import sequence_diagram, type_diagram, users
 from codegen.backends.escape import (
     anchors,
     html_comment,
@@ -32,258 +45,395 @@ from codegen.backends.render import render_template
 from codegen.ir.index import Index
 
 MAX_EXAMPLES_PER_ITEM = 3
+# generated/<id>/docs is this deep under the repository (source links climb out of it).
+DOCS_DEPTH = 3
 __all__ = ["cell", "render", "slug"]  # slug: re-exported for the tests
 
 
-def cell(text: str) -> str:
+def cell(value: str) -> str:
     """Spec text made safe for one Markdown table cell (or a sentence)."""
-    return md_inline(text)
+    return md_inline(value)
 
 
 def _json(value: object, indent: int | None = None) -> str:
     """JSON text that always encodes as UTF-8 (a lone surrogate is escaped)."""
-    text = json.dumps(value, indent=indent, ensure_ascii=False)
+    out = json.dumps(value, indent=indent, ensure_ascii=False)
     try:
-        text.encode("utf-8")
+        out.encode("utf-8")
     except UnicodeEncodeError:
-        text = json.dumps(value, indent=indent)
-    return text
+        out = json.dumps(value, indent=indent)
+    return out
 
 
 @dataclass
-class Row:
-    cells: list[str]
+class Table:
+    head: list[str]
+    rows: list[list[str]]
+
+    def pruned(self, keep: int = 1) -> Table:
+        """Without the columns (after the first ``keep``) that are empty on every row."""
+        wanted = [
+            i
+            for i in range(len(self.head))
+            if i < keep or any(row[i] for row in self.rows)
+        ]
+        return Table(
+            [self.head[i] for i in wanted],
+            [[row[i] for i in wanted] for row in self.rows],
+        )
 
 
 @dataclass
-class Section:
+class Example:
+    title: str
+    body: str
+
+    @property
+    def lines(self) -> int:
+        return self.body.count("\n") + 1
+
+    @property
+    def quoted_title(self) -> str:
+        """The title inside the double quotes of a collapsible block's header."""
+        return self.title.replace('"', "&quot;")
+
+
+@dataclass
+class TypePage:
     name: str
-    anchor: str
+    page: str  # file name under types/, without .md
     kind: str
     source: str
+    summary: str
     docs: str
     lifecycle: str
-    table_head: list[str] = field(default_factory=list)
-    rows: list[Row] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    examples: list[tuple[str, str]] = field(default_factory=list)
+    table: Table | None = None
+    diagram: str | None = None
+    used_by: str = ""
+    examples: list[Example] = field(default_factory=list)
 
 
 class _Docs:
     def __init__(self, protocol: ir.Protocol) -> None:
         self.protocol = protocol
         self.index = Index(protocol)
-        self._index_examples()
-        # Each page's headings in page order, and the anchor toc gives each.
-        self.decl_order = sorted(protocol.decls, key=lambda d: d.name.lower())
-        self.type_anchor = dict(
+        self.users = users(self.index)
+        self.decl_order = sorted(protocol.decls, key=lambda d: (d.name.lower(), d.name))
+        # One page per declaration; "index" is the types index itself.
+        self.page_of = dict(
             zip(
                 [d.name for d in self.decl_order],
+                anchors(["index", *(d.name for d in self.decl_order)])[1:],
+                strict=True,
+            )
+        )
+        self.method_anchors = dict(
+            zip(
+                [m.wire_name for m in protocol.methods],
                 anchors(
-                    [f"{protocol.title}: types", *(d.name for d in self.decl_order)]
+                    [
+                        f"{protocol.title}: methods",
+                        *(m.wire_name for m in protocol.methods),
+                    ]
                 )[1:],
                 strict=True,
             )
         )
-        self.method_anchors = anchors(
-            [f"{protocol.title}: methods", *(m.wire_name for m in protocol.methods)]
-        )[1:]
+        self._index_examples()
 
-    def _type_ref(self, name: str) -> str:
-        anchor = self.type_anchor.get(name, slug(name))
-        return f"[{md_heading(name)}](types.md#{anchor})"
+    # ------------------------------------------------------------------ links
 
-    def type_link(self, expr: ir.TypeExpr | None) -> str:
+    def resolver(self, base: str) -> text.Resolver:
+        """JSDoc link targets → a type page, from a page whose types/ prefix is ``base``."""
+
+        def resolve(name: str) -> str | None:
+            page = self.page_of.get(name)
+            return f"{base}{page}.md" if page is not None else None
+
+        return resolve
+
+    def _type_ref(self, name: str, base: str) -> str:
+        page = self.page_of.get(name)
+        if page is None:
+            return md_code(name)
+        return f"[{md_heading(name)}]({base}{page}.md)"
+
+    def type_link(self, expr: ir.TypeExpr | None, base: str) -> str:
         if expr is None:
             return "—"
-        return self._type(expr)
+        return self._type(expr, base)
 
-    def _type(self, expr: ir.TypeExpr) -> str:
+    def _type(self, expr: ir.TypeExpr, base: str) -> str:
         if isinstance(expr, ir.Ref):
-            return self._type_ref(expr.name)
+            return self._type_ref(expr.name, base)
         if isinstance(expr, ir.Primitive):
             form = expr.constraints.format
             fmt = f" ({md_inline(form)})" if form else ""
             return f"`{expr.kind.value}`{fmt}"
         if isinstance(expr, ir.EnumMemberRef):
-            return f"{self._type_ref(expr.enum)}.{md_heading(expr.member)}"
+            return f"{self._type_ref(expr.enum, base)}.{md_heading(expr.member)}"
         if isinstance(expr, ir.Literal):
             return md_code(_json(expr.value))
         if isinstance(expr, ir.ArrayOf):
-            return f"{self._type(expr.items)}[]"
+            return f"{self._type(expr.items, base)}[]"
         if isinstance(expr, ir.MapOf):
-            return f"map&lt;{self._type(expr.key)}, {self._type(expr.values)}&gt;"
+            key, values = self._type(expr.key, base), self._type(expr.values, base)
+            return f"map&lt;{key}, {values}&gt;"
         if isinstance(expr, ir.TupleOf):
-            return "[" + ", ".join(self._type(item) for item in expr.items) + "]"
+            return "[" + ", ".join(self._type(item, base) for item in expr.items) + "]"
         if isinstance(expr, ir.AnyJson):
             if expr.structured:
                 return "any JSON object or array"
             return "any JSON object" if expr.object_only else "any JSON"
-        return " \\| ".join(self._type(member) for member in expr.members)
+        return " \\| ".join(self._type(member, base) for member in expr.members)
 
-    def sections(self) -> list[Section]:
-        out: list[Section] = []
-        for decl in self.decl_order:
-            out.append(self._decl(decl))
-        return out
+    def source(self, span: ir.Span, depth: int) -> str:
+        """The source location as a link from a page ``depth`` folders under the repo."""
+        if not span.line or span.file.startswith("<"):
+            return "synthesized"
+        target = "../" * depth + quote(span.file, safe="/._-~")
+        label = md_code(f"{posixpath.basename(span.file)}:{span.line}")
+        return f"[{label}]({target}#L{span.line})"
 
-    def _decl(self, decl: ir.Decl) -> Section:
-        section = Section(
+    @staticmethod
+    def source_file(path: str, depth: int) -> str:
+        """A spec source file as a link from a page ``depth`` folders under the repo."""
+        target = "../" * depth + quote(path, safe="/._-~")
+        return f"[{md_code(posixpath.basename(path))}]({target})"
+
+    # ------------------------------------------------------------------ types
+
+    def type_pages(self) -> list[TypePage]:
+        return [self._decl(decl) for decl in self.decl_order]
+
+    def _decl(self, decl: ir.Decl) -> TypePage:
+        resolve = self.resolver("")
+        page = TypePage(
             name=decl.name,
-            anchor=self.type_anchor[decl.name],
+            page=self.page_of[decl.name],
             kind=_kind(decl),
-            source=_source(decl.span),
-            docs=decl.lifecycle.docs,
+            source=self.source(decl.span, DOCS_DEPTH + 1),
+            summary=text.summary(decl.lifecycle.docs, resolve),
+            docs=text.block(decl.lifecycle.docs, resolve),
             lifecycle=_lifecycle(decl.lifecycle),
+            diagram=type_diagram(self.index, decl, self.users.get(decl.name, [])),
             examples=self.examples_by_type.get(decl.name, []),
         )
         if decl.derived_from:
-            section.notes.append(
+            page.notes.append(
                 f"Named after where it is written inline: {md_code(decl.derived_from)}."
             )
         if isinstance(decl, ir.StructDecl):
-            self._struct(decl, section)
+            self._struct(decl, page)
         elif isinstance(decl, ir.EnumDecl):
-            self._enum(decl, section)
+            self._enum(decl, page)
         elif isinstance(decl, ir.UnionDecl):
-            self._union(decl, section)
+            self._union(decl, page)
         else:
-            section.notes.append(f"Wire form: {self.type_link(decl.target)}.")
-        return section
+            page.notes.append(f"Wire form: {self.type_link(decl.target, '')}.")
+        page.used_by = self._used_by(decl)
+        return page
 
-    def _struct(self, decl: ir.StructDecl, section: Section) -> None:
+    def _used_by(self, decl: ir.Decl) -> str:
+        places = [
+            f"[{md_code(m.wire_name)}](../methods.md#{self.method_anchors[m.wire_name]})"
+            for m in self.protocol.methods
+            if decl.name in self.index.references(m.params)
+            or decl.name in self.index.references(m.result)
+        ]
+        places += [
+            self._type_ref(name, "")
+            for name in dict.fromkeys(u for u, _, _ in self.users.get(decl.name, []))
+            if name != decl.name
+        ]
+        return ", ".join(places)
+
+    def _struct(self, decl: ir.StructDecl, page: TypePage) -> None:
         if decl.bases:
-            bases = ", ".join(self._type(base) for base in decl.bases)
-            section.notes.append(
-                f"Extends {bases}; inherited fields are listed here too."
-            )
+            bases = ", ".join(self._type(base, "") for base in decl.bases)
+            page.notes.append(f"Extends {bases}; inherited fields are listed here too.")
         extra = self.index.index_value(decl)
         if extra is not None:
-            section.notes.append(
-                f"Other keys are allowed, with values of type {self._type(extra)}."
+            page.notes.append(
+                f"Other keys are allowed, with values of type {self._type(extra, '')}."
             )
         elif decl.extra_keys is ir.ExtraKeys.FORBID:
-            section.notes.append("Other keys are rejected.")
-        section.table_head = [
-            "Field",
-            "Type",
-            "Required",
-            "Nullable",
-            "Default",
-            "Since",
-            "Deprecated",
-            "Description",
-        ]
+            page.notes.append("Other keys are rejected.")
+        resolve = self.resolver("")
+        rows = []
         for fld in self.index.wire_fields(decl):
-            section.rows.append(
-                Row(
-                    [
-                        md_code(fld.wire_name),
-                        self._type(fld.type),
-                        _presence(fld.presence),
-                        "yes" if fld.nullable else "no",
-                        (
-                            md_code(fld.default_json)
-                            if fld.default_json is not None
-                            else ""
-                        ),
-                        cell(fld.lifecycle.since or ""),
-                        cell(fld.lifecycle.deprecated or "")
-                        or ("yes" if fld.lifecycle.deprecated == "" else ""),
-                        cell(
-                            " ".join(
-                                filter(
-                                    None,
-                                    [fld.lifecycle.docs, fld.allowed_values_note or ""],
-                                )
-                            )
-                        ),
-                    ]
-                )
+            facts = [
+                text.inline(fld.lifecycle.docs, resolve),
+                cell(fld.allowed_values_note or ""),
+            ]
+            if fld.default_json is not None:
+                facts.append(f"Default: {md_code(fld.default_json)}.")
+            facts.append(_lifecycle(fld.lifecycle))
+            shown = self._type(fld.type, "")
+            if fld.nullable:
+                shown += " \\| `null`"
+            rows.append(
+                [
+                    md_code(fld.wire_name),
+                    shown,
+                    _presence(fld.presence),
+                    " ".join(f for f in facts if f),
+                ]
             )
+        page.table = Table(["Field", "Type", "Required", "Description"], rows).pruned(3)
 
-    def _enum(self, decl: ir.EnumDecl, section: Section) -> None:
+    def _enum(self, decl: ir.EnumDecl, page: TypePage) -> None:
         facts = [f"{decl.base.value} values"]
         if decl.flags:
             facts.append("bit flags: any OR of members is a value")
         facts.append("open: other values are accepted" if decl.open else "closed")
-        section.notes.append("; ".join(facts).capitalize() + ".")
-        section.table_head = ["Member", "Value", "Description"]
-        for member in decl.members:
-            section.rows.append(
-                Row(
-                    [
-                        cell(member.name),
-                        md_code(_json(member.value)),
-                        cell(member.lifecycle.docs),
-                    ]
-                )
-            )
+        page.notes.append("; ".join(facts).capitalize() + ".")
+        resolve = self.resolver("")
+        rows = [
+            [
+                cell(member.name),
+                md_code(_json(member.value)),
+                " ".join(
+                    f
+                    for f in (
+                        text.inline(member.lifecycle.docs, resolve),
+                        _lifecycle(member.lifecycle),
+                    )
+                    if f
+                ),
+            ]
+            for member in decl.members
+        ]
+        page.table = Table(["Member", "Value", "Description"], rows).pruned(2)
 
-    def _union(self, decl: ir.UnionDecl, section: Section) -> None:
+    def _union(self, decl: ir.UnionDecl, page: TypePage) -> None:
         tag, content = md_code(decl.tag_key or ""), md_code(decl.content_key or "")
         how = {
             ir.UnionRepr.INTERNALLY_TAGGED: f"tagged by the key {tag}",
             ir.UnionRepr.ADJACENTLY_TAGGED: f"tag in {tag}, payload in {content}",
-            ir.UnionRepr.EXTERNALLY_TAGGED: "the variant's tag is the only key (unit variants are bare strings)",
+            ir.UnionRepr.EXTERNALLY_TAGGED: "the variant's tag is the only key "
+            "(unit variants are bare strings)",
             ir.UnionRepr.UNTAGGED: "untagged",
         }[decl.repr]
-        section.notes.append(f"One of the variants below, {how}.")
+        page.notes.append(f"One of the variants below, {how}.")
         if decl.repr is ir.UnionRepr.UNTAGGED:
-            section.notes.append(
+            page.notes.append(
                 "Readers take the first variant, in the order below, that reads the value."
                 if decl.first_fit
                 else "Readers take a variant that reads the value, preferring the one "
                 "that matches the most fields."
             )
-        section.table_head = ["Variant", "Type", "Tag values"]
-        for variant in decl.variants:
-            tags = ", ".join(md_code(_json(v)) for v in variant.tag_values)
-            section.rows.append(
-                Row([cell(variant.name), self.type_link(variant.type), tags])
-            )
+        resolve = self.resolver("")
+        rows = [
+            [
+                cell(variant.name),
+                self.type_link(variant.type, ""),
+                ", ".join(md_code(_json(v)) for v in variant.tag_values),
+                text.inline(variant.lifecycle.docs, resolve),
+            ]
+            for variant in decl.variants
+        ]
+        page.table = Table(
+            ["Variant", "Type", "Tag values", "Description"], rows
+        ).pruned(2)
+
+    # ------------------------------------------------------------------ examples
 
     def _index_examples(self) -> None:
-        """The first few accepted examples per type and per method, in spec order (one
-        pass over the examples, not one per declaration)."""
-        self.examples_by_type: dict[str, list[tuple[str, str]]] = {}
-        self.examples_by_method: dict[str, list[tuple[str, str]]] = {}
+        """The first few accepted examples per type and per method, in spec order; a
+        method's params (result) example is also an example of its params (result) type.
+        """
+        self.examples_by_type: dict[str, list[Example]] = {}
+        self.examples_by_method: dict[str, list[Example]] = {}
+        per_part: dict[tuple[str, str], int] = {}
         for example in self.protocol.examples:
             if example.expect is not ir.Expectation.ACCEPT or example.skipped_reason:
+                try_json = None
+            else:
+                try:
+                    try_json = json.loads(example.json_text)
+                except ValueError:
+                    try_json = None
+            if try_json is None:
                 continue
-            for key, table in (
-                (example.type_name, self.examples_by_type),
-                (example.method, self.examples_by_method),
+            pretty = _json(try_json, indent=2)
+            name = cell(example.note or _example_name(example.name))
+            if example.type_name is not None:
+                self._add(
+                    self.examples_by_type, example.type_name, Example(name, pretty)
+                )
+            if example.method is None:
+                continue
+            method = self.index.methods.get(example.method)
+            part = example.part.value
+            # At most two of each part per method, so a result follows its params.
+            if per_part.get((example.method, part), 0) < 2 and self._add(
+                self.examples_by_method,
+                example.method,
+                Example(f"{part}: {name}", pretty),
+                limit=2 * MAX_EXAMPLES_PER_ITEM,
             ):
-                chosen = table.setdefault(key, []) if key is not None else None
-                if chosen is not None and len(chosen) < MAX_EXAMPLES_PER_ITEM:
-                    pretty = _json(json.loads(example.json_text), indent=2)
-                    chosen.append((cell(example.note or example.name), pretty))
+                per_part[(example.method, part)] = (
+                    per_part.get((example.method, part), 0) + 1
+                )
+            if method is None:
+                continue
+            expr = {
+                ir.ExamplePart.PARAMS: method.params,
+                ir.ExamplePart.RESULT: method.result,
+            }.get(example.part)
+            if isinstance(expr, ir.Ref):
+                self._add(
+                    self.examples_by_type,
+                    expr.name,
+                    Example(f"{md_code(example.method)} {part}: {name}", pretty),
+                )
+
+    @staticmethod
+    def _add(
+        table: dict[str, list[Example]],
+        key: str,
+        example: Example,
+        limit: int = MAX_EXAMPLES_PER_ITEM,
+    ) -> bool:
+        chosen = table.setdefault(key, [])
+        if len(chosen) >= limit:
+            return False
+        chosen.append(example)
+        return True
+
+    # ------------------------------------------------------------------ methods
 
     def methods(self) -> list[dict[str, object]]:
         out: list[dict[str, object]] = []
-        for method, anchor in zip(
-            self.protocol.methods, self.method_anchors, strict=True
-        ):
+        resolve = self.resolver("types/")
+        for method in self.protocol.methods:
+            errors = Table(
+                ["Error code", "Name", "When"],
+                [
+                    [f"`{e.code}`", cell(e.name), text.inline(e.docs, resolve)]
+                    for e in method.errors
+                ],
+            ).pruned(2)
             out.append(
                 {
                     "name": method.wire_name,
-                    "anchor": anchor,
+                    "anchor": self.method_anchors[method.wire_name],
                     "kind": method.kind.value,
-                    "arrow": method.direction.arrow(),
+                    "arrow": md_inline(method.direction.arrow()),
                     "params": (
-                        self.type_link(method.params) if method.params else "none"
+                        self.type_link(method.params, "types/")
+                        if method.params
+                        else "none"
                     ),
                     "result": self._result(method),
-                    "errors": ", ".join(
-                        f"`{e.code}` {cell(e.name)}" for e in method.errors
-                    ),
-                    "error_rows": [
-                        (e.code, cell(e.name), cell(e.docs)) for e in method.errors
-                    ],
-                    "docs": method.lifecycle.docs,
+                    "error_codes": ", ".join(f"`{e.code}`" for e in method.errors),
+                    "errors": errors if errors.rows else None,
+                    "summary": text.summary(method.lifecycle.docs, resolve),
+                    "docs": text.block(method.lifecycle.docs, resolve),
                     "lifecycle": _lifecycle(method.lifecycle),
-                    "source": _source(method.span),
+                    "source": self.source(method.span, DOCS_DEPTH),
                     "examples": self.examples_by_method.get(method.wire_name, []),
                 }
             )
@@ -292,32 +442,86 @@ class _Docs:
     def _result(self, method: ir.Method) -> str:
         if method.kind is ir.MethodKind.NOTIFICATION:
             return "no reply"
-        return self.type_link(method.result) if method.result else "`null`"
+        return self.type_link(method.result, "types/") if method.result else "`null`"
+
+    def overview(self, methods: list[dict[str, object]]) -> Table:
+        rows = [
+            [
+                f"[{md_code(str(m['name']))}](methods.md#{m['anchor']})",
+                str(m["arrow"])
+                + ("" if m["kind"] == "request" else "<br>notification"),
+                f"{m['params']} → {m['result']}",
+                str(m["error_codes"]),
+                str(m["summary"]),
+            ]
+            for m in methods
+        ]
+        return Table(
+            ["Method", "Direction", "Params → Result", "Errors", "Description"], rows
+        ).pruned(3)
 
 
 def render(protocol: ir.Protocol) -> dict[str, str]:
     docs = _Docs(protocol)
     methods = docs.methods()
+    types = docs.type_pages()
+    resolve = docs.resolver("types/")
     context = {
         "protocol": protocol,
         "methods": methods,
-        "sections": docs.sections(),
+        "overview": docs.overview(methods),
+        "types": types,
+        "docs": text.block(protocol.docs, resolve),
         "sequence": sequence_diagram(protocol),
-        "diagrams": class_diagrams(docs.index),
         "header": f"generated by codegen from spec '{html_comment(protocol.id)}' — do not edit; "
         "run `make generate` to regenerate.",
         "transport": cell(
             f"{protocol.transport.kind} over "
             f"{', '.join(protocol.transport.framings) or 'unspecified'}"
         ),
-        "errors": [(e.code, cell(e.name)) for e in protocol.errors],
+        "sources": ", ".join(
+            docs.source_file(source.path, DOCS_DEPTH) for source in protocol.sources
+        ),
+        "errors": [(e.code, cell(e.name), cell(e.docs)) for e in protocol.errors],
     }
-    return {
+    out = {
         "docs/index.md": render_template("docs/index.md.j2", **context),
         "docs/methods.md": render_template("docs/methods.md.j2", **context),
-        "docs/types.md": render_template("docs/types.md.j2", **context),
-        "docs/diagram.md": render_template("docs/diagram.md.j2", **context),
+        "docs/types/index.md": render_template("docs/types_index.md.j2", **context),
+        "docs/site.json": _site(protocol, docs, types),
     }
+    for page in types:
+        out[f"docs/types/{page.page}.md"] = render_template(
+            "docs/type.md.j2", type=page, **context
+        )
+    return out
+
+
+def _site(protocol: ir.Protocol, docs: _Docs, types: list[TypePage]) -> str:
+    """What the site build needs and cannot read from the pages: the protocol's title and
+    summary for the home page, and the navigation's labels (plain text: the site build
+    encodes them for HTML)."""
+    summary = text.summary(protocol.docs, docs.resolver("types/"), limit=400)
+    data = {
+        "comment": f"generated by codegen from spec '{protocol.id}'; do not edit",
+        "id": protocol.id,
+        "title": protocol.title,
+        "summary": summary,
+        "version": md_inline(protocol.version),
+        "transport": cell(
+            f"{protocol.transport.kind} over "
+            f"{', '.join(protocol.transport.framings) or 'unspecified'}"
+        ),
+        "methods": len(protocol.methods),
+        "types": [[page.name, f"types/{page.page}.md"] for page in types],
+    }
+    return _json(data, indent=2) + "\n"
+
+
+def _example_name(name: str) -> str:
+    """``initialize.accept.full`` → ``full`` (the page already says whose it is)."""
+    parts = name.rsplit(".", 2)
+    return parts[-1] if len(parts) == 3 and parts[1] in ("accept", "reject") else name
 
 
 def _kind(decl: ir.Decl) -> str:
@@ -334,7 +538,7 @@ def _presence(presence: ir.Presence) -> str:
     return {
         ir.Presence.REQUIRED: "yes",
         ir.Presence.OPTIONAL: "no",
-        ir.Presence.WRITTEN_ALWAYS_READ_OPTIONAL: "written always; may be absent on read",
+        ir.Presence.WRITTEN_ALWAYS_READ_OPTIONAL: "always written; may be absent on read",
     }[presence]
 
 
@@ -346,7 +550,3 @@ def _lifecycle(life: ir.Lifecycle) -> str:
         reason = md_inline(life.deprecated)
         parts.append(f"**Deprecated**{': ' + reason if reason else ''}.")
     return " ".join(parts)
-
-
-def _source(span: ir.Span) -> str:
-    return f"{span.file}:{span.line}" if span.line else "synthesized"
