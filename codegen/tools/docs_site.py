@@ -1,42 +1,69 @@
 """Build one static HTML site from every protocol's generated Markdown docs (mkdocs-material).
 
-Phase: output (``make docs`` / ``codegen docs``), after ``generate``.
-Inputs: ``generated/<id>/docs/*.md`` for each protocol.
-Outputs: a staging tree (``<build>/src``: the pages plus a home page and ``mkdocs.yml``) and
-the site in ``<build>/site``; Mermaid fences rendered by Material's Mermaid integration,
-search by Material's search plugin.
-Guarantees: ``mkdocs build --strict``, so a broken link or anchor fails the build; nothing is
-written outside ``build``.
+Phase: output (``make docs``), after ``generate``.
+Inputs: ``generated/<id>/docs/`` for each protocol (its pages and ``site.json``), the spec
+sources those pages link to, Mermaid from the npm registry (pinned, checked against its
+published integrity, cached in ``<build>/npm``).
+Outputs: a staging tree (``<build>/src``: the pages, a home page saying what each protocol
+is, a page per spec source with line anchors, the site's own CSS and JS, ``mkdocs.yml``)
+and the site in ``<build>/site``.
+Guarantees: nothing is fetched by the site at run time (Mermaid is served from the site;
+no CDN, no web font); search hits are titled by protocol and item (``docs_search``);
+the build fails on a broken link: ``mkdocs build --strict`` with every link
+validation at warning level, then ``docs_links`` checks every ``href`` and ``src`` of the
+built HTML (files and anchors, absolute paths included), so a dead link fails ``make docs``;
+navigation labels are HTML-escaped here (Material writes them unescaped); spec text in the
+Markdown went through ``escape`` in the docs backend and source pages escape every
+character of the source; nothing is written outside ``build``.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import html
 import json
 import os
+import posixpath
+import re
 import shutil
 import subprocess
 import sys
 import tarfile
+from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import unquote
 
-MERMAID = (
-    "mermaid@11.12.0"  # pinned: the site must render the same diagrams every build
+from codegen.tools import docs_links, docs_search
+
+# Pinned: the site renders the same diagrams every build; the tarball must match the
+# registry's published integrity for this version.
+MERMAID = "mermaid@11.12.0"
+MERMAID_INTEGRITY = (
+    "sha512-ZudVx73BwrMJfCFmSSJT84y6u5brEoV8DOItdHomNLz32uBjNrelm7mg95X7g+C6UoQH/"
+    "W6mBLGDEDv73JdxBg=="
 )
+ASSETS = Path(__file__).resolve().parent / "docs_assets"
+# generated/<id>/docs, as seen from the repository root.
+DOCS_DEPTH = 3
 
 
-def fetch_mermaid(build: Path) -> Path | None:
-    """mermaid.min.js from the npm registry (cached in ``build``), so diagrams render offline.
+class MermaidUnavailable(RuntimeError):
+    pass
 
-    Material loads Mermaid from a CDN unless a ``mermaid`` global already exists; a local copy
-    makes the site work without network.  Returns None (CDN fallback) if npm is unavailable.
-    """
+
+def fetch_mermaid(build: Path) -> Path:
+    """mermaid.min.js from the npm registry (cached in ``build``), so diagrams render with
+    no network at run time."""
     cache = build / "npm" / "mermaid.min.js"
     if cache.is_file():
         return cache
     cache.parent.mkdir(parents=True, exist_ok=True)
     npm = shutil.which("npm")
     if npm is None:
-        return None
+        raise MermaidUnavailable(
+            "npm is not installed: it fetches Mermaid for the site"
+        )
     packed = subprocess.run(
         [npm, "pack", MERMAID, "--silent"],
         cwd=cache.parent,
@@ -44,115 +71,285 @@ def fetch_mermaid(build: Path) -> Path | None:
         text=True,
         check=False,
     )
-    tarball = (
-        cache.parent / packed.stdout.strip().splitlines()[-1]
-        if packed.stdout.strip()
-        else None
-    )
+    lines = packed.stdout.strip().splitlines()
+    tarball = cache.parent / lines[-1] if lines else None
     if packed.returncode != 0 or tarball is None or not tarball.is_file():
-        return None
+        raise MermaidUnavailable(f"npm pack {MERMAID} failed: {packed.stderr.strip()}")
+    digest = base64.b64encode(hashlib.sha512(tarball.read_bytes()).digest()).decode()
+    if f"sha512-{digest}" != MERMAID_INTEGRITY:
+        tarball.unlink()
+        raise MermaidUnavailable(f"{MERMAID}: the tarball does not match its integrity")
     with tarfile.open(tarball) as archive:
         member = archive.extractfile("package/dist/mermaid.min.js")
         if member is None:
-            return None
+            raise MermaidUnavailable(f"{MERMAID} has no dist/mermaid.min.js")
         cache.write_bytes(member.read())
     tarball.unlink()
     return cache
 
 
+@dataclass
+class Protocol:
+    """One protocol's entry in the site (from its ``site.json``)."""
+
+    id: str
+    title: str
+    summary: str
+    version: str
+    transport: str
+    methods: int
+    types: list[tuple[str, str]]
+    sources: dict[str, str] = field(default_factory=dict)  # repo path → page in docs/
+
+
+# A link the docs backend writes to a spec source: up the tree to the repository, then the
+# file, then an optional line.
+_SOURCE_LINK = re.compile(r"\]\((?P<path>(?:\.\./)+[^)#\s]+)(?:#L(?P<line>\d+))?\)")
+
+
+def _source_links(
+    page: Path, text: str, repo: Path, origin: str, entry: Protocol
+) -> str:
+    """Links to spec sources rewritten to the site's source pages (``origin``: the page's
+    folder as a repo path; pages are staged at the same depth under ``docs/<id>``)."""
+
+    def rewrite(match: re.Match[str]) -> str:
+        target = posixpath.normpath(posixpath.join(origin, unquote(match["path"])))
+        if not target.startswith("specs/") or not (repo / target).is_file():
+            # Not a spec source (``../index.md`` is a page of the site): left for mkdocs
+            # and the link check to judge.
+            return match.group(0)
+        name = entry.sources.setdefault(target, _source_page_name(target, entry))
+        relative = posixpath.relpath(
+            f"{entry.id}/{name}", posixpath.dirname(page.as_posix())
+        )
+        return f"]({relative}" + (f"#L{match['line']}" if match["line"] else "") + ")"
+
+    return _SOURCE_LINK.sub(rewrite, text)
+
+
+def _source_page_name(path: str, entry: Protocol) -> str:
+    stem = path.removeprefix(f"specs/{entry.id}/")
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", stem.replace("/", "__"))
+    return f"source/{safe}.html"
+
+
 def stage(repo: Path, build: Path, mermaid_js: Path | None = None) -> Path:
-    """Copy every protocol's docs into ``build/src`` and write the site config there."""
+    """Copy every protocol's docs into ``build/src`` and write the site around them."""
     src = build / "src"
     if src.exists():
         shutil.rmtree(src)
     docs = src / "docs"
     docs.mkdir(parents=True)
-    protocols: list[str] = []
+    protocols: list[Protocol] = []
     for folder in sorted((repo / "generated").glob("*/docs")):
-        spec = folder.parent.name
-        shutil.copytree(folder, docs / spec)
-        protocols.append(spec)
-    home = [
-        "# Protocol reference",
-        "",
-        "Generated by codegen from the specs in `specs/`.",
-        "",
-    ]
-    home += [f"- [{spec}]({spec}/index.md)" for spec in protocols]
-    (docs / "index.md").write_text("\n".join(home) + "\n", encoding="utf-8")
+        meta = folder / "site.json"
+        if not meta.is_file():
+            continue
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        entry = Protocol(
+            id=folder.parent.name,
+            title=data["title"],
+            summary=data["summary"],
+            version=data["version"],
+            transport=data["transport"],
+            methods=data["methods"],
+            types=[(name, path) for name, path in data["types"]],
+        )
+        for page in sorted(folder.rglob("*.md")):
+            relative = page.relative_to(folder)
+            staged = Path(entry.id) / relative
+            origin = posixpath.dirname(
+                f"generated/{entry.id}/docs/{relative.as_posix()}"
+            )
+            text = page.read_text(encoding="utf-8")
+            text = _source_links(staged, text, repo, origin, entry)
+            if relative.as_posix() == "index.md" or (
+                relative.parent.name == "types" and relative.name != "index.md"
+            ):
+                # A type page is one section, an overview three or four: no outline, and
+                # its width goes to the tables (the overview's methods table is wide).
+                text = "---\nhide:\n  - toc\n---\n" + text
+            (docs / staged).parent.mkdir(parents=True, exist_ok=True)
+            (docs / staged).write_text(text, encoding="utf-8")
+        for path, name in entry.sources.items():
+            _write_source_page(repo / path, path, docs / entry.id / name, entry)
+        protocols.append(entry)
+    (docs / "index.md").write_text(_home(protocols), encoding="utf-8")
+    assets = docs / "assets" / "codegen"
+    assets.mkdir(parents=True)
+    for asset in ("codegen.css", "diagrams.js", "anchor.js"):
+        shutil.copyfile(ASSETS / asset, assets / asset)
     if mermaid_js is not None:
-        (docs / "javascripts").mkdir()
-        shutil.copyfile(mermaid_js, docs / "javascripts" / "mermaid.min.js")
+        shutil.copyfile(mermaid_js, assets / "mermaid.min.js")
     (src / "mkdocs.yml").write_text(
         _config(protocols, mermaid_js is not None), encoding="utf-8"
     )
     return src
 
 
-def _config(protocols: list[str], local_mermaid: bool) -> str:
-    nav = [{"Home": "index.md"}] + [
-        {
-            spec: [
-                {"Overview": f"{spec}/index.md"},
-                {"Methods": f"{spec}/methods.md"},
-                {"Types": f"{spec}/types.md"},
-                {"Diagrams": f"{spec}/diagram.md"},
-            ]
-        }
-        for spec in protocols
+def _home(protocols: list[Protocol]) -> str:
+    lines = [
+        "# Protocol reference",
+        "",
+        (
+            "The reference of each protocol below: its methods, its types (a page each, "
+            "with a diagram, the fields and examples), and a typical exchange. Generated "
+            "by codegen from the specs in `specs/`."
+        ),
     ]
-    config = {
+    for entry in protocols:
+        lines += [
+            "",
+            f"## {_heading(entry.title)}",
+            "",
+            entry.summary,
+            "",
+            (
+                f"Version {entry.version} · {entry.transport} · "
+                f"{entry.methods} methods · {len(entry.types)} types — "
+                f"[overview]({entry.id}/index.md) · [methods]({entry.id}/methods.md) · "
+                f"[types]({entry.id}/types/index.md)"
+            ),
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def _heading(text: str) -> str:
+    """A title as heading text: no HTML, no emphasis (as ``escape.md_heading``)."""
+    flat = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+    out = []
+    for ch in flat:
+        if ch in "\\`*_[]{}#":
+            out.append("\\" + ch)
+        elif ch in "<>&":
+            out.append(html.escape(ch))
+        else:
+            out.append(ch)
+    return "".join(out) or "\\_"
+
+
+def _write_source_page(source: Path, path: str, target: Path, entry: Protocol) -> None:
+    """A spec source as a static page: every line numbered and anchored (``#L12``)."""
+    lines = source.read_text(encoding="utf-8", errors="replace").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    body = "".join(
+        f'<span class="l" id="L{n}"><a href="#L{n}">{n}</a>{html.escape(line)}\n</span>'
+        for n, line in enumerate(lines, start=1)
+    )
+    page = f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(path)} — {html.escape(entry.title)}</title>
+<style>
+body{{margin:0;font:14px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;color:#1f2328}}
+header{{position:sticky;top:0;background:#f6f8fa;border-bottom:1px solid #d0d7de;padding:.6em 1em;font-family:system-ui,sans-serif}}
+pre{{margin:0;padding:.5em 0;white-space:pre-wrap;overflow-wrap:anywhere}}
+.l{{display:block;padding-left:5.5em;text-indent:-5.5em}}
+.l a{{display:inline-block;width:4.5em;margin-right:1em;text-align:right;text-indent:0;color:#6e7781;text-decoration:none}}
+.l:target{{background:#fff8c5}}
+</style></head><body>
+<header><a href="../">{html.escape(entry.title)}</a> · {html.escape(path)}</header>
+<pre>{body}</pre>
+</body></html>
+"""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(page, encoding="utf-8")
+
+
+def _config(protocols: list[Protocol], local_mermaid: bool) -> str:
+    def label(text: str) -> str:
+        return html.escape(" ".join(text.split()) or "_")
+
+    nav: list[object] = [{"Home": "index.md"}]
+    for entry in protocols:
+        types: list[object] = [f"{entry.id}/types/index.md"]
+        types += [{label(name): f"{entry.id}/{path}"} for name, path in entry.types]
+        nav.append(
+            {
+                label(entry.title): [
+                    {"Overview": f"{entry.id}/index.md"},
+                    {"Methods": f"{entry.id}/methods.md"},
+                    {"Types": types},
+                ]
+            }
+        )
+    config: dict[str, object] = {
         "site_name": "Protocol reference",
         "docs_dir": "docs",
         "theme": {
             "name": "material",
-            "features": ["navigation.sections", "search.highlight"],
+            # The theme's default fetches Roboto from Google Fonts: the site stays offline.
+            "font": False,
+            "features": [
+                "navigation.sections",
+                "navigation.indexes",
+                "navigation.top",
+                "search.highlight",
+            ],
         },
         "plugins": ["search"],
         # No attr_list (nor md_in_html): with it, `{: onclick=...}` in a spec's doc
         # comment would become an attribute of the page (tests/hostile/test_hostile_spec).
         "markdown_extensions": [
             "tables",
+            "admonition",
+            "pymdownx.details",
             {"toc": {"permalink": True}},
             {
                 "pymdownx.superfences": {
                     "custom_fences": [
                         {
                             "name": "mermaid",
-                            "class": "mermaid",
-                            "format": "!!python/name:pymdownx.superfences.fence_code_format",
+                            "class": "diagram",
+                            "format": "!!python/name:codegen.tools.docs_fences.diagram",
                         }
                     ]
                 }
             },
         ],
-        "validation": {"links": {"anchors": "warn", "unrecognized_links": "warn"}},
+        "extra_css": ["assets/codegen/codegen.css"],
+        "extra_javascript": (["assets/codegen/mermaid.min.js"] if local_mermaid else [])
+        + ["assets/codegen/diagrams.js", "assets/codegen/anchor.js"],
+        "validation": {
+            "omitted_files": "warn",
+            "absolute_links": "warn",
+            "unrecognized_links": "warn",
+            "anchors": "warn",
+        },
         "nav": nav,
     }
-    if local_mermaid:
-        config["extra_javascript"] = ["javascripts/mermaid.min.js"]
     # YAML is a superset of JSON, except for the !!python/name tag, which must stay bare.
     text = json.dumps(config, indent=2)
     return (
         text.replace(
-            '"!!python/name:pymdownx.superfences.fence_code_format"',
-            "!!python/name:pymdownx.superfences.fence_code_format",
+            '"!!python/name:codegen.tools.docs_fences.diagram"',
+            "!!python/name:codegen.tools.docs_fences.diagram",
         )
         + "\n"
     )
 
 
-def build(
-    repo: Path, build_dir: Path, offline_mermaid: bool = True
-) -> subprocess.CompletedProcess[str]:
+@dataclass
+class Built:
+    """The outcome of a build: mkdocs' and the link check's, as one process result."""
+
+    returncode: int
+    stderr: str
+    site: Path
+    links: docs_links.Report | None = None
+
+
+def build(repo: Path, build_dir: Path, offline_mermaid: bool = True) -> Built:
+    """Stage, build with mkdocs (strict), then check every link of the built site.
+    ``offline_mermaid=False`` leaves Mermaid out (diagrams stay as their source text):
+    for tests of the pages that need no npm."""
     mermaid_js = fetch_mermaid(build_dir) if offline_mermaid else None
-    if offline_mermaid and mermaid_js is None:
-        sys.stderr.write(
-            "warning: npm could not fetch Mermaid; the site will load it from a CDN\n"
-        )
     src = stage(repo, build_dir, mermaid_js)
+    site = build_dir / "site"
     mkdocs = Path(sys.executable).parent / "mkdocs"
-    return subprocess.run(
+    result = subprocess.run(
         [
             str(mkdocs),
             "build",
@@ -160,21 +357,44 @@ def build(
             "-f",
             str(src / "mkdocs.yml"),
             "-d",
-            str(build_dir / "site"),
+            str(site),
         ],
         capture_output=True,
         text=True,
         check=False,
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
     )
+    if result.returncode != 0:
+        return Built(result.returncode, result.stderr, site)
+    docs_search.retitle(site, _titles(repo))
+    report = docs_links.check(site)
+    stderr = result.stderr + "".join(f"{problem}\n" for problem in report.problems)
+    return Built(1 if report.problems else 0, stderr, site, report)
+
+
+def _titles(repo: Path) -> dict[str, str]:
+    """Each protocol's title by id (its folder in the site), from its ``site.json``."""
+    titles = {}
+    for meta in sorted((repo / "generated").glob("*/docs/site.json")):
+        titles[meta.parent.parent.name] = json.loads(meta.read_text(encoding="utf-8"))[
+            "title"
+        ]
+    return titles
 
 
 def main() -> int:
     repo = Path(__file__).resolve().parent.parent.parent
-    result = build(repo, repo / "build" / "docs")
+    try:
+        result = build(repo, repo / "build" / "docs")
+    except MermaidUnavailable as error:
+        sys.stderr.write(f"error: {error}\n")
+        return 1
     sys.stderr.write(result.stderr)
-    if result.returncode == 0:
-        print(f"site written to {repo / 'build' / 'docs' / 'site'}")
+    if result.returncode == 0 and result.links is not None:
+        print(
+            f"site written to {result.site}: {result.links.pages} pages, "
+            f"{result.links.links} links checked"
+        )
     return result.returncode
 
 
