@@ -178,7 +178,7 @@ def stage(repo: Path, build: Path, mermaid_js: Path | None = None) -> Path:
     (docs / "index.md").write_text(_home(protocols), encoding="utf-8")
     assets = docs / "assets" / "codegen"
     assets.mkdir(parents=True)
-    for asset in ("codegen.css", "diagrams.js", "anchor.js"):
+    for asset in ("codegen.css", "diagrams.js", "anchor.js", "tables.js"):
         shutil.copyfile(ASSETS / asset, assets / asset)
     if mermaid_js is not None:
         shutil.copyfile(mermaid_js, assets / "mermaid.min.js")
@@ -311,7 +311,11 @@ def _config(protocols: list[Protocol], local_mermaid: bool) -> str:
         ],
         "extra_css": ["assets/codegen/codegen.css"],
         "extra_javascript": (["assets/codegen/mermaid.min.js"] if local_mermaid else [])
-        + ["assets/codegen/diagrams.js", "assets/codegen/anchor.js"],
+        + [
+            "assets/codegen/diagrams.js",
+            "assets/codegen/anchor.js",
+            "assets/codegen/tables.js",
+        ],
         "validation": {
             "omitted_files": "warn",
             "absolute_links": "warn",
