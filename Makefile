@@ -17,13 +17,15 @@ NPM_DIR := build/oracle/npm
 TYPESCRIPT := $(NPM_DIR)/node_modules/typescript/package.json
 SPECS ?=
 
-.PHONY: generate test check lint lint-generated bench fuzz corpus docs interop clean help oracle oracle-deps
+.PHONY: generate test check lint lint-generated bench fuzz corpus docs docs-check interop clean help oracle oracle-deps
 
 help:
 	@echo "make generate        regenerate generated/ from specs/"
 	@echo "make test            generate --check, the test suite, and lint of generated code"
 	@echo "make check           mypy --strict / ruff / black on codegen itself and generated/"
 	@echo "make docs            build the HTML reference of all protocols into build/docs/site"
+	@echo "make docs-check      build the site, serve it on 127.0.0.1 and check it in headless"
+	@echo "                     Chromium (Debian chromium); screenshots in build/docs-check"
 	@echo "make bench           benchmarks (ratios against named peers)"
 	@echo "make fuzz            long fuzz runs: spec bytes, kills of generate, frontends (not in make test)"
 	@echo "make interop         real peers (official SDKs, own venv) against generated stubs/clients"
@@ -73,6 +75,13 @@ oracle: oracle-deps
 docs: $(STAMP)
 	$(BIN)/codegen generate
 	$(BIN)/python -m codegen.tools.docs_site
+
+# The site as a reader meets it: Mermaid rendered, tables within their column at 1280 px
+# and on screen at 400 px, search, no request leaving the machine (about 3 minutes).
+docs-check: $(STAMP)
+	@test -x /usr/bin/chromium || { echo "docs-check needs Debian's chromium: apt-get install chromium"; exit 1; }
+	$(CODEGEN) generate --check
+	$(BIN)/python -m codegen.tools.docs_check
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_generate.py
