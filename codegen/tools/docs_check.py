@@ -412,21 +412,19 @@ def _protocols() -> list[dict[str, str]]:
 
 
 def _sample_type(site: Path, protocol: str) -> str:
-    """A type page with a diagram and a field table with descriptions, the most rows up to
-    a screenful (what most needs to read well)."""
-    best, rows = "", -1
+    """A type page with a diagram and a table with descriptions, the most rows up to a
+    screenful, fields before enum members (what most needs to read well)."""
+    best: tuple[bool, int] = (False, -1)
+    chosen = ""
     for page in sorted((site / protocol / "types").glob("*/index.html")):
         text = page.read_text(encoding="utf-8")
         count = text.count("<tr>")
-        described = "<th>Description</th>" in text
-        if (
-            described
-            and 'class="diagram"' in text
-            and 6 <= count <= 14
-            and count > rows
-        ):
-            best, rows = page.parent.relative_to(site).as_posix() + "/", count
-    return best
+        if "<th>Description</th>" not in text or 'class="diagram"' not in text:
+            continue
+        rank = ("<th>Field</th>" in text, count)
+        if 4 <= count <= 14 and rank > best:
+            best, chosen = rank, page.parent.relative_to(site).as_posix() + "/"
+    return chosen
 
 
 def main(argv: list[str] | None = None) -> int:
