@@ -56,6 +56,7 @@ class Results:
     diagrams: int = 0
     tables: int = 0
     searches: int = 0
+    narrow_pages: int = 0
     screenshots: list[tuple[str, str]] = field(default_factory=list)
 
     def check(self, ok: bool, message: str) -> None:
@@ -166,7 +167,7 @@ def _visit(page: object, url: str, results: Results, wide: bool = True) -> None:
         # On a phone every cell, the descriptions included, is on screen: no sideways
         # scrolling to read a table.
         narrow = page.evaluate(_NARROW)
-        results.tables += 1
+        results.narrow_pages += 1
         results.check(
             not narrow["cut"],
             f"{name}: at {narrow['width']} px table cells are off-screen: {narrow['cut'][:3]}",
@@ -448,7 +449,8 @@ def main(argv: list[str] | None = None) -> int:
         f"docs-check: {built.links.pages} pages built, {built.links.links} links checked "
         f"({built.links.external} external, not fetched); in Chromium: {results.pages} "
         f"page loads, {results.diagrams} diagrams, {results.tables} tables measured at "
-        f"{WIDE[0]} px, {results.searches} searches; {time.monotonic() - started:.0f} s"
+        f"{WIDE[0]} px, {results.narrow_pages} pages measured at {NARROW[0]} px, "
+        f"{results.searches} searches; {time.monotonic() - started:.0f} s"
     )
     for path, what in results.screenshots:
         print(f"  {path}: {what}")
