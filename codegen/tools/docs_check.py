@@ -12,7 +12,8 @@ error; every Mermaid diagram rendered to an SVG with no error and text of at lea
 at 1280 px no table is wider than its container, no name in a table's first column wraps
 and no last column is off-screen; at 400 px no table cell is off-screen; search for a
 method's name lists it first, titled by the method and its protocol, and the hit opens
-the methods page at the method's heading.
+the methods page at the method's heading.  Before the site, each measurement is run on a
+page built to fail it (``_BROKEN_PAGE``) and must fail there.
 """
 
 from __future__ import annotations
@@ -428,6 +429,50 @@ def _sample_type(site: Path, protocol: str) -> str:
     return chosen
 
 
+# The rejecting twin of every measurement: a page built to fail each one.  If a check
+# stops firing on it (a theme update renames a class, a script changes), docs-check fails
+# instead of passing on a site it no longer measures.
+_BROKEN_PAGE = """<!doctype html>
+<html lang="en" data-diagrams="done"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body><article style="width: 600px">
+<div class="md-typeset__scrollwrap" style="overflow-x: auto"><table>
+<thead><tr><th>Field</th><th>Description</th></tr></thead>
+<tbody><tr><td style="width: 1px"><code>a name that wraps</code></td>
+<td style="white-space: nowrap">%s</td></tr></tbody></table></div>
+<div class="diagram diagram-error">classDiagram oops</div>
+</article></body></html>
+""" % ("a description far too long for its column " * 6)
+_BROKEN_EXPECTED = (
+    "did not render",
+    "shows an error",
+    "overflows its container",
+    "names broken over lines",
+    "last column is off-screen",
+    "table cells are off-screen",
+)
+
+
+def self_test() -> list[str]:
+    """Each measurement run on ``_BROKEN_PAGE``: the ones that did not fire."""
+    from playwright.sync_api import sync_playwright
+
+    results = Results()
+    with tempfile.TemporaryDirectory(prefix="docs-check-broken-") as folder:
+        (Path(folder) / "index.html").write_text(_BROKEN_PAGE, encoding="utf-8")
+        with serve(Path(folder)) as base, sync_playwright() as pw:
+            browser = pw.chromium.launch(
+                executable_path=CHROMIUM, headless=True, args=ARGS
+            )
+            page = browser.new_page(viewport={"width": WIDE[0], "height": WIDE[1]})
+            _visit(page, base, results)
+            page.set_viewport_size({"width": NARROW[0], "height": NARROW[1]})
+            _visit(page, base, results, wide=False)
+            browser.close()
+    found = " | ".join(results.failures)
+    return [expected for expected in _BROKEN_EXPECTED if expected not in found]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=REPO / "build" / "docs-check")
@@ -438,6 +483,12 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(out)
     out.mkdir(parents=True)
     started = time.monotonic()
+    silent = self_test()
+    if silent:
+        sys.stderr.write(
+            f"docs-check: FAIL its checks do not fire on a broken page: {silent}\n"
+        )
+        return 1
     built = docs_site.build(REPO, REPO / "build" / "docs")
     if built.returncode != 0 or built.links is None:
         sys.stderr.write(built.stderr)
