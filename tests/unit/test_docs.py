@@ -132,6 +132,9 @@ def test_doc_links_resolve_or_become_text() -> None:
         "[x](https://example.com/x)", resolve
     )
     assert text.inline("`[a](/b)` and [c](/d)", resolve) == "`[a](/b)` and c"
+    # Rustdoc's intra-doc links: to a declaration a link, to anything else as written.
+    assert text.inline("a [`Foo`] id", resolve) == "a [`Foo`](foo.md) id"
+    assert text.inline("a [`Bar`] id", resolve) == "a [`Bar`] id"
 
 
 def test_search_hits_are_titled_by_protocol_and_item() -> None:

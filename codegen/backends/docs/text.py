@@ -8,7 +8,8 @@ Outputs: Markdown blocks (``block``), one line (``inline``), or a first sentence
 (``summary``).
 Guarantees: ``{@link Name}`` / ``{@link Name.member | label}`` to a declaration of the spec
 becomes a link to its page, ``{@link https://... | label}`` an external link, any other
-``{@link target | label}`` its label as text; a Markdown link whose target is neither
+``{@link target | label}`` its label as text; rustdoc's ``[`Name`]`` to a declaration a
+link to its page; a Markdown link whose target is neither
 http(s) nor mailto (``/guide/state-model.html``, ``#anchor``, ``other.md``: pages of the
 spec's own site, which ours does not have) keeps its text and loses the link, so no doc
 comment can put a dead link on the site.  Everything then goes through ``escape.md_block``
@@ -144,8 +145,25 @@ def _links(text: str, resolve: Resolver) -> str:
                 f"{definition.group(1)}{definition.group(2)}: {definition.group(3)}"
             )
             continue
-        lines.append(_outside_code(line, rewrite))
+        lines.append(_rustdoc(_outside_code(line, rewrite), resolve))
     return "\n".join(lines)
+
+
+_RUSTDOC_LINK = re.compile(r"\[`([A-Za-z_][A-Za-z0-9_]*)`\](?![(\[:])")
+
+
+def _rustdoc(line: str, resolve: Resolver) -> str:
+    """Rustdoc's intra-doc links (``[`ToolCallId`]``) to a declaration of the spec: a link
+    to its page; any other stays as written.  Not in a line with a longer code span (one
+    could hold the brackets as code)."""
+    if "``" in line:
+        return line
+
+    def link(match: re.Match[str]) -> str:
+        page = resolve(match.group(1))
+        return f"[`{match.group(1)}`]({page})" if page is not None else match.group(0)
+
+    return _RUSTDOC_LINK.sub(link, line)
 
 
 def block(text: str, resolve: Resolver) -> str:
