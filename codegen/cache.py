@@ -274,15 +274,31 @@ class Cache:
             "hidden_notes": record.hidden_notes,
         }
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            top = self.root / CACHE_DIR
-            for name, text in ((".gitignore", "*\n"), ("CACHEDIR.TAG", _TAG)):
-                if not (top / name).exists():
-                    _atomic_write(top / name, text)
+            self.ensure()
             _atomic_write(self.folder / f"{key}.json", json.dumps(payload, indent=1))
             self._prune()
         except OSError:
             pass
+
+    def ensure(self) -> None:
+        """Create the cache folder, ignored by git and tagged as a cache (may raise
+        ``OSError``)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        top = self.root / CACHE_DIR
+        for name, text in ((".gitignore", "*\n"), ("CACHEDIR.TAG", _TAG)):
+            if not (top / name).exists():
+                _atomic_write(top / name, text)
+
+    def templates_folder(self) -> Path | None:
+        """Where compiled templates of this generator are kept, created; None when the
+        cache cannot be written (templates are then compiled each run)."""
+        folder = self.root / CACHE_DIR / "jinja" / fingerprint()[:24]
+        try:
+            self.ensure()
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            return None
+        return folder
 
     def _prune(self) -> None:
         records = list(self.folder.glob("*.json"))

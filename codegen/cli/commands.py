@@ -144,7 +144,7 @@ def generate(
         typer.Option(
             "--no-cache",
             help="Read and render every spec, even those whose inputs and output match "
-            "the record of an earlier run (.codegen_cache/).",
+            "the record of an earlier run (.codegen_cache/ keeps the records).",
         ),
     ] = False,
     config: ConfigOpt = None,

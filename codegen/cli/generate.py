@@ -116,8 +116,8 @@ def run(request: Request, out: Output) -> int:
         out.error(str(exc))
         return EXIT_USAGE
     base = project.base(dirs)
-    records = _Records(project, base, dirs) if request.cache else None
-    hits = records.hits() if records is not None else {}
+    records = _Records(project, base, dirs)
+    hits = records.hits() if request.cache else {}
     todo = [spec_dir for spec_dir in dirs if spec_dir not in hits]
     if hits:
         names = ", ".join(project.show(d) for d in dirs if d in hits)
@@ -129,6 +129,11 @@ def run(request: Request, out: Output) -> int:
         render = sys.modules.get("codegen.backends.render")
         if render is not None:
             render.environment.cache_clear()  # a watch picks up edited templates
+        compiled = records.cache.templates_folder()
+        if compiled is not None:
+            from codegen.backends import render as rendering
+
+            rendering.cache_compiled(compiled)
         with out.status(f"generating {len(todo)} spec(s)…"):
             drafted = dict(zip(todo, draft_all(project, todo, base), strict=True))
     hidden = 0
@@ -166,8 +171,7 @@ def run(request: Request, out: Output) -> int:
         if request.check
         else _write(project, base, files, owned, kept, out)
     )
-    if records is not None:
-        records.store({d: drafted[d] for d in todo}, per_spec)
+    records.store({d: drafted[d] for d in todo}, per_spec)
     return code
 
 

@@ -82,17 +82,23 @@ def _fields(kind: type) -> tuple[tuple[str, Any], ...]:
 
 
 def _blank_data(node: Any) -> Any:
-    if isinstance(node, ir.Span):
+    kind = type(node)
+    if kind is ir.Span:
         return _NO_SPAN_DATA
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        out: dict[str, Any] = {"node": type(node).__name__}
-        protocol = isinstance(node, ir.Protocol)
-        for name, default in _fields(type(node)):
+    fields = _FIELDS.get(kind)
+    if fields is None and dataclasses.is_dataclass(node) and not isinstance(node, type):
+        fields = _fields(kind)
+    if fields is not None:
+        out: dict[str, Any] = {"node": kind.__name__}
+        protocol = kind is ir.Protocol
+        for name, default in fields:
             value = () if protocol and name == "sources" else getattr(node, name)
             if default is not _NO_VALUE and _blank_identical(value, default):
                 continue
             out[name] = _blank_data(value)
         return out
+    if kind is tuple or kind is list:
+        return [_blank_data(item) for item in node]
     if isinstance(node, enum.Enum):
         return node.value
     if isinstance(node, (tuple, list)):
@@ -102,9 +108,13 @@ def _blank_data(node: Any) -> Any:
 
 def _blank_identical(left: Any, right: Any) -> bool:
     """``ir.dump``'s default test, on the blanked IR (a span counts as ``NO_SPAN``)."""
-    if isinstance(left, ir.Span):
+    if left is right:  # defaults are shared objects: None, (), NO_SPAN, an enum member
+        return True
+    if type(left) is ir.Span:
         left = ir.NO_SPAN
-    if dataclasses.is_dataclass(left) and not isinstance(left, type):
+    if type(left) in _FIELDS or (
+        dataclasses.is_dataclass(left) and not isinstance(left, type)
+    ):
         return type(left) is type(right) and all(
             _blank_identical(getattr(left, name), getattr(right, name))
             for name, _ in _fields(type(left))

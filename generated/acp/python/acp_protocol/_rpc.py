@@ -251,6 +251,8 @@ class MessageLog:
         print(f"{self.name}: {text}", file=sys.stderr, flush=True)
 
     def message(self, direction: str, peer: str, data: str | bytes) -> None:
+        if self.quiet and self._file is None:
+            return  # the hot path of a quiet server: nothing to decode or format
         text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
         if not self.quiet:
             arrow = "<-" if direction == "in" else "->"
