@@ -42,7 +42,10 @@ _PACKAGE = Path(__file__).resolve().parent
 # The output of a run that also lives in the spec folder (never an input of the key).
 _SPEC_OUTPUTS = frozenset({"extracted.json"})
 _SKIPPED_PARTS = frozenset(
-    {"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".git"}
+    {
+        *("__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".git"),
+        *(CACHE_DIR, writer.TX_DIR),  # our own state, should it lie in a spec folder
+    }
 )
 # Packages whose version changes what generation emits: the parsers, Jinja, the formatter.
 _TOOLS = (
@@ -152,10 +155,13 @@ def _stat(path: str | None) -> str:
 
 
 def _tree_hash(
-    folder: Path, suffixes: tuple[str, ...] = (), skip: frozenset[str] = frozenset()
+    folder: Path,
+    suffixes: tuple[str, ...] = (),
+    skip: frozenset[str] = frozenset(),
+    outside: tuple[Path, ...] = (),
 ) -> str:
     digest = hashlib.sha256()
-    for path in sorted(_files(folder)):
+    for path in sorted(_files(folder, outside)):
         rel = path.relative_to(folder).as_posix()
         if (suffixes and not rel.endswith(suffixes)) or rel in skip:
             continue
@@ -167,23 +173,29 @@ def _tree_hash(
     return digest.hexdigest()
 
 
-def _files(folder: Path) -> Iterable[Path]:
+def _files(folder: Path, outside: tuple[Path, ...] = ()) -> Iterable[Path]:
     for directory, subdirs, names in os.walk(folder):
-        subdirs[:] = [d for d in subdirs if d not in _SKIPPED_PARTS]
+        subdirs[:] = [
+            d
+            for d in subdirs
+            if d not in _SKIPPED_PARTS and Path(directory, d) not in outside
+        ]
         for name in names:
             yield Path(directory, name)
 
 
 def spec_key(spec_dir: Path, options: Options) -> str:
     """The key of one spec's inputs: every file of its folder (but the ``extracted.json``
-    a run writes there), any source spec.toml names outside it, the options, the
-    generator."""
+    a run writes there, an output folder inside it and caches), any source spec.toml
+    names outside it, the options, the generator."""
     spec_dir = spec_dir.resolve()
     digest = hashlib.sha256(fingerprint().encode())
     digest.update(json.dumps(options.data(), sort_keys=True).encode())
     digest.update(str(spec_dir).encode() + b"\0")
     skip = frozenset(f"examples/{name}" for name in _SPEC_OUTPUTS)
-    digest.update(_tree_hash(spec_dir, skip=skip).encode())
+    # An output folder inside the spec folder is output, never input.
+    outside = (options.output.resolve(),)
+    digest.update(_tree_hash(spec_dir, skip=skip, outside=outside).encode())
     for source in _outside_sources(spec_dir):
         digest.update(f"{source}\0".encode())
         try:

@@ -304,3 +304,24 @@ def _tree(root: Path) -> dict[str, bytes]:
         for p in sorted(root.rglob("*"))
         if p.is_file() and "__pycache__" not in p.parts
     }
+
+
+def test_output_and_records_inside_the_spec_folder_are_not_inputs(
+    tmp_path: Path, drafted: list[str]
+) -> None:
+    """A spec folder that is the project itself, its output inside it: what a run
+    writes there (output, records, compiled templates) never changes the spec's key."""
+    shutil.copytree(REPO / "specs" / "openctx", tmp_path / "openctx")
+    spec = tmp_path / "openctx"
+    (spec / "pyproject.toml").write_text(
+        '[tool.codegen]\nspecs = ["."]\noutput = "out"\n', encoding="utf-8"
+    )
+    assert generate(spec) == 0
+    assert (spec / "out" / "openctx").is_dir() and (spec / cache.CACHE_DIR).is_dir()
+    drafted.clear()
+    assert generate(spec) == 0
+    assert drafted == []
+    source = spec / "protocol.md"  # the twin: the spec's own text is an input
+    source.write_text(source.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert generate(spec) == 0
+    assert drafted == ["openctx"]

@@ -18,7 +18,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "83191821479979f48b6716f238cdff988c3c9a7467b0f54c8c3c97d09fa0d5ee",
-    "_rpc.py": "ca7194b57cc0a6b0ebfe1f445aef84618f1ace3b38ec2caf951a90d4f83b6622",
+    "_rpc.py": "6ba476538c49784e1caff721201b42d16a16c596b6aff283f53fb85799efa9ad",
     "client.py": "826aad1a167ea2ba80ad842f4693b5445816b364787e9f0c47688bc67b66ea78",
     "methods.py": "30408762bc68f295406037c5c4147c3f2cb02c2a76d530cac6b233e667377993",
     "models.py": "65ee0a1db933f104dd626959724fc91622f5b0efba223899d8066470f2c0463c",

@@ -22,7 +22,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "133e4c50591a03a3d39c686f38e87653a6d7693220451a8077fcad3a2d155864",
-    "_rpc.py": "af318fd205de7dc3d82302f8a462f19259788a2d6967903cefb99ef6575455a1",
+    "_rpc.py": "7b3640a463258034694e32095f836edcdd4634d6d7a7127378be8d7dc969a3a5",
     "client.py": "ddc3a8363660fe5275193c021bf045c66085e7c28ff74f82f5df731bf3ce93c7",
     "methods.py": "15a7e521993c96f4a0e218a8ea08ce4f9dca3d4c069228d0c8d45d13f85b5dfc",
     "models.py": "cdd47afcb13dd6b387f4a2b97d5d02f13127937277bed26a478a675fcc44a923",

@@ -18,7 +18,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "d26ac8f2093064b68480a053359b6afebe61ff14232a2233ad877d532766777a",
-    "_rpc.py": "c58750849fbdf220918447ca23c34d1cc0df602da0faa5ed26044c2bb7f61654",
+    "_rpc.py": "12d160cc67a68f59c0c1c1af71b8ded1a343978a620647b04e338f2cf98b9410",
     "client.py": "a805e4c5ce3ffc6756d9875d2a0b7ff428d4aaac0b0f1c7d282581c7df361b16",
     "methods.py": "3e8aca0fbbcc1bdc0c8ec8b9637237c3498fa45a9c6578a923d3ad68036ba262",
     "models.py": "68c4eefbf35068dfae085abf4b4afcd5324f60e6a34c815c424051f3b224aa13",

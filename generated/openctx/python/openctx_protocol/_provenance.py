@@ -18,7 +18,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "b1dfe31b5a0b1bbadb80bb7ab468ced097efc6ef12e934aa25d2d624bf31cec5",
-    "_rpc.py": "79a68a97cb6db78c48ea0b66c572996884d45bb9e715c52291a4ae61c11a8b12",
+    "_rpc.py": "9c68077047cf2b72e53d793268dbf297a300458082a8ec76a16e630be0e390ff",
     "client.py": "6b5907ceef5d1e1a7a9379813b38c13ef38602d41fb806f2d12026e600d24918",
     "methods.py": "254a61f34e0851506f8793201ad0945504257cd1f3ef1be1c694fac9b4ed9d4b",
     "models.py": "69eff7341f1812daf6b8c5376a33d6b8b97d810f754d963436bc2da8943fdd80",

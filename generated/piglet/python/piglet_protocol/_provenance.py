@@ -18,7 +18,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "fe2902043fd4d4e95196a427601b3918cea6f7d349ac91b93f17c40520e64608",
-    "_rpc.py": "ebdca2f2e97f021b219d319a0e8d6892d61ef941d6fca2ba353058e799474e5b",
+    "_rpc.py": "a6d097edce38373a67226c32239b7f10fccf6c5a4ba3b688abea234188f9ec96",
     "client.py": "c42e271ac9dede502d58142a3cbf88176a0f75befb3e49ec26c3e1fe3b10dcf6",
     "methods.py": "332395f8e9ca31ef311c0744082a67bed28e32319ebbfa6e0baa1bb10e21cc9e",
     "models.py": "a3fa2a1aa93684b799989e07461940d1013c7bd0ca4baaa2ab0aaa8e4d929236",
