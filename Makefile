@@ -26,7 +26,7 @@ help:
 	@echo "make docs            build the HTML reference of all protocols into build/docs/site"
 	@echo "make docs-check      build the site, serve it on 127.0.0.1 and check it in headless"
 	@echo "                     Chromium (Debian chromium); screenshots in build/docs-check"
-	@echo "make bench           benchmarks (ratios against named peers)"
+	@echo "make bench           benchmarks (ratios against named peers) -> build/bench/summary.md"
 	@echo "make fuzz            long fuzz runs: spec bytes, kills of generate, frontends (not in make test)"
 	@echo "make interop         real peers (official SDKs, own venv) against generated stubs/clients"
 	@echo "make corpus          long campaign: every official-schema definition and schema type"
@@ -83,11 +83,11 @@ docs-check: $(STAMP)
 	$(CODEGEN) generate --check
 	$(BIN)/python -m codegen.tools.docs_check
 
+# All benchmarks in one run; build/bench/summary.md holds the table of ratios (BASELINE=REV
+# measures that revision too, for a before/after table; QUICK=1 for shorter runs).
 bench: $(STAMP)
-	$(BIN)/python bench/bench_generate.py
-	$(BIN)/python bench/bench_server.py
-	$(BIN)/python bench/bench_bindings.py
-	$(BIN)/python bench/bench_scale.py
+	$(CODEGEN) generate
+	$(BIN)/python bench/summary.py $(if $(BASELINE),--baseline $(BASELINE)) $(if $(QUICK),--quick)
 
 # The real peers' SDKs live in their own venv (tests/interop/requirements.txt, pinned): they
 # must not decide the toolchain's own dependencies.  Every tests/interop/test_*.py runs there.
