@@ -39,6 +39,10 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
     "SYN003": (Severity.ERROR, "an unsupported type expression"),
     "SYN004": (Severity.ERROR, "an enum member value is not a constant"),
     "SYN005": (Severity.NOTE, "a declaration that is not a wire type was excluded"),
+    "SYN006": (
+        Severity.NOTE,
+        "a source file is not compiled with the selected features (cfg) and is left out",
+    ),
     # names and references
     "REF001": (Severity.ERROR, "a reference to a type that is not defined"),
     "REF002": (
@@ -60,6 +64,7 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
         Severity.ERROR,
         "a method's direction or kind is unknown or contradictory",
     ),
+    "MTH007": (Severity.WARNING, "the spec declares no methods"),
     # unions and structs
     "UNI002": (Severity.ERROR, "a tag value is used by two variants"),
     "UNI003": (

@@ -34,6 +34,7 @@ Decisions a reader of the schema should know:
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from codegen import ir
@@ -235,7 +236,10 @@ class _Builder:
         if isinstance(expr, (ir.EnumMemberRef, ir.Literal)):
             return {"const": self._literal_value(expr)}
         if isinstance(expr, ir.ArrayOf):
-            return {"type": "array", "items": self.type_schema(expr.items)}
+            array: Schema = {"type": "array", "items": self.type_schema(expr.items)}
+            if expr.skip_invalid:
+                array["x-skip-invalid-items"] = True
+            return array
         if isinstance(expr, ir.MapOf):
             out: Schema = {
                 "type": "object",
@@ -244,6 +248,8 @@ class _Builder:
             names = self._key_schema(expr.key)
             if names is not None:
                 out["propertyNames"] = names
+            if expr.sorted_keys:
+                out["x-sorted-keys"] = True
             return out
         if isinstance(expr, ir.TupleOf):
             return {
@@ -355,6 +361,15 @@ class _Builder:
             schema = dict(schema)
         if fld.default_json is not None:
             schema["default"] = json.loads(fld.default_json)
+        if fld.omitted_value is not None:
+            # The schema is the written form: a writer never writes this value (a reader
+            # takes it as an absent key).
+            omitted = json.loads(fld.omitted_value)
+            schema["x-omitted-value"] = omitted
+            if omitted is not None or _accepts_null(schema):
+                schema["not"] = {"const": omitted}
+        if fld.default_on_error:
+            schema["x-default-on-error"] = True
         note = fld.allowed_values_note
         return _annotate(
             schema, fld.lifecycle, f"Allowed values: {note}" if note else ""
@@ -410,6 +425,9 @@ class _Builder:
         if decl.open:
             out["x-open-enum"] = True
             out["x-enum-values"] = values
+        if decl.catch_all is not None:
+            member = next(m for m in decl.members if m.name == decl.catch_all)
+            out["x-catch-all"] = member.value
         return out
 
     def _alias(self, decl: ir.AliasDecl) -> Schema:
@@ -423,6 +441,18 @@ class _Builder:
     # ------------------------------------------------------------------ unions
 
     def _union(self, decl: ir.UnionDecl) -> Schema:
+        loose = [v for v in decl.variants if v.untagged]
+        if loose and decl.repr is not ir.UnionRepr.UNTAGGED:
+            tagged = self._union(
+                replace(
+                    decl, variants=tuple(v for v in decl.variants if not v.untagged)
+                )
+            )
+            return {
+                "anyOf": [tagged, *(self._untagged_variant(v) for v in loose)],
+                "x-union-choice": "first-fit",
+                "x-union-repr": decl.repr.value,
+            }
         out: Schema
         if decl.repr is ir.UnionRepr.INTERNALLY_TAGGED and decl.tag_key:
             out = self._internally_tagged(decl, decl.tag_key)
@@ -461,6 +491,8 @@ class _Builder:
             if isinstance(variant.type, ir.Ref):
                 for value in tags:
                     mapping[_tag_text(value)] = def_pointer(variant.type.name)
+            if variant.catch_all:
+                branch = {**branch, "x-catch-all": True}
             branches.append(branch)
         out: Schema = {"oneOf": branches, "discriminator": {"propertyName": tag}}
         if mapping:

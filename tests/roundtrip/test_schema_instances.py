@@ -25,19 +25,25 @@ from tests.roundtrip import harness
 from tests.roundtrip.test_samples import SPECS
 
 EXAMPLES = int(os.environ.get("CODEGEN_SCHEMA_EXAMPLES", "3"))
-# Formats we emit that JSON Schema does not define: any string will do for generation.
+# Formats we emit that JSON Schema does not define: any string will do for generation,
+# except where the schema also has a pattern (semver: the semver crate's grammar).
 CUSTOM_FORMATS = {
-    name: st.text(max_size=8)
-    for name in (
-        "float",
-        "path",
-        "semver",
-        "uint64",
-        "uint32",
-        "int32",
-        "int64",
-        "byte",
-    )
+    **{
+        name: st.text(max_size=8)
+        for name in (
+            "float",
+            "path",
+            "uint64",
+            "uint32",
+            "int32",
+            "int64",
+            "byte",
+        )
+    },
+    "semver": st.from_regex(
+        r"(0|[1-9][0-9]{0,3})\.(0|[1-9][0-9]{0,3})\.(0|[1-9][0-9]{0,3})(-[a-z]{1,4})?",
+        fullmatch=True,
+    ),
 }
 
 

@@ -56,10 +56,18 @@ class TypeAnnotator:
         if isinstance(expr, (ir.EnumMemberRef, ir.Literal)):
             return self.literals([expr])
         if isinstance(expr, ir.ArrayOf):
+            if expr.skip_invalid:
+                # serde_with VecSkipError: items that do not read are dropped.
+                item = f"Annotated[{self.annotation(expr.items)}, _SKIP_INVALID]"
+                return f"Annotated[list[{item}], _DROP_SKIPPED]"
             return f"list[{self.annotation(expr.items)}]"
         if isinstance(expr, ir.MapOf):
             key = self._key_annotation(expr.key)
-            return f"dict[{key}, {self.annotation(expr.values)}]"
+            mapping = f"dict[{key}, {self.annotation(expr.values)}]"
+            # A BTreeMap writes its entries in key order: keep them so once read.
+            return (
+                f"Annotated[{mapping}, _SORTED_KEYS]" if expr.sorted_keys else mapping
+            )
         if isinstance(expr, ir.TupleOf):
             items = ", ".join(self.annotation(item) for item in expr.items)
             # Lax at the tuple level only (items stay strict): ``json.loads`` gives
@@ -167,6 +175,9 @@ class TypeAnnotator:
 
 
 def _primitive(expr: ir.Primitive) -> str:
+    if expr.kind is ir.PrimitiveKind.NUMBER and expr.constraints.binary_float:
+        # serde's f64: 5 reads as 5.0 (and is written so); inf is out of range.
+        return "Annotated[float, Field(allow_inf_nan=False)]"
     base = {
         ir.PrimitiveKind.STRING: "str",
         ir.PrimitiveKind.INTEGER: "int",

@@ -27,13 +27,26 @@ __all__ = ["RESERVED_GLOBALS", "import_order", "names_in", "render_with_imports"
 _IMPORT_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("dataclasses", ("dataclass",)),
     ("enum", ("STRICT", "Flag", "IntEnum", "IntFlag", "StrEnum")),
-    ("typing", ("Annotated", "Any", "Literal", "NewType", "Self", "TypeAlias", "cast")),
+    (
+        "typing",
+        (
+            "Annotated",
+            "Any",
+            "ClassVar",
+            "Literal",
+            "NewType",
+            "Self",
+            "TypeAlias",
+            "cast",
+        ),
+    ),
     (
         "pydantic",
         (
             *("MISSING", "AliasChoices", "BaseModel", "BeforeValidator", "ConfigDict"),
             *("Discriminator", "Field", "GetCoreSchemaHandler", "JsonValue", "Strict"),
-            *("Tag", "TypeAdapter"),
+            *("Tag", "TypeAdapter", "AfterValidator", "ValidationError"),
+            *("ValidatorFunctionWrapHandler", "WrapValidator", "model_validator"),
         ),
     ),
     ("pydantic.config", ("ExtraValues",)),

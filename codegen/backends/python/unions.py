@@ -18,10 +18,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 
 from codegen import ir, naming
 from codegen.backends.python.decls import DeclBuilder
-from codegen.backends.python.names import needs_wrapper, wrapper_key
+from codegen.backends.python.names import (
+    has_untagged_fallback,
+    needs_wrapper,
+    tagged_part_key,
+    wrapper_key,
+)
 from codegen.backends.python.text import (
     docstring,
     json_kind,
@@ -37,7 +43,11 @@ __all__ = ["UnionBuilder"]
 class UnionBuilder(DeclBuilder):
     """The views of unions (and of their wrapper models) of one protocol."""
 
+    _tagged_part: str | None = None  # a union whose tagged part is being built
+
     def union(self, union: ir.UnionDecl) -> list[DeclView]:
+        if has_untagged_fallback(union):
+            return self._with_untagged_fallback(union)
         if union.repr is ir.UnionRepr.INTERNALLY_TAGGED:
             return self._tagged_union(union, union.tag_key or "type")
         if union.repr is ir.UnionRepr.ADJACENTLY_TAGGED:
@@ -67,6 +77,32 @@ class UnionBuilder(DeclBuilder):
             )
         ]
 
+    def _with_untagged_fallback(self, union: ir.UnionDecl) -> list[DeclView]:
+        """serde's ``#[serde(untagged)]`` variants of a tagged enum: the tagged variants
+        first (as one tagged union), then each untagged variant in declaration order;
+        the first that reads the value is the one."""
+        tagged = replace(
+            union,
+            variants=tuple(v for v in union.variants if not v.untagged),
+            exported=False,
+        )
+        self._tagged_part = union.name
+        views = self.union(tagged) if tagged.variants else []
+        self._tagged_part = None
+        parts = [self.names[tagged_part_key(union)]] if tagged.variants else []
+        parts += [self._variant_annotation(v) for v in union.variants if v.untagged]
+        value = f"Annotated[{' | '.join(dict.fromkeys(parts))}, _LEFT_TO_RIGHT]"
+        views.append(
+            self._union_view(
+                union,
+                value,
+                (
+                    "Tagged variants first, then each untagged variant: the first that reads it.",
+                ),
+            )
+        )
+        return views
+
     def _union_view(
         self,
         union: ir.UnionDecl,
@@ -75,9 +111,12 @@ class UnionBuilder(DeclBuilder):
         discriminator: DiscriminatorView | None = None,
     ) -> DeclView:
         doc = lifecycle_text(union.lifecycle.docs, union.lifecycle)
+        key = union.name
+        if union.name == self._tagged_part:
+            key = tagged_part_key(union)
         return DeclView(
             kind="union",
-            name=self.names[union.name],
+            name=self.names[key],
             doc=docstring(doc, ""),
             comment=comment,
             value=value or "None",
@@ -89,10 +128,90 @@ class UnionBuilder(DeclBuilder):
     def _variant_annotation(self, variant: ir.Variant) -> str:
         return self.annotation(variant.type) if variant.type is not None else "None"
 
-    def _tag_field(self, key: str, values: tuple[str | int | bool, ...]) -> ir.Field:
+    def _tag_field(
+        self, key: str, values: tuple[str | int | bool, ...], *, catch_all: bool = False
+    ) -> ir.Field:
         members = tuple(ir.Literal(v) for v in values)
         expr: ir.TypeExpr = members[0] if len(members) == 1 else ir.InlineUnion(members)
+        if catch_all:
+            # serde's ``#[serde(other)]``: read for any other tag, written as its own.
+            return ir.Field(
+                name=key,
+                wire_name=key,
+                type=expr,
+                presence=ir.Presence.WRITTEN_ALWAYS_READ_OPTIONAL,
+                default_json=json.dumps(values[0]),
+                default_on_error=True,
+                synthesized=True,
+            )
         return ir.Field(name=key, wire_name=key, type=expr, synthesized=True)
+
+    def _tagged_members(self, expr: ir.TypeExpr | None, key: str) -> list[str] | None:
+        """The model classes of a union-typed variant when every one of them carries the
+        tag field itself (a flattened enum distributed into structs), else None."""
+        if not isinstance(expr, ir.Ref):
+            return None
+        resolved = self.index.resolve(expr)
+        decl = self.index.get(resolved.name) if isinstance(resolved, ir.Ref) else None
+        if not isinstance(decl, ir.UnionDecl) or decl.repr is not ir.UnionRepr.UNTAGGED:
+            return None
+        out: list[str] = []
+        for variant in decl.variants:
+            struct = self.index.struct_of(variant.type) if variant.type else None
+            if struct is not None:
+                if all(f.wire_name != key for f in self.index.wire_fields(struct)):
+                    return None
+                out.append(self.names[struct.name])
+                continue
+            inner = self._tagged_members(variant.type, key)
+            if inner is None:
+                return None
+            out.extend(inner)
+        return out
+
+    def _by_tag_value(
+        self,
+        union: ir.UnionDecl,
+        classes: Sequence[tuple[ir.Variant, str, str | None]],
+        nested: dict[str, list[str]],
+        key: str,
+        catch_all: ir.Variant | None,
+    ) -> DeclView:
+        """A callable discriminator on the tag's value, for variants that are unions of
+        models carrying the tag (the choice inside such a variant is its own) and for a
+        catch-all variant (any other string tag)."""
+        checks = tuple(
+            CheckView(
+                f"kind == {json.dumps(json_kind(tag))} and tag == {py_literal(tag)}",
+                json.dumps(variant.name),
+            )
+            for variant, _, _ in classes
+            for tag in variant.tag_values or (variant.name,)
+        )
+        instance_checks = []
+        for variant, cls, _ in classes:
+            members = nested.get(variant.name, [cls])
+            condition = members[0] if len(members) == 1 else f"({', '.join(members)})"
+            instance_checks.append(CheckView(condition, json.dumps(variant.name)))
+        fallback = "None"
+        if catch_all is not None:
+            fallback = f'{json.dumps(catch_all.name)} if kind == "string" else None'
+        disc = DiscriminatorView(
+            function=self._discriminator_name(union),
+            doc=docstring(
+                f"Pick the variant of `{self.names[union.name]}` by its {key!r} tag.",
+                "    ",
+            ),
+            instance_checks=tuple(instance_checks),
+            dict_prelude=(
+                f"tag = value.get({json.dumps(key)})",
+                "kind = _json_kind(tag)",
+            ),
+            dict_checks=checks,
+            dict_fallback=fallback,
+            other_fallback="None",
+        )
+        return self._discriminated_view(union, classes, disc, f"Tagged by {key!r}.")
 
     def _wrapper(
         self,
@@ -125,14 +244,24 @@ class UnionBuilder(DeclBuilder):
         out: list[DeclView] = []
         # (variant, its class or annotation, the attribute of its tag field if usable)
         classes: list[tuple[ir.Variant, str, str | None]] = []
+        # variant → the model classes of a nested union that carry the tag themselves
+        nested: dict[str, list[str]] = {}
         for variant in union.variants:
             values = variant.tag_values or (variant.name,)
             struct = self.index.struct_of(variant.type) if variant.type else None
+            members = (
+                self._tagged_members(variant.type, key) if struct is None else None
+            )
+            if members:
+                nested[variant.name] = members
+                classes.append((variant, self._variant_annotation(variant), key))
+                continue
             if needs_wrapper(self.index, union, variant):
-                fields = [self._tag_field(key, values)]
+                fields = [self._tag_field(key, values, catch_all=variant.catch_all)]
                 if struct is not None:
                     fields.extend(self.index.wire_fields(struct))
-                closed = struct is None or struct.extra_keys is ir.ExtraKeys.FORBID
+                # A unit variant has no struct: serde ignores the other keys.
+                closed = struct is not None and struct.extra_keys is ir.ExtraKeys.FORBID
                 out.append(self._wrapper(union, variant, fields, closed=closed))
                 classes.append((variant, out[-1].name, self.attrs(fields)[key]))
                 continue
@@ -146,13 +275,17 @@ class UnionBuilder(DeclBuilder):
                 attr = None
             classes.append((variant, self.names[struct.name], attr))
         untagged = any(attr is None for *_, attr in classes)
+        catch_all = next((v for v in union.variants if v.catch_all), None)
+        if (nested or catch_all is not None) and not untagged:
+            out.append(self._by_tag_value(union, classes, nested, key, catch_all))
+            return out
         if untagged or len({cls for _, cls, _ in classes}) < len(classes):
-            members = " | ".join(dict.fromkeys(cls for _, cls, _ in classes))
+            joined = " | ".join(dict.fromkeys(cls for _, cls, _ in classes))
             comment = (
                 f"Tagged by {key!r}, but not every variant is a model with that field:",
                 "pydantic's smart union picks the best-fitting variant.",
             )
-            out.append(self._union_view(union, members, comment))
+            out.append(self._union_view(union, joined, comment))
             return out
         out.append(self._by_tag(union, classes, key, f"Tagged by {key!r}."))
         return out
@@ -164,15 +297,12 @@ class UnionBuilder(DeclBuilder):
         key: str,
         comment: str,
     ) -> DeclView:
-        """A union of models told apart by the value of the ``key`` field: pydantic's
-        ``Field(discriminator=...)`` for string tags, else a callable discriminator that
-        compares JSON types exactly (pydantic would match ``true`` to the tag ``1``)."""
-        attrs = {attr for *_, attr in classes}
+        """A union of models told apart by the value of the ``key`` field: a callable
+        discriminator that reads the wire key and compares JSON types exactly (pydantic
+        would match ``true`` to the tag ``1``)."""
+        # Always a callable on the wire key: pydantic's ``Field(discriminator=attr)``
+        # also reads the attribute name, so an unknown key ``type_`` would steer it.
         tags = [(v, tag) for v, _, _ in classes for tag in v.tag_values or (v.name,)]
-        if len(attrs) == 1 and all(isinstance(tag, str) for _, tag in tags):
-            members = " | ".join(cls for _, cls, _ in classes)
-            field = f"Field(discriminator={json.dumps(attrs.pop())})"
-            return self._union_view(union, f"Annotated[{members}, {field}]", (comment,))
         checks = tuple(
             CheckView(
                 f"kind == {json.dumps(json_kind(tag))} and tag == {py_literal(tag)}",
@@ -214,7 +344,10 @@ class UnionBuilder(DeclBuilder):
         return self._union_view(union, value, (comment,), disc)
 
     def _discriminator_name(self, union: ir.UnionDecl) -> str:
-        return f"_discriminate_{naming.snake_case(self.names[union.name])}"
+        key = union.name
+        if union.name == self._tagged_part:
+            key = tagged_part_key(union)
+        return f"_discriminate_{naming.snake_case(self.names[key])}"
 
     def _adjacent_union(self, union: ir.UnionDecl) -> list[DeclView]:
         """``{tag_key: tag, content_key: payload}``; a unit variant has no content."""

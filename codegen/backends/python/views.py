@@ -69,6 +69,7 @@ class DeclView:
     discriminator: DiscriminatorView | None = None
     exported: bool = True
     runtime: str = ""  # the text evaluated at import time (ordering constraints)
+    body: tuple[str, ...] = ()  # extra class-body lines (indented), after the members
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ SPEC_ID = "acp"
 SPEC_VERSION = "0"
 PACKAGE = "acp_protocol"
 GENERATOR = "codegen 0.1.0"
-IR_SHA256 = "7375dd0009efa51ceaa13e4ca4c9fe45f81254e4385ae715978e20660633e396"
+IR_SHA256 = "854b04052fbd554bf28d599c68c4d6395a0b526b8db8a94fbe66daa3526b9917"
 SOURCES: tuple[tuple[str, str], ...] = (
     (
         "specs/acp/schema.rs",
@@ -21,7 +21,7 @@ FILES: dict[str, str] = {
     "_rpc.py": "34fdbb5886a2e0d2979ac7f3d872f087e3412fc2d15c0e34ca9c51ebf24263a1",
     "client.py": "826aad1a167ea2ba80ad842f4693b5445816b364787e9f0c47688bc67b66ea78",
     "methods.py": "30408762bc68f295406037c5c4147c3f2cb02c2a76d530cac6b233e667377993",
-    "models.py": "fc2e422e95139eba65cbaeb7a073e66be49dd5d79d60f62765213d155c125442",
+    "models.py": "1d8263085e1c6e3eb65319daa636273f1ed4c7378834aee71ff8bc6f58ed0a51",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "f78d96a64dc753c793e6344225998b22b23541a00531093e70d78af0443d7db5",
     "stub_data.py": "e0ae5c6b17e3a352768c55a5ba366993d3c3bf54255c4521972a145c6d4f7751",

@@ -6,17 +6,24 @@ JSON-RPC 2.0 protocol between a code editor (the client) and a coding agent, ove
 
 from __future__ import annotations
 
-from enum import Flag, StrEnum
+from enum import Flag, IntEnum, StrEnum
 from typing import Annotated, Any, Literal, NewType, Self, TypeAlias, cast
 
 from pydantic import (
     MISSING,
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Discriminator,
     Field,
     GetCoreSchemaHandler,
     JsonValue,
+    Tag,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+    model_validator,
 )
 from pydantic.config import ExtraValues
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
@@ -59,6 +66,102 @@ def _json_default(value: JsonValue) -> Any:
     return value
 
 
+def _as_json(value: Any) -> Any:
+    """A read value as the JSON a writer would write for it (for comparisons)."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", by_alias=True)
+    if isinstance(value, list):
+        return [_as_json(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _as_json(item) for key, item in value.items()}
+    if isinstance(value, (StrEnum, IntEnum)):
+        return value.value
+    return value
+
+
+def _same_json(left: Any, right: Any) -> bool:
+    """JSON equality that tells ``false`` from ``0`` and ``1`` from ``1.0``."""
+    if type(left) is not type(right):
+        return False
+    if isinstance(left, list):
+        return len(left) == len(right) and all(map(_same_json, left, right))
+    if isinstance(left, dict):
+        return list(left) == list(right) and all(
+            _same_json(left[key], right[key]) for key in left
+        )
+    return bool(left == right)
+
+
+def _omitted(written: JsonValue) -> AfterValidator:
+    """serde's ``skip_serializing_if``: the value a writer never writes (``null`` for an
+    ``Option``, ``[]`` for an empty ``Vec``...) reads as an absent key."""
+
+    def check(value: Any) -> Any:
+        return MISSING if _same_json(_as_json(value), written) else value
+
+    return AfterValidator(check)
+
+
+class _OnError:
+    """serde_with ``DefaultOnError``: a value that does not read is not an error; the
+    reader takes what an absent key gives (the default, or absent)."""
+
+    def __init__(self, default: Any) -> None:
+        self.default = default
+
+    def __call__(self, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        try:
+            return handler(value)
+        except ValidationError:
+            if self.default is MISSING:
+                return MISSING
+            return handler(self.default)
+
+
+class _Skipped:
+    """An item serde_with ``VecSkipError`` drops (it did not read)."""
+
+
+def _skip_invalid(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    try:
+        return handler(value)
+    except ValidationError:
+        return _Skipped()
+
+
+def _drop_skipped(items: list[Any]) -> list[Any]:
+    return [item for item in items if not isinstance(item, _Skipped)]
+
+
+def _array_form(data: Any, keys: tuple[tuple[str, bool], ...]) -> Any:
+    """serde_json also reads a struct from a JSON array of its fields' values, in
+    declaration order; a trailing value may be left out only where the field has its
+    own default."""
+    if not isinstance(data, list):
+        return data
+    if len(data) > len(keys):
+        raise PydanticCustomError(
+            "too_long", "Expected at most {count} values", {"count": len(keys)}
+        )
+    out: dict[str, Any] = {}
+    for position, (key, optional) in enumerate(keys):
+        if position < len(data):
+            out[key] = data[position]
+        elif not optional:
+            raise PydanticCustomError(
+                "missing", "Expected a value for {key}", {"key": key}
+            )
+    return out
+
+
+def _sorted_keys(entries: dict[Any, Any]) -> dict[Any, Any]:
+    """A map whose writer writes its entries in key order (Rust's ``BTreeMap``)."""
+    return dict(sorted(entries.items(), key=lambda item: str(item[0])))
+
+
+_SORTED_KEYS = AfterValidator(_sorted_keys)
+_SKIP_INVALID = WrapValidator(_skip_invalid)
+_DROP_SKIPPED = AfterValidator(_drop_skipped)
 _EXACT_INT = BeforeValidator(_exact_int)
 _EXACT_BOOL = BeforeValidator(_exact_bool)
 # Open enums are ``Enum | str``: try the enum first so known values become members.
@@ -177,12 +280,24 @@ class _ClosedModel(_Model):
 class Error(_Model):
     code: Annotated[int, Field(ge=-2147483648, le=2147483647)]
     message: str
-    data: JsonValue | MISSING = MISSING
+    data: Annotated[JsonValue | MISSING, _omitted(None)] = MISSING
+
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(data, (("code", False), ("message", False), ("data", False)))
 
 
 class ErrorCode(_Model):
     code: Annotated[int, Field(ge=-2147483648, le=2147483647)]
     message: str
+
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(data, (("code", False), ("message", False)))
 
 
 class Method(_Model):
@@ -191,6 +306,21 @@ class Method(_Model):
     param_payload: bool = Field(alias="paramPayload")
     response_type: str = Field(alias="responseType")
     response_payload: bool = Field(alias="responsePayload")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(
+            data,
+            (
+                ("name", False),
+                ("requestType", False),
+                ("paramPayload", False),
+                ("responseType", False),
+                ("responsePayload", False),
+            ),
+        )
 
 
 class InitializeParams(_Model):
@@ -207,6 +337,12 @@ class InitializeParams(_Model):
     This should be the latest version supported by the client.
     """
 
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(data, (("protocolVersion", False),))
+
 
 ProtocolVersion = NewType("ProtocolVersion", str)
 
@@ -221,6 +357,14 @@ class InitializeResponse(_Model):
     """Indicates whether the agent is authenticated and
     ready to handle requests.
     """
+
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(
+            data, (("protocolVersion", False), ("isAuthenticated", False))
+        )
 
 
 AuthenticateParams: TypeAlias = None
@@ -246,6 +390,12 @@ class SendUserMessageParams(_Model):
     """
 
     chunks: list[UserMessageChunk]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(data, (("chunks", False),))
 
 
 SendUserMessageResponse: TypeAlias = None
@@ -290,6 +440,12 @@ class StreamAssistantMessageChunkParams(_Model):
 
     chunk: AssistantMessageChunk
 
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(data, (("chunk", False),))
+
 
 StreamAssistantMessageChunkResponse: TypeAlias = None
 
@@ -321,8 +477,8 @@ class RequestToolCallConfirmationParams(_Model):
 
     label: str
     icon: Icon
-    content: ToolCallContent | MISSING = MISSING
-    locations: list[ToolCallLocation] | MISSING = MISSING
+    content: Annotated[ToolCallContent | None | MISSING, _omitted(None)] = MISSING
+    locations: Annotated[list[ToolCallLocation] | MISSING, _omitted([])] = MISSING
     """Default when absent: `[]`."""
     confirmation: ToolCallConfirmation
 
@@ -342,7 +498,7 @@ class ToolCallConfirmationEdit(_Model):
     """Synthesized from `ToolCallConfirmation::Edit`."""
 
     type_: Literal["edit"] = Field(alias="type")
-    description: str | MISSING = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None)] = MISSING
 
 
 class ToolCallConfirmationExecute(_Model):
@@ -351,7 +507,7 @@ class ToolCallConfirmationExecute(_Model):
     type_: Literal["execute"] = Field(alias="type")
     command: str
     root_command: str = Field(alias="rootCommand")
-    description: str | MISSING = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None)] = MISSING
 
 
 class ToolCallConfirmationMcp(_Model):
@@ -361,7 +517,7 @@ class ToolCallConfirmationMcp(_Model):
     server_name: str = Field(alias="serverName")
     tool_name: str = Field(alias="toolName")
     tool_display_name: str = Field(alias="toolDisplayName")
-    description: str | MISSING = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None)] = MISSING
 
 
 class ToolCallConfirmationFetch(_Model):
@@ -369,7 +525,7 @@ class ToolCallConfirmationFetch(_Model):
 
     type_: Literal["fetch"] = Field(alias="type")
     urls: list[str]
-    description: str | MISSING = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None)] = MISSING
 
 
 class ToolCallConfirmationOther(_Model):
@@ -379,25 +535,63 @@ class ToolCallConfirmationOther(_Model):
     description: str
 
 
+def _discriminate_tool_call_confirmation(value: Any) -> str | None:
+    """Pick the variant of `ToolCallConfirmation` by its 'type' tag."""
+    if isinstance(value, ToolCallConfirmationEdit):
+        return "Edit"
+    if isinstance(value, ToolCallConfirmationExecute):
+        return "Execute"
+    if isinstance(value, ToolCallConfirmationMcp):
+        return "Mcp"
+    if isinstance(value, ToolCallConfirmationFetch):
+        return "Fetch"
+    if isinstance(value, ToolCallConfirmationOther):
+        return "Other"
+    if isinstance(value, dict):
+        tag = value.get("type")
+        kind = _json_kind(tag)
+        if kind == "string" and tag == "edit":
+            return "Edit"
+        if kind == "string" and tag == "execute":
+            return "Execute"
+        if kind == "string" and tag == "mcp":
+            return "Mcp"
+        if kind == "string" and tag == "fetch":
+            return "Fetch"
+        if kind == "string" and tag == "other":
+            return "Other"
+        return None
+    return None
+
+
 # Tagged by 'type'.
 ToolCallConfirmation: TypeAlias = Annotated[
-    ToolCallConfirmationEdit
-    | ToolCallConfirmationExecute
-    | ToolCallConfirmationMcp
-    | ToolCallConfirmationFetch
-    | ToolCallConfirmationOther,
-    Field(discriminator="type_"),
+    Annotated[ToolCallConfirmationEdit, Tag("Edit")]
+    | Annotated[ToolCallConfirmationExecute, Tag("Execute")]
+    | Annotated[ToolCallConfirmationMcp, Tag("Mcp")]
+    | Annotated[ToolCallConfirmationFetch, Tag("Fetch")]
+    | Annotated[ToolCallConfirmationOther, Tag("Other")],
+    Discriminator(_discriminate_tool_call_confirmation),
 ]
 
 
 class RequestToolCallConfirmationResponse(_Model):
-    type_: Literal["RequestToolCallConfirmationResponse"] = Field(
+    type_: Annotated[
+        Literal["RequestToolCallConfirmationResponse"],
+        WrapValidator(_OnError("RequestToolCallConfirmationResponse")),
+    ] = Field(
         default_factory=lambda: _json_default("RequestToolCallConfirmationResponse"),
         alias="type",
         validate_default=True,
     )
     id_: ToolCallId = Field(alias="id")
     outcome: ToolCallConfirmationOutcome
+
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(data, (("id", False), ("outcome", False)))
 
 
 class ToolCallConfirmationOutcome(_WireEnum, StrEnum):
@@ -425,28 +619,60 @@ class PushToolCallParams(_Model):
 
     label: str
     icon: Icon
-    content: ToolCallContent | MISSING = MISSING
-    locations: list[ToolCallLocation] | MISSING = MISSING
+    content: Annotated[ToolCallContent | None | MISSING, _omitted(None)] = MISSING
+    locations: Annotated[list[ToolCallLocation] | MISSING, _omitted([])] = MISSING
     """Default when absent: `[]`."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(
+            data,
+            (
+                ("label", False),
+                ("icon", False),
+                ("content", False),
+                ("locations", True),
+            ),
+        )
 
 
 class ToolCallLocation(_Model):
-    type_: Literal["ToolCallLocation"] = Field(
+    type_: Annotated[
+        Literal["ToolCallLocation"], WrapValidator(_OnError("ToolCallLocation"))
+    ] = Field(
         default_factory=lambda: _json_default("ToolCallLocation"),
         alias="type",
         validate_default=True,
     )
     path: str
-    line: Annotated[int, Field(ge=0, le=4294967295)] | MISSING = MISSING
+    line: Annotated[
+        Annotated[int, Field(ge=0, le=4294967295)] | None | MISSING, _omitted(None)
+    ] = MISSING
+
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(data, (("path", False), ("line", False)))
 
 
 class PushToolCallResponse(_Model):
-    type_: Literal["PushToolCallResponse"] = Field(
+    type_: Annotated[
+        Literal["PushToolCallResponse"], WrapValidator(_OnError("PushToolCallResponse"))
+    ] = Field(
         default_factory=lambda: _json_default("PushToolCallResponse"),
         alias="type",
         validate_default=True,
     )
     id_: ToolCallId = Field(alias="id")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(data, (("id", False),))
 
 
 ToolCallId: TypeAlias = Annotated[int, Field(ge=0, le=18446744073709551615)]
@@ -464,6 +690,14 @@ class UpdateToolCallParams(_Model):
     tool_call_id: ToolCallId = Field(alias="toolCallId")
     status: ToolCallStatus
     content: ToolCallContent | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(
+            data, (("toolCallId", False), ("status", False), ("content", False))
+        )
 
 
 UpdateToolCallResponse: TypeAlias = None
@@ -494,9 +728,28 @@ class ToolCallContentDiff(_Model):
     new_text: str = Field(alias="newText")
 
 
+def _discriminate_tool_call_content(value: Any) -> str | None:
+    """Pick the variant of `ToolCallContent` by its 'type' tag."""
+    if isinstance(value, ToolCallContentMarkdown):
+        return "Markdown"
+    if isinstance(value, ToolCallContentDiff):
+        return "Diff"
+    if isinstance(value, dict):
+        tag = value.get("type")
+        kind = _json_kind(tag)
+        if kind == "string" and tag == "markdown":
+            return "Markdown"
+        if kind == "string" and tag == "diff":
+            return "Diff"
+        return None
+    return None
+
+
 # Tagged by 'type'.
 ToolCallContent: TypeAlias = Annotated[
-    ToolCallContentMarkdown | ToolCallContentDiff, Field(discriminator="type_")
+    Annotated[ToolCallContentMarkdown, Tag("Markdown")]
+    | Annotated[ToolCallContentDiff, Tag("Diff")],
+    Discriminator(_discriminate_tool_call_content),
 ]
 
 
@@ -505,10 +758,24 @@ class Diff(_Model):
     old_text: str | None = Field(default=None, alias="oldText")
     new_text: str = Field(alias="newText")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(
+            data, (("path", False), ("oldText", False), ("newText", False))
+        )
+
 
 class WriteTextFileParams(_Model):
     path: str
     content: str
+
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(data, (("path", False), ("content", False)))
 
 
 WriteTextFileResponse: TypeAlias = None
@@ -516,12 +783,28 @@ WriteTextFileResponse: TypeAlias = None
 
 class ReadTextFileParams(_Model):
     path: str
-    line: Annotated[int, Field(ge=0, le=4294967295)] | MISSING = MISSING
-    limit: Annotated[int, Field(ge=0, le=4294967295)] | MISSING = MISSING
+    line: Annotated[
+        Annotated[int, Field(ge=0, le=4294967295)] | None | MISSING, _omitted(None)
+    ] = MISSING
+    limit: Annotated[
+        Annotated[int, Field(ge=0, le=4294967295)] | None | MISSING, _omitted(None)
+    ] = MISSING
+
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(data, (("path", False), ("line", False), ("limit", False)))
 
 
 class ReadTextFileResponse(_Model):
     content: str
+
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(data, (("content", False),))
 
 
 # Resolve forward references: recursive types, names used before their definition.

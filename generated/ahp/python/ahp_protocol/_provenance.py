@@ -25,7 +25,7 @@ FILES: dict[str, str] = {
     "_rpc.py": "61282f695b2a242760f7c3e34c2453f91243a309a29fe2b5208ca9da788b7ce9",
     "client.py": "ddc3a8363660fe5275193c021bf045c66085e7c28ff74f82f5df731bf3ce93c7",
     "methods.py": "15a7e521993c96f4a0e218a8ea08ce4f9dca3d4c069228d0c8d45d13f85b5dfc",
-    "models.py": "9dacab4cfa6a492f099d8839f7094588d8fab2ad0e4d797a51d9ef0de9ec6bb8",
+    "models.py": "97f0d7992995a0d6ad6b54ccdfbcb379fc5c71d7cd3f09c5e5a9dc4a8b875d7e",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "813132e2eedf3a8421883920be520a238cd2d2efd4f55c68f5af36a77f62479f",
     "stub_data.py": "c58fe29a53fe281c285b4a963410b1b1f28d8cae0ba4fd33ebf68d5fc874036b",

@@ -6,17 +6,21 @@ JSON-RPC 2.0-ish protocol between piglet (the host) and an external extension, a
 
 from __future__ import annotations
 
-from enum import Flag
+from enum import Flag, IntEnum, StrEnum
 from typing import Annotated, Any, Self, cast
 
 from pydantic import (
     MISSING,
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
     Field,
     GetCoreSchemaHandler,
     JsonValue,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
 )
 from pydantic.config import ExtraValues
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
@@ -59,6 +63,102 @@ def _json_default(value: JsonValue) -> Any:
     return value
 
 
+def _as_json(value: Any) -> Any:
+    """A read value as the JSON a writer would write for it (for comparisons)."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", by_alias=True)
+    if isinstance(value, list):
+        return [_as_json(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _as_json(item) for key, item in value.items()}
+    if isinstance(value, (StrEnum, IntEnum)):
+        return value.value
+    return value
+
+
+def _same_json(left: Any, right: Any) -> bool:
+    """JSON equality that tells ``false`` from ``0`` and ``1`` from ``1.0``."""
+    if type(left) is not type(right):
+        return False
+    if isinstance(left, list):
+        return len(left) == len(right) and all(map(_same_json, left, right))
+    if isinstance(left, dict):
+        return list(left) == list(right) and all(
+            _same_json(left[key], right[key]) for key in left
+        )
+    return bool(left == right)
+
+
+def _omitted(written: JsonValue) -> AfterValidator:
+    """serde's ``skip_serializing_if``: the value a writer never writes (``null`` for an
+    ``Option``, ``[]`` for an empty ``Vec``...) reads as an absent key."""
+
+    def check(value: Any) -> Any:
+        return MISSING if _same_json(_as_json(value), written) else value
+
+    return AfterValidator(check)
+
+
+class _OnError:
+    """serde_with ``DefaultOnError``: a value that does not read is not an error; the
+    reader takes what an absent key gives (the default, or absent)."""
+
+    def __init__(self, default: Any) -> None:
+        self.default = default
+
+    def __call__(self, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        try:
+            return handler(value)
+        except ValidationError:
+            if self.default is MISSING:
+                return MISSING
+            return handler(self.default)
+
+
+class _Skipped:
+    """An item serde_with ``VecSkipError`` drops (it did not read)."""
+
+
+def _skip_invalid(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    try:
+        return handler(value)
+    except ValidationError:
+        return _Skipped()
+
+
+def _drop_skipped(items: list[Any]) -> list[Any]:
+    return [item for item in items if not isinstance(item, _Skipped)]
+
+
+def _array_form(data: Any, keys: tuple[tuple[str, bool], ...]) -> Any:
+    """serde_json also reads a struct from a JSON array of its fields' values, in
+    declaration order; a trailing value may be left out only where the field has its
+    own default."""
+    if not isinstance(data, list):
+        return data
+    if len(data) > len(keys):
+        raise PydanticCustomError(
+            "too_long", "Expected at most {count} values", {"count": len(keys)}
+        )
+    out: dict[str, Any] = {}
+    for position, (key, optional) in enumerate(keys):
+        if position < len(data):
+            out[key] = data[position]
+        elif not optional:
+            raise PydanticCustomError(
+                "missing", "Expected a value for {key}", {"key": key}
+            )
+    return out
+
+
+def _sorted_keys(entries: dict[Any, Any]) -> dict[Any, Any]:
+    """A map whose writer writes its entries in key order (Rust's ``BTreeMap``)."""
+    return dict(sorted(entries.items(), key=lambda item: str(item[0])))
+
+
+_SORTED_KEYS = AfterValidator(_sorted_keys)
+_SKIP_INVALID = WrapValidator(_skip_invalid)
+_DROP_SKIPPED = AfterValidator(_drop_skipped)
 _EXACT_INT = BeforeValidator(_exact_int)
 _EXACT_BOOL = BeforeValidator(_exact_bool)
 # Open enums are ``Enum | str``: try the enum first so known values become members.
