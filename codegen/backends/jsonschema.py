@@ -365,9 +365,9 @@ class _Builder:
             # The schema is the written form: a writer never writes this value (a reader
             # takes it as an absent key).
             omitted = json.loads(fld.omitted_value)
-            schema["x-omitted-value"] = omitted
             if omitted is not None or _accepts_null(schema):
                 schema["not"] = {"const": omitted}
+            schema["x-omitted-value"] = omitted
         if fld.default_on_error:
             schema["x-default-on-error"] = True
         note = fld.allowed_values_note

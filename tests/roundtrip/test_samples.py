@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 
 from codegen import ir
+from codegen.backends.python.names import class_names, wrapper_key
+from codegen.ir.index import Index
 from tests.roundtrip import harness
 
 SPECS = sorted(
@@ -185,6 +187,32 @@ def _variants_hit(
     by_class = {
         v.type.name: v.name for v in decl.variants if isinstance(v.type, ir.Ref)
     }
+    # A variant the bindings wrap (a tag plus its payload's fields) is hit when its
+    # wrapper class is found.
+    proto = harness.protocol(spec)
+    classes = class_names(proto, Index(proto))
+    by_class.update(
+        {
+            classes[wrapper_key(decl, v)]: v.name
+            for v in decl.variants
+            if wrapper_key(decl, v) in classes
+        }
+    )
+    # A variant that is itself a union (a flattened enum distributed over a struct) is
+    # hit when one of its leaf structs is found.
+    index = Index(proto)
+    for variant in decl.variants:
+        for leaf in _leaf_structs(index, variant.type):
+            by_class.setdefault(classes.get(leaf, leaf), variant.name)
+    # A variant holding a list of structs (serde's ``Grouped(Vec<Group>)``) is hit
+    # when one of those structs is found.
+    by_class.update(
+        {
+            v.type.items.name: v.name
+            for v in decl.variants
+            if isinstance(v.type, ir.ArrayOf) and isinstance(v.type.items, ir.Ref)
+        }
+    )
     hit: set[str] = set()
     stack = [value]
     while stack:
@@ -202,4 +230,44 @@ def _variants_hit(
             stack.extend(getattr(current, f) for f in type(current).__pydantic_fields__)
         elif isinstance(current, str) and "String" in names:
             hit.add("String")
+    if example.type_name == decl.name:
+        # A sample of the union itself hits the first variant whose primitive type
+        # has the sample's JSON type (no class to find for those).
+        kind = _json_kind(json.loads(example.json_text))
+        for variant in decl.variants:
+            if _primitive_kind(variant.type) == kind:
+                hit.add(variant.name)
+                break
     return hit
+
+
+def _leaf_structs(index: Index, expr: ir.TypeExpr | None, depth: int = 0) -> list[str]:
+    decl = index.get(expr.name) if isinstance(expr, ir.Ref) else None
+    if not isinstance(decl, ir.UnionDecl) or depth > 8:
+        return []
+    out: list[str] = []
+    for variant in decl.variants:
+        inner = (
+            index.get(variant.type.name) if isinstance(variant.type, ir.Ref) else None
+        )
+        if isinstance(inner, ir.StructDecl):
+            out.append(inner.name)
+        else:
+            out.extend(_leaf_structs(index, variant.type, depth + 1))
+    return out
+
+
+def _json_kind(value: Any) -> ir.PrimitiveKind | None:
+    if value is None:
+        return ir.PrimitiveKind.NULL
+    if isinstance(value, bool):
+        return ir.PrimitiveKind.BOOLEAN
+    if isinstance(value, int):
+        return ir.PrimitiveKind.INTEGER
+    if isinstance(value, float):
+        return ir.PrimitiveKind.NUMBER
+    return ir.PrimitiveKind.STRING if isinstance(value, str) else None
+
+
+def _primitive_kind(expr: ir.TypeExpr | None) -> ir.PrimitiveKind | None:
+    return expr.kind if isinstance(expr, ir.Primitive) else None

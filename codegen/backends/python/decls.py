@@ -269,6 +269,14 @@ class DeclBuilder(TypeAnnotator):
             ),
         ]
         body: tuple[str, ...] = ()
+        if enum.open and not enum.flags:
+            wire = "str" if enum.base is ir.EnumBase.STRING else "int"
+            body = (
+                "    @classmethod",
+                "    def _missing_(cls, value: object) -> Any:",
+                f'        """An open enum: any other {wire} reads as itself."""',
+                f"        return _open_member(cls, value, {wire})",
+            )
         if enum.catch_all is not None and enum.catch_all in table:
             member = table[enum.catch_all]
             wire = "str" if enum.base is ir.EnumBase.STRING else "int"

@@ -26,7 +26,7 @@ __all__ = ["RESERVED_GLOBALS", "import_order", "names_in", "render_with_imports"
 # names the rendered text actually uses, so nothing unused is imported).
 _IMPORT_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("dataclasses", ("dataclass",)),
-    ("enum", ("STRICT", "Flag", "IntEnum", "IntFlag", "StrEnum")),
+    ("enum", ("STRICT", "Enum", "Flag", "IntEnum", "IntFlag", "StrEnum")),
     (
         "typing",
         (

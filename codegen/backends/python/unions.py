@@ -126,7 +126,16 @@ class UnionBuilder(DeclBuilder):
         )
 
     def _variant_annotation(self, variant: ir.Variant) -> str:
-        return self.annotation(variant.type) if variant.type is not None else "None"
+        if variant.type is None:
+            return "None"
+        annotation = self.annotation(variant.type)
+        if isinstance(variant.type, ir.Primitive) and variant.type.kind is not (
+            ir.PrimitiveKind.NULL
+        ):
+            # Strict even where the union is read on its own (a TypeAdapter of the
+            # alias has no model config): ``false`` is not the integer 0.
+            return f"Annotated[{annotation}, Strict()]"
+        return annotation
 
     def _tag_field(
         self, key: str, values: tuple[str | int | bool, ...], *, catch_all: bool = False

@@ -6,7 +6,7 @@ JSON-RPC 2.0 protocol between VS Code and an agent host, over WebSocket or stdio
 
 from __future__ import annotations
 
-from enum import STRICT, Flag, IntEnum, IntFlag, StrEnum
+from enum import STRICT, Enum, Flag, IntEnum, IntFlag, StrEnum
 from typing import Annotated, Any, Literal, Self, TypeAlias, cast
 
 from pydantic import (
@@ -19,6 +19,7 @@ from pydantic import (
     Field,
     GetCoreSchemaHandler,
     JsonValue,
+    Strict,
     Tag,
     ValidationError,
     ValidatorFunctionWrapHandler,
@@ -178,6 +179,18 @@ def _is_flag_combination(value: int, flags: type[Flag]) -> bool:
         if bits & ~value == 0:
             covered |= bits
     return covered == value and (value != 0 or has_zero)
+
+
+def _open_member(cls: type[Enum], value: object, base: type[Any]) -> Any:
+    """A value of an open enum that is not a member: a pseudo-member holding it, so the
+    enum reads (and writes back) every value of its base type."""
+    if not isinstance(value, base) or isinstance(value, bool):
+        return None
+    construct: Any = base.__new__
+    member: Any = construct(cls, value)
+    member._name_ = str(value)
+    member._value_ = value
+    return member
 
 
 class _WireEnum:
@@ -702,7 +715,7 @@ class StringOrMarkdownObject(_Model):
 
 
 # Untagged: pydantic's smart union picks the best-fitting variant.
-StringOrMarkdown: TypeAlias = str | StringOrMarkdownObject
+StringOrMarkdown: TypeAlias = Annotated[str, Strict()] | StringOrMarkdownObject
 """A string that may optionally be rendered as Markdown.
 
 - A plain `string` is rendered as-is (no Markdown processing).

@@ -6,7 +6,7 @@ JSON-RPC 2.0-ish protocol between piglet (the host) and an external extension, a
 
 from __future__ import annotations
 
-from enum import Flag, IntEnum, StrEnum
+from enum import Enum, Flag, IntEnum, StrEnum
 from typing import Annotated, Any, Self, cast
 
 from pydantic import (
@@ -176,6 +176,18 @@ def _is_flag_combination(value: int, flags: type[Flag]) -> bool:
         if bits & ~value == 0:
             covered |= bits
     return covered == value and (value != 0 or has_zero)
+
+
+def _open_member(cls: type[Enum], value: object, base: type[Any]) -> Any:
+    """A value of an open enum that is not a member: a pseudo-member holding it, so the
+    enum reads (and writes back) every value of its base type."""
+    if not isinstance(value, base) or isinstance(value, bool):
+        return None
+    construct: Any = base.__new__
+    member: Any = construct(cls, value)
+    member._name_ = str(value)
+    member._value_ = value
+    return member
 
 
 class _WireEnum:
