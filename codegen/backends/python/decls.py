@@ -47,9 +47,11 @@ class DeclBuilder(TypeAnnotator):
         fields = self.index.wire_fields(struct)
         extra_type = self.index.index_value(struct)
         sorted_extra = False
+        extra_after: list[str] | None = None  # wire keys written before a flattened map
         kept: list[ir.Field] = []
         for fld in fields:
             if fld.flatten and self.index.struct_of(fld.type) is None:
+                extra_after = [k.wire_name for k in kept]
                 # A flattened map (serde ``#[serde(flatten)] extra: HashMap``): its
                 # entries are the object's extra keys.
                 resolved = self.index.resolve(fld.type)
@@ -69,6 +71,18 @@ class DeclBuilder(TypeAnnotator):
             f"Synthesized from `{struct.derived_from}`." if struct.derived_from else "",
         )
         body: tuple[str, ...] = ()
+        if extra_after is not None and len(extra_after) < len(kept):
+            # serde writes a flattened map's entries where the map stands; pydantic
+            # writes extra keys last.
+            before = ", ".join(json.dumps(k) for k in extra_after)
+            before = f"({before},)" if len(extra_after) == 1 else f"({before})"
+            body += (
+                '    @model_serializer(mode="wrap")',
+                "    def _extra_in_place(",
+                "        self, handler: SerializerFunctionWrapHandler",
+                "    ) -> Any:",
+                f"        return _extra_at(handler(self), {before}, self.__pydantic_extra__)",
+            )
         if sorted_extra:
             body += (
                 '    @model_validator(mode="after")',

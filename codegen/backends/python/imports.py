@@ -47,6 +47,7 @@ _IMPORT_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
             *("Discriminator", "Field", "GetCoreSchemaHandler", "JsonValue", "Strict"),
             *("Tag", "TypeAdapter", "AfterValidator", "ValidationError"),
             *("ValidatorFunctionWrapHandler", "WrapValidator", "model_validator"),
+            *("SerializerFunctionWrapHandler", "model_serializer"),
         ),
     ),
     ("pydantic.config", ("ExtraValues",)),

@@ -202,9 +202,10 @@ class _Walker:
             self.module(found, f"{module}::{name}")
 
 
-# Items whose insides the frontend never reads as declarations: a syntax error there (rustc
-# syntax tree-sitter does not know, such as ``#[cfg]`` on a field pattern) cannot change a
-# wire type, so it is a note, not an error.
+# Items whose insides the frontend never reads as declarations (and generic declarations,
+# which are not modelled): a syntax error there (rustc syntax tree-sitter does not know, such
+# as ``#[cfg]`` on a field pattern or ``dyn 'static + Fn()``) cannot change a wire type, so it
+# is a note, not an error.
 _OPAQUE_ITEMS = {
     "impl_item",
     "function_item",
@@ -238,8 +239,16 @@ def _report_syntax_errors(root: Node, source: SourceText, diags: Diagnostics) ->
             reported += 1
             continue
         if node.has_error:
-            inside = opaque or node.type in _OPAQUE_ITEMS
+            inside = opaque or node.type in _OPAQUE_ITEMS or _generic_item(node)
             stack.extend((child, inside) for child in reversed(node.children))
+
+
+def _generic_item(node: Node) -> bool:
+    """A generic declaration: never modelled (its wire form depends on its arguments)."""
+    return (
+        node.type in ("type_item", "struct_item", "enum_item")
+        and node.child_by_field_name("type_parameters") is not None
+    )
 
 
 def read_use(node: Node | None, prefix: str, imports: dict[str, str]) -> None:

@@ -16,7 +16,8 @@ Inputs: what the crate's items say about methods:
   params types and the kind (``*Request`` → request, ``*Notification`` → notification) and
   result types (``*Response`` enums).
 Outputs: ``ir.Method``s in table order.  A request's result is the type annotated with its
-name that is a result (in a ``*Response`` routing enum, or named ``*Response``); a method
+name that is a result (in a ``*Response`` routing enum, or named ``*Response``), else the
+``XResponse`` of its ``XRequest`` params; a method
 whose params are only in a notification routing enum (or named ``*Notification``) with no
 result type is a notification.  Method docs are the routing enum variant's, else the params
 type's.
@@ -334,6 +335,12 @@ def _method(
         kind = ir.MethodKind.NOTIFICATION
         params = notes[0] if notes else (found.params[0] if found.params else None)
     result = found.results[0] if found.results else None
+    if kind is ir.MethodKind.REQUEST and result is None and params is not None:
+        # No annotation names the result: serde crates pair ``XRequest`` with
+        # ``XResponse`` (the routing enums of responses carry no method names).
+        paired = params.removesuffix("Request") + "Response"
+        if paired != params and paired in decls:
+            result = paired
     if kind is ir.MethodKind.REQUEST and result is None:
         diags.report(
             "MTH003",

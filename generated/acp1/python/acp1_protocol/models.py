@@ -19,11 +19,13 @@ from pydantic import (
     Field,
     GetCoreSchemaHandler,
     JsonValue,
+    SerializerFunctionWrapHandler,
     Strict,
     Tag,
     ValidationError,
     ValidatorFunctionWrapHandler,
     WrapValidator,
+    model_serializer,
     model_validator,
 )
 from pydantic.config import ExtraValues
@@ -153,6 +155,21 @@ def _array_form(data: Any, keys: tuple[tuple[str, bool], ...]) -> Any:
                 "missing", "Expected a value for {key}", {"key": key}
             )
     return out
+
+
+def _extra_at(data: Any, before: tuple[str, ...], extra: dict[str, Any] | None) -> Any:
+    """Move the extra keys (a flattened map's entries) to where the map stands: after the
+    keys in ``before``, before the others."""
+    if not isinstance(data, dict) or not extra:
+        return data
+    head = {key: value for key, value in data.items() if key in before}
+    middle = {key: value for key, value in data.items() if key in extra}
+    tail = {
+        key: value
+        for key, value in data.items()
+        if key not in head and key not in middle
+    }
+    return {**head, **middle, **tail}
 
 
 def _sorted_keys(entries: dict[Any, Any]) -> dict[Any, Any]:
@@ -6306,6 +6323,12 @@ class CreateElicitationRequestOtherSession(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
+    @model_serializer(mode="wrap")
+    def _extra_in_place(self, handler: SerializerFunctionWrapHandler) -> Any:
+        return _extra_at(
+            handler(self), ("mode", "sessionId", "toolCallId"), self.__pydantic_extra__
+        )
+
     @model_validator(mode="after")
     def _sorted_extra(self) -> Self:
         # A flattened BTreeMap: serde writes its entries in key order.
@@ -6360,6 +6383,10 @@ class CreateElicitationRequestOtherRequest(_Model):
 
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
+
+    @model_serializer(mode="wrap")
+    def _extra_in_place(self, handler: SerializerFunctionWrapHandler) -> Any:
+        return _extra_at(handler(self), ("mode", "requestId"), self.__pydantic_extra__)
 
     @model_validator(mode="after")
     def _sorted_extra(self) -> Self:
@@ -6851,6 +6878,10 @@ class CreateElicitationResponseOther(_Model):
 
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
+
+    @model_serializer(mode="wrap")
+    def _extra_in_place(self, handler: SerializerFunctionWrapHandler) -> Any:
+        return _extra_at(handler(self), ("action",), self.__pydantic_extra__)
 
     @model_validator(mode="after")
     def _sorted_extra(self) -> Self:

@@ -21,7 +21,7 @@ FILES: dict[str, str] = {
     "_rpc.py": "dae625e413e880240a275e514d852a1c49ba9b202ad2ad3c57740749ca81c1fc",
     "client.py": "6b5907ceef5d1e1a7a9379813b38c13ef38602d41fb806f2d12026e600d24918",
     "methods.py": "254a61f34e0851506f8793201ad0945504257cd1f3ef1be1c694fac9b4ed9d4b",
-    "models.py": "420f928a0a43862c8384e48bedcaba6d8f0ce0082974dfbe511cc5e0cc8579d6",
+    "models.py": "faee5c07211c306706fdd684c71926e820d16f4865e02d50b8b2ebddae25e749",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "8a245af9a8dda0ff80ba13972ab874e3c01b37aa26a6d159cb827167b0577f68",
     "stub_data.py": "b6ee3ba0138c69651666745ef1e6106ca4a19eedec7cef9cc69bda3f9956f27b",

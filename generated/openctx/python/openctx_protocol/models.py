@@ -151,6 +151,21 @@ def _array_form(data: Any, keys: tuple[tuple[str, bool], ...]) -> Any:
     return out
 
 
+def _extra_at(data: Any, before: tuple[str, ...], extra: dict[str, Any] | None) -> Any:
+    """Move the extra keys (a flattened map's entries) to where the map stands: after the
+    keys in ``before``, before the others."""
+    if not isinstance(data, dict) or not extra:
+        return data
+    head = {key: value for key, value in data.items() if key in before}
+    middle = {key: value for key, value in data.items() if key in extra}
+    tail = {
+        key: value
+        for key, value in data.items()
+        if key not in head and key not in middle
+    }
+    return {**head, **middle, **tail}
+
+
 def _sorted_keys(entries: dict[Any, Any]) -> dict[Any, Any]:
     """A map whose writer writes its entries in key order (Rust's ``BTreeMap``)."""
     return dict(sorted(entries.items(), key=lambda item: str(item[0])))
