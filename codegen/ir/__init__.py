@@ -268,6 +268,9 @@ class EnumDecl:
     # The member (by name) a reader takes for any value of the base type that is not a
     # member; a writer writes that member's value (serde's ``#[serde(other)]``).
     catch_all: str | None = None
+    # A reader also takes a member as the object ``{value: null}`` (serde_json reads a
+    # unit variant so); a writer writes the bare value.
+    map_form: bool = False
     lifecycle: Lifecycle = NO_LIFECYCLE
     span: Span = field(default=NO_SPAN, compare=False)
     derived_from: str | None = None

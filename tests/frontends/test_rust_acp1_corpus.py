@@ -18,15 +18,13 @@ from __future__ import annotations
 
 import gzip
 import json
-import math
 import shutil
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
-
 from codegen import ir
 from codegen.pipeline import load_protocol
+from tests.frontends.serde_support import judge
 from tests.roundtrip import harness
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -57,12 +55,6 @@ ROUTING = {
     "ClientResponse",
     "ProtocolLevelNotification",
 }
-HAND_WRITTEN_ENUMS = (
-    "ElicitationMode",
-    "MultiSelectItems",
-    "ElicitationPropertySchema",
-    "ElicitationAction",
-)
 
 
 # --------------------------------------------------------------------------- sources
@@ -205,84 +197,6 @@ def test_without_default_features_the_method_tables_still_give_every_method(
 # --------------------------------------------------------------------------- serde
 
 
-def _adapter(models: Any, name: str) -> TypeAdapter[Any] | None:
-    target = getattr(models, name, None)
-    if target is None:
-        return None
-    if isinstance(target, type) and issubclass(target, BaseModel):
-        return TypeAdapter(target)
-    return TypeAdapter(target, config=ConfigDict(strict=True))
-
-
-def _compare(ours: Any, serde: Any, given: Any, used: set[str]) -> bool:
-    """Whether our output equals serde's (key order included), noting the listed
-    divergences it takes."""
-    if isinstance(serde, dict):
-        if not isinstance(ours, dict):
-            return False
-        kept = [
-            k
-            for k in ours
-            if k in serde or not (isinstance(given, dict) and k in given)
-        ]
-        if len(kept) != len(ours):
-            used.add("unknown-keys")
-        if kept != list(serde):
-            return False
-        return all(
-            _compare(
-                ours[k],
-                serde[k],
-                given.get(k) if isinstance(given, dict) else None,
-                used,
-            )
-            for k in kept
-        )
-    if isinstance(serde, list):
-        if not isinstance(ours, list) or len(ours) != len(serde):
-            return False
-        given_items = (
-            given
-            if isinstance(given, list) and len(given) == len(ours)
-            else [None] * len(ours)
-        )
-        return all(_compare(a, b, c, used) for a, b, c in zip(ours, serde, given_items))
-    if isinstance(serde, bool) or isinstance(ours, bool):
-        return type(ours) is type(serde) and ours == serde
-    if isinstance(serde, float) and isinstance(ours, (int, float)):
-        if type(ours) is float and ours == serde:
-            return True
-        if math.isclose(ours, serde, rel_tol=1e-15):
-            used.add("json-numbers")
-            return True
-        return False
-    return type(ours) is type(serde) and ours == serde
-
-
-def _judge(
-    models: Any, name: str, text: str, serde: str, output: str | None, error: str | None
-) -> str:
-    adapter = _adapter(models, name)
-    assert adapter is not None, name
-    try:
-        value = adapter.validate_json(text, by_name=False)
-    except ValidationError:
-        return "exact" if serde == "ERR" else "DISAGREE: we reject, serde accepts"
-    if serde == "ERR":
-        if (
-            error
-            and "did not match any variant of untagged enum" in error
-            and any(enum in error for enum in HAND_WRITTEN_ENUMS)
-        ):
-            return "hand-written-deserialize"
-        return f"DISAGREE: we accept, serde rejects ({error})"
-    written = json.loads(adapter.dump_json(value, by_alias=True))
-    used: set[str] = set()
-    if not _compare(written, json.loads(output or "null"), json.loads(text), used):
-        return f"DISAGREE: output {json.dumps(written)[:200]} vs serde {output!s:.200}"
-    return ",".join(sorted(used)) or "exact"
-
-
 def test_official_schema_instances_and_mutants_read_as_serde_reads_them() -> None:
     models = harness.package("acp1").models
     with gzip.open(
@@ -295,7 +209,7 @@ def test_official_schema_instances_and_mutants_read_as_serde_reads_them() -> Non
         if case["type"] in ROUTING:
             verdict = "routing-enum (not a type of the bindings)"
         else:
-            verdict = _judge(
+            verdict = judge(
                 models,
                 case["type"],
                 case["input"],
@@ -342,7 +256,7 @@ def test_doc_messages_read_as_serde_reads_them() -> None:
             continue
         message = json.loads((docs / name).read_text(encoding="utf-8"))
         value = message[entry["key"]] if "key" in entry else message
-        verdict = _judge(
+        verdict = judge(
             models,
             entry["target"],
             json.dumps(value),
@@ -396,4 +310,4 @@ def test_numbers_read_as_serde_reads_them() -> None:
     its float parsing are the listed divergence."""
     models = harness.package("acp1").models
     for name, text, serde, output, expected in NUMBER_CASES:
-        assert _judge(models, name, text, serde, output, None) == expected, text
+        assert judge(models, name, text, serde, output, None) == expected, text

@@ -185,6 +185,9 @@ def _primitive(expr: ir.Primitive) -> str:
         ir.PrimitiveKind.BOOLEAN: "bool",
         ir.PrimitiveKind.NULL: "None",
     }[expr.kind]
+    if expr.kind is ir.PrimitiveKind.STRING and expr.constraints.pattern is not None:
+        # A grammar the source language checks on read (semver, chrono's dates).
+        return f"Annotated[str, Field(pattern={expr.constraints.pattern!r})]"
     bounds = []
     if expr.constraints.minimum is not None:
         bounds.append(f"ge={expr.constraints.minimum!r}")

@@ -291,10 +291,24 @@ class DeclBuilder(TypeAnnotator):
                 f'        """An open enum: any other {wire} reads as itself."""',
                 f"        return _open_member(cls, value, {wire})",
             )
+        if enum.map_form and enum.base is ir.EnumBase.STRING:
+            known = (
+                "None"
+                if enum.catch_all is not None
+                else "("
+                + "".join(f"{py_literal(m.value)}, " for m in enum.members)
+                + ")"
+            )
+            body += (
+                "    @classmethod",
+                "    def _wire_form(cls, value: Any) -> Any:",
+                '        # serde_json also reads a member as {"member": null}.',
+                f"        return _unit_map(value, {known})",
+            )
         if enum.catch_all is not None and enum.catch_all in table:
             member = table[enum.catch_all]
             wire = "str" if enum.base is ir.EnumBase.STRING else "int"
-            body = (
+            body += (
                 "    @classmethod",
                 "    def _missing_(cls, value: object) -> Any:",
                 f'        """Any other {wire} reads as ``{member}`` (serde: other)."""',

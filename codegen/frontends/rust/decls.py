@@ -686,6 +686,7 @@ class DeclBuilder:
             tuple(members),
             open=open_enum,
             catch_all=catch_all,
+            map_form=True,
             lifecycle=life,
             span=span,
         )

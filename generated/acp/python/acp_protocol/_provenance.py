@@ -9,7 +9,7 @@ SPEC_ID = "acp"
 SPEC_VERSION = "0"
 PACKAGE = "acp_protocol"
 GENERATOR = "codegen 0.1.0"
-IR_SHA256 = "854b04052fbd554bf28d599c68c4d6395a0b526b8db8a94fbe66daa3526b9917"
+IR_SHA256 = "99bd252e0c8fa12cfc07c03cfa99423faa34b5ac3cea17eefdd2a03c687330c5"
 SOURCES: tuple[tuple[str, str], ...] = (
     (
         "specs/acp/schema.rs",
@@ -21,7 +21,7 @@ FILES: dict[str, str] = {
     "_rpc.py": "34fdbb5886a2e0d2979ac7f3d872f087e3412fc2d15c0e34ca9c51ebf24263a1",
     "client.py": "826aad1a167ea2ba80ad842f4693b5445816b364787e9f0c47688bc67b66ea78",
     "methods.py": "30408762bc68f295406037c5c4147c3f2cb02c2a76d530cac6b233e667377993",
-    "models.py": "fc8eafa8f07e33d37bb4dcc17fc4a51031ef53f68030ce91966e14e6f06f2a47",
+    "models.py": "c7e082d83fd3d955a0f7aa5d8d1e67a48866fd696c25ca717e7bf45fd1191963",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "f78d96a64dc753c793e6344225998b22b23541a00531093e70d78af0443d7db5",
     "stub_data.py": "c6090e17fb984fedd22751f6c8b02adb6b1e7a2dcadd5c17b5930388540e3a79",

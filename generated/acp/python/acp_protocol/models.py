@@ -7,7 +7,7 @@ JSON-RPC 2.0 protocol between a code editor (the client) and a coding agent, ove
 from __future__ import annotations
 
 from enum import Enum, Flag, IntEnum, StrEnum
-from typing import Annotated, Any, Literal, NewType, Self, TypeAlias, cast
+from typing import Annotated, Any, Literal, Self, TypeAlias, cast
 
 from pydantic import (
     MISSING,
@@ -196,6 +196,16 @@ def _is_flag_combination(value: int, flags: type[Flag]) -> bool:
     return covered == value and (value != 0 or has_zero)
 
 
+def _unit_map(value: Any, members: tuple[str, ...] | None) -> Any:
+    """serde_json's other form of a unit variant: ``{"member": null}`` is ``"member"``
+    (any key when an ``#[serde(other)]`` member catches the rest: ``members`` None)."""
+    if isinstance(value, dict) and len(value) == 1:
+        ((key, content),) = value.items()
+        if content is None and (members is None or key in members):
+            return key
+    return value
+
+
 def _open_member(cls: type[Enum], value: object, base: type[Any]) -> Any:
     """A value of an open enum that is not a member: a pseudo-member holding it, so the
     enum reads (and writes back) every value of its base type."""
@@ -215,7 +225,13 @@ class _WireEnum:
     bit-flag enum accepts every combination of its members and nothing else."""
 
     @classmethod
+    def _wire_form(cls, value: Any) -> Any:
+        """The wire value in another form the reader also takes (see the subclasses)."""
+        return value
+
+    @classmethod
     def _wire_value(cls, value: Any) -> Any:
+        value = cls._wire_form(value)
         if issubclass(cls, str):
             return _exact_str(value)
         value = _exact_int(value)
@@ -371,7 +387,12 @@ class InitializeParams(_Model):
         return _array_form(data, (("protocolVersion", False),))
 
 
-ProtocolVersion = NewType("ProtocolVersion", str)
+ProtocolVersion: TypeAlias = Annotated[
+    str,
+    Field(
+        pattern="^(?:0|[1-9][0-9]{0,18}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|1844674407370955[0-0][0-9]{3}|18446744073709551[0-5][0-9]{2}|184467440737095516[0-0][0-9]{1}|1844674407370955161[0-4]|18446744073709551615)\\.(?:0|[1-9][0-9]{0,18}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|1844674407370955[0-0][0-9]{3}|18446744073709551[0-5][0-9]{2}|184467440737095516[0-0][0-9]{1}|1844674407370955161[0-4]|18446744073709551615)\\.(?:0|[1-9][0-9]{0,18}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|1844674407370955[0-0][0-9]{3}|18446744073709551[0-5][0-9]{2}|184467440737095516[0-0][0-9]{1}|1844674407370955161[0-4]|18446744073709551615)(?:-(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(?:\\.(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$"
+    ),
+]
 
 
 class InitializeResponse(_Model):
@@ -520,6 +541,23 @@ class Icon(_WireEnum, StrEnum):
     REGEX = "regex"
     TERMINAL = "terminal"
 
+    @classmethod
+    def _wire_form(cls, value: Any) -> Any:
+        # serde_json also reads a member as {"member": null}.
+        return _unit_map(
+            value,
+            (
+                "fileSearch",
+                "folder",
+                "globe",
+                "hammer",
+                "lightBulb",
+                "pencil",
+                "regex",
+                "terminal",
+            ),
+        )
+
 
 class ToolCallConfirmationEdit(_Model):
     """Synthesized from `ToolCallConfirmation::Edit`."""
@@ -635,6 +673,21 @@ class ToolCallConfirmationOutcome(_WireEnum, StrEnum):
     CANCEL = "cancel"
     """The generation was canceled before a confirming"""
 
+    @classmethod
+    def _wire_form(cls, value: Any) -> Any:
+        # serde_json also reads a member as {"member": null}.
+        return _unit_map(
+            value,
+            (
+                "allow",
+                "alwaysAllow",
+                "alwaysAllowMcpServer",
+                "alwaysAllowTool",
+                "reject",
+                "cancel",
+            ),
+        )
+
 
 class PushToolCallParams(_Model):
     """pushToolCall allows the agent to start a tool call
@@ -737,6 +790,18 @@ class ToolCallStatus(_WireEnum, StrEnum):
     """The tool call completed successfully"""
     ERROR = "error"
     """The tool call failed"""
+
+    @classmethod
+    def _wire_form(cls, value: Any) -> Any:
+        # serde_json also reads a member as {"member": null}.
+        return _unit_map(
+            value,
+            (
+                "running",
+                "finished",
+                "error",
+            ),
+        )
 
 
 class ToolCallContentMarkdown(_Model):

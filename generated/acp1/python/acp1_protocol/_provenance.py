@@ -9,7 +9,7 @@ SPEC_ID = "acp1"
 SPEC_VERSION = "1"
 PACKAGE = "acp1_protocol"
 GENERATOR = "codegen 0.1.0"
-IR_SHA256 = "55dd43522ffdbd09dbc4fcb47f0a14974ee11f0322872b42371ba1c55730df5a"
+IR_SHA256 = "c83981bf86fa458e770ea6fbd54de5b36a950339a5912a0909b3b9119d598c23"
 SOURCES: tuple[tuple[str, str], ...] = (
     (
         "specs/acp1/Cargo.toml",
@@ -85,7 +85,7 @@ FILES: dict[str, str] = {
     "_rpc.py": "c8c501d36e5cf444f3b106ebb6d459489d03ad9f149d6a58ccf4a61168f5826d",
     "client.py": "5d68c6c1bb661a82c0effbcb3132be7d32c8393ebe27dc125e332d5f591e460e",
     "methods.py": "277e448b1f51c6b9d418b76905b0a907242eb97b07664359ab17e7a52a38706a",
-    "models.py": "5e6f1ee6ca95a2e56bde0b07c8790a73310218f346cee722eef7a22cb13093f0",
+    "models.py": "30208e2acab8150103c15e27a0895200dfadd7a3405ed5bc3b43a2952af8e5fc",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "a76656aadf06aabf454aa5712d9e61112c309551da20ab3df3d3eb6e06db4821",
     "stub_data.py": "a784f9d128fa0f4e3a04d2558e1b1116e397376a397f9a97e454e363be0dfc5d",

@@ -199,6 +199,16 @@ def _is_flag_combination(value: int, flags: type[Flag]) -> bool:
     return covered == value and (value != 0 or has_zero)
 
 
+def _unit_map(value: Any, members: tuple[str, ...] | None) -> Any:
+    """serde_json's other form of a unit variant: ``{"member": null}`` is ``"member"``
+    (any key when an ``#[serde(other)]`` member catches the rest: ``members`` None)."""
+    if isinstance(value, dict) and len(value) == 1:
+        ((key, content),) = value.items()
+        if content is None and (members is None or key in members):
+            return key
+    return value
+
+
 def _open_member(cls: type[Enum], value: object, base: type[Any]) -> Any:
     """A value of an open enum that is not a member: a pseudo-member holding it, so the
     enum reads (and writes back) every value of its base type."""
@@ -218,7 +228,13 @@ class _WireEnum:
     bit-flag enum accepts every combination of its members and nothing else."""
 
     @classmethod
+    def _wire_form(cls, value: Any) -> Any:
+        """The wire value in another form the reader also takes (see the subclasses)."""
+        return value
+
+    @classmethod
     def _wire_value(cls, value: Any) -> Any:
+        value = cls._wire_form(value)
         if issubclass(cls, str):
             return _exact_str(value)
         value = _exact_int(value)
@@ -330,6 +346,11 @@ The Server MUST reply with the same value in the Response object if included. Th
 
 class JsonRpcVersion(_WireEnum, StrEnum):
     V2 = "2.0"
+
+    @classmethod
+    def _wire_form(cls, value: Any) -> Any:
+        # serde_json also reads a member as {"member": null}.
+        return _unit_map(value, ("2.0",))
 
 
 SkipListener: TypeAlias = None
@@ -1626,6 +1647,19 @@ class SessionConfigOptionCategory(_WireEnum, StrEnum):
         """An open enum: any other str reads as itself."""
         return _open_member(cls, value, str)
 
+    @classmethod
+    def _wire_form(cls, value: Any) -> Any:
+        # serde_json also reads a member as {"member": null}.
+        return _unit_map(
+            value,
+            (
+                "mode",
+                "model",
+                "model_config",
+                "thought_level",
+            ),
+        )
+
 
 class SessionConfigKindSelect(_Model):
     """Single-value selector (dropdown).
@@ -2290,6 +2324,20 @@ class StopReason(_WireEnum, StrEnum):
     Agents should catch these exceptions and return this semantically meaningful
     response to confirm successful cancellation.
     """
+
+    @classmethod
+    def _wire_form(cls, value: Any) -> Any:
+        # serde_json also reads a member as {"member": null}.
+        return _unit_map(
+            value,
+            (
+                "end_turn",
+                "max_tokens",
+                "max_turn_requests",
+                "refusal",
+                "cancelled",
+            ),
+        )
 
 
 class AgentCapabilities(_Model):
@@ -3541,6 +3589,19 @@ class PermissionOptionKind(_WireEnum, StrEnum):
     """Reject this operation only this time."""
     REJECT_ALWAYS = "reject_always"
     """Reject this operation and remember the choice."""
+
+    @classmethod
+    def _wire_form(cls, value: Any) -> Any:
+        # serde_json also reads a member as {"member": null}.
+        return _unit_map(
+            value,
+            (
+                "allow_once",
+                "allow_always",
+                "reject_once",
+                "reject_always",
+            ),
+        )
 
 
 class RequestPermissionResponse(_Model):
@@ -4932,6 +4993,17 @@ class Role(_WireEnum, StrEnum):
     USER = "user"
     """The user side of a conversation."""
 
+    @classmethod
+    def _wire_form(cls, value: Any) -> Any:
+        # serde_json also reads a member as {"member": null}.
+        return _unit_map(
+            value,
+            (
+                "assistant",
+                "user",
+            ),
+        )
+
 
 ElicitationId = NewType("ElicitationId", str)
 """Unique identifier for an elicitation."""
@@ -4949,12 +5021,30 @@ class StringFormat(_WireEnum, StrEnum):
     DATE_TIME = "date-time"
     """Date-time format (ISO 8601)."""
 
+    @classmethod
+    def _wire_form(cls, value: Any) -> Any:
+        # serde_json also reads a member as {"member": null}.
+        return _unit_map(
+            value,
+            (
+                "email",
+                "uri",
+                "date",
+                "date-time",
+            ),
+        )
+
 
 class ElicitationSchemaType(_WireEnum, StrEnum):
     """Type discriminator for elicitation schemas."""
 
     OBJECT = "object"
     """Object schema type."""
+
+    @classmethod
+    def _wire_form(cls, value: Any) -> Any:
+        # serde_json also reads a member as {"member": null}.
+        return _unit_map(value, ("object",))
 
 
 class EnumOption(_Model):
@@ -7247,6 +7337,18 @@ class PlanEntryPriority(_WireEnum, StrEnum):
     LOW = "low"
     """Low priority task - nice to have but not essential."""
 
+    @classmethod
+    def _wire_form(cls, value: Any) -> Any:
+        # serde_json also reads a member as {"member": null}.
+        return _unit_map(
+            value,
+            (
+                "high",
+                "medium",
+                "low",
+            ),
+        )
+
 
 class PlanEntryStatus(_WireEnum, StrEnum):
     """Status of a plan entry in the execution flow.
@@ -7261,6 +7363,18 @@ class PlanEntryStatus(_WireEnum, StrEnum):
     """The task is currently being worked on."""
     COMPLETED = "completed"
     """The task has been successfully completed."""
+
+    @classmethod
+    def _wire_form(cls, value: Any) -> Any:
+        # serde_json also reads a member as {"member": null}.
+        return _unit_map(
+            value,
+            (
+                "pending",
+                "in_progress",
+                "completed",
+            ),
+        )
 
 
 class CancelRequestNotification(_Model):
@@ -7554,6 +7668,11 @@ class ToolKind(_WireEnum, StrEnum):
     """Other tool types (default)."""
 
     @classmethod
+    def _wire_form(cls, value: Any) -> Any:
+        # serde_json also reads a member as {"member": null}.
+        return _unit_map(value, None)
+
+    @classmethod
     def _missing_(cls, value: object) -> Any:
         """Any other str reads as ``OTHER`` (serde: other)."""
         return cls.OTHER if isinstance(value, str) else None
@@ -7577,6 +7696,19 @@ class ToolCallStatus(_WireEnum, StrEnum):
     """The tool call completed successfully."""
     FAILED = "failed"
     """The tool call failed with an error."""
+
+    @classmethod
+    def _wire_form(cls, value: Any) -> Any:
+        # serde_json also reads a member as {"member": null}.
+        return _unit_map(
+            value,
+            (
+                "pending",
+                "in_progress",
+                "completed",
+                "failed",
+            ),
+        )
 
 
 class ToolCallContentContent(_Model):

@@ -21,7 +21,7 @@ FILES: dict[str, str] = {
     "_rpc.py": "e4423a013a5eddde4aac1976aee2f22ea6503fffba13f6cb4b14d306ff432c66",
     "client.py": "c42e271ac9dede502d58142a3cbf88176a0f75befb3e49ec26c3e1fe3b10dcf6",
     "methods.py": "332395f8e9ca31ef311c0744082a67bed28e32319ebbfa6e0baa1bb10e21cc9e",
-    "models.py": "0a10a58a788fcf550e9c64032573abdf26b8d1996a437a531b1de1b2c6f6f1e1",
+    "models.py": "8048151aa9b81e0ef6ecf6e13d3d3330073ce3b7a5092f8ed78b8c96d632a2e4",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "49ab6e92855aea289deb2e3a5e03da63a0878f2c45999053a5cb0d520db74963",
     "stub_data.py": "944140db47cae4d1256f857833d154867d8a70adb747fa712cddfb3a1ee6c500",
