@@ -8,7 +8,10 @@ STAMP := $(VENV)/.installed
 CODEGEN := $(BIN)/codegen
 GENERATED_PKGS = $(wildcard generated/*/python/*/)
 
-.PHONY: generate test check lint lint-generated bench fuzz docs clean help
+INTEROP_VENV := .venv-interop
+INTEROP_STAMP := $(INTEROP_VENV)/.installed
+
+.PHONY: generate test check lint lint-generated bench fuzz docs interop clean help
 
 help:
 	@echo "make generate        regenerate generated/ from specs/"
@@ -17,6 +20,7 @@ help:
 	@echo "make docs            build the HTML reference of all protocols into build/docs/site"
 	@echo "make bench           benchmarks (ratios against named peers)"
 	@echo "make fuzz            long frontend fuzz run (not part of make test)"
+	@echo "make interop         the generated stubs and clients against the official SDKs"
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -58,5 +62,17 @@ bench: $(STAMP)
 fuzz: $(STAMP)
 	CODEGEN_FUZZ_EXAMPLES=20000 $(BIN)/python -m pytest -q tests/frontends -k fuzz
 
+# Real peers: the official SDKs (tests/interop/requirements.txt) in their own virtualenv,
+# so their dependencies never reach the main one; pytest runs tests/interop only there.
+$(INTEROP_STAMP): requirements.txt tests/interop/requirements.txt pyproject.toml
+	test -x $(INTEROP_VENV)/bin/python || $(PYTHON) -m venv $(INTEROP_VENV)
+	$(INTEROP_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(INTEROP_VENV)/bin/python -m pip install --quiet -r requirements.txt -r tests/interop/requirements.txt
+	$(INTEROP_VENV)/bin/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	touch $(INTEROP_STAMP)
+
+interop: $(INTEROP_STAMP)
+	CODEGEN_INTEROP=1 $(INTEROP_VENV)/bin/python -m pytest -q tests/interop
+
 clean:
-	rm -rf $(VENV) build .mypy_cache .ruff_cache .pytest_cache codegen.egg-info
+	rm -rf $(VENV) $(INTEROP_VENV) build .mypy_cache .ruff_cache .pytest_cache codegen.egg-info
