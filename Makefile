@@ -8,10 +8,15 @@ STAMP := $(VENV)/.installed
 CODEGEN := $(BIN)/codegen
 GENERATED_PKGS = $(wildcard generated/*/python/*/)
 
+# The TypeScript checker the oracle campaign judges TypeScript specs with (pinned by the
+# lockfile in codegen/oracles/npm).
+NPM_DIR := build/oracle/npm
+TYPESCRIPT := $(NPM_DIR)/node_modules/typescript/package.json
+SPECS ?=
 INTEROP_VENV := .venv-interop
 INTEROP_STAMP := $(INTEROP_VENV)/.installed
 
-.PHONY: generate test check lint lint-generated bench fuzz docs interop clean help
+.PHONY: generate test check lint lint-generated bench fuzz docs clean help oracle oracle-deps interop
 
 help:
 	@echo "make generate        regenerate generated/ from specs/"
@@ -20,6 +25,8 @@ help:
 	@echo "make docs            build the HTML reference of all protocols into build/docs/site"
 	@echo "make bench           benchmarks (ratios against named peers)"
 	@echo "make fuzz            long frontend fuzz run (not part of make test)"
+	@echo "make oracle          bindings and schemas against serde / encoding/json / tsc"
+	@echo "                     (SPECS=\"acp piglet\" for some specs, FAILED=1 to re-run failures)"
 	@echo "make interop         the generated stubs and clients against the official SDKs"
 
 $(STAMP): requirements.txt pyproject.toml
@@ -32,7 +39,15 @@ $(STAMP): requirements.txt pyproject.toml
 generate: $(STAMP)
 	$(CODEGEN) generate
 
-test: $(STAMP)
+$(TYPESCRIPT): codegen/oracles/npm/package.json codegen/oracles/npm/package-lock.json
+	mkdir -p $(NPM_DIR)
+	cp codegen/oracles/npm/package.json codegen/oracles/npm/package-lock.json $(NPM_DIR)/
+	cd $(NPM_DIR) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	touch $@
+
+oracle-deps: $(STAMP) $(TYPESCRIPT)
+
+test: $(STAMP) $(TYPESCRIPT)
 	$(CODEGEN) generate --check
 	$(BIN)/python -m pytest -q -n 2
 	$(MAKE) --no-print-directory check
@@ -48,6 +63,10 @@ lint-generated: $(STAMP)
 	$(BIN)/mypy --strict $(GENERATED_PKGS)
 	$(BIN)/ruff check --isolated generated
 	$(BIN)/black --check --quiet generated
+
+oracle: oracle-deps
+	$(CODEGEN) generate --check
+	$(BIN)/python -m codegen.oracles $(SPECS) $(if $(FAILED),--failed)
 
 docs: $(STAMP)
 	$(BIN)/codegen generate

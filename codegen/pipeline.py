@@ -11,6 +11,7 @@ empty, so a failed run never leaves a mix of old and new output.
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -107,10 +108,14 @@ def load_protocol(spec_dir: Path, repo_root: Path | None = None) -> SpecOutcome:
 
 
 def render_outputs(
-    protocol: ir.Protocol, config: SpecConfig, package_only: bool = False
+    protocol: ir.Protocol,
+    config: SpecConfig,
+    package_only: bool = False,
+    formatter: str = "ruff",
 ) -> dict[str, str]:
     """The files of ``generated/<id>/``, keyed relative to it; ``package_only``: just the
-    Python package (bindings, server, provenance) and its pyproject, not schema or docs.
+    Python package (bindings, server, provenance) and its pyproject, not schema or docs;
+    ``formatter``: ``ruff`` (default) or ``none`` (the Python as the templates lay it out).
     """
     # Imported here so reading specs (ir dump, check, diff) never loads Jinja or the backends.
     from codegen.backends import docs as docs_backend
@@ -127,7 +132,8 @@ def render_outputs(
             **server_backend.render(protocol, config.python_package),
             **({} if package_only else docs_backend.render(protocol)),
         }
-    rendered = formatting.format_many(rendered)
+    if formatter == "ruff":
+        rendered = formatting.format_many(rendered)
     # Last: provenance hashes every other file of the package, as formatted.
     rendered.update(
         package_backend.render(
@@ -137,18 +143,34 @@ def render_outputs(
     return rendered
 
 
-def render_protocol(protocol: ir.Protocol, config: SpecConfig) -> dict[str, str]:
-    """Every generated file of one spec, keyed by repo-relative path."""
-    base = f"generated/{protocol.id}"
+def render_protocol(
+    protocol: ir.Protocol,
+    config: SpecConfig,
+    base: Path | None = None,
+    output: Path | None = None,
+    formatter: str = "ruff",
+) -> dict[str, str]:
+    """Every generated file of one spec: ``<output>/<id>/...`` (default: ``generated/``
+    of the spec's root) and the spec's ``examples/extracted.json``, keyed by path
+    relative to ``base`` (default: the spec's root).
+    """
+    base = base or config.repo_root
+    output = output or config.repo_root / "generated"
+    out_rel = _relative(output / protocol.id, base)
     files = {
-        f"{base}/{rel}": text for rel, text in render_outputs(protocol, config).items()
+        f"{out_rel}/{rel}": text
+        for rel, text in render_outputs(protocol, config, formatter=formatter).items()
     }
-    spec_rel = config.rel(config.spec_dir)
     if any(e.part is ir.ExamplePart.MESSAGE for e in protocol.examples):
-        files[f"{spec_rel}/examples/{EXTRACTED_FILE}"] = render_extracted(
-            protocol.examples
+        extracted = _relative(config.spec_dir / "examples" / EXTRACTED_FILE, base)
+        files[extracted] = render_extracted(
+            protocol.examples, {source.path for source in protocol.sources}
         )
     return files
+
+
+def _relative(path: Path, base: Path) -> str:
+    return Path(os.path.relpath(path.resolve(), base.resolve())).as_posix()
 
 
 @dataclass
@@ -163,13 +185,25 @@ class Plan:
 
 def build_plan(spec_dirs: list[Path], repo_root: Path, strict: bool = False) -> Plan:
     outcomes = [load_protocol(spec_dir, repo_root) for spec_dir in spec_dirs]
+    if not all(outcome.ok(strict) for outcome in outcomes):
+        return Plan(outcomes, {}, [])
+    return plan_outcomes(outcomes, repo_root, repo_root / "generated")
+
+
+def plan_outcomes(
+    outcomes: list[SpecOutcome], base: Path, output: Path, formatter: str = "ruff"
+) -> Plan:
+    """The write plan of loaded specs (each must have loaded): ``<output>/<id>/`` per
+    spec, keyed relative to ``base``; the caller decides whether the outcomes are good
+    enough to write (``SpecOutcome.ok``)."""
     files: dict[str, str] = {}
     owned: list[str] = []
-    if all(outcome.ok(strict) for outcome in outcomes):
-        for outcome in outcomes:
-            assert outcome.protocol is not None and outcome.config is not None
-            files.update(render_protocol(outcome.protocol, outcome.config))
-            owned.append(f"generated/{outcome.protocol.id}")
+    for outcome in outcomes:
+        assert outcome.protocol is not None and outcome.config is not None
+        files.update(
+            render_protocol(outcome.protocol, outcome.config, base, output, formatter)
+        )
+        owned.append(_relative(output / outcome.protocol.id, base))
     return Plan(outcomes, files, owned)
 
 

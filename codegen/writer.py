@@ -29,16 +29,45 @@ class Changes:
         return bool(self.created or self.updated or self.removed)
 
 
-def _owned_files(root: Path, owned_dirs: list[str]) -> set[str]:
+# Build output of `pip install` run in a generated package's folder (the package's own
+# .gitignore names them too): never the generator's files, never stale.
+_BUILD_OUTPUT = {"build", "dist", ".eggs"}
+
+
+def _owned_files(
+    root: Path, owned_dirs: list[str], planned: frozenset[str] = frozenset()
+) -> set[str]:
+    planned_dirs = {str(Path(rel).parent) for rel in planned}
     found: set[str] = set()
     for owned in owned_dirs:
         base = root / owned
         if not base.is_dir():
             continue
         for path in base.rglob("*"):
-            if path.is_file() and not _IGNORED_PARTS & set(path.parts):
-                found.add(path.relative_to(root).as_posix())
+            if not path.is_file() or _IGNORED_PARTS & set(path.parts):
+                continue
+            rel = path.relative_to(root).as_posix()
+            if rel not in planned and _is_build_output(path, base, root, planned_dirs):
+                continue
+            found.add(rel)
     return found
+
+
+def _is_build_output(
+    path: Path, base: Path, root: Path, planned_dirs: set[str]
+) -> bool:
+    """Inside a ``build/``, ``dist/``, ``.eggs/`` or ``*.egg-info/`` folder of an owned
+    directory that holds no generated file (a package named ``build`` stays owned)."""
+    folder = path.parent
+    while folder != base:
+        name = folder.name
+        if name in _BUILD_OUTPUT or name.endswith(".egg-info"):
+            inside = folder.relative_to(root).as_posix()
+            return not any(
+                d == inside or d.startswith(inside + "/") for d in planned_dirs
+            )
+        folder = folder.parent
+    return False
 
 
 def _changes(
@@ -57,7 +86,9 @@ def _changes(
         else:
             changes.updated.append(rel)
             old_texts[rel] = old
-    changes.removed = sorted(_owned_files(root, owned_dirs) - set(plan))
+    changes.removed = sorted(
+        _owned_files(root, owned_dirs, frozenset(plan)) - set(plan)
+    )
     return changes, old_texts
 
 

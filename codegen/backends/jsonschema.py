@@ -26,6 +26,11 @@ Decisions a reader of the schema should know:
   allowed the variants may overlap, and a value is valid when any variant reads it (which
   one a reader takes, ``x-union-choice``: ``first-fit`` in order, or ``best-fit``, changes
   only the Python object, never validity).
+* What a reader accepts, not only what a writer writes: where serde reads more widely than
+  it writes (``null`` for a skipped ``Option``, any value under serde_with's
+  ``DefaultOnError``, unreadable items under ``VecSkipError``, a struct as an array of its
+  fields, ``{"member": null}`` or any string for an enum with ``#[serde(other)]``), the
+  schema is ``anyOf`` with the written form first and ``"x-written": "first"``.
 * Method params/results: ``x-methods`` holds per-method ``$ref``s; a declaration that a method
   refers to directly gets ``x-method`` / ``x-method-params`` / ``x-method-result`` (sorted lists
   of wire names) and ``x-direction`` (the arrow, or a list of arrows when they differ).
@@ -38,6 +43,7 @@ from dataclasses import replace
 from typing import Any
 
 from codegen import ir
+from codegen.backends.wire_formats import pattern_of
 from codegen.ir.index import Index
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -118,6 +124,13 @@ def nullable(schema: Schema) -> Schema:
     if set(out) == {"anyOf"}:
         return {"anyOf": [*out["anyOf"], {"type": "null"}]}
     return {"anyOf": [out, {"type": "null"}]}
+
+
+def reads_also(written: Schema, *also: Schema) -> Schema:
+    """A schema a reader accepts more widely than a writer writes (serde's lenient
+    reads): ``anyOf`` with the written form first, marked ``"x-written": "first"`` so
+    tools that want the written form (instance generators) can take that branch."""
+    return {"anyOf": [written, *also], "x-written": "first"}
 
 
 def _annotate(schema: Schema, lifecycle: ir.Lifecycle, extra: str = "") -> Schema:
@@ -238,7 +251,11 @@ class _Builder:
         if isinstance(expr, ir.ArrayOf):
             array: Schema = {"type": "array", "items": self.type_schema(expr.items)}
             if expr.skip_invalid:
-                array["x-skip-invalid-items"] = True
+                # serde_with VecSkipError: items that do not read are dropped.
+                return {
+                    **reads_also(array, {"type": "array"}),
+                    "x-skip-invalid-items": True,
+                }
             return array
         if isinstance(expr, ir.MapOf):
             out: Schema = {
@@ -271,11 +288,12 @@ class _Builder:
         if expr.kind is ir.PrimitiveKind.NULL:
             return out
         limits = expr.constraints
+        pattern = pattern_of(limits) if expr.kind is ir.PrimitiveKind.STRING else None
         for key, value in (
             ("minimum", limits.minimum),
             ("maximum", limits.maximum),
             ("format", limits.format),
-            ("pattern", limits.pattern),
+            ("pattern", pattern),
         ):
             if value is not None:
                 out[key] = value
@@ -359,17 +377,18 @@ class _Builder:
             schema = nullable(schema)
         else:
             schema = dict(schema)
-        if fld.default_json is not None:
-            schema["default"] = json.loads(fld.default_json)
         if fld.omitted_value is not None:
-            # The schema is the written form: a writer never writes this value (a reader
-            # takes it as an absent key).
+            # A writer never writes this value; a reader takes it as an absent key.
             omitted = json.loads(fld.omitted_value)
-            if omitted is not None or _accepts_null(schema):
-                schema["not"] = {"const": omitted}
+            if omitted is None and not _accepts_null(schema):
+                schema = reads_also(schema, {"type": "null"})
             schema["x-omitted-value"] = omitted
         if fld.default_on_error:
-            schema["x-default-on-error"] = True
+            # serde_with DefaultOnError: any value reads (as the default when it does
+            # not read as the type).
+            schema = {**reads_also(schema, {}), "x-default-on-error": True}
+        if fld.default_json is not None:
+            schema["default"] = json.loads(fld.default_json)
         note = fld.allowed_values_note
         return _annotate(
             schema, fld.lifecycle, f"Allowed values: {note}" if note else ""
@@ -399,7 +418,25 @@ class _Builder:
             out["additionalProperties"] = self.type_schema(extra)
         elif decl.extra_keys is ir.ExtraKeys.FORBID:
             out["additionalProperties"] = False
+        if decl.array_form is not None:
+            out = reads_also(out, self._array_form(decl.array_form, properties))
         return out
+
+    @staticmethod
+    def _array_form(form: tuple[tuple[str, bool], ...], properties: Schema) -> Schema:
+        """serde_json also reads a struct from an array of its fields' values, in order;
+        trailing values whose field has its own default may be left out."""
+        needed = 0
+        for position, (_, optional) in enumerate(form):
+            if not optional:
+                needed = position + 1
+        return {
+            "type": "array",
+            "prefixItems": [properties.get(key, {}) for key, _ in form],
+            "items": False,
+            "minItems": needed,
+            "maxItems": len(form),
+        }
 
     def _enum(self, decl: ir.EnumDecl) -> Schema:
         values = [member.value for member in decl.members]
@@ -425,10 +462,26 @@ class _Builder:
         if decl.open:
             out["x-open-enum"] = True
             out["x-enum-values"] = values
+        also: list[Schema] = []
         if decl.catch_all is not None:
             member = next(m for m in decl.members if m.name == decl.catch_all)
             out["x-catch-all"] = member.value
-        return out
+            also.append({"type": decl.base.value})  # any other value reads as it
+        if decl.map_form and decl.base is ir.EnumBase.STRING:
+            # serde_json also reads a member as {"member": null}.
+            names: Schema = (
+                {"type": "string"} if decl.catch_all is not None else {"enum": values}
+            )
+            also.append(
+                {
+                    "type": "object",
+                    "minProperties": 1,
+                    "maxProperties": 1,
+                    "propertyNames": names,
+                    "additionalProperties": {"type": "null"},
+                }
+            )
+        return reads_also(out, *also) if also else out
 
     def _alias(self, decl: ir.AliasDecl) -> Schema:
         if decl.kind is ir.AliasKind.EXTERNAL:

@@ -1,8 +1,11 @@
 """The one Jinja environment of the project.
 
 Phase: used by the text-emitting backends (Python bindings, stub server, docs).
-Inputs: a template name under ``templates/`` at the repository root and a context of
-plain values (view-models computed by a backend; templates only lay them out).
+Inputs: a template name under the built-in templates folder (``templates/`` at the top of a
+checkout; ``codegen/templates/`` inside an installed wheel, where the build puts it) and a
+context of plain values (view-models computed by a backend; templates only lay them out).
+Optionally a user's template folder (``codegen generate --templates DIR``): a file there
+replaces the built-in template of the same relative name, every other template stays.
 Outputs: the rendered text.
 Guarantees: ``StrictUndefined`` (a missing variable is an error, never ""),
 ``trim_blocks`` / ``lstrip_blocks`` / ``keep_trailing_newline``, no autoescaping (the
@@ -13,20 +16,40 @@ environment data.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 import jinja2
 
-__all__ = ["TEMPLATES_DIR", "environment", "render_template"]
+__all__ = [
+    "TEMPLATES_DIR",
+    "builtin_templates",
+    "environment",
+    "overriding",
+    "render_template",
+]
 
-TEMPLATES_DIR = Path(__file__).resolve().parent.parent.parent / "templates"
+
+def _templates_dir() -> Path:
+    package = Path(__file__).resolve().parent.parent
+    packaged = package / "templates"  # an installed wheel (pyproject's force-include)
+    return packaged if packaged.is_dir() else package.parent / "templates"
+
+
+TEMPLATES_DIR = _templates_dir()
+
+# The user's template folder for the current run (see ``overriding``).
+_OVERRIDE: ContextVar[Path | None] = ContextVar("codegen_templates", default=None)
 
 
 @functools.cache
-def environment() -> jinja2.Environment:
-    """The shared environment (created once; templates are cached by Jinja)."""
+def environment(override: Path | None = None) -> jinja2.Environment:
+    """The shared environment (one per template folder; templates are cached by Jinja)."""
+    search = [str(override)] if override is not None else []
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
+        loader=jinja2.FileSystemLoader([*search, str(TEMPLATES_DIR)]),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -37,6 +60,24 @@ def environment() -> jinja2.Environment:
     )
 
 
+def builtin_templates() -> list[str]:
+    """The relative names of the built-in templates (what a user's folder may replace)."""
+    return sorted(
+        path.relative_to(TEMPLATES_DIR).as_posix()
+        for path in TEMPLATES_DIR.rglob("*.j2")
+    )
+
+
+@contextmanager
+def overriding(folder: Path | None) -> Iterator[None]:
+    """Within this block, templates in ``folder`` replace the built-in ones by name."""
+    token = _OVERRIDE.set(folder.resolve() if folder is not None else None)
+    try:
+        yield
+    finally:
+        _OVERRIDE.reset(token)
+
+
 def render_template(name: str, **context: object) -> str:
-    """Render ``templates/<name>`` with ``context``."""
-    return environment().get_template(name).render(**context)
+    """Render the template ``name`` with ``context``."""
+    return environment(_OVERRIDE.get()).get_template(name).render(**context)

@@ -1,106 +1,124 @@
-"""The ``codegen`` command line (typer).
+"""The ``codegen`` command line (typer): options, exit codes, and the glue of each command.
 
 Phase: entry point.
-Inputs: command-line arguments; spec directories under ``specs/``.
-Outputs: generated files through the writer, IR dumps, diagnostics on stderr.
-Guarantees: exit 0 on success, 1 on drift (``--check``) or spec errors, 2 on usage errors;
-diagnostics are rendered ``path:line:col: severity[CODE]: message`` with a caret; nothing is
-written unless every spec converted cleanly.
+Inputs: command-line arguments; the project's ``[tool.codegen]`` settings
+(``codegen.project``, found from the current directory upward), which flags override.
+Outputs: generated files through the writer, IR dumps, reports on stdout; diagnostics and
+messages on stderr (``output``: coloured on a terminal, plain when piped or ``NO_COLOR``).
+Guarantees: exit 0 when done and nothing was found, 1 on findings (spec errors, stale
+output, invalid messages, breaking changes, a server that cannot start), 2 on usage errors
+(unknown option or value, unknown spec, unusable settings); no input given on the command
+line produces a traceback; nothing is written unless every spec converted cleanly.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
-from rich.console import Console
 
-from codegen.diagnostics import Diagnostics, Severity, render_all
-from codegen.ir import dump as ir_dump
-from codegen.pipeline import SpecOutcome, build_plan, discover_specs, load_protocol
-from codegen.spec.config import find_repo_root
-from codegen.writer import apply_plan, diff_plan
+from codegen.cli import generate as generating
+from codegen.cli.options import (
+    Command,
+    ConfigOpt,
+    FormatterOpt,
+    Group,
+    OutputOpt,
+    QuietOpt,
+    SpecArgs,
+    StrictOpt,
+    TemplatesOpt,
+    VerboseOpt,
+)
+from codegen.cli.output import EXIT_FINDINGS, EXIT_USAGE, Output
+from codegen.project import Project, ProjectError, load_project
+
+EXIT_CODES = (
+    "Exit status: 0 done (nothing found), 1 findings (spec errors, stale output, invalid "
+    "messages, breaking changes), 2 usage errors (unknown option, value or spec)."
+)
 
 app = typer.Typer(
+    cls=Group,
     help="Protocol specs (TypeScript, Rust serde, Go, prose) → one IR → typed Python, "
-    "JSON Schema, stubs and docs.",
-    epilog="Specs live in specs/<id>/ (spec.toml + sources); output goes to generated/<id>/. "
-    "Typical use: `codegen generate` after a spec change, `codegen generate --check` in CI, "
-    "`codegen diff main:specs/<id> <id>` before shipping a spec revision, "
-    "`codegen serve <id>` to talk to a stub.",
+    "JSON Schema, stub servers and clients, and docs.",
+    epilog="Settings: [tool.codegen] in the nearest pyproject.toml (spec folders, output "
+    "folder, templates, formatter, per-spec package names); flags override them. "
+    "Typical use: `codegen init ID --language LANG`, `codegen generate` after a spec "
+    "change, `codegen generate --check` in CI, `codegen diff main:ID ID` before shipping a "
+    "spec revision, `codegen serve ID` to talk to a stub. " + EXIT_CODES,
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,
+    pretty_exceptions_show_locals=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 ir_app = typer.Typer(
-    help="Inspect the intermediate representation.", no_args_is_help=True
+    cls=Group,
+    help="Inspect the intermediate representation.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
 )
 app.add_typer(ir_app, name="ir")
-# soft_wrap: diagnostics and paths must not be broken at the terminal width.
-err = Console(stderr=True, highlight=False, soft_wrap=True)
 
-SpecArgs = Annotated[
-    list[str] | None,
-    typer.Argument(
-        help="Spec ids (directories under specs/) or spec directories; default: all."
-    ),
-]
 # The diff's FAIL_ON, spelled out so that only `codegen diff` imports the diff package;
 # tests/unit/test_cli.py checks that they agree.
 DIFF_FAIL_ON = ("breaking", "dangerous", "compatible", "none")
-
-StrictOpt = Annotated[
-    bool,
-    typer.Option("--strict", help="Treat warnings (e.g. external types) as errors."),
-]
+FailOn = Literal["breaking", "dangerous", "compatible", "none"]
 
 
-def _root() -> Path:
-    return find_repo_root(Path.cwd())
+def _version(value: bool) -> None:
+    if value:
+        from importlib import metadata
+
+        try:
+            version = metadata.version("codegen")
+        except metadata.PackageNotFoundError:
+            version = "(source checkout)"
+        sys.stdout.write(f"codegen {version}\n")
+        raise typer.Exit()
 
 
-def _spec_dirs(root: Path, specs: list[str] | None) -> list[Path]:
-    if not specs:
-        found = discover_specs(root / "specs")
-        if not found:
-            err.print(f"no specs found under {root / 'specs'}")
-            raise typer.Exit(2)
-        return found
-    out: list[Path] = []
-    for spec in specs:
-        candidate = Path(spec) if Path(spec).is_dir() else root / "specs" / spec
-        if not (candidate / "spec.toml").is_file():
-            err.print(
-                f"error: {spec!r} is neither a spec id under specs/ nor a spec directory"
-            )
-            raise typer.Exit(2)
-        out.append(candidate)
-    return out
-
-
-def _report(
-    outcomes: list[SpecOutcome], root: Path, strict: bool, notes: bool = True
+@app.callback()
+def main_options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_version,
+            is_eager=True,
+            help="Print the version and exit.",
+        ),
+    ] = False,
 ) -> None:
-    """Print warnings and errors in full; notes too, or only their count (``generate``
-    runs often, and a spec can carry dozens of informational notes)."""
-    merged = Diagnostics()
-    hidden = 0
-    for outcome in outcomes:
-        for item in outcome.diags.items:
-            if notes or item.severity is not Severity.NOTE:
-                merged.items.append(item)
-            else:
-                hidden += 1
-    if merged.items:
-        err.print(render_all(merged, root, strict), markup=False, highlight=False)
-    if hidden:
-        err.print(
-            f"{hidden} note(s) not shown; `codegen check` or `--verbose` lists them"
-        )
+    """Protocol specs (TypeScript, Rust serde, Go, prose) → one IR → typed Python, JSON
+    Schema, stub servers and clients, and docs."""
 
 
-@app.command()
+def _project(out: Output, config: Path | None) -> Project:
+    try:
+        return load_project(Path.cwd(), config)
+    except ProjectError as exc:
+        raise out.exit(EXIT_USAGE, str(exc)) from None
+
+
+def _one_spec(out: Output, project: Project, spec: str) -> Path:
+    try:
+        dirs = project.resolve(Path.cwd(), [spec])
+    except ProjectError as exc:
+        raise out.exit(EXIT_USAGE, str(exc)) from None
+    if len(dirs) != 1:
+        raise out.exit(EXIT_USAGE, f"{spec!r} names {len(dirs)} specs; name one")
+    return dirs[0]
+
+
+# --------------------------------------------------------------------- generate
+
+
+@app.command(cls=Command, epilog=EXIT_CODES)
 def generate(
     specs: SpecArgs = None,
     check: Annotated[
@@ -109,76 +127,147 @@ def generate(
             "--check", help="Write nothing; show a diff and exit 1 if output is stale."
         ),
     ] = False,
-    strict: StrictOpt = False,
-    verbose: Annotated[
+    watch: Annotated[
         bool,
-        typer.Option("--verbose", "-v", help="Also print notes, not only their count."),
+        typer.Option(
+            "--watch",
+            help="Regenerate whenever a spec, the settings or a template changes "
+            "(Ctrl-C stops).",
+        ),
     ] = False,
+    output: OutputOpt = None,
+    templates: TemplatesOpt = None,
+    formatter: FormatterOpt = None,
+    strict: StrictOpt = False,
+    config: ConfigOpt = None,
+    quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
 ) -> None:
-    """Regenerate generated/<id>/ for each spec (all specs by default)."""
-    root = _root()
-    dirs = _spec_dirs(root, specs)
-    with err.status(f"generating {len(dirs)} spec(s)…"):
-        plan = build_plan(dirs, root, strict)
-    _report(plan.outcomes, root, strict, notes=verbose)
-    if not plan.ok(strict):
-        err.print("error: generation stopped; nothing was written")
-        raise typer.Exit(1)
-    if check:
-        changes, diff = diff_plan(root, plan.files, plan.owned_dirs)
-        if changes.any():
-            sys.stdout.write(diff)
-            err.print(
-                f"generated output is stale: {len(changes.created)} new, "
-                f"{len(changes.updated)} changed, {len(changes.removed)} stale file(s); "
-                "run `make generate`"
-            )
-            raise typer.Exit(1)
-        err.print(f"generated output is current ({len(plan.files)} files)")
-        return
-    changes = apply_plan(root, plan.files, plan.owned_dirs)
-    err.print(
-        f"{len(plan.files)} files: {len(changes.created)} created, {len(changes.updated)} updated, "
-        f"{len(changes.removed)} removed"
+    """Generate <output>/<id>/ for each spec (every spec of the project by default)."""
+    out = Output(quiet, verbose)
+    if check and watch:
+        raise out.exit(EXIT_USAGE, "--check and --watch exclude each other")
+    request = generating.Request(
+        Path.cwd(),
+        config,
+        tuple(specs or ()),
+        check,
+        strict,
+        output,
+        templates,
+        formatter,
     )
+    code = generating.watch(request, out) if watch else generating.run(request, out)
+    raise typer.Exit(code)
 
 
-@app.command()
-def check(specs: SpecArgs = None, strict: StrictOpt = False) -> None:
-    """Read the specs and report diagnostics without generating anything."""
-    root = _root()
-    outcomes = [load_protocol(spec_dir, root) for spec_dir in _spec_dirs(root, specs)]
-    _report(outcomes, root, strict)
-    if not all(outcome.ok(strict) for outcome in outcomes):
-        raise typer.Exit(1)
+@app.command(cls=Command, epilog=EXIT_CODES)
+def check(
+    specs: SpecArgs = None,
+    strict: StrictOpt = False,
+    config: ConfigOpt = None,
+    quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
+) -> None:
+    """Read the specs and report every diagnostic (notes too) without generating."""
+    out = Output(quiet, verbose)
+    request = generating.Request(Path.cwd(), config, tuple(specs or ()), strict=strict)
+    raise typer.Exit(generating.check(request, out))
 
 
-@ir_app.command("dump")
+@ir_app.command("dump", cls=Command)
 def dump(
-    spec: Annotated[str, typer.Argument(help="Spec id or spec directory.")],
+    spec: Annotated[
+        str, typer.Argument(help="Spec id or spec folder.", metavar="SPEC")
+    ],
+    config: ConfigOpt = None,
+    quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
 ) -> None:
     """Print the normalized IR of one spec as deterministic JSON."""
-    root = _root()
-    (spec_dir,) = _spec_dirs(root, [spec])
-    outcome = load_protocol(spec_dir, root)
-    _report([outcome], root, strict=False)
+    from codegen.ir import dump as ir_dump
+
+    out = Output(quiet, verbose)
+    project = _project(out, config)
+    outcome = project.load(_one_spec(out, project, spec))
+    generating.report([outcome], project, out, notes=verbose)
     if outcome.protocol is None:
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_FINDINGS)
     sys.stdout.write(ir_dump.dump(outcome.protocol))
     if not outcome.ok():
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_FINDINGS)
 
 
-@app.command("vendor")
+# ------------------------------------------------------------------------- init
+
+
+@app.command(cls=Command, epilog=EXIT_CODES)
+def init(
+    spec: Annotated[
+        str, typer.Argument(help="The new spec's id (its folder name).", metavar="ID")
+    ],
+    language: Annotated[
+        Literal["typescript", "rust", "go", "prose"],
+        typer.Option("--language", "-l", help="The language of the spec's sources."),
+    ],
+    folder: Annotated[
+        Path | None,
+        typer.Option(
+            "--folder",
+            help="Create the spec in this folder (default: the project's first spec "
+            "folder, [tool.codegen] specs).",
+            file_okay=False,
+        ),
+    ] = None,
+    config: ConfigOpt = None,
+    quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
+) -> None:
+    """Create a spec folder: a commented spec.toml, a starter source, sample messages."""
+    from codegen.cli import scaffold
+
+    out = Output(quiet, verbose)
+    project = _project(out, config)
+    target = (Path.cwd() / folder).resolve() if folder else project.spec_folders[0]
+    try:
+        written = scaffold.create(target, spec, language)
+    except scaffold.ScaffoldError as exc:
+        raise out.exit(EXIT_USAGE, str(exc)) from None
+    for path in written:
+        out.info(f"created {project.show(path)}")
+    if project.pyproject is None and target.parent == project.root:
+        out.info(
+            "no [tool.codegen] in a pyproject.toml here: the defaults apply (specs/, "
+            "generated/). To choose, add to pyproject.toml:\n"
+            "  [tool.codegen]\n"
+            f'  specs = ["{project.show(target)}"]\n'
+            '  output = "generated"'
+        )
+    elif project.pyproject is not None and not any(
+        target == f for f in project.spec_folders
+    ):
+        out.warning(
+            f"{project.show(target)} is not a spec folder of {project.show(project.pyproject)}"
+            f" ([tool.codegen] specs); add it there, or name the spec by its folder"
+        )
+    out.info(f"next: codegen generate {spec}")
+
+
+# ----------------------------------------------------------------------- vendor
+
+
+@app.command("vendor", cls=Command, epilog=EXIT_CODES)
 def vendor_command(
     target: Annotated[
         str,
         typer.Argument(
-            help="Spec id to vendor, or with --check the vendored package dir."
+            help="Spec id to vendor, or with --check the vendored package folder.",
+            metavar="SPEC|PACKAGE_DIR",
         ),
     ],
     dest: Annotated[
-        Path | None, typer.Argument(help="Directory to put the package in.")
+        Path | None,
+        typer.Argument(help="Folder to put the package in.", metavar="[DEST]"),
     ] = None,
     package: Annotated[
         str | None, typer.Option("--package", help="Import name to vendor under.")
@@ -189,152 +278,259 @@ def vendor_command(
             "--check", help="Check a vendored copy: intact, and current for the spec."
         ),
     ] = False,
+    formatter: FormatterOpt = None,
+    config: ConfigOpt = None,
+    quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
 ) -> None:
     """Copy a generated package into another project, or check a vendored copy."""
     from codegen.cli import vendor as vendoring
 
-    root = _root()
+    out = Output(quiet, verbose)
+    project = _project(out, config).with_flags(Path.cwd(), formatter=formatter)
     try:
         if check_copy:
-            report = vendoring.check(root, Path(target))
+            report = vendoring.check(project, Path(target))
             sys.stdout.write("\n".join(report.lines()) + "\n")
             if not (report.intact() and report.current()):
-                raise typer.Exit(1)
+                raise typer.Exit(EXIT_FINDINGS)
             return
         if dest is None:
-            err.print("error: vendor needs DEST (or --check PACKAGE_DIR)")
-            raise typer.Exit(2)
-        written = vendoring.vendor(root, target, dest, package)
+            raise out.exit(EXIT_USAGE, "vendor needs DEST (or --check PACKAGE_DIR)")
+        spec_dir = _one_spec(out, project, target)
+        written = vendoring.vendor(project, spec_dir, dest, package)
     except vendoring.VendorError as exc:
-        err.print(f"error: {exc}")
-        raise typer.Exit(2) from exc
-    err.print(f"vendored spec '{target}' as {written}")
+        raise out.exit(EXIT_USAGE, str(exc)) from None
+    except ProjectError as exc:
+        raise out.exit(EXIT_USAGE, str(exc)) from None
+    out.info(f"vendored spec '{target}' as {written}")
 
 
-@app.command("validate")
+# --------------------------------------------------------------------- validate
+
+
+@app.command("validate", cls=Command, epilog=EXIT_CODES)
 def validate_command(
-    spec: Annotated[str, typer.Argument(help="Spec id.")],
-    file: Annotated[
-        Path, typer.Argument(help="A JSON message, or a JSON Lines transcript.")
+    spec: Annotated[
+        str, typer.Argument(help="Spec id or spec folder.", metavar="SPEC")
+    ],
+    files: Annotated[
+        list[Path],
+        typer.Argument(
+            help="JSON messages: one JSON document, JSON Lines (messages or batches), "
+            "or a stub server's --transcript file; - reads stdin.",
+            metavar="FILE",
+        ),
     ],
     method: Annotated[
         str | None,
         typer.Option("--method", help="Method of a bare params/result value."),
     ] = None,
     part: Annotated[
-        str | None, typer.Option("--part", help="params or result (with --method).")
+        Literal["params", "result"] | None,
+        typer.Option("--part", help="Which part of --method the values are."),
     ] = None,
+    output: OutputOpt = None,
+    config: ConfigOpt = None,
+    quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
 ) -> None:
-    """Validate wire messages; errors name the JSON pointer and the declaring source line."""
-    from codegen.cli.validate import Validator, read_messages
+    """Validate wire messages; every problem names its line, JSON pointer and the
+    declaring source line."""
+    from codegen.cli import validate as validating
 
-    if (method is None) != (part is None) or part not in (None, "params", "result"):
-        err.print("error: --method and --part go together; --part is params or result")
-        raise typer.Exit(2)
-    if not file.is_file():
-        err.print(f"error: {file} does not exist")
-        raise typer.Exit(2)
-    messages = read_messages(file)
-    if isinstance(messages, str):
-        err.print(f"{file}: {messages}")
-        raise typer.Exit(1)
+    out = Output(quiet, verbose)
+    if (method is None) != (part is None):
+        raise out.exit(EXIT_USAGE, "--method and --part go together")
+    project = _project(out, config).with_flags(Path.cwd(), output=output)
+    spec_dir = _one_spec(out, project, spec)
     try:
-        validator = Validator(_root(), spec)
-    except ValueError as exc:
-        err.print(f"error: {exc}")
-        raise typer.Exit(2) from exc
-    findings = validator.validate(messages, method, part)
-    for finding in findings:
-        sys.stdout.write(finding.render(str(file)) + "\n")
-    bad = len({f.message for f in findings})
-    err.print(f"{len(messages)} message(s), {bad} invalid")
-    if findings:
-        raise typer.Exit(1)
+        validator = validating.Validator(project, spec_dir)
+    except validating.ValidateError as exc:
+        raise out.exit(EXIT_USAGE, str(exc)) from None
+    total = bad = 0
+    for file in files:
+        try:
+            records = validating.read_records(file)
+        except validating.ValidateError as exc:
+            raise out.exit(EXIT_USAGE, str(exc)) from None
+        findings, count = validator.validate(records, method, part)
+        for finding in findings:
+            sys.stdout.write(finding.render(str(file)) + "\n")
+        total += count
+        bad += len({(f.line, f.item) for f in findings})
+    out.info(f"{total} message(s), {bad} invalid")
+    if bad:
+        raise typer.Exit(EXIT_FINDINGS)
 
 
-@app.command("diff")
+# ------------------------------------------------------------------------- diff
+
+
+@app.command("diff", cls=Command, epilog=EXIT_CODES)
 def diff(
     old: Annotated[
-        str, typer.Argument(help="Old side: spec dir, spec id, file or REV:path.")
+        str,
+        typer.Argument(
+            help="Old side: spec folder, spec id, source file or REV:path "
+            "(REV:ID for a spec of the project).",
+            metavar="OLD",
+        ),
     ],
     new: Annotated[
-        str, typer.Argument(help="New side: spec dir, spec id, file or REV:path.")
+        str,
+        typer.Argument(
+            help="New side: spec folder, spec id, source file or REV:path.",
+            metavar="NEW",
+        ),
     ],
     level: Annotated[
-        str, typer.Option(help="wire, or python (the generated API; includes wire).")
+        Literal["wire", "python"],
+        typer.Option(help="wire, or python (the generated API; includes wire)."),
     ] = "wire",
     fail_on: Annotated[
-        str,
-        typer.Option(
-            help="Exit 1 at this severity or above: " + "|".join(DIFF_FAIL_ON) + "."
-        ),
+        FailOn,
+        typer.Option(help="Exit 1 at this severity or above."),
     ] = "breaking",
     fmt: Annotated[
-        str, typer.Option("--format", help="text, markdown or json.")
+        Literal["text", "markdown", "json"],
+        typer.Option("--format", help="Report format."),
     ] = "text",
     role: Annotated[
         str | None,
         typer.Option(help="Rate only the scenarios where this role runs NEW."),
     ] = None,
+    config: ConfigOpt = None,
+    quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
 ) -> None:
-    """Compare two spec revisions by their IR; classify every change by wire impact."""
-    from codegen.diff import FAIL_ON, Level, SideError, diff_sides
+    """Compare two spec revisions by their IR; classify every change by wire impact.
+    With --quiet only the exit status says whether a change at --fail-on was found."""
+    from codegen.diff import Level, SideError, diff_sides
 
-    for value, allowed, name in (
-        (level, ("wire", "python"), "--level"),
-        (fail_on, FAIL_ON, "--fail-on"),
-        (fmt, ("text", "markdown", "json"), "--format"),
-    ):
-        if value not in allowed:
-            err.print(f"error: {name} must be one of {', '.join(allowed)}")
-            raise typer.Exit(2)
+    out = Output(quiet, verbose)
+    project = _project(out, config)
     try:
-        report = diff_sides(old, new, level=Level(level), role=role)
+        known = project.discover()
+    except ProjectError as exc:
+        raise out.exit(EXIT_USAGE, str(exc)) from None
+    sides = [_diff_side(arg, known) for arg in (old, new)]
+    out.detail(f"comparing {sides[0]} with {sides[1]}")
+    try:
+        report = diff_sides(sides[0], sides[1], level=Level(level), role=role)
     except SideError as exc:
-        err.print(f"error: {exc}", markup=False, highlight=False)
-        raise typer.Exit(2) from None
-    sys.stdout.write(report.render(fmt))
+        raise out.exit(EXIT_USAGE, str(exc)) from None
+    if not quiet:
+        sys.stdout.write(report.render(fmt))
     raise typer.Exit(report.exit_code(fail_on))
 
 
-@app.command("serve")
+def _diff_side(arg: str, known: dict[str, Path]) -> str:
+    """A spec id of the project → its folder (``REV:ID`` → ``REV:./folder``), so sides
+    find specs in any spec folder the project configures."""
+    cwd = Path.cwd()
+    if (cwd / arg).exists():
+        return arg
+    rev, colon, path = arg.partition(":")
+    if colon and path in known and rev:
+        return f"{rev}:./{Path(os.path.relpath(known[path], cwd)).as_posix()}"
+    if arg in known:
+        return Path(os.path.relpath(known[arg], cwd)).as_posix()
+    return arg
+
+
+# ------------------------------------------------------------------------ serve
+
+
+@app.command(cls=Command, epilog=EXIT_CODES)
 def serve(
-    spec: Annotated[str, typer.Argument(help="Spec id or spec directory.")],
+    spec: Annotated[
+        str, typer.Argument(help="Spec id or spec folder.", metavar="SPEC")
+    ],
     transport: Annotated[
-        str | None,
-        typer.Option(help="stdio, websocket or http; default: the spec's first."),
+        Literal["stdio", "websocket", "http"] | None,
+        typer.Option(help="Default: the spec's first framing."),
     ] = None,
     host: Annotated[str, typer.Option(help="Interface to bind.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port; 0 picks a free one.")] = 0,
+    port: Annotated[
+        int, typer.Option(min=0, max=65535, help="TCP port; 0 picks a free one.")
+    ] = 0,
     transcript: Annotated[
-        Path | None, typer.Option(help="Append every message to this JSONL file.")
+        Path | None,
+        typer.Option(
+            help="Append every message to this JSON Lines file (codegen validate reads "
+            "it).",
+            dir_okay=False,
+        ),
     ] = None,
     max_message_bytes: Annotated[
-        int | None, typer.Option(help="Refuse messages over this size (16 MiB).")
+        int | None,
+        typer.Option(
+            min=64, help="Refuse messages over this size (default 16 MiB; at least 64)."
+        ),
     ] = None,
-    quiet: Annotated[bool, typer.Option(help="No per-message log.")] = False,
+    fail: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--fail",
+            help="Answer METHOD with error CODE (repeatable; the spec's [errors] "
+            "name their codes).",
+            metavar="METHOD=CODE",
+        ),
+    ] = None,
+    output: OutputOpt = None,
+    config: ConfigOpt = None,
+    quiet: Annotated[
+        bool,
+        typer.Option("--quiet", "-q", help="No per-message log (errors only)."),
+    ] = False,
+    verbose: VerboseOpt = False,
 ) -> None:
-    """Start the generated stub server of a spec (`python -m <pkg>.server`)."""
+    """Start the generated stub server of a spec (`python -m <package>.server`)."""
     from codegen.cli import serve as serving
 
-    root = _root()
-    (spec_dir,) = _spec_dirs(root, [spec])
-    options = ["--host", host, "--port", str(port)]
-    options += ["--transport", transport] if transport else []
-    options += ["--transcript", str(transcript)] if transcript else []
-    options += ["--quiet"] if quiet else []
-    if max_message_bytes is not None:
-        options += ["--max-message-bytes", str(max_message_bytes)]
+    out = Output(
+        verbose=verbose
+    )  # --quiet goes to the server (codegen prints errors only)
+    project = _project(out, config).with_flags(Path.cwd(), output=output)
+    spec_dir = _one_spec(out, project, spec)
+    options = serving.Options(
+        transport, host, port, transcript, max_message_bytes, tuple(fail or ()), quiet
+    )
     try:
-        argv, env = serving.server_command(spec_dir, root, options)
+        argv, env = serving.server_command(project, spec_dir, options)
     except serving.ServeError as exc:
-        err.print(f"error: {exc}", markup=False, highlight=False)
-        raise typer.Exit(2) from None
+        raise out.exit(EXIT_USAGE, str(exc)) from None
+    out.detail(" ".join(argv))
     serving.run(argv, env)
 
 
 def main() -> None:
-    app()
+    """Run the app; usage errors print like every other error (``error: ...``, after
+    the usage line) and exit 2."""
+    try:
+        code = app(standalone_mode=False)
+    except typer.TyperException as exc:  # typer's (click's) usage errors
+        _usage_error(exc)
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        sys.exit(EXIT_FINDINGS)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _usage_error(exc: typer.TyperException) -> None:
+    if type(exc).__name__ == "NoArgsIsHelpError":  # `codegen` alone: the help, exit 2
+        exc.show()  # type: ignore[attr-defined]
+        return
+    out = Output()
+    ctx = getattr(exc, "ctx", None)
+    if ctx is not None:
+        option = ctx.help_option_names[0] if ctx.help_option_names else "--help"
+        out.console.print(
+            f"{ctx.get_usage()}\nTry '{ctx.command_path} {option}' for help.",
+            markup=False,
+        )
+    out.error(exc.format_message())
 
 
 if __name__ == "__main__":

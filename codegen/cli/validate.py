@@ -1,14 +1,21 @@
 """Validate wire messages against a spec, through the generated bindings.
 
 Phase: audit (``codegen validate``).
-Inputs: a spec id, a file holding one JSON message or a JSON Lines transcript, optionally
-``--method``/``--part`` for a bare params or result value.
-Outputs: one ``Finding`` per problem: message number, JSON pointer into the message, the
-error, and the spec source line that declares the field at that pointer.
-Guarantees: a JSON-RPC envelope is matched to its method automatically (requests and
-notifications by ``method``; responses by ``id`` to an earlier request of the transcript);
-the direction is checked against the method table; malformed input is a finding, never a
-crash.
+Inputs: the project (where the generated package lives), a spec folder, and files of
+messages: one JSON document; JSON Lines of messages or JSON-RPC batches (arrays); or a stub
+server's ``--transcript`` (JSON Lines of ``{"time", "direction", "peer", "message"}``,
+``"raw"`` for what was not JSON); ``-`` is stdin.  Optionally ``--method``/``--part`` for
+bare params or result values.
+Outputs: one ``Finding`` per problem: the file's line (and the item of a batch), the JSON
+pointer into the message, the error, and the spec source line that declares the field at
+that pointer; and the number of messages read.
+Guarantees: every line is read: a line that is not JSON (or not UTF-8) is a finding and
+the next line is still checked; a JSON-RPC envelope is matched to its method
+automatically (requests and notifications by ``method``; responses by ``id`` to an earlier
+request, per peer and direction in a transcript; envelope protocols without ids pair a
+response with the last request); the kind (request or notification) is checked against
+the method table; malformed input is a finding, never a crash; a spec that does not load
+or was never generated is a ``ValidateError`` with what to run.
 """
 
 from __future__ import annotations
@@ -16,8 +23,9 @@ from __future__ import annotations
 import importlib
 import json
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -25,129 +33,216 @@ from pydantic import TypeAdapter, ValidationError
 from codegen import ir
 from codegen.ir.index import Index
 from codegen.passes.infer_discriminators import select_variant
-from codegen.pipeline import SpecOutcome, load_protocol
+from codegen.project import Project
+
+__all__ = ["Finding", "Record", "ValidateError", "Validator", "read_records"]
+
+
+class ValidateError(Exception):
+    """Validation cannot start: no such file, a spec that does not load, no package."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """One JSON value of a file (a line of JSON Lines), or why the line is not one."""
+
+    line: int
+    value: Any = None
+    error: str | None = None
 
 
 @dataclass(frozen=True)
 class Finding:
-    message: int  # 1-based position in the file
+    line: int  # 1-based line of the file
     pointer: str
     error: str
     declared_at: str = ""
+    item: int | None = None  # position in a JSON-RPC batch
 
     def render(self, file: str) -> str:
         where = f" (declared at {self.declared_at})" if self.declared_at else ""
-        return f"{file}: message {self.message}: {self.pointer or '/'}: {self.error}{where}"
+        batch = f"batch item {self.item}: " if self.item is not None else ""
+        return f"{file}:{self.line}: {batch}{self.pointer or '/'}: {self.error}{where}"
 
 
-def read_messages(path: Path) -> list[Any] | str:
-    """The messages in a file: one JSON document, or JSON Lines; an error text otherwise."""
-    text = path.read_text(encoding="utf-8")
+def read_records(path: Path) -> list[Record]:
+    """The JSON values of a file: one document, else one per non-blank line."""
     try:
-        return [json.loads(text)]
-    except json.JSONDecodeError:
+        data = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
+    except OSError as exc:
+        raise ValidateError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+        value = json.loads(text)
+    except (UnicodeDecodeError, ValueError, RecursionError):
         pass
-    messages: list[Any] = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
+    else:
+        first = next(
+            (n for n, line in enumerate(text.splitlines(), 1) if line.strip()), 1
+        )
+        return [Record(first, value)]
+    records: list[Record] = []
+    for number, raw in enumerate(data.split(b"\n"), 1):
+        if not raw.strip():
             continue
         try:
-            messages.append(json.loads(line))
+            records.append(Record(number, json.loads(raw.decode("utf-8"))))
+        except UnicodeDecodeError as exc:
+            records.append(Record(number, error=f"not UTF-8 ({exc.reason})"))
         except json.JSONDecodeError as exc:
-            return f"line {number} is not JSON: {exc.msg} (column {exc.colno})"
-    return messages
+            records.append(
+                Record(number, error=f"not JSON: {exc.msg} (column {exc.colno})")
+            )
+        except (ValueError, RecursionError) as exc:
+            records.append(Record(number, error=f"not JSON: {exc}"))
+    return records
+
+
+def _transcript_entry(value: Any) -> bool:
+    """A line of a stub server's --transcript (not a JSON-RPC message)."""
+    return (
+        isinstance(value, dict)
+        and value.get("direction") in ("in", "out")
+        and ("message" in value or "raw" in value)
+        and "jsonrpc" not in value
+        and "method" not in value
+    )
 
 
 class Validator:
-    def __init__(self, repo: Path, spec: str) -> None:
-        self.outcome: SpecOutcome = load_protocol(repo / "specs" / spec, repo)
-        if self.outcome.protocol is None or self.outcome.config is None:
-            raise ValueError(f"spec {spec!r} does not load; run `codegen check {spec}`")
-        self.protocol = self.outcome.protocol
+    def __init__(self, project: Project, spec_dir: Path) -> None:
+        outcome = project.load(spec_dir)
+        name = spec_dir.name
+        if outcome.protocol is None or outcome.config is None or not outcome.ok():
+            raise ValidateError(
+                f"spec {name!r} does not load; `codegen check {name}` says why"
+            )
+        self.protocol = outcome.protocol
         self.index = Index(self.protocol)
-        python_dir = str(repo / "generated" / spec / "python")
-        if python_dir not in sys.path:
-            sys.path.insert(0, python_dir)
-        self.package = importlib.import_module(self.outcome.config.python_package)
+        config = outcome.config
+        python_dir = project.output_dir(config.id) / "python"
+        if not (python_dir / config.python_package / "__init__.py").is_file():
+            raise ValidateError(
+                f"spec {name!r} has not been generated "
+                f"({project.show(python_dir / config.python_package)} does not exist); "
+                f"run `codegen generate {name}` first"
+            )
+        self.package = _import(python_dir, config.python_package)
         self.jsonrpc = self.protocol.transport.kind == "jsonrpc-2.0"
 
     def validate(
-        self, messages: list[Any], method: str | None = None, part: str | None = None
-    ) -> list[Finding]:
+        self, records: list[Record], method: str | None = None, part: str | None = None
+    ) -> tuple[list[Finding], int]:
+        """Every problem of the records, and how many messages they hold."""
         findings: list[Finding] = []
-        pending: dict[str, str] = {}  # request id (as JSON text) → method
-        last_request: str | None = None
-        for number, message in enumerate(messages, 1):
+        count = 0
+        self._pending: dict[tuple[str, str | None, str], str] = {}
+        self._last: dict[tuple[str, str | None], str | None] = {}
+        for record in records:
+            if record.error is not None:
+                count += 1
+                findings.append(Finding(record.line, "", record.error))
+                continue
+            message, direction, peer = record.value, None, ""
+            if _transcript_entry(message):
+                direction, peer = message["direction"], str(message.get("peer", ""))
+                if "message" not in message:
+                    count += 1
+                    findings.append(
+                        Finding(
+                            record.line, "/raw", "the peer sent text that is not JSON"
+                        )
+                    )
+                    continue
+                message = message["message"]
             if method is not None and part is not None:
-                findings += self._check_part(number, message, method, part, "")
+                count += 1
+                found = self._check_part(message, method, part, "")
+                findings += [_at(f, record.line, None) for f in found]
                 continue
-            if not isinstance(message, dict):
-                findings.append(Finding(number, "", "a message must be a JSON object"))
+            if isinstance(message, list) and self.jsonrpc:
+                if not message:
+                    count += 1
+                    findings.append(
+                        Finding(record.line, "", "an empty batch is an invalid request")
+                    )
+                for item, element in enumerate(message):
+                    count += 1
+                    found = self._message(element, direction, peer)
+                    findings += [_at(f, record.line, item) for f in found]
                 continue
-            if "method" in message:
-                name = message["method"]
-                findings += self._request(number, message)
-                if "id" in message and isinstance(name, str):
-                    pending[json.dumps(message["id"])] = name
-                last_request = name if isinstance(name, str) else None
-            elif "result" in message or "error" in message:
-                key = json.dumps(message.get("id"))
-                name = pending.pop(key, None) if self.jsonrpc else last_request
-                findings += self._response(number, message, name)
-            else:
-                findings.append(Finding(number, "", "neither a request nor a response"))
-        return findings
+            count += 1
+            found = self._message(message, direction, peer)
+            findings += [_at(f, record.line, None) for f in found]
+        return findings, count
 
-    def _request(self, number: int, message: dict[str, Any]) -> list[Finding]:
+    def _message(self, message: Any, direction: str | None, peer: str) -> list[Finding]:
+        if not isinstance(message, dict):
+            return [Finding(0, "", "a message must be a JSON object")]
+        if "method" in message:
+            name = message["method"]
+            found = self._request(message)
+            wire = name if isinstance(name, str) else None
+            if "id" in message and wire is not None:
+                self._pending[(peer, direction, _id_key(message["id"]))] = wire
+            self._last[(peer, direction)] = wire
+            return found
+        if "result" in message or "error" in message:
+            back = _opposite(direction)
+            if self.jsonrpc:
+                key = (peer, back, _id_key(message.get("id")))
+                name = self._pending.pop(key, None)
+            else:
+                name = self._last.pop((peer, back), None)
+            return self._response(message, name)
+        return [Finding(0, "", "neither a request nor a response")]
+
+    def _request(self, message: dict[str, Any]) -> list[Finding]:
         name = message["method"]
         if self.jsonrpc and message.get("jsonrpc") != "2.0":
-            return [Finding(number, "/jsonrpc", 'must be "2.0"')]
+            return [Finding(0, "/jsonrpc", 'must be "2.0"')]
         info = self.package.METHODS.get(name) if isinstance(name, str) else None
         if info is None:
-            return [Finding(number, "/method", f"unknown method {name!r}")]
+            return [Finding(0, "/method", f"unknown method {name!r}")]
         is_request = "id" in message
         if self.jsonrpc and is_request != (info.kind == "request"):
             kind = (
                 "a request (with an id)" if info.kind == "request" else "a notification"
             )
-            return [Finding(number, "/id", f"{name} is {kind}")]
+            return [Finding(0, "/id", f"{name} is {kind}")]
         if info.params is None:
             if "params" in message:
-                return [Finding(number, "/params", f"{name} takes no params")]
+                return [Finding(0, "/params", f"{name} takes no params")]
             return []
         if "params" not in message:
-            return [Finding(number, "/params", "missing")]
-        return self._check_part(number, message["params"], name, "params", "/params")
+            return [Finding(0, "/params", "missing")]
+        return self._check_part(message["params"], name, "params", "/params")
 
-    def _response(
-        self, number: int, message: dict[str, Any], name: str | None
-    ) -> list[Finding]:
+    def _response(self, message: dict[str, Any], name: str | None) -> list[Finding]:
         if "error" in message:
             error = message["error"]
             if not isinstance(error, dict) or not isinstance(error.get("code"), int):
-                return [Finding(number, "/error", "an error needs an integer code")]
+                return [Finding(0, "/error", "an error needs an integer code")]
             if not isinstance(error.get("message"), str):
-                return [
-                    Finding(number, "/error/message", "an error needs a message string")
-                ]
+                return [Finding(0, "/error/message", "an error needs a message string")]
             return []
         if name is None:
             return [
                 Finding(
-                    number,
+                    0,
                     "/id",
-                    "a response to no request of this transcript; "
+                    "a response to no earlier request of this file; "
                     "use --method and --part to check a bare result",
                 )
             ]
-        return self._check_part(number, message["result"], name, "result", "/result")
+        return self._check_part(message["result"], name, "result", "/result")
 
     def _check_part(
-        self, number: int, value: Any, method: str, part: str, prefix: str
+        self, value: Any, method: str, part: str, prefix: str
     ) -> list[Finding]:
         info = self.package.METHODS.get(method)
         if info is None:
-            return [Finding(number, "", f"unknown method {method!r}")]
+            return [Finding(0, "", f"unknown method {method!r}")]
         adapter = info.params if part == "params" else info.result
         if adapter is None:
             adapter = TypeAdapter(None)
@@ -157,7 +252,7 @@ class Validator:
             declared = self._declared_type(method, part)
             return _merge(
                 [
-                    self._finding(number, value, error, prefix, declared)
+                    self._finding(value, error, prefix, declared)
                     for error in exc.errors()
                 ]
             )
@@ -170,14 +265,14 @@ class Validator:
         return found.params if part == "params" else found.result
 
     def _finding(
-        self, number: int, value: Any, error: Any, prefix: str, root: ir.TypeExpr | None
+        self, value: Any, error: Any, prefix: str, root: ir.TypeExpr | None
     ) -> Finding:
         path = _instance_path(value, list(error.get("loc", ())))
         pointer = prefix + "".join(
             "/" + str(step).replace("~", "~0").replace("/", "~1") for step in path
         )
         span = _declaring_span(self.index, root, value, path)
-        return Finding(number, pointer, str(error.get("msg", "invalid")), span)
+        return Finding(0, pointer, str(error.get("msg", "invalid")), span)
 
 
 def _merge(findings: list[Finding]) -> list[Finding]:
@@ -191,9 +286,7 @@ def _merge(findings: list[Finding]) -> list[Finding]:
             error = (
                 f"{earlier.error}; or {finding.error[:1].lower()}{finding.error[1:]}"
             )
-            merged[finding.pointer] = Finding(
-                earlier.message, earlier.pointer, error, earlier.declared_at
-            )
+            merged[finding.pointer] = replace(earlier, error=error)
     return list(merged.values())
 
 
@@ -260,3 +353,36 @@ def _struct_for(index: Index, expr: ir.TypeExpr, value: Any) -> ir.StructDecl | 
         return None
     variant = select_variant(union, value, index)
     return index.struct_of(variant.type) if variant and variant.type else None
+
+
+def _at(finding: Finding, line: int, item: int | None) -> Finding:
+    return replace(finding, line=line, item=item)
+
+
+def _id_key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def _opposite(direction: str | None) -> str | None:
+    return {"in": "out", "out": "in"}.get(direction or "")
+
+
+def _import(python_dir: Path, package: str) -> ModuleType:
+    """The generated package, imported from ``python_dir`` (the same import name from
+    another place earlier in this process is not reused)."""
+    if str(python_dir) not in sys.path:
+        sys.path.insert(0, str(python_dir))
+    loaded = sys.modules.get(package)
+    origin = getattr(loaded, "__file__", None) or ""
+    if loaded is not None and not Path(origin).is_relative_to(python_dir):
+        for name in [
+            m for m in sys.modules if m == package or m.startswith(package + ".")
+        ]:
+            del sys.modules[name]
+    try:
+        return importlib.import_module(package)
+    except Exception as exc:  # noqa: BLE001 - a hand-edited or half-written package
+        raise ValidateError(
+            f"cannot import the generated package {package} from {python_dir}: {exc}; "
+            "regenerate it"
+        ) from None

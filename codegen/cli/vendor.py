@@ -17,13 +17,15 @@ from __future__ import annotations
 import ast
 import dataclasses
 import hashlib
+import os
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from codegen.backends.python.package import PROVENANCE
-from codegen.pipeline import load_protocol, render_outputs
+from codegen.pipeline import render_outputs
+from codegen.project import Project, unknown_spec_message
 from codegen.writer import apply_plan
 
 
@@ -32,13 +34,14 @@ class VendorError(Exception):
 
 
 def render_package(
-    repo: Path, spec: str, package: str | None
+    project: Project, spec_dir: Path, package: str | None
 ) -> tuple[str, dict[str, str]]:
     """The package's files as the generator writes them now: (import name, {file: text})."""
-    outcome = load_protocol(repo / "specs" / spec, repo)
+    outcome = project.load(spec_dir)
+    name = spec_dir.name
     if outcome.protocol is None or outcome.config is None or not outcome.ok():
         raise VendorError(
-            f"spec {spec!r} does not load cleanly; run `codegen check {spec}`"
+            f"spec {name!r} does not load cleanly; `codegen check {name}` says why"
         )
     config = outcome.config
     if package is not None:
@@ -46,7 +49,9 @@ def render_package(
             raise VendorError(f"{package!r} is not a valid Python package name")
         config = dataclasses.replace(config, python_package=package)
     # Only the package: schema and docs are not vendored, so they are not rendered.
-    files = render_outputs(outcome.protocol, config, package_only=True)
+    files = render_outputs(
+        outcome.protocol, config, package_only=True, formatter=project.formatter
+    )
     prefix = f"python/{config.python_package}/"
     return config.python_package, {
         path[len(prefix) :]: text
@@ -55,11 +60,16 @@ def render_package(
     }
 
 
-def vendor(repo: Path, spec: str, dest: Path, package: str | None) -> Path:
-    name, files = render_package(repo, spec, package)
+def vendor(project: Project, spec_dir: Path, dest: Path, package: str | None) -> Path:
+    name, files = render_package(project, spec_dir, package)
     target = dest / name
     plan = {f"{name}/{rel}": text for rel, text in files.items()}
-    apply_plan(dest, plan, [name])
+    try:
+        apply_plan(dest, plan, [name])
+    except OSError as exc:
+        raise VendorError(
+            f"cannot write {exc.filename or dest}: {exc.strerror}"
+        ) from None
     return target
 
 
@@ -124,7 +134,7 @@ def read_provenance(package_dir: Path) -> dict[str, Any]:
     return values
 
 
-def check(repo: Path, package_dir: Path) -> CheckReport:
+def check(project: Project, package_dir: Path) -> CheckReport:
     provenance = read_provenance(package_dir)
     spec, package = str(provenance["SPEC_ID"]), str(provenance["PACKAGE"])
     report = CheckReport(package, spec)
@@ -141,7 +151,13 @@ def check(repo: Path, package_dir: Path) -> CheckReport:
         elif hashlib.sha256(path.read_bytes()).hexdigest() != recorded[name]:
             report.edited.append(name)
     report.added = sorted(on_disk - set(recorded) - {PROVENANCE})
-    _, fresh = render_package(repo, spec, package)
+    spec_dir = project.discover().get(spec)
+    if spec_dir is None:
+        raise VendorError(
+            f"{package_dir} was vendored from spec {spec!r}, which this project "
+            f"does not have ({unknown_spec_message(spec, list(project.discover()))})"
+        )
+    _, fresh = render_package(project, spec_dir, package)
     for name in sorted(set(fresh) | set(recorded)):
         if name == PROVENANCE:
             continue
@@ -154,8 +170,9 @@ def check(repo: Path, package_dir: Path) -> CheckReport:
         if digest != recorded.get(name):
             report.stale_files.append(name)
     if report.stale_files:
-        report.changed_sources = _changed_sources(repo, provenance["SOURCES"])
-        report.spec_diff = _spec_diff(repo, spec, provenance["SOURCES"])
+        root = project.root_for(spec_dir)
+        report.changed_sources = _changed_sources(root, provenance["SOURCES"])
+        report.spec_diff = _spec_diff(root, spec_dir, provenance["SOURCES"])
     return report
 
 
@@ -173,15 +190,16 @@ def _changed_sources(repo: Path, sources: tuple[tuple[str, str], ...]) -> list[s
     return changed
 
 
-def _spec_diff(repo: Path, spec: str, sources: tuple[tuple[str, str], ...]) -> str:
+def _spec_diff(repo: Path, spec_dir: Path, sources: tuple[tuple[str, str], ...]) -> str:
     """The semantic diff from the vendored spec revision, found in git history by hash."""
     from codegen.diff import SideError, diff_sides
 
     revision = _revision_with_sources(repo, sources)
     if revision is None:
         return ""
+    rel = Path(os.path.relpath(spec_dir, repo)).as_posix()
     try:
-        report = diff_sides(f"{revision}:specs/{spec}", f"specs/{spec}", cwd=repo)
+        report = diff_sides(f"{revision}:./{rel}", rel, cwd=repo)
     except SideError:
         return ""
     return report.text()
@@ -191,13 +209,16 @@ def _revision_with_sources(
     repo: Path, sources: tuple[tuple[str, str], ...]
 ) -> str | None:
     paths = [path for path, _ in sources]
-    log = subprocess.run(
-        ["git", "log", "--format=%H", "--", *paths],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    try:
+        log = subprocess.run(
+            ["git", "log", "--format=%H", "--", *paths],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    except OSError:  # no git: no history to diff against
+        return None
     for commit in log.stdout.split():
         if all(_blob_sha256(repo, commit, path) == digest for path, digest in sources):
             return commit
@@ -206,6 +227,9 @@ def _revision_with_sources(
 
 def _blob_sha256(repo: Path, commit: str, path: str) -> str | None:
     shown = subprocess.run(
-        ["git", "show", f"{commit}:{path}"], cwd=repo, capture_output=True, check=False
+        ["git", "show", f"{commit}:./{path}"],
+        cwd=repo,
+        capture_output=True,
+        check=False,
     )
     return hashlib.sha256(shown.stdout).hexdigest() if shown.returncode == 0 else None

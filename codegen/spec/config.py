@@ -9,6 +9,8 @@ no machine path reaches generated output.
 
 from __future__ import annotations
 
+import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,18 +82,35 @@ class SpecConfig:
     raw: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def rel(self, path: Path) -> str:
-        """A repo-relative POSIX path for spans and provenance."""
-        return path.resolve().relative_to(self.repo_root.resolve()).as_posix()
+        """A repo-relative POSIX path for spans and provenance (``../`` steps for a
+        path outside the root, e.g. a source named ``../shared.ts``)."""
+        return Path(
+            os.path.relpath(path.resolve(), self.repo_root.resolve())
+        ).as_posix()
 
     def source_paths(self) -> list[Path]:
         return [self.spec_dir / s for s in self.sources]
 
 
 def find_repo_root(start: Path) -> Path:
+    """The project a path belongs to: the nearest folder with a ``pyproject.toml`` that
+    configures codegen (``[tool.codegen]``) or sits beside a ``specs/`` folder."""
     for candidate in [start, *start.parents]:
-        if (candidate / "pyproject.toml").exists() and (candidate / "specs").is_dir():
+        pyproject = candidate / "pyproject.toml"
+        if pyproject.is_file() and (
+            (candidate / "specs").is_dir() or _configures_codegen(pyproject)
+        ):
             return candidate
     return start
+
+
+def _configures_codegen(pyproject: Path) -> bool:
+    try:
+        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+    tool = data.get("tool")
+    return isinstance(tool, dict) and "codegen" in tool
 
 
 def load_config(
@@ -111,18 +130,83 @@ def load_config(
     except OSError as exc:
         diags.report("CFG001", f"cannot read {rel}: {exc.strerror}", span)
         return None
+    except UnicodeDecodeError as exc:
+        diags.report("CFG001", f"{rel} is not UTF-8 text: {exc.reason}", span)
+        return None
     except tomllib.TOMLDecodeError as exc:
         diags.report(
-            "CFG001", f"{rel} is not valid TOML: {exc}", _toml_error_span(rel, exc)
+            "CFG001",
+            f"{rel} is not valid TOML: {_toml_error_text(exc)}",
+            _toml_error_span(rel, exc),
         )
+        return None
+    shape = _shape_problems(data)
+    if shape:
+        for problem in shape:
+            diags.report("CFG002", problem, span)
         return None
     return _build(data, spec_dir, root, span, diags)
 
 
+# table or key → the type it must have, for the keys ``_build`` reads.
+_SHAPES: dict[tuple[str, ...], tuple[type, ...]] = {
+    ("spec",): (dict,),
+    ("spec", "sources"): (list,),
+    ("spec", "roles"): (list,),
+    ("transport",): (dict,),
+    ("transport", "framings"): (list,),
+    ("python",): (dict,),
+    ("external",): (dict,),
+    ("errors",): (dict,),
+    ("examples",): (dict,),
+    ("examples", "contradicts_spec"): (dict,),
+}
+
+
+def _shape_problems(data: dict[str, Any]) -> list[str]:
+    """Tables and lists of the wrong kind, and error codes that are not integers: said
+    as CFG002 before anything reads them (a string where a list belongs must not be
+    read letter by letter)."""
+    problems: list[str] = []
+    for path, kinds in _SHAPES.items():
+        value: Any = data
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
+        if value is not None and not isinstance(value, kinds):
+            kind = "a table" if kinds == (dict,) else "a list"
+            problems.append(f"{'.'.join(path)} must be {kind}")
+    errors = data.get("errors")
+    if isinstance(errors, dict):
+        for code in errors:
+            try:
+                int(code)
+            except ValueError:
+                problems.append(f"errors: {code!r} is not an integer error code")
+    external = data.get("external")
+    if isinstance(external, dict):
+        for name, entry in external.items():
+            if not isinstance(entry, dict):
+                problems.append(f"external.{name} must be a table")
+    return problems
+
+
+_TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
+
+
 def _toml_error_span(rel: str, exc: tomllib.TOMLDecodeError) -> Span:
-    line = getattr(exc, "lineno", 1) or 1
-    col = getattr(exc, "colno", 1) or 1
-    return Span(rel, int(line), int(col))
+    """Where tomllib says the error is: Python 3.14 has ``lineno``/``colno``; before, the
+    position is only in the message, ``... (at line 3, column 10)``."""
+    line = getattr(exc, "lineno", None)
+    col = getattr(exc, "colno", None)
+    found = _TOML_POSITION.search(str(exc))
+    if (line is None or col is None) and found is not None:
+        line, col = int(found.group(1)), int(found.group(2))
+    return Span(rel, int(line or 1), int(col or 1))
+
+
+def _toml_error_text(exc: tomllib.TOMLDecodeError) -> str:
+    """tomllib's message without the position (the span carries it)."""
+    return _TOML_POSITION.sub("", getattr(exc, "msg", None) or str(exc))
 
 
 def _build(

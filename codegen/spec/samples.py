@@ -16,6 +16,7 @@ output of ``render_extracted`` is deterministic.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -113,16 +114,15 @@ def _span_of_name(text: str, rel: str, name: str) -> ir.Span:
     return ir.Span(rel, line, column)
 
 
-def render_extracted(examples: tuple[ir.Example, ...]) -> str:
-    """The spec's own ``@example`` messages as one reviewable JSON document."""
+def render_extracted(examples: tuple[ir.Example, ...], sources: Collection[str]) -> str:
+    """The spec's own ``@example`` messages (those found in ``sources``, the spec's
+    source files by span path) as one reviewable JSON document."""
     entries: list[dict[str, Any]] = []
     for example in examples:
         if (
             example.part is not ir.ExamplePart.MESSAGE
-            or not example.span.file.startswith("specs/")
+            or example.span.file not in sources
         ):
-            continue
-        if "/examples/" in example.span.file:
             continue
         entry: dict[str, Any] = {
             "name": example.name,

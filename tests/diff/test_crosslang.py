@@ -52,6 +52,8 @@ def test_go_differs_only_where_encoding_json_does() -> None:
         + [
             # type Color string + typed constants: an open enum with the same members
             ("enum.opened", "Color"),
+            # omitempty: a missing key reads as "" (and "" is left out when written)
+            ("field.default-changed", "OpenParams.color"),
             ("type.changed", "OpenParams.part"),  # one struct, not a tagged union
         ]
     )

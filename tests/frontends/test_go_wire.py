@@ -58,7 +58,22 @@ def test_omitempty_and_omitzero_are_optional(read: tuple[GoRead, Diagnostics]) -
     fields = _item(read)
     assert fields["title"].presence is ir.Presence.OPTIONAL
     assert fields["hint"].presence is ir.Presence.OPTIONAL
-    assert fields["title"].default_json is None
+    # What the writer leaves out is what a reader assumes when the key is absent.
+    assert fields["title"].default_json == '""'
+    assert fields["hint"].default_json == "0"
+
+
+def test_omitempty_defaults_are_the_values_it_leaves_out(
+    read: tuple[GoRead, Diagnostics],
+) -> None:
+    fields = _item(read)
+    assert fields["anything"].default_json == "null"  # a nil interface
+    assert fields["optTags"].default_json == "[]"  # nil or empty: len 0
+    assert fields["blob"].default_json == '""'  # []byte: an empty base64 string
+    assert fields["priority"].default_json == "0"  # a named int
+    assert fields["plain"].default_json == '""'  # a named string
+    # Only a nil pointer is left out, and nil is absent, never a value.
+    assert fields["optPtr"].default_json is None
 
 
 def test_dash_and_unexported_fields_are_not_on_the_wire(
@@ -380,6 +395,68 @@ def test_typed_constant_enum_rejects_a_number(color: dict[str, Any]) -> None:
         paint.model_validate(json.loads(text))
     assert not _schema_accepts(color["bundle"], "Paint", json.loads(text))
     assert not _schema_accepts(color["bundle"], "Color", 1)
+
+
+OMIT_SPEC = """package demo
+
+// Opts has every kind of key encoding/json leaves out when empty.
+type Opts struct {
+	Title string         `json:"title,omitempty"`
+	Tags  []string       `json:"tags,omitempty"`
+	Meta  map[string]int `json:"meta,omitempty"`
+	N     int            `json:"n,omitempty"`
+	Z     float64        `json:"z,omitzero"`
+	On    bool           `json:"on,omitempty"`
+	Any   any            `json:"any,omitempty"`
+	Ptr   *int           `json:"ptr,omitempty"`
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def omit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+    root = tmp_path_factory.mktemp("go_omit")
+    (root / "spec.toml").write_text(
+        '[spec]\nid = "omit"\nlanguage = "go"\nsources = ["input.go"]\n',
+        encoding="utf-8",
+    )
+    (root / "input.go").write_text(OMIT_SPEC, encoding="utf-8")
+    outcome = load_protocol(root, repo_root=root)
+    assert outcome.protocol is not None and not outcome.diags.has_errors()
+    package = "go_omit_bindings"
+    for relative, text in python_backend.render(outcome.protocol, package).items():
+        path = root / "out" / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    sys.path.insert(0, str(root / "out" / "python"))
+    try:
+        module: ModuleType = importlib.import_module(package)
+    finally:
+        sys.path.remove(str(root / "out" / "python"))
+    yield module
+    for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
+        del sys.modules[name]
+
+
+def test_bindings_leave_out_empty_omitempty_values_as_go_writes(
+    omit: ModuleType,
+) -> None:
+    empty = (
+        '{"title":"","tags":[],"meta":{},"n":0,"z":0.0,"on":false,"any":null,"ptr":0}'
+    )
+    # encoding/json writes back only the pointer: it is not nil (it points at 0).
+    for model in (
+        omit.Opts.model_validate_json(empty),
+        omit.Opts.model_validate(json.loads(empty)),
+    ):
+        assert model.model_dump_json() == '{"ptr":0}'
+
+
+def test_bindings_write_back_values_that_are_not_empty(omit: ModuleType) -> None:
+    """Rejecting twin of the above: nothing that is not empty is left out."""
+    full = '{"title":"t","tags":[""],"meta":{"a":0},"n":-1,"z":0.5,"on":true,"any":0}'
+    assert omit.Opts.model_validate_json(full).model_dump_json() == full
+    assert omit.Opts.model_validate_json("{}").model_dump_json() == "{}"
 
 
 def test_docs_are_the_comment_right_above_not_one_trailing_the_line_before() -> None:

@@ -177,9 +177,9 @@ def test_without_a_registry_the_package_one_is_looked_up() -> None:
 def test_stub_failures_name_known_methods_only() -> None:
     failures = rpc._parse_failures(["add=-32001"], {-32001: "Negative"}, METHODS)
     assert failures["add"].to_json() == {"code": -32001, "message": "Negative"}
-    with pytest.raises(SystemExit, match="unknown method"):
+    with pytest.raises(ValueError, match="unknown method 'sub'"):
         rpc._parse_failures(["sub=-32001"], {}, METHODS)
-    with pytest.raises(SystemExit, match="not an error code"):
+    with pytest.raises(ValueError, match="not an integer error code"):
         rpc._parse_failures(["add=x"], {}, METHODS)
 
 

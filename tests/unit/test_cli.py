@@ -62,7 +62,10 @@ def test_strict_turns_external_warnings_into_errors(tmp_path: Path) -> None:
 def test_unknown_spec_is_a_usage_error(tmp_path: Path) -> None:
     root = _copy_repo(tmp_path)
     result = _codegen(root, "generate", "nope")
-    assert result.returncode == 2 and "neither a spec id" in result.stderr
+    assert result.returncode == 2
+    assert "error: unknown spec 'nope' (known: ahp)" in result.stderr
+    typo = _codegen(root, "generate", "aph")
+    assert typo.returncode == 2 and "did you mean 'ahp'?" in typo.stderr
 
 
 def test_help_explains_commands() -> None:
@@ -94,11 +97,15 @@ def test_only_the_diff_command_imports_the_diff_package() -> None:
     )
     assert loaded.stdout.strip() == "[]"
     help_text = _codegen(REPO, "diff", "--help").stdout
-    assert "breaking|dangerous|compatible|none" in help_text.replace("\n", "")
+    assert "<breaking|dangerous|compatible|none>" in help_text.replace("\n", "")
 
 
 def test_diff_rejects_an_unknown_fail_on(tmp_path: Path) -> None:
     root = _copy_repo(tmp_path)
     result = _codegen(root, "diff", "ahp", "ahp", "--fail-on", "everything")
-    assert result.returncode == 2 and "--fail-on must be one of" in result.stderr
+    assert (
+        result.returncode == 2
+        and "error: Invalid value for '--fail-on'" in result.stderr
+    )
+    assert "'breaking', 'dangerous', 'compatible', 'none'" in result.stderr
     assert _codegen(root, "diff", "ahp", "ahp", "--fail-on", "none").returncode == 0

@@ -546,6 +546,36 @@ def test_meta_and_keyword_fields_are_aliased(pkg: ModuleType) -> None:
     assert json.loads(built.model_dump_json())["_meta"] == {"a": 1}
 
 
+def test_messages_are_read_by_wire_name_only(pkg: ModuleType) -> None:
+    # A reader (any TypeAdapter, model_validate*) sees wire names only: the attribute
+    # spelling is an unknown key, as serde and encoding/json see it.
+    readers = (
+        TypeAdapter(pkg.Thing).validate_json,
+        pkg.Thing.model_validate_json,
+        lambda text: pkg.Thing.model_validate(json.loads(text)),
+    )
+    for read in readers:
+        assert read(thing(URLPath="/a")).url_path == "/a"
+        with pytest.raises(ValidationError):
+            read(thing(url_path="/a"))  # Thing is closed: an unknown key
+        with pytest.raises(ValidationError):
+            read(thing(type_="x"))
+    # An open model keeps the attribute spelling as an unknown key, never as the field.
+    both = TypeAdapter(pkg.InitializeParams).validate_json(
+        '{"protocolVersion":1,"protocol_version":2}'
+    )
+    assert both.protocol_version == 1 and both.model_extra == {"protocol_version": 2}
+    # The METHODS adapters (codegen validate, the stub server and client) too.
+    params = pkg.METHODS["initialize"].params
+    assert params.validate_json('{"protocolVersion":1}').protocol_version == 1
+    with pytest.raises(ValidationError):
+        params.validate_json('{"protocol_version":1}')
+    # Built in Python: by attribute name or by wire name.
+    assert pkg.InitializeParams(protocol_version=1) == pkg.InitializeParams(
+        protocolVersion=1
+    )
+
+
 def test_colliding_wire_names_get_distinct_attributes(pkg: ModuleType) -> None:
     assert list(pkg.Dup.model_fields) == ["meta", "meta_2", "foo_bar_2", "foo_bar"]
     roundtrip(pkg.Dup, '{"meta":1,"_meta":"m","fooBar":2,"foo_bar":3}')
@@ -785,8 +815,12 @@ def test_aliases_newtypes_and_externals(
 ) -> None:
     models = rendered[f"python/{PACKAGE}/models.py"]
     assert "Uri: TypeAlias = str" in models
-    assert 'ToolCallId = NewType("ToolCallId", int)' in models
-    assert "Wide: TypeAlias = int | float" in models
+    # Aliases of scalars carry Strict(): TypeAdapter(Alias) is lax by default.
+    assert "ToolCallId: TypeAlias = Annotated[int, Strict()]" in models
+    assert (
+        "Wide: TypeAlias = Annotated[int, Strict()] | Annotated[float, Strict()]"
+        in models
+    )
     assert "# ActionEnvelope is defined outside this spec: any JSON value." in models
     assert models.index("Uri: TypeAlias") < models.index("UriList: TypeAlias")
     assert "RootModel" not in models
@@ -795,6 +829,36 @@ def test_aliases_newtypes_and_externals(
     roundtrip(pkg.ToolCallId, "5")
     rejects(pkg.ToolCallId, '"5"')
     roundtrip(pkg.ActionEnvelope, '{"anything":[1,"x",null]}')
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("ToolCallId", "true"),
+        ("ToolCallId", "1.0"),
+        ("ToolCallId", '"5"'),
+        ("Wide", "true"),
+        ("Wide", '"1.5"'),
+        ("UriList", "[1]"),
+    ],
+)
+def test_aliases_are_strict_in_a_plain_type_adapter(
+    pkg: ModuleType, name: str, text: str
+) -> None:
+    # What a user writes: no config.  pydantic's default lax mode read "true" as 1.
+    plain = TypeAdapter(getattr(pkg, name))
+    with pytest.raises(ValidationError):
+        plain.validate_json(text)
+    with pytest.raises(ValidationError):
+        plain.validate_python(json.loads(text))
+
+
+def test_plain_type_adapters_of_aliases_still_accept_their_values(
+    pkg: ModuleType,
+) -> None:
+    assert TypeAdapter(pkg.ToolCallId).validate_json("5") == 5
+    wide = TypeAdapter(pkg.Wide)
+    assert type(wide.validate_json("1")) is int and wide.validate_json("1.5") == 1.5
 
 
 def test_reserved_declaration_names_are_renamed(pkg: ModuleType) -> None:

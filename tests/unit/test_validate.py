@@ -84,15 +84,15 @@ def test_errors_name_pointer_and_declaring_line(tmp_path: Path) -> None:
     assert result.returncode == 1
     lines = result.stdout.splitlines()
     assert any(
-        "message 1: /params/protocolVersion:" in ln and "commands.ts:29" in ln
+        "bad.jsonl:1: /params/protocolVersion:" in ln and "commands.ts:29" in ln
         for ln in lines
     )
     assert any(
-        "message 2: /result/snapshots/0/state/summary:" in ln and "state.ts:" in ln
+        "bad.jsonl:2: /result/snapshots/0/state/summary:" in ln and "state.ts:" in ln
         for ln in lines
     )
-    assert any("message 3: /id: unsubscribe is a notification" in ln for ln in lines)
-    assert any("message 4: /method: unknown method 'nope'" in ln for ln in lines)
+    assert any("bad.jsonl:3: /id: unsubscribe is a notification" in ln for ln in lines)
+    assert any("bad.jsonl:4: /method: unknown method 'nope'" in ln for ln in lines)
 
 
 def test_bare_part_with_method_and_part(tmp_path: Path) -> None:
@@ -117,7 +117,9 @@ def test_unmatched_response_and_bad_json(tmp_path: Path) -> None:
     broken = tmp_path / "broken.jsonl"
     broken.write_text('{"a": 1}\n{nope\n')
     result = _validate("ahp", str(broken))
-    assert result.returncode == 1 and "line 2 is not JSON" in result.stderr
+    assert result.returncode == 1
+    assert "broken.jsonl:1: /: neither a request nor a response" in result.stdout
+    assert "broken.jsonl:2: /: not JSON: Expecting property name" in result.stdout
 
 
 def test_usage_errors() -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from codegen import ir
 from codegen.backends.python.names import class_names, enum_member_names
 from codegen.backends.python.text import json_kind, py_literal
+from codegen.backends.wire_formats import pattern_of
 from codegen.ir.index import Index
 
 __all__ = ["TypeAnnotator"]
@@ -42,10 +43,13 @@ class TypeAnnotator:
                 return f"{self.names[enum.name]}.{table[candidate.name]}"
         return None
 
-    def annotation(self, expr: ir.TypeExpr) -> str:
-        """The Python annotation of a type expression."""
+    def annotation(self, expr: ir.TypeExpr, *, strict: bool = False) -> str:
+        """The Python annotation of a type expression; ``strict``: scalars carry their
+        own ``Strict()``, for annotations used outside a strict model (a module-level
+        alias is validated by ``TypeAdapter(Alias)`` in pydantic's default lax mode, which
+        reads ``true`` as ``1``)."""
         if isinstance(expr, ir.Primitive):
-            return _primitive(expr)
+            return _primitive(expr, strict)
         if isinstance(expr, ir.Ref):
             decl = self.index.get(expr.name)
             if decl is None:
@@ -56,20 +60,24 @@ class TypeAnnotator:
         if isinstance(expr, (ir.EnumMemberRef, ir.Literal)):
             return self.literals([expr])
         if isinstance(expr, ir.ArrayOf):
+            items = self.annotation(expr.items, strict=strict)
             if expr.skip_invalid:
                 # serde_with VecSkipError: items that do not read are dropped.
-                item = f"Annotated[{self.annotation(expr.items)}, _SKIP_INVALID]"
-                return f"Annotated[list[{item}], _DROP_SKIPPED]"
-            return f"list[{self.annotation(expr.items)}]"
+                return (
+                    f"Annotated[list[Annotated[{items}, _SKIP_INVALID]], _DROP_SKIPPED]"
+                )
+            return f"list[{items}]"
         if isinstance(expr, ir.MapOf):
             key = self._key_annotation(expr.key)
-            mapping = f"dict[{key}, {self.annotation(expr.values)}]"
+            mapping = f"dict[{key}, {self.annotation(expr.values, strict=strict)}]"
             # A BTreeMap writes its entries in key order: keep them so once read.
             return (
                 f"Annotated[{mapping}, _SORTED_KEYS]" if expr.sorted_keys else mapping
             )
         if isinstance(expr, ir.TupleOf):
-            items = ", ".join(self.annotation(item) for item in expr.items)
+            items = ", ".join(
+                self.annotation(item, strict=strict) for item in expr.items
+            )
             # Lax at the tuple level only (items stay strict): ``json.loads`` gives
             # lists.
             return f"Annotated[tuple[{items or '()'}], Strict(False)]"
@@ -77,7 +85,7 @@ class TypeAnnotator:
             if expr.structured:
                 return "dict[str, JsonValue] | list[JsonValue]"
             return "dict[str, JsonValue]" if expr.object_only else "JsonValue"
-        return self._union_annotation(expr)
+        return self._union_annotation(expr, strict)
 
     def _enum_annotation(self, enum: ir.EnumDecl) -> str:
         name = self.names[enum.name]
@@ -94,7 +102,7 @@ class TypeAnnotator:
                 return self._enum_annotation(decl)
         return "str"
 
-    def _union_annotation(self, expr: ir.InlineUnion) -> str:
+    def _union_annotation(self, expr: ir.InlineUnion, strict: bool = False) -> str:
         flat: list[ir.TypeExpr] = []
         _flatten(expr, flat)
         literals = [m for m in flat if isinstance(m, (ir.Literal, ir.EnumMemberRef))]
@@ -109,7 +117,7 @@ class TypeAnnotator:
             ):
                 has_null = True
                 continue
-            parts.append(self.annotation(member))
+            parts.append(self.annotation(member, strict=strict))
         if has_null:
             parts.append("None")
         return " | ".join(dict.fromkeys(parts)) or "None"
@@ -174,10 +182,11 @@ class TypeAnnotator:
         return self.literals(items)
 
 
-def _primitive(expr: ir.Primitive) -> str:
+def _primitive(expr: ir.Primitive, strict: bool = False) -> str:
     if expr.kind is ir.PrimitiveKind.NUMBER and expr.constraints.binary_float:
         # serde's f64: 5 reads as 5.0 (and is written so); inf is out of range.
-        return "Annotated[float, Field(allow_inf_nan=False)]"
+        extra = "Strict(), " if strict else ""
+        return f"Annotated[float, {extra}Field(allow_inf_nan=False)]"
     base = {
         ir.PrimitiveKind.STRING: "str",
         ir.PrimitiveKind.INTEGER: "int",
@@ -185,21 +194,30 @@ def _primitive(expr: ir.Primitive) -> str:
         ir.PrimitiveKind.BOOLEAN: "bool",
         ir.PrimitiveKind.NULL: "None",
     }[expr.kind]
-    if expr.kind is ir.PrimitiveKind.STRING and expr.constraints.pattern is not None:
-        # A grammar the source language checks on read (semver, chrono's dates).
-        return f"Annotated[str, Field(pattern={expr.constraints.pattern!r})]"
-    bounds = []
-    if expr.constraints.minimum is not None:
-        bounds.append(f"ge={expr.constraints.minimum!r}")
-    if expr.constraints.maximum is not None:
-        bounds.append(f"le={expr.constraints.maximum!r}")
-    if not bounds or expr.kind not in (
+    metadata = []
+    if strict and expr.kind in (
         ir.PrimitiveKind.INTEGER,
         ir.PrimitiveKind.NUMBER,
+        ir.PrimitiveKind.BOOLEAN,
     ):
+        metadata.append("Strict()")
+    bounds = []
+    if expr.kind in (ir.PrimitiveKind.INTEGER, ir.PrimitiveKind.NUMBER):
+        if expr.constraints.minimum is not None:
+            bounds.append(f"ge={expr.constraints.minimum!r}")
+        if expr.constraints.maximum is not None:
+            bounds.append(f"le={expr.constraints.maximum!r}")
+    pattern = (
+        pattern_of(expr.constraints) if expr.kind is ir.PrimitiveKind.STRING else None
+    )
+    if pattern is not None:
+        bounds.append(f"pattern={pattern!r}")
+    if bounds:
+        metadata.append(f"Field({', '.join(bounds)})")
+    if not metadata:
         return base
-    field = f"Field({', '.join(bounds)})"
-    return " | ".join(f"Annotated[{part}, {field}]" for part in base.split(" | "))
+    extra = ", ".join(metadata)
+    return " | ".join(f"Annotated[{part}, {extra}]" for part in base.split(" | "))
 
 
 def _flatten(expr: ir.TypeExpr, out: list[ir.TypeExpr]) -> None:

@@ -8,7 +8,9 @@ Outputs: ``DeclBuilder``: a ``DeclView`` per declaration (``struct``, ``enum``,
 ``alias``) and per synthesized model (``model``, used for union wrappers);
 ``definition_order`` of the views.
 Guarantees: a model has every wire field in wire order (bases and flattened structs
-inlined); may be absent → ``T | MISSING = MISSING``; nullable → ``T | None``; tag
+inlined); may be absent → ``T | MISSING = MISSING`` (and, when absent means a default,
+left out on writing while it holds that default, as serde's ``skip_serializing_if`` with
+``default`` and Go's ``omitempty`` do); nullable → ``T | None``; tag
 fields of union variants narrowed to the union's tag values; enums are ``StrEnum`` /
 ``IntEnum`` / ``IntFlag`` (``boundary=STRICT``); names used at import time are
 defined before their use.
@@ -183,6 +185,11 @@ class DeclBuilder(TypeAnnotator):
             default = "MISSING"
             if has_default:
                 notes.append(f"Default when absent: `{fld.default_json}`.")
+            if has_default and fld.presence is ir.Presence.OPTIONAL:
+                # May be absent, and absent means the default: the writer leaves it out.
+                extra_args.append(
+                    f"exclude_if=_left_out_when({py_literal(default_value)})"
+                )
         elif fld.presence is ir.Presence.WRITTEN_ALWAYS_READ_OPTIONAL:
             if default_value is None:
                 default = "None"
@@ -343,7 +350,7 @@ class DeclBuilder(TypeAnnotator):
                 value="JsonValue",
                 exported=alias.exported,
             )
-        target = self.annotation(alias.target)
+        target = self.annotation(alias.target, strict=True)
         simple = target in _SIMPLE_NEWTYPE_TARGETS or self._is_class(alias.target)
         kind = "newtype" if alias.kind is ir.AliasKind.NEWTYPE and simple else "alias"
         return DeclView(
@@ -364,7 +371,7 @@ class DeclBuilder(TypeAnnotator):
         if isinstance(decl, ir.EnumDecl):
             return not decl.open
         if isinstance(decl, ir.AliasDecl) and decl.kind is ir.AliasKind.NEWTYPE:
-            target = self.annotation(decl.target)
+            target = self.annotation(decl.target, strict=True)
             return target in _SIMPLE_NEWTYPE_TARGETS or self._is_class(decl.target)
         return False
 

@@ -25,6 +25,7 @@ __all__ = ["RESERVED_GLOBALS", "import_order", "names_in", "render_with_imports"
 # Where each name a generated module may use comes from (imports are computed from the
 # names the rendered text actually uses, so nothing unused is imported).
 _IMPORT_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("collections.abc", ("Callable",)),
     ("dataclasses", ("dataclass",)),
     ("enum", ("STRICT", "Enum", "Flag", "IntEnum", "IntFlag", "StrEnum")),
     (
@@ -51,9 +52,12 @@ _IMPORT_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("pydantic.config", ("ExtraValues",)),
-    ("pydantic_core", ("CoreSchema", "PydanticCustomError", "core_schema")),
+    (
+        "pydantic_core",
+        ("CoreSchema", "PydanticCustomError", "core_schema", "to_jsonable_python"),
+    ),
 )
-_STDLIB = frozenset({"dataclasses", "enum", "typing"})
+_STDLIB = frozenset({"collections.abc", "dataclasses", "enum", "typing"})
 # Names the generated modules import or define at module level; spec types never take
 # them.
 RESERVED_GLOBALS = frozenset(

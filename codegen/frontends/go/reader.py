@@ -40,6 +40,7 @@ from codegen.frontends.go.type_exprs import (
     JsonTag,
     TypeConverter,
     allowed_values,
+    omitted_value,
     parse_tag,
     zero_of,
 )
@@ -65,6 +66,13 @@ class GoRead:
     const_values: dict[str, str | int | float | bool] = field(default_factory=dict)
     # (struct, wire name) of ``omitempty`` struct values: omitempty has no effect on them.
     omitempty_values: set[tuple[str, str]] = field(default_factory=set)
+    # named type → the JSON of the values ``omitempty`` / ``omitzero`` leave out (None:
+    # only nil, which is absent anyway)
+    named_omitted: dict[str, tuple[str | None, str | None]] = field(
+        default_factory=dict
+    )
+    # (struct, wire name, named type, omitzero) of omitted-when-empty fields of a named type
+    omitted_named: list[tuple[str, str, str, bool]] = field(default_factory=list)
 
 
 def read_spec(
@@ -175,6 +183,10 @@ class _FileReader:
         converted = converter.convert(type_node, name, name)
         self.read.decls.extend(converter.lifted)
         self.read.named_zero[name] = converted.zero_json or "null"
+        self.read.named_omitted[name] = (
+            omitted_value(type_node, converted, omitzero=False),
+            omitted_value(type_node, converted, omitzero=True),
+        )
         kind = ir.AliasKind.ALIAS if spec.type == "type_alias" else ir.AliasKind.NEWTYPE
         base = enum_base(type_node, spec.type == "type_alias")
         if base is not None:
@@ -260,8 +272,16 @@ class _FileReader:
                     ir.Constraints(format=f"{expr.kind.value}-string"),
                 )
             optional = bool({"omitempty", "omitzero"} & tag.options)
+            omitzero = "omitzero" in tag.options and "omitempty" not in tag.options
+            if optional and not omitzero and node_text(type_node) == "time.Time":
+                optional = False  # a struct value: omitempty never leaves it out
             if optional:
-                presence, nullable, default = ir.Presence.OPTIONAL, False, None
+                presence, nullable = ir.Presence.OPTIONAL, False
+                # The writer leaves the key out when the value is empty (omitempty) or
+                # zero (omitzero): that value is the default a reader assumes.
+                default = omitted_value(type_node, converted, omitzero=omitzero)
+                if type_node.type == "type_identifier" and isinstance(expr, ir.Ref):
+                    self.read.omitted_named.append((owner, wire, expr.name, omitzero))
                 if (
                     "omitzero" not in tag.options
                     and type_node.type == "type_identifier"
@@ -393,6 +413,11 @@ def _resolve_zero_values(read: GoRead) -> list[ir.Decl]:
     """Fill the zero value of always-written fields whose type is a named type, and undo
     ``omitempty`` on struct values (encoding/json never omits a struct value)."""
     structs = {d.name: d for d in read.decls if isinstance(d, ir.StructDecl)}
+    omitted = {
+        (owner, wire): read.named_omitted.get(name, (None, None))[1 if zero else 0]
+        for owner, wire, name, zero in read.omitted_named
+        if name not in structs
+    }
     out: list[ir.Decl] = []
     for decl in read.decls:
         if not isinstance(decl, ir.StructDecl):
@@ -400,6 +425,11 @@ def _resolve_zero_values(read: GoRead) -> list[ir.Decl]:
             continue
         fields: list[ir.Field] = []
         for fld in decl.fields:
+            if (
+                decl.name,
+                fld.wire_name,
+            ) in omitted and fld.presence is ir.Presence.OPTIONAL:
+                fld = replace(fld, default_json=omitted[(decl.name, fld.wire_name)])
             if (
                 (decl.name, fld.wire_name) in read.omitempty_values
                 and isinstance(fld.type, ir.Ref)

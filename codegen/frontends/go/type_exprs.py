@@ -223,6 +223,44 @@ class TypeConverter:
         return GoType(ir.AnyJson(), "null", nil_is_null=True)
 
 
+def omitted_value(node: Node, converted: GoType, *, omitzero: bool) -> str | None:
+    """The JSON of the values an ``omitempty`` (or ``omitzero``) key is left out for,
+    which is also what a reader assumes when the key is absent; None when only a nil
+    pointer, slice or map is left out (absent, never written as a value).
+
+    omitempty leaves out false, 0, "", a nil pointer or interface, and an empty slice,
+    map or string; omitzero leaves out the zero value (an empty but non-nil slice is
+    written).  A JSON null read into an interface is nil, so ``null`` is left out too; a
+    ``json.RawMessage`` keeps the bytes ``null`` and writes them.
+    """
+    while node.type == "parenthesized_type" and node.named_children:
+        node = node.named_children[0]
+    kind = node.type
+    text = node_text(node)
+    if kind == "pointer_type" or text == "json.RawMessage":
+        return None
+    if kind == "interface_type" or text == "any":
+        return "null"
+    if kind == "slice_type":
+        element = node.child_by_field_name("element")
+        if omitzero:
+            return None
+        return (
+            '""'
+            if element is not None and node_text(element) in ("byte", "uint8")
+            else "[]"
+        )
+    if kind == "map_type":
+        return None if omitzero else "{}"
+    if kind in ("array_type", "struct_type"):
+        return None
+    if kind == "type_identifier" and isinstance(converted.expr, ir.Ref):
+        return None  # a named type: filled in from its declaration by go.py
+    if text == "time.Time":
+        return converted.zero_json if omitzero else None
+    return converted.zero_json or None
+
+
 def zero_of(
     expr: ir.TypeExpr,
     structs: dict[str, ir.StructDecl],

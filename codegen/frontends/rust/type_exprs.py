@@ -4,8 +4,8 @@ Phase: frontend helper (used by ``rust.decls``).
 Inputs: a tree-sitter-rust type node, the names the crate declares, the file's ``use``
 imports, the spec's wrapper types (``[rust.wrappers]``) and an optional serde_as ``AsType``.
 Outputs: ``ir.TypeExpr``: integers keep their width as ``Constraints`` (``u64`` → minimum 0,
-format "uint64"), ``PathBuf`` → string format "path", ``semver::Version`` → string with the
-semver crate's grammar as a pattern (``1.2.3-01`` and ``not-a-version`` do not read), chrono's
+format "uint64"), ``PathBuf`` → string format "path", ``semver::Version`` → string format "semver" (whose
+grammar the backends check: ``1.2.3-01`` and ``not-a-version`` do not read), chrono's
 ``DateTime``/``NaiveDate``/``NaiveDateTime``/``NaiveTime`` → strings (format "date-time",
 "date", "time"), ``serde_json::Value``/``RawValue`` → any JSON, ``Vec``/sets → arrays, maps →
 ``MapOf``, tuples and ``[T; N]`` → ``TupleOf``, ``Option<T>`` (inside containers) →
@@ -29,7 +29,6 @@ from codegen.spec.source import SourceText
 
 _STRING = ir.Primitive(ir.PrimitiveKind.STRING)
 _NULL = ir.Primitive(ir.PrimitiveKind.NULL)
-U64_MAX = 2**64 - 1
 
 
 def _int(bits: int, signed: bool) -> ir.Primitive:
@@ -41,31 +40,6 @@ def _int(bits: int, signed: bool) -> ir.Primitive:
     )
 
 
-def decimal_at_most(limit: int) -> str:
-    """A regex for the decimal numerals without leading zeros whose value is <= limit."""
-    digits = str(limit)
-    parts = ["0"]
-    if len(digits) > 1:
-        parts.append(f"[1-9][0-9]{{0,{len(digits) - 2}}}")
-    for index, digit in enumerate(digits):
-        first = "1" if index == 0 else "0"
-        if int(digit) > int(first):
-            rest = len(digits) - index - 1
-            tail = f"[0-9]{{{rest}}}" if rest else ""
-            parts.append(f"{digits[:index]}[{first}-{int(digit) - 1}]{tail}")
-    parts.append(digits)
-    return "(?:" + "|".join(parts) + ")"
-
-
-_NUMERIC = decimal_at_most(U64_MAX)
-_PRE = r"(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)"
-_BUILD = r"[0-9A-Za-z-]+"
-# The grammar of the ``semver`` crate's ``Version::parse`` (each number a u64, no leading
-# zeros; pre-release identifiers without leading zeros when numeric; build metadata free).
-SEMVER_PATTERN = (
-    rf"^{_NUMERIC}\.{_NUMERIC}\.{_NUMERIC}"
-    rf"(?:-{_PRE}(?:\.{_PRE})*)?(?:\+{_BUILD}(?:\.{_BUILD})*)?$"
-)
 _DATE = r"[+-]?[0-9]{4,}-[0-9]{1,2}-[0-9]{1,2}"
 _TIME = r"[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?"
 _OFFSET = r"(?:Z|[+-][0-9]{2}:?[0-9]{2})"
@@ -104,9 +78,9 @@ KNOWN_PATHS: dict[str, ir.TypeExpr] = {
     "std::path::Path": ir.Primitive(
         ir.PrimitiveKind.STRING, ir.Constraints(format="path")
     ),
+    # The bindings check the semver crate's grammar for this format (wire_formats).
     "semver::Version": ir.Primitive(
-        ir.PrimitiveKind.STRING,
-        ir.Constraints(format="semver", pattern=SEMVER_PATTERN),
+        ir.PrimitiveKind.STRING, ir.Constraints(format="semver")
     ),
     "url::Url": ir.Primitive(ir.PrimitiveKind.STRING, ir.Constraints(format="uri")),
     "uuid::Uuid": ir.Primitive(ir.PrimitiveKind.STRING, ir.Constraints(format="uuid")),

@@ -9,7 +9,7 @@ SPEC_ID = "acp"
 SPEC_VERSION = "0"
 PACKAGE = "acp_protocol"
 GENERATOR = "codegen 0.1.0"
-IR_SHA256 = "99bd252e0c8fa12cfc07c03cfa99423faa34b5ac3cea17eefdd2a03c687330c5"
+IR_SHA256 = "a45d2eec893c859fd0f60eee5acdb629a14471261583adb9e6eed9b3cb16673e"
 SOURCES: tuple[tuple[str, str], ...] = (
     (
         "specs/acp/schema.rs",
@@ -18,10 +18,10 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "83191821479979f48b6716f238cdff988c3c9a7467b0f54c8c3c97d09fa0d5ee",
-    "_rpc.py": "34fdbb5886a2e0d2979ac7f3d872f087e3412fc2d15c0e34ca9c51ebf24263a1",
+    "_rpc.py": "3cbf597b82afaf2ea7ba5dc2e62ed800216be6c197c504947e12684a83c36021",
     "client.py": "826aad1a167ea2ba80ad842f4693b5445816b364787e9f0c47688bc67b66ea78",
     "methods.py": "30408762bc68f295406037c5c4147c3f2cb02c2a76d530cac6b233e667377993",
-    "models.py": "c7e082d83fd3d955a0f7aa5d8d1e67a48866fd696c25ca717e7bf45fd1191963",
+    "models.py": "fd15b50dd2cff0e62cf4d9d70e5d748e27819b842d6d3c98124e1cdd853971ed",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "f78d96a64dc753c793e6344225998b22b23541a00531093e70d78af0443d7db5",
     "stub_data.py": "c6090e17fb984fedd22751f6c8b02adb6b1e7a2dcadd5c17b5930388540e3a79",

@@ -22,6 +22,7 @@ import contextlib
 import json
 import os
 import signal
+import stat
 import sys
 import threading
 import time
@@ -616,7 +617,11 @@ async def _stdin_reader(limit: int) -> asyncio.StreamReader:
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=limit)
     stdin = sys.stdin.buffer
-    if not os.isatty(stdin.fileno()):
+    # Only pipes and sockets can be watched by the event loop; a terminal, a regular file
+    # or /dev/null (a character device: registering it fails inside the loop, after
+    # connect_read_pipe returned, and nothing is ever read) is read by a thread.
+    mode = os.fstat(stdin.fileno()).st_mode
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
         with contextlib.suppress(ValueError, OSError):
             await loop.connect_read_pipe(
                 lambda: asyncio.StreamReaderProtocol(reader), stdin
@@ -961,17 +966,46 @@ def without_params(call: Callable[[], Awaitable[Any]]) -> Handler:
 def _parse_failures(
     items: Sequence[str], errors: Mapping[int, str], methods: Methods
 ) -> dict[str, RpcError]:
+    """``METHOD=CODE`` items; a ``ValueError`` says what is wrong with one."""
     out: dict[str, RpcError] = {}
     for item in items:
         method, _, code = item.rpartition("=")
         if method not in methods:
-            raise SystemExit(f"--fail: unknown method {method!r}")
+            known = ", ".join(sorted(methods))
+            raise ValueError(f"--fail: unknown method {method!r} (methods: {known})")
         try:
             number = int(code)
         except ValueError:
-            raise SystemExit(f"--fail: {code!r} is not an error code") from None
+            raise ValueError(f"--fail: {code!r} is not an integer error code") from None
         out[method] = RpcError(number, errors.get(number, "stub failure"))
     return out
+
+
+MIN_MESSAGE_BYTES: Final = 64
+
+
+def _port(text: str) -> int:
+    """An argparse type: a TCP port, 0 (any free one) to 65535."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError(f"{number} is not a port (0 to 65535)")
+    return number
+
+
+def _message_bytes(text: str) -> int:
+    """An argparse type: a message size limit of at least ``MIN_MESSAGE_BYTES``."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of bytes") from None
+    if number < MIN_MESSAGE_BYTES:
+        raise argparse.ArgumentTypeError(
+            f"{number} is too small (at least {MIN_MESSAGE_BYTES} bytes)"
+        )
+    return number
 
 
 def main(
@@ -988,12 +1022,19 @@ def main(
     parser = argparse.ArgumentParser(
         prog=f"python -m {name}.server", description=f"Stub server of {name}."
     )
-    parser.add_argument("--transport", choices=choices, default=choices[0])
+    parser.add_argument(
+        "--transport", choices=choices, default=choices[0] if choices else None
+    )
     parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=0, help="0: an ephemeral port")
+    parser.add_argument(
+        "--port", type=_port, default=0, help="0 to 65535; 0: an ephemeral port"
+    )
     parser.add_argument("--transcript", help="append every message to this JSONL file")
     parser.add_argument(
-        "--max-message-bytes", type=int, default=DEFAULT_MAX_MESSAGE_BYTES
+        "--max-message-bytes",
+        type=_message_bytes,
+        default=DEFAULT_MAX_MESSAGE_BYTES,
+        help=f"refuse messages over this size (at least {MIN_MESSAGE_BYTES})",
     )
     parser.add_argument("--quiet", action="store_true", help="no per-message log")
     parser.add_argument(
@@ -1004,13 +1045,23 @@ def main(
         help="answer METHOD with error CODE (the protocol's codes carry their names)",
     )
     options = parser.parse_args(argv)
-    failures = _parse_failures(options.fail, errors, methods)
+    if not choices:
+        parser.error("the spec declares no transport this server can serve")
+    try:
+        failures = _parse_failures(options.fail, errors, methods)
+    except ValueError as error:
+        parser.error(str(error))
 
     def build(session: Session) -> Mapping[str, Handler]:
         return failing(factory(session), failures)
 
-    log = MessageLog(name, quiet=options.quiet, transcript=options.transcript)
-    limit = max(options.max_message_bytes, 64)
+    try:
+        log = MessageLog(name, quiet=options.quiet, transcript=options.transcript)
+    except OSError as error:
+        parser.error(
+            f"--transcript: cannot open {options.transcript}: {error.strerror}"
+        )
+    limit = options.max_message_bytes
     if options.transport == "stdio":
         serving: Awaitable[None] = serve_stdio(build, log, limit, methods)
     elif options.transport == "websocket":
@@ -1023,6 +1074,15 @@ def main(
         asyncio.run(_until_signal(serving, log))
     except KeyboardInterrupt:
         pass
+    except OSError as error:  # the port is taken, the host is not ours, ...
+        if options.transport == "stdio":
+            raise
+        reason = error.strerror or str(error)
+        where = f"{options.host}:{options.port}"
+        print(
+            f"{parser.prog}: error: cannot listen on {where}: {reason}", file=sys.stderr
+        )
+        return 1
     finally:
         log.close()
     return 0

@@ -6,7 +6,8 @@ JSON-RPC 2.0 protocol between code editors (clients) and AI coding agents, over 
 
 from __future__ import annotations
 
-from enum import Enum, Flag, IntEnum, StrEnum
+from collections.abc import Callable
+from enum import Enum, Flag, StrEnum
 from typing import Annotated, Any, Literal, NewType, Self, TypeAlias, cast
 
 from pydantic import (
@@ -28,8 +29,12 @@ from pydantic import (
     model_serializer,
     model_validator,
 )
-from pydantic.config import ExtraValues
-from pydantic_core import CoreSchema, PydanticCustomError, core_schema
+from pydantic_core import (
+    CoreSchema,
+    PydanticCustomError,
+    core_schema,
+    to_jsonable_python,
+)
 
 # ---------------------------------------------------------------- runtime helpers
 
@@ -69,30 +74,37 @@ def _json_default(value: JsonValue) -> Any:
     return value
 
 
-def _as_json(value: Any) -> Any:
-    """A read value as the JSON a writer would write for it (for comparisons)."""
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="json", by_alias=True)
-    if isinstance(value, list):
-        return [_as_json(item) for item in value]
-    if isinstance(value, dict):
-        return {key: _as_json(item) for key, item in value.items()}
-    if isinstance(value, (StrEnum, IntEnum)):
-        return value.value
-    return value
-
-
 def _same_json(left: Any, right: Any) -> bool:
-    """JSON equality that tells ``false`` from ``0`` and ``1`` from ``1.0``."""
-    if type(left) is not type(right):
-        return False
-    if isinstance(left, list):
-        return len(left) == len(right) and all(map(_same_json, left, right))
-    if isinstance(left, dict):
-        return list(left) == list(right) and all(
-            _same_json(left[key], right[key]) for key in left
+    """JSON equality: ``0.0`` is ``0``, ``false`` is not ``0``."""
+    if isinstance(left, bool) or isinstance(right, bool):
+        return type(left) is type(right) and left == right
+    if isinstance(left, list) or isinstance(right, list):
+        return (
+            isinstance(left, list)
+            and isinstance(right, list)
+            and len(left) == len(right)
+            and all(map(_same_json, left, right))
+        )
+    if isinstance(left, dict) or isinstance(right, dict):
+        return (
+            isinstance(left, dict)
+            and isinstance(right, dict)
+            and left.keys() == right.keys()
+            and all(_same_json(left[key], right[key]) for key in left)
         )
     return bool(left == right)
+
+
+def _left_out_when(default: JsonValue) -> Callable[[Any], bool]:
+    """``exclude_if`` of a key the writer leaves out while it holds the value a reader
+    assumes when the key is absent (serde ``default`` with ``skip_serializing_if``, Go
+    ``omitempty``): writing it or not means the same, and the source language does not.
+    """
+
+    def holds_default(value: Any) -> bool:
+        return _same_json(to_jsonable_python(value, by_alias=True), default)
+
+    return holds_default
 
 
 def _omitted(written: JsonValue) -> AfterValidator:
@@ -100,7 +112,8 @@ def _omitted(written: JsonValue) -> AfterValidator:
     ``Option``, ``[]`` for an empty ``Vec``...) reads as an absent key."""
 
     def check(value: Any) -> Any:
-        return MISSING if _same_json(_as_json(value), written) else value
+        jsonable = to_jsonable_python(value, by_alias=True)
+        return MISSING if _same_json(jsonable, written) else value
 
     return AfterValidator(check)
 
@@ -258,60 +271,28 @@ class _WireEnum:
 
 class _Model(BaseModel):
     """Base of every model: strict; built in Python by attribute or wire name, read from
-    messages by wire name only, dumped by wire name; keys the spec does not declare are
-    kept, so a round trip preserves them."""
+    messages (``model_validate*``, any ``TypeAdapter``, the ``METHODS`` adapters) by wire
+    name only, dumped by wire name; keys the spec does not declare are kept, so a round
+    trip preserves them."""
 
     model_config = ConfigDict(
         strict=True,
-        validate_by_name=True,
+        validate_by_name=False,
         validate_by_alias=True,
         serialize_by_alias=True,
         extra="allow",
     )
 
-    @classmethod
-    def model_validate_json(
-        cls,
-        json_data: str | bytes | bytearray,
-        *,
-        strict: bool | None = None,
-        extra: ExtraValues | None = None,
-        context: Any | None = None,
-        by_alias: bool | None = None,
-        by_name: bool | None = None,
-    ) -> Self:
-        """Read a message: keys are wire names (``protocolVersion``), not attribute names."""
-        return super().model_validate_json(
-            json_data,
-            strict=strict,
-            extra=extra,
-            context=context,
-            by_alias=by_alias,
-            by_name=False if by_name is None else by_name,
+    def __init__(self, /, **data: Any) -> None:
+        """Build in Python: keyword arguments by attribute name (``tool_call_id=1``) or
+        by wire name (``toolCallId=1``); a message read from the wire never takes the
+        attribute spelling (``{"tool_call_id": 1}`` keeps it as an unknown key)."""
+        self.__pydantic_validator__.validate_python(
+            data, self_instance=self, by_alias=True, by_name=True
         )
 
-    @classmethod
-    def model_validate(
-        cls,
-        obj: Any,
-        *,
-        strict: bool | None = None,
-        extra: ExtraValues | None = None,
-        from_attributes: bool | None = None,
-        context: Any | None = None,
-        by_alias: bool | None = None,
-        by_name: bool | None = None,
-    ) -> Self:
-        """Read decoded JSON: keys are wire names, not attribute names."""
-        return super().model_validate(
-            obj,
-            strict=strict,
-            extra=extra,
-            from_attributes=from_attributes,
-            context=context,
-            by_alias=by_alias,
-            by_name=False if by_name is None else by_name,
-        )
+    # Reading never calls ``__init__`` (pydantic treats a marked ``__init__`` as its own).
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
 
 
 class _ClosedModel(_Model):
@@ -729,14 +710,14 @@ class AuthMethodTerminal_2(_Model):
         Annotated[list[Annotated[str, _SKIP_INVALID]], _DROP_SKIPPED] | MISSING,
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
-    ] = MISSING
+    ] = Field(default=MISSING, exclude_if=_left_out_when([]))
     """Additional arguments to append to the configured agent invocation for terminal auth.
 
     Default when absent: `[]`.
     """
     env: Annotated[
         dict[str, str] | MISSING, _omitted({}), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    ] = Field(default=MISSING, exclude_if=_left_out_when({}))
     """Additional environment variables to set on the configured agent invocation for terminal auth.
     These values override same-named variables in the base launch configuration.
 
@@ -843,14 +824,14 @@ class AuthMethodTerminal(_Model):
         Annotated[list[Annotated[str, _SKIP_INVALID]], _DROP_SKIPPED] | MISSING,
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
-    ] = MISSING
+    ] = Field(default=MISSING, exclude_if=_left_out_when([]))
     """Additional arguments to append to the configured agent invocation for terminal auth.
 
     Default when absent: `[]`.
     """
     env: Annotated[
         dict[str, str] | MISSING, _omitted({}), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    ] = Field(default=MISSING, exclude_if=_left_out_when({}))
     """Additional environment variables to set on the configured agent invocation for terminal auth.
     These values override same-named variables in the base launch configuration.
 
@@ -895,7 +876,9 @@ class NewSessionRequest(_Model):
         Annotated[list[Annotated[str, _SKIP_INVALID]], _DROP_SKIPPED] | MISSING,
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, alias="additionalDirectories")
+    ] = Field(
+        default=MISSING, alias="additionalDirectories", exclude_if=_left_out_when([])
+    )
     """Additional workspace roots for this session. Each path must be absolute.
 
     These expand the session's filesystem scope without changing `cwd`, which
@@ -1006,7 +989,9 @@ class LoadSessionRequest(_Model):
         Annotated[list[Annotated[str, _SKIP_INVALID]], _DROP_SKIPPED] | MISSING,
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, alias="additionalDirectories")
+    ] = Field(
+        default=MISSING, alias="additionalDirectories", exclude_if=_left_out_when([])
+    )
     """Additional workspace roots to activate for this session. Each path must be absolute.
 
     When omitted or empty, no additional roots are activated. When non-empty,
@@ -1100,7 +1085,9 @@ class ResumeSessionRequest(_Model):
         Annotated[list[Annotated[str, _SKIP_INVALID]], _DROP_SKIPPED] | MISSING,
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, alias="additionalDirectories")
+    ] = Field(
+        default=MISSING, alias="additionalDirectories", exclude_if=_left_out_when([])
+    )
     """Additional workspace roots to activate for this session. Each path must be absolute.
 
     When omitted or empty, no additional roots are activated. When non-empty,
@@ -1114,7 +1101,7 @@ class ResumeSessionRequest(_Model):
         Annotated[list[Annotated[McpServer, _SKIP_INVALID]], _DROP_SKIPPED] | MISSING,
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, alias="mcpServers")
+    ] = Field(default=MISSING, alias="mcpServers", exclude_if=_left_out_when([]))
     """List of MCP servers to connect to for this session.
 
     Default when absent: `[]`.
@@ -1350,7 +1337,9 @@ class SessionInfo(_Model):
         Annotated[list[Annotated[str, _SKIP_INVALID]], _DROP_SKIPPED] | MISSING,
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, alias="additionalDirectories")
+    ] = Field(
+        default=MISSING, alias="additionalDirectories", exclude_if=_left_out_when([])
+    )
     """Additional workspace roots reported for this session. Each path must be absolute.
 
     When present, this is the complete ordered additional-root list reported
@@ -2911,7 +2900,7 @@ class SessionUpdateToolCall(_Model):
     """Human-readable title describing what the tool is doing."""
     kind: Annotated[
         ToolKind | MISSING, _omitted("other"), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    ] = Field(default=MISSING, exclude_if=_left_out_when("other"))
     """The category of tool being invoked.
     Helps clients choose appropriate icons and UI treatment.
 
@@ -2919,7 +2908,7 @@ class SessionUpdateToolCall(_Model):
     """
     status: Annotated[
         ToolCallStatus | MISSING, _omitted("pending"), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    ] = Field(default=MISSING, exclude_if=_left_out_when("pending"))
     """Current execution status of the tool call.
 
     Default when absent: `"pending"`.
@@ -2929,7 +2918,7 @@ class SessionUpdateToolCall(_Model):
         | MISSING,
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
-    ] = MISSING
+    ] = Field(default=MISSING, exclude_if=_left_out_when([]))
     """Content produced by the tool call.
 
     Default when absent: `[]`.
@@ -2939,7 +2928,7 @@ class SessionUpdateToolCall(_Model):
         | MISSING,
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
-    ] = MISSING
+    ] = Field(default=MISSING, exclude_if=_left_out_when([]))
     """File locations affected by this tool call.
     Enables "follow-along" features in clients.
 
@@ -3851,7 +3840,7 @@ class CreateTerminalRequest(_Model):
         Annotated[list[Annotated[str, _SKIP_INVALID]], _DROP_SKIPPED] | MISSING,
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
-    ] = MISSING
+    ] = Field(default=MISSING, exclude_if=_left_out_when([]))
     """Array of command arguments.
 
     Default when absent: `[]`.
@@ -3860,7 +3849,7 @@ class CreateTerminalRequest(_Model):
         Annotated[list[Annotated[EnvVariable, _SKIP_INVALID]], _DROP_SKIPPED] | MISSING,
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
-    ] = MISSING
+    ] = Field(default=MISSING, exclude_if=_left_out_when([]))
     """Environment variables for the command.
 
     Default when absent: `[]`.
@@ -7199,7 +7188,7 @@ class Error(_Model):
         return _array_form(data, (("code", False), ("message", False), ("data", True)))
 
 
-ErrorCode: TypeAlias = Annotated[int, Field(ge=-2147483648, le=2147483647)]
+ErrorCode: TypeAlias = Annotated[int, Strict(), Field(ge=-2147483648, le=2147483647)]
 """Predefined error codes for common JSON-RPC and ACP-specific errors.
 
 These codes follow the JSON-RPC 2.0 specification for standard errors
@@ -7433,7 +7422,7 @@ class ToolCall(_Model):
     """Human-readable title describing what the tool is doing."""
     kind: Annotated[
         ToolKind | MISSING, _omitted("other"), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    ] = Field(default=MISSING, exclude_if=_left_out_when("other"))
     """The category of tool being invoked.
     Helps clients choose appropriate icons and UI treatment.
 
@@ -7441,7 +7430,7 @@ class ToolCall(_Model):
     """
     status: Annotated[
         ToolCallStatus | MISSING, _omitted("pending"), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    ] = Field(default=MISSING, exclude_if=_left_out_when("pending"))
     """Current execution status of the tool call.
 
     Default when absent: `"pending"`.
@@ -7451,7 +7440,7 @@ class ToolCall(_Model):
         | MISSING,
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
-    ] = MISSING
+    ] = Field(default=MISSING, exclude_if=_left_out_when([]))
     """Content produced by the tool call.
 
     Default when absent: `[]`.
@@ -7461,7 +7450,7 @@ class ToolCall(_Model):
         | MISSING,
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
-    ] = MISSING
+    ] = Field(default=MISSING, exclude_if=_left_out_when([]))
     """File locations affected by this tool call.
     Enables "follow-along" features in clients.
 
@@ -7947,7 +7936,7 @@ See protocol docs: [Session ID](https://agentclientprotocol.com/protocol/session
 """
 
 
-ProtocolVersion: TypeAlias = Annotated[int, Field(ge=0, le=65535)]
+ProtocolVersion: TypeAlias = Annotated[int, Strict(), Field(ge=0, le=65535)]
 """Protocol version identifier.
 
 This version is only bumped for breaking changes.

@@ -18,10 +18,10 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "b1dfe31b5a0b1bbadb80bb7ab468ced097efc6ef12e934aa25d2d624bf31cec5",
-    "_rpc.py": "dae625e413e880240a275e514d852a1c49ba9b202ad2ad3c57740749ca81c1fc",
+    "_rpc.py": "1b8cc5ebb50d9e2a40159764d3511ca13c061900e844244223820d6ab70046f6",
     "client.py": "6b5907ceef5d1e1a7a9379813b38c13ef38602d41fb806f2d12026e600d24918",
     "methods.py": "254a61f34e0851506f8793201ad0945504257cd1f3ef1be1c694fac9b4ed9d4b",
-    "models.py": "ea7e37c105b2ae397169205af02b72c5dc3f6e094e5f93c29069e3aae4d0864f",
+    "models.py": "dd8cd5f681adcba111a7f6de61751fbfe2f8e385f8c7e08686474b2d9d2adb97",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "8a245af9a8dda0ff80ba13972ab874e3c01b37aa26a6d159cb827167b0577f68",
     "stub_data.py": "b6ee3ba0138c69651666745ef1e6106ca4a19eedec7cef9cc69bda3f9956f27b",

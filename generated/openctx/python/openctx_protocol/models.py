@@ -6,8 +6,8 @@ A provider is an HTTP endpoint: the client POSTs {method, params, settings} and 
 
 from __future__ import annotations
 
-from enum import Enum, Flag, IntEnum, StrEnum
-from typing import Any, Self, TypeAlias, cast
+from enum import Enum, Flag
+from typing import Any, TypeAlias, cast
 
 from pydantic import (
     MISSING,
@@ -22,8 +22,12 @@ from pydantic import (
     ValidatorFunctionWrapHandler,
     WrapValidator,
 )
-from pydantic.config import ExtraValues
-from pydantic_core import CoreSchema, PydanticCustomError, core_schema
+from pydantic_core import (
+    CoreSchema,
+    PydanticCustomError,
+    core_schema,
+    to_jsonable_python,
+)
 
 # ---------------------------------------------------------------- runtime helpers
 
@@ -63,28 +67,23 @@ def _json_default(value: JsonValue) -> Any:
     return value
 
 
-def _as_json(value: Any) -> Any:
-    """A read value as the JSON a writer would write for it (for comparisons)."""
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="json", by_alias=True)
-    if isinstance(value, list):
-        return [_as_json(item) for item in value]
-    if isinstance(value, dict):
-        return {key: _as_json(item) for key, item in value.items()}
-    if isinstance(value, (StrEnum, IntEnum)):
-        return value.value
-    return value
-
-
 def _same_json(left: Any, right: Any) -> bool:
-    """JSON equality that tells ``false`` from ``0`` and ``1`` from ``1.0``."""
-    if type(left) is not type(right):
-        return False
-    if isinstance(left, list):
-        return len(left) == len(right) and all(map(_same_json, left, right))
-    if isinstance(left, dict):
-        return list(left) == list(right) and all(
-            _same_json(left[key], right[key]) for key in left
+    """JSON equality: ``0.0`` is ``0``, ``false`` is not ``0``."""
+    if isinstance(left, bool) or isinstance(right, bool):
+        return type(left) is type(right) and left == right
+    if isinstance(left, list) or isinstance(right, list):
+        return (
+            isinstance(left, list)
+            and isinstance(right, list)
+            and len(left) == len(right)
+            and all(map(_same_json, left, right))
+        )
+    if isinstance(left, dict) or isinstance(right, dict):
+        return (
+            isinstance(left, dict)
+            and isinstance(right, dict)
+            and left.keys() == right.keys()
+            and all(_same_json(left[key], right[key]) for key in left)
         )
     return bool(left == right)
 
@@ -94,7 +93,8 @@ def _omitted(written: JsonValue) -> AfterValidator:
     ``Option``, ``[]`` for an empty ``Vec``...) reads as an absent key."""
 
     def check(value: Any) -> Any:
-        return MISSING if _same_json(_as_json(value), written) else value
+        jsonable = to_jsonable_python(value, by_alias=True)
+        return MISSING if _same_json(jsonable, written) else value
 
     return AfterValidator(check)
 
@@ -252,60 +252,28 @@ class _WireEnum:
 
 class _Model(BaseModel):
     """Base of every model: strict; built in Python by attribute or wire name, read from
-    messages by wire name only, dumped by wire name; keys the spec does not declare are
-    kept, so a round trip preserves them."""
+    messages (``model_validate*``, any ``TypeAdapter``, the ``METHODS`` adapters) by wire
+    name only, dumped by wire name; keys the spec does not declare are kept, so a round
+    trip preserves them."""
 
     model_config = ConfigDict(
         strict=True,
-        validate_by_name=True,
+        validate_by_name=False,
         validate_by_alias=True,
         serialize_by_alias=True,
         extra="allow",
     )
 
-    @classmethod
-    def model_validate_json(
-        cls,
-        json_data: str | bytes | bytearray,
-        *,
-        strict: bool | None = None,
-        extra: ExtraValues | None = None,
-        context: Any | None = None,
-        by_alias: bool | None = None,
-        by_name: bool | None = None,
-    ) -> Self:
-        """Read a message: keys are wire names (``protocolVersion``), not attribute names."""
-        return super().model_validate_json(
-            json_data,
-            strict=strict,
-            extra=extra,
-            context=context,
-            by_alias=by_alias,
-            by_name=False if by_name is None else by_name,
+    def __init__(self, /, **data: Any) -> None:
+        """Build in Python: keyword arguments by attribute name (``tool_call_id=1``) or
+        by wire name (``toolCallId=1``); a message read from the wire never takes the
+        attribute spelling (``{"tool_call_id": 1}`` keeps it as an unknown key)."""
+        self.__pydantic_validator__.validate_python(
+            data, self_instance=self, by_alias=True, by_name=True
         )
 
-    @classmethod
-    def model_validate(
-        cls,
-        obj: Any,
-        *,
-        strict: bool | None = None,
-        extra: ExtraValues | None = None,
-        from_attributes: bool | None = None,
-        context: Any | None = None,
-        by_alias: bool | None = None,
-        by_name: bool | None = None,
-    ) -> Self:
-        """Read decoded JSON: keys are wire names, not attribute names."""
-        return super().model_validate(
-            obj,
-            strict=strict,
-            extra=extra,
-            from_attributes=from_attributes,
-            context=context,
-            by_alias=by_alias,
-            by_name=False if by_name is None else by_name,
-        )
+    # Reading never calls ``__init__`` (pydantic treats a marked ``__init__`` as its own).
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
 
 
 class _ClosedModel(_Model):

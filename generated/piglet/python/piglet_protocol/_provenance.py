@@ -9,7 +9,7 @@ SPEC_ID = "piglet"
 SPEC_VERSION = "5"
 PACKAGE = "piglet_protocol"
 GENERATOR = "codegen 0.1.0"
-IR_SHA256 = "f7106395bcda74440c52ff39cb215db559248112e9dc9553c6eda23a317f7aca"
+IR_SHA256 = "0e8ddaba086958645455585bb2ba0f2dccefe6f00c127faf8fb11e7922b0118d"
 SOURCES: tuple[tuple[str, str], ...] = (
     (
         "specs/piglet/external.godoc.txt",
@@ -18,10 +18,10 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "fe2902043fd4d4e95196a427601b3918cea6f7d349ac91b93f17c40520e64608",
-    "_rpc.py": "e4423a013a5eddde4aac1976aee2f22ea6503fffba13f6cb4b14d306ff432c66",
+    "_rpc.py": "75e69c10e726eb7d18cd0024e1a9f3ee5671b7378f8322a5a86b3a6c747e8d6d",
     "client.py": "c42e271ac9dede502d58142a3cbf88176a0f75befb3e49ec26c3e1fe3b10dcf6",
     "methods.py": "332395f8e9ca31ef311c0744082a67bed28e32319ebbfa6e0baa1bb10e21cc9e",
-    "models.py": "8048151aa9b81e0ef6ecf6e13d3d3330073ce3b7a5092f8ed78b8c96d632a2e4",
+    "models.py": "054081352a0a86a000e953d63e377f6f3ab590745d761c78430b38c561fb9eb1",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "49ab6e92855aea289deb2e3a5e03da63a0878f2c45999053a5cb0d520db74963",
     "stub_data.py": "944140db47cae4d1256f857833d154867d8a70adb747fa712cddfb3a1ee6c500",

@@ -6,8 +6,9 @@ JSON-RPC 2.0-ish protocol between piglet (the host) and an external extension, a
 
 from __future__ import annotations
 
-from enum import Enum, Flag, IntEnum, StrEnum
-from typing import Annotated, Any, Self, cast
+from collections.abc import Callable
+from enum import Enum, Flag
+from typing import Annotated, Any, cast
 
 from pydantic import (
     MISSING,
@@ -22,8 +23,12 @@ from pydantic import (
     ValidatorFunctionWrapHandler,
     WrapValidator,
 )
-from pydantic.config import ExtraValues
-from pydantic_core import CoreSchema, PydanticCustomError, core_schema
+from pydantic_core import (
+    CoreSchema,
+    PydanticCustomError,
+    core_schema,
+    to_jsonable_python,
+)
 
 # ---------------------------------------------------------------- runtime helpers
 
@@ -63,30 +68,37 @@ def _json_default(value: JsonValue) -> Any:
     return value
 
 
-def _as_json(value: Any) -> Any:
-    """A read value as the JSON a writer would write for it (for comparisons)."""
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="json", by_alias=True)
-    if isinstance(value, list):
-        return [_as_json(item) for item in value]
-    if isinstance(value, dict):
-        return {key: _as_json(item) for key, item in value.items()}
-    if isinstance(value, (StrEnum, IntEnum)):
-        return value.value
-    return value
-
-
 def _same_json(left: Any, right: Any) -> bool:
-    """JSON equality that tells ``false`` from ``0`` and ``1`` from ``1.0``."""
-    if type(left) is not type(right):
-        return False
-    if isinstance(left, list):
-        return len(left) == len(right) and all(map(_same_json, left, right))
-    if isinstance(left, dict):
-        return list(left) == list(right) and all(
-            _same_json(left[key], right[key]) for key in left
+    """JSON equality: ``0.0`` is ``0``, ``false`` is not ``0``."""
+    if isinstance(left, bool) or isinstance(right, bool):
+        return type(left) is type(right) and left == right
+    if isinstance(left, list) or isinstance(right, list):
+        return (
+            isinstance(left, list)
+            and isinstance(right, list)
+            and len(left) == len(right)
+            and all(map(_same_json, left, right))
+        )
+    if isinstance(left, dict) or isinstance(right, dict):
+        return (
+            isinstance(left, dict)
+            and isinstance(right, dict)
+            and left.keys() == right.keys()
+            and all(_same_json(left[key], right[key]) for key in left)
         )
     return bool(left == right)
+
+
+def _left_out_when(default: JsonValue) -> Callable[[Any], bool]:
+    """``exclude_if`` of a key the writer leaves out while it holds the value a reader
+    assumes when the key is absent (serde ``default`` with ``skip_serializing_if``, Go
+    ``omitempty``): writing it or not means the same, and the source language does not.
+    """
+
+    def holds_default(value: Any) -> bool:
+        return _same_json(to_jsonable_python(value, by_alias=True), default)
+
+    return holds_default
 
 
 def _omitted(written: JsonValue) -> AfterValidator:
@@ -94,7 +106,8 @@ def _omitted(written: JsonValue) -> AfterValidator:
     ``Option``, ``[]`` for an empty ``Vec``...) reads as an absent key."""
 
     def check(value: Any) -> Any:
-        return MISSING if _same_json(_as_json(value), written) else value
+        jsonable = to_jsonable_python(value, by_alias=True)
+        return MISSING if _same_json(jsonable, written) else value
 
     return AfterValidator(check)
 
@@ -252,60 +265,28 @@ class _WireEnum:
 
 class _Model(BaseModel):
     """Base of every model: strict; built in Python by attribute or wire name, read from
-    messages by wire name only, dumped by wire name; keys the spec does not declare are
-    kept, so a round trip preserves them."""
+    messages (``model_validate*``, any ``TypeAdapter``, the ``METHODS`` adapters) by wire
+    name only, dumped by wire name; keys the spec does not declare are kept, so a round
+    trip preserves them."""
 
     model_config = ConfigDict(
         strict=True,
-        validate_by_name=True,
+        validate_by_name=False,
         validate_by_alias=True,
         serialize_by_alias=True,
         extra="allow",
     )
 
-    @classmethod
-    def model_validate_json(
-        cls,
-        json_data: str | bytes | bytearray,
-        *,
-        strict: bool | None = None,
-        extra: ExtraValues | None = None,
-        context: Any | None = None,
-        by_alias: bool | None = None,
-        by_name: bool | None = None,
-    ) -> Self:
-        """Read a message: keys are wire names (``protocolVersion``), not attribute names."""
-        return super().model_validate_json(
-            json_data,
-            strict=strict,
-            extra=extra,
-            context=context,
-            by_alias=by_alias,
-            by_name=False if by_name is None else by_name,
+    def __init__(self, /, **data: Any) -> None:
+        """Build in Python: keyword arguments by attribute name (``tool_call_id=1``) or
+        by wire name (``toolCallId=1``); a message read from the wire never takes the
+        attribute spelling (``{"tool_call_id": 1}`` keeps it as an unknown key)."""
+        self.__pydantic_validator__.validate_python(
+            data, self_instance=self, by_alias=True, by_name=True
         )
 
-    @classmethod
-    def model_validate(
-        cls,
-        obj: Any,
-        *,
-        strict: bool | None = None,
-        extra: ExtraValues | None = None,
-        from_attributes: bool | None = None,
-        context: Any | None = None,
-        by_alias: bool | None = None,
-        by_name: bool | None = None,
-    ) -> Self:
-        """Read decoded JSON: keys are wire names, not attribute names."""
-        return super().model_validate(
-            obj,
-            strict=strict,
-            extra=extra,
-            from_attributes=from_attributes,
-            context=context,
-            by_alias=by_alias,
-            by_name=False if by_name is None else by_name,
-        )
+    # Reading never calls ``__init__`` (pydantic treats a marked ``__init__`` as its own).
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
 
 
 class _ClosedModel(_Model):
@@ -414,9 +395,12 @@ class ContentBlock(_Model):
 
     type_: str = Field(default="", alias="type")
     """Allowed values: "text" or "image" """
-    text: str | MISSING = MISSING
-    data: str | MISSING = MISSING
-    mime: str | MISSING = MISSING
+    text: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    """Default when absent: `""`."""
+    data: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    """Default when absent: `""`."""
+    mime: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    """Default when absent: `""`."""
 
 
 class EventBusEventParams(_Model):
@@ -474,15 +458,21 @@ class HostAgentRunParams(_Model):
     Since: v0.16.0.
     """
 
-    system: str | MISSING = MISSING
+    system: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    """Default when absent: `""`."""
     task: str = ""
-    tools: str | MISSING = MISSING
-    """Allowed values: "background_safe" (default) or "all" """
-    model: str | MISSING = MISSING
-    """Allowed values: "small", "default", or explicit model ID"""
+    tools: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    """Allowed values: "background_safe" (default) or "all"
+    Default when absent: `""`.
+    """
+    model: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    """Allowed values: "small", "default", or explicit model ID
+    Default when absent: `""`.
+    """
     max_turns: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, alias="maxTurns")
+    ) = Field(default=MISSING, alias="maxTurns", exclude_if=_left_out_when(0))
+    """Default when absent: `0`."""
 
 
 class HostAgentRunResult(_Model):
@@ -593,13 +583,17 @@ class HostChatParams(_Model):
     Since: v0.16.0.
     """
 
-    system: str | MISSING = MISSING
+    system: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    """Default when absent: `""`."""
     messages: list[ChatMessage] | None = None
-    model: str | MISSING = MISSING
-    """Allowed values: "small", "default", or explicit model ID"""
+    model: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    """Allowed values: "small", "default", or explicit model ID
+    Default when absent: `""`.
+    """
     max_tokens: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, alias="maxTokens")
+    ) = Field(default=MISSING, alias="maxTokens", exclude_if=_left_out_when(0))
+    """Default when absent: `0`."""
 
 
 class HostChatResult(_Model):
@@ -687,7 +681,10 @@ class HostExecuteToolParams(_Model):
 
     name: str = ""
     args: dict[str, JsonValue] | None = None
-    call_id: str | MISSING = Field(default=MISSING, alias="callId")
+    call_id: str | MISSING = Field(
+        default=MISSING, alias="callId", exclude_if=_left_out_when("")
+    )
+    """Default when absent: `""`."""
 
 
 class HostExecuteToolResult(_Model):
@@ -697,11 +694,24 @@ class HostExecuteToolResult(_Model):
     """
 
     content: list[ContentBlock] | None = None
-    is_error: bool | MISSING = Field(default=MISSING, alias="isError")
-    error_code: str | MISSING = Field(default=MISSING, alias="errorCode")
-    """machine-readable code (e.g. "FILE_STALE"); empty on success"""
-    error_hint: str | MISSING = Field(default=MISSING, alias="errorHint")
-    """actionable hint; empty if not applicable"""
+    is_error: bool | MISSING = Field(
+        default=MISSING, alias="isError", exclude_if=_left_out_when(False)
+    )
+    """Default when absent: `false`."""
+    error_code: str | MISSING = Field(
+        default=MISSING, alias="errorCode", exclude_if=_left_out_when("")
+    )
+    """machine-readable code (e.g. "FILE_STALE"); empty on success
+
+    Default when absent: `""`.
+    """
+    error_hint: str | MISSING = Field(
+        default=MISSING, alias="errorHint", exclude_if=_left_out_when("")
+    )
+    """actionable hint; empty if not applicable
+
+    Default when absent: `""`.
+    """
 
 
 class HostExtInfosResult(_Model):
@@ -758,8 +768,13 @@ class HostListToolsParams(_Model):
     Since: v0.5.0.
     """
 
-    filter_: str | MISSING = Field(default=MISSING, alias="filter")
-    """FilterAll or FilterBackgroundSafe (default: FilterAll)"""
+    filter_: str | MISSING = Field(
+        default=MISSING, alias="filter", exclude_if=_left_out_when("")
+    )
+    """FilterAll or FilterBackgroundSafe (default: FilterAll)
+
+    Default when absent: `""`.
+    """
 
 
 class HostListToolsResult(_Model):
@@ -786,13 +801,16 @@ class HostModelOverride(_Model):
     Since: v0.20.0.
     """
 
-    name: str | MISSING = MISSING
+    name: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    """Default when absent: `""`."""
     context_window: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, alias="contextWindow")
+    ) = Field(default=MISSING, alias="contextWindow", exclude_if=_left_out_when(0))
+    """Default when absent: `0`."""
     max_tokens: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, alias="maxTokens")
+    ) = Field(default=MISSING, alias="maxTokens", exclude_if=_left_out_when(0))
+    """Default when absent: `0`."""
 
 
 class HostPromptSectionInfo(_Model):
@@ -804,7 +822,8 @@ class HostPromptSectionInfo(_Model):
     title: str = ""
     token_hint: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, alias="tokenHint")
+    ) = Field(default=MISSING, alias="tokenHint", exclude_if=_left_out_when(0))
+    """Default when absent: `0`."""
 
 
 class HostPromptSectionsResult(_Model):
@@ -980,7 +999,10 @@ class HostSwitchModelParams(_Model):
     """
 
     model_id: str = Field(default="", alias="modelId")
-    persist_default: bool | MISSING = Field(default=MISSING, alias="persistDefault")
+    persist_default: bool | MISSING = Field(
+        default=MISSING, alias="persistDefault", exclude_if=_left_out_when(False)
+    )
+    """Default when absent: `false`."""
 
 
 class HostSyncModelsResult(_Model):
@@ -1033,7 +1055,8 @@ class HostToolInfo(_Model):
     description: str = ""
     parameters: JsonValue = None
     """JSON Schema"""
-    deferred: bool | MISSING = MISSING
+    deferred: bool | MISSING = Field(default=MISSING, exclude_if=_left_out_when(False))
+    """Default when absent: `false`."""
 
 
 class HostTriggerCompactResult(_Model):
@@ -1095,7 +1118,10 @@ class InitializeParams(_Model):
 
     protocol_version: str = Field(default="", alias="protocolVersion")
     cwd: str = ""
-    config_dir: str | MISSING = Field(default=MISSING, alias="configDir")
+    config_dir: str | MISSING = Field(
+        default=MISSING, alias="configDir", exclude_if=_left_out_when("")
+    )
+    """Default when absent: `""`."""
 
 
 class InitializeResult(_Model):
@@ -1134,7 +1160,10 @@ class InterceptorAfterParams(_Model):
     name: str = ""
     """interceptor discriminator"""
     tool_name: str = Field(default="", alias="toolName")
-    details: JsonValue | MISSING = MISSING
+    details: JsonValue | MISSING = Field(
+        default=MISSING, exclude_if=_left_out_when(None)
+    )
+    """Default when absent: `null`."""
 
 
 class InterceptorAfterResult(_Model):
@@ -1143,7 +1172,10 @@ class InterceptorAfterResult(_Model):
     Since: v0.5.0.
     """
 
-    details: JsonValue | MISSING = MISSING
+    details: JsonValue | MISSING = Field(
+        default=MISSING, exclude_if=_left_out_when(None)
+    )
+    """Default when absent: `null`."""
 
 
 class InterceptorBeforeParams(_Model):
@@ -1165,9 +1197,15 @@ class InterceptorBeforeResult(_Model):
     """
 
     allow: bool = False
-    args: dict[str, JsonValue] | MISSING = MISSING
-    preview: str | MISSING = MISSING
-    """shown to LLM when allow=false"""
+    args: dict[str, JsonValue] | MISSING = Field(
+        default=MISSING, exclude_if=_left_out_when({})
+    )
+    """Default when absent: `{}`."""
+    preview: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    """shown to LLM when allow=false
+
+    Default when absent: `""`.
+    """
 
 
 class LogParams(_Model):
@@ -1185,7 +1223,8 @@ class Message(_Model):
     id_: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
     ) = Field(default=MISSING, alias="id")
-    method: str | MISSING = MISSING
+    method: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    """Default when absent: `""`."""
     params: JsonValue | MISSING = MISSING
     result: JsonValue | MISSING = MISSING
     error: RPCError | MISSING = MISSING
@@ -1206,16 +1245,21 @@ class MessageHookResult(_Model):
     Since: v0.5.0.
     """
 
-    injection: str | MISSING = MISSING
-    """ephemeral context to inject"""
+    injection: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    """ephemeral context to inject
+
+    Default when absent: `""`.
+    """
 
 
 class NotifyParams(_Model):
     """NotifyParams sends a notification to the TUI."""
 
     message: str = ""
-    level: str | MISSING = MISSING
-    """Allowed values: "", "info" → muted; "warn" → warning; "error" → error"""
+    level: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    """Allowed values: "", "info" → muted; "warn" → warning; "error" → error
+    Default when absent: `""`.
+    """
 
 
 class ProviderDeltaParams(_Model):
@@ -1230,8 +1274,10 @@ class ProviderDeltaParams(_Model):
     type_: str = Field(default="", alias="type")
     index: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = MISSING
-    delta: str | MISSING = MISSING
+    ) = Field(default=MISSING, exclude_if=_left_out_when(0))
+    """Default when absent: `0`."""
+    delta: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    """Default when absent: `""`."""
     tool: ProviderToolCall | MISSING = MISSING
 
 
@@ -1258,7 +1304,8 @@ class ProviderStreamResult(_Model):
     """
 
     message: JsonValue = None
-    error: str | MISSING = MISSING
+    error: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    """Default when absent: `""`."""
 
 
 class ProviderToolCall(_Model):
@@ -1284,7 +1331,8 @@ class RegisterCommandParams(_Model):
 
     name: str = ""
     description: str = ""
-    immediate: bool | MISSING = MISSING
+    immediate: bool | MISSING = Field(default=MISSING, exclude_if=_left_out_when(False))
+    """Default when absent: `false`."""
 
 
 class RegisterCompactorParams(_Model):
@@ -1296,8 +1344,11 @@ class RegisterCompactorParams(_Model):
     name: str = ""
     threshold: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = MISSING
-    """0 = use config default"""
+    ) = Field(default=MISSING, exclude_if=_left_out_when(0))
+    """0 = use config default
+
+    Default when absent: `0`.
+    """
 
 
 class RegisterEventHandlerParams(_Model):
@@ -1309,9 +1360,13 @@ class RegisterEventHandlerParams(_Model):
     name: str = ""
     priority: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = MISSING
-    events: list[str] | MISSING = MISSING
-    """nil = all events"""
+    ) = Field(default=MISSING, exclude_if=_left_out_when(0))
+    """Default when absent: `0`."""
+    events: list[str] | MISSING = Field(default=MISSING, exclude_if=_left_out_when([]))
+    """nil = all events
+
+    Default when absent: `[]`.
+    """
 
 
 class RegisterInputTransformerParams(_Model):
@@ -1323,7 +1378,8 @@ class RegisterInputTransformerParams(_Model):
     name: str = ""
     priority: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = MISSING
+    ) = Field(default=MISSING, exclude_if=_left_out_when(0))
+    """Default when absent: `0`."""
 
 
 class RegisterInterceptorParams(_Model):
@@ -1335,7 +1391,8 @@ class RegisterInterceptorParams(_Model):
     name: str = ""
     priority: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = MISSING
+    ) = Field(default=MISSING, exclude_if=_left_out_when(0))
+    """Default when absent: `0`."""
 
 
 class RegisterMessageHookParams(_Model):
@@ -1347,7 +1404,8 @@ class RegisterMessageHookParams(_Model):
     name: str = ""
     priority: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = MISSING
+    ) = Field(default=MISSING, exclude_if=_left_out_when(0))
+    """Default when absent: `0`."""
 
 
 class RegisterPromptSectionParams(_Model):
@@ -1357,10 +1415,12 @@ class RegisterPromptSectionParams(_Model):
     content: str = ""
     order: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = MISSING
+    ) = Field(default=MISSING, exclude_if=_left_out_when(0))
+    """Default when absent: `0`."""
     token_hint: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, alias="tokenHint")
+    ) = Field(default=MISSING, alias="tokenHint", exclude_if=_left_out_when(0))
+    """Default when absent: `0`."""
 
 
 class RegisterProviderParams(_Model):
@@ -1391,12 +1451,18 @@ class RegisterToolParams(_Model):
     description: str = ""
     parameters: JsonValue = None
     """JSON Schema"""
-    prompt_hint: str | MISSING = Field(default=MISSING, alias="promptHint")
-    deferred: bool | MISSING = MISSING
-    interrupt_behavior: str | MISSING = Field(
-        default=MISSING, alias="interruptBehavior"
+    prompt_hint: str | MISSING = Field(
+        default=MISSING, alias="promptHint", exclude_if=_left_out_when("")
     )
-    """Allowed values: "cancel" (default) or "block" """
+    """Default when absent: `""`."""
+    deferred: bool | MISSING = Field(default=MISSING, exclude_if=_left_out_when(False))
+    """Default when absent: `false`."""
+    interrupt_behavior: str | MISSING = Field(
+        default=MISSING, alias="interruptBehavior", exclude_if=_left_out_when("")
+    )
+    """Allowed values: "cancel" (default) or "block"
+    Default when absent: `""`.
+    """
 
 
 class SendMessageParams(_Model):
@@ -1462,13 +1528,17 @@ class ShowOverlayParams(_Model):
     """
 
     key: str = ""
-    title: str | MISSING = MISSING
+    title: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    """Default when absent: `""`."""
     content: str = ""
-    anchor: str | MISSING = MISSING
+    anchor: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
     """Allowed values: "center","left","right","top","bottom","top-left","top-right","bottom-left","bottom-right" (default: center)
+    Default when absent: `""`.
     """
-    width: str | MISSING = MISSING
-    """Allowed values: "50%", "80" (chars), "" (auto)"""
+    width: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    """Allowed values: "50%", "80" (chars), "" (auto)
+    Default when absent: `""`.
+    """
 
 
 class ShutdownParams(_Model):
@@ -1496,11 +1566,24 @@ class ToolExecuteResult(_Model):
     """ToolExecuteResult is the extension's response."""
 
     content: list[ContentBlock] | None = None
-    is_error: bool | MISSING = Field(default=MISSING, alias="isError")
-    error_code: str | MISSING = Field(default=MISSING, alias="errorCode")
-    """machine-readable code; empty on success"""
-    error_hint: str | MISSING = Field(default=MISSING, alias="errorHint")
-    """actionable hint; empty if not applicable"""
+    is_error: bool | MISSING = Field(
+        default=MISSING, alias="isError", exclude_if=_left_out_when(False)
+    )
+    """Default when absent: `false`."""
+    error_code: str | MISSING = Field(
+        default=MISSING, alias="errorCode", exclude_if=_left_out_when("")
+    )
+    """machine-readable code; empty on success
+
+    Default when absent: `""`.
+    """
+    error_hint: str | MISSING = Field(
+        default=MISSING, alias="errorHint", exclude_if=_left_out_when("")
+    )
+    """actionable hint; empty if not applicable
+
+    Default when absent: `""`.
+    """
 
 
 class WireEntryInfo(_Model):
@@ -1510,7 +1593,10 @@ class WireEntryInfo(_Model):
     """
 
     id_: str = Field(default="", alias="id")
-    parent_id: str | MISSING = Field(default=MISSING, alias="parentId")
+    parent_id: str | MISSING = Field(
+        default=MISSING, alias="parentId", exclude_if=_left_out_when("")
+    )
+    """Default when absent: `""`."""
     type_: str = Field(default="", alias="type")
     timestamp: str = ""
     """RFC3339"""
@@ -1524,16 +1610,35 @@ class WireExtInfo(_Model):
     """
 
     name: str = ""
-    version: str | MISSING = MISSING
+    version: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    """Default when absent: `""`."""
     kind: str = ""
-    runtime: str | MISSING = MISSING
-    tools: list[str] | MISSING = MISSING
-    commands: list[str] | MISSING = MISSING
-    interceptors: list[str] | MISSING = MISSING
-    event_handlers: list[str] | MISSING = Field(default=MISSING, alias="eventHandlers")
-    shortcuts: list[str] | MISSING = MISSING
-    message_hooks: list[str] | MISSING = Field(default=MISSING, alias="messageHooks")
-    compactor: str | MISSING = MISSING
+    runtime: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    """Default when absent: `""`."""
+    tools: list[str] | MISSING = Field(default=MISSING, exclude_if=_left_out_when([]))
+    """Default when absent: `[]`."""
+    commands: list[str] | MISSING = Field(
+        default=MISSING, exclude_if=_left_out_when([])
+    )
+    """Default when absent: `[]`."""
+    interceptors: list[str] | MISSING = Field(
+        default=MISSING, exclude_if=_left_out_when([])
+    )
+    """Default when absent: `[]`."""
+    event_handlers: list[str] | MISSING = Field(
+        default=MISSING, alias="eventHandlers", exclude_if=_left_out_when([])
+    )
+    """Default when absent: `[]`."""
+    shortcuts: list[str] | MISSING = Field(
+        default=MISSING, exclude_if=_left_out_when([])
+    )
+    """Default when absent: `[]`."""
+    message_hooks: list[str] | MISSING = Field(
+        default=MISSING, alias="messageHooks", exclude_if=_left_out_when([])
+    )
+    """Default when absent: `[]`."""
+    compactor: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    """Default when absent: `""`."""
 
 
 class WireModelInfo(_Model):
@@ -1548,13 +1653,22 @@ class WireModelInfo(_Model):
     provider: str = ""
     context_window: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, alias="contextWindow")
+    ) = Field(default=MISSING, alias="contextWindow", exclude_if=_left_out_when(0))
+    """Default when absent: `0`."""
     max_tokens: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, alias="maxTokens")
-    reasoning: bool | MISSING = MISSING
-    cost_input: int | float | MISSING = Field(default=MISSING, alias="costInput")
-    cost_output: int | float | MISSING = Field(default=MISSING, alias="costOutput")
+    ) = Field(default=MISSING, alias="maxTokens", exclude_if=_left_out_when(0))
+    """Default when absent: `0`."""
+    reasoning: bool | MISSING = Field(default=MISSING, exclude_if=_left_out_when(False))
+    """Default when absent: `false`."""
+    cost_input: int | float | MISSING = Field(
+        default=MISSING, alias="costInput", exclude_if=_left_out_when(0)
+    )
+    """Default when absent: `0`."""
+    cost_output: int | float | MISSING = Field(
+        default=MISSING, alias="costOutput", exclude_if=_left_out_when(0)
+    )
+    """Default when absent: `0`."""
     current: bool = False
 
 
@@ -1566,7 +1680,8 @@ class WirePickerItem(_Model):
 
     id_: str = Field(default="", alias="id")
     label: str = ""
-    desc: str | MISSING = MISSING
+    desc: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    """Default when absent: `""`."""
 
 
 class WireSessionInfo(_Model):
@@ -1580,7 +1695,10 @@ class WireSessionInfo(_Model):
     cwd: str = ""
     created_at: str = Field(default="", alias="createdAt")
     """RFC3339"""
-    parent_id: str | MISSING = Field(default=MISSING, alias="parentId")
+    parent_id: str | MISSING = Field(
+        default=MISSING, alias="parentId", exclude_if=_left_out_when("")
+    )
+    """Default when absent: `""`."""
     path: str = ""
 
 
@@ -1591,19 +1709,27 @@ class WireTreeNode(_Model):
     """
 
     id_: str = Field(default="", alias="id")
-    parent_id: str | MISSING = Field(default=MISSING, alias="parentId")
+    parent_id: str | MISSING = Field(
+        default=MISSING, alias="parentId", exclude_if=_left_out_when("")
+    )
+    """Default when absent: `""`."""
     type_: str = Field(default="", alias="type")
     timestamp: str = ""
     """RFC3339"""
     children: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] = 0
     on_active_path: bool = Field(default=False, alias="onActivePath")
     depth: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] = 0
-    preview: str | MISSING = MISSING
-    label: str | MISSING = MISSING
+    preview: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    """Default when absent: `""`."""
+    label: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    """Default when absent: `""`."""
     tokens_before: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, alias="tokensBefore")
-    """tokens before compaction; only set on compact entries"""
+    ) = Field(default=MISSING, alias="tokensBefore", exclude_if=_left_out_when(0))
+    """tokens before compaction; only set on compact entries
+
+    Default when absent: `0`.
+    """
 
 
 # Resolve forward references: recursive types, names used before their definition.

@@ -1,0 +1,182 @@
+"""Our side of every case: the generated bindings' and the generated JSON Schema's verdicts.
+
+Phase: verification (``make oracle``).
+Inputs: a ``Subject`` (the spec's IR, its generated package, its schema bundle) and cases.
+Outputs: ``OurVerdict`` per case: the bindings' ``Answer`` (accept or reject; what they write
+back, by ``TypeAdapter(T).dump_json``), the same output without the keys the bindings kept as
+unknown (what serde and encoding/json write, since they drop unknown keys), and whether the
+JSON Schema accepts the value.
+Guarantees: the bindings are used as a user would (``TypeAdapter(models.T)``, no extra
+arguments), so laxness or attribute-name reading in the generated code shows up here; a
+declared index signature's entries (``__pydantic_extra__`` annotated on the model) are
+declared keys, not unknown ones.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import jsonschema
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from codegen.oracles.case import Answer, Case
+from codegen.oracles.subject import Subject
+
+
+@dataclass(frozen=True, slots=True)
+class OurVerdict:
+    bindings: Answer
+    output_known_keys: (
+        str | None
+    )  # the output without unknown keys kept by the bindings
+    schema_accepts: bool
+    schema_detail: str = ""
+    # JSON pointers of the objects in the output that are models (structs); the others
+    # are maps or any-JSON values
+    struct_paths: frozenset[str] = frozenset()
+    # JSON pointers of the fields typed as numbers that may be floats, or as any JSON
+    float_paths: frozenset[str] = frozenset()
+
+
+class Ours:
+    def __init__(self, subject: Subject) -> None:
+        self.subject = subject
+        self._adapters: dict[str, TypeAdapter[Any]] = {}
+        self._validators: dict[str, Any] = {}
+
+    def has_type(self, name: str) -> bool:
+        return hasattr(self.subject.package.models, name) and name in self.subject.defs
+
+    def adapter(self, name: str) -> TypeAdapter[Any]:
+        if name not in self._adapters:
+            self._adapters[name] = TypeAdapter(
+                getattr(self.subject.package.models, name)
+            )
+        return self._adapters[name]
+
+    def validator(self, name: str) -> Any:
+        if name not in self._validators:
+            self._validators[name] = jsonschema.Draft202012Validator(
+                {"$ref": f"#/$defs/{name}", "$defs": self.subject.defs}
+            )
+        return self._validators[name]
+
+    def judge(self, case: Case) -> OurVerdict:
+        adapter = self.adapter(case.type_name)
+        try:
+            value = adapter.validate_json(case.text)
+        except ValidationError as exc:
+            answer = Answer(False, None, _first_error(exc))
+            known: str | None = None
+            structs: frozenset[str] = frozenset()
+            floats: frozenset[str] = frozenset()
+        else:
+            found: list[str] = []
+            float_found: list[str] = []
+            _struct_paths(value, "", found, float_found)
+            structs, floats = frozenset(found), frozenset(float_found)
+            try:
+                output = adapter.dump_json(value).decode()
+            except Exception as exc:  # noqa: BLE001 - a writer failure is a verdict too
+                answer = Answer(False, None, f"dump failed: {exc}")
+                known = None
+                structs = floats = frozenset()
+            else:
+                answer = Answer(True, output, "")
+                known = adapter.dump_json(_without_unknown_keys(value)).decode()
+        schema_error = self._schema_error(case)
+        return OurVerdict(
+            answer, known, schema_error is None, schema_error or "", structs, floats
+        )
+
+    def _schema_error(self, case: Case) -> str | None:
+        try:
+            instance = json.loads(case.text)
+        except ValueError as exc:
+            return f"not JSON: {exc}"
+        error = jsonschema.exceptions.best_match(
+            self.validator(case.type_name).iter_errors(instance)
+        )
+        if error is None:
+            return None
+        where = "/" + "/".join(str(p) for p in error.absolute_path)
+        return f"{where}: {error.message[:200]}"
+
+
+def _first_error(exc: ValidationError) -> str:
+    errors = exc.errors()
+    if not errors:
+        return str(exc)[:200]
+    first = errors[0]
+    where = "/" + "/".join(str(p) for p in first.get("loc", ()))
+    more = f" (+{len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{where}: {first.get('msg', '')}{more}"[:300]
+
+
+@cache
+def _declares_extra(cls: type[BaseModel]) -> bool:
+    return any(
+        "__pydantic_extra__" in getattr(base, "__annotations__", {})
+        for base in cls.__mro__
+        if base is not BaseModel
+    )
+
+
+def _struct_paths(value: Any, path: str, structs: list[str], floats: list[str]) -> None:
+    """Collect the JSON pointers, in the written output, of every object that is a model
+    and of every field whose numbers may be floats (``int | float``, any JSON)."""
+    if isinstance(value, BaseModel):
+        structs.append(path)
+        for name, info in type(value).model_fields.items():
+            key = info.serialization_alias or info.alias or name
+            inner = f"{path}/{_escape(key)}"
+            if _loose_numbers(info.annotation):
+                floats.append(inner)
+            _struct_paths(getattr(value, name, None), inner, structs, floats)
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            _struct_paths(item, f"{path}/{index}", structs, floats)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _struct_paths(item, f"{path}/{_escape(str(key))}", structs, floats)
+
+
+def _loose_numbers(annotation: Any) -> bool:
+    text = repr(annotation)
+    return "float" in text or "JsonValue" in text or "Any" in text
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def _without_unknown_keys(value: Any) -> Any:
+    """A deep copy of a parsed value with every model's unknown keys removed."""
+    if isinstance(value, BaseModel):
+        copy = value.model_copy()
+        for name in type(value).model_fields:
+            item = getattr(value, name, None)
+            object.__setattr__(copy, name, _without_unknown_keys(item))
+        if copy.__pydantic_extra__ is not None:
+            if _declares_extra(type(value)):
+                object.__setattr__(
+                    copy,
+                    "__pydantic_extra__",
+                    {
+                        k: _without_unknown_keys(v)
+                        for k, v in copy.__pydantic_extra__.items()
+                    },
+                )
+            else:
+                object.__setattr__(copy, "__pydantic_extra__", {})
+        return copy
+    if isinstance(value, list):
+        return [_without_unknown_keys(item) for item in value]
+    if isinstance(value, tuple):
+        return tuple(_without_unknown_keys(item) for item in value)
+    if isinstance(value, dict):
+        return {k: _without_unknown_keys(v) for k, v in value.items()}
+    return value

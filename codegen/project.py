@@ -1,0 +1,352 @@
+"""A project's codegen settings: ``[tool.codegen]`` in ``pyproject.toml``, found upward.
+
+Phase: before the pipeline (used by the command line).
+Inputs: the current directory (the nearest ``pyproject.toml`` holding a ``[tool.codegen]``
+table, from there upward, as ruff finds ``[tool.ruff]``), or an explicit ``--config`` file;
+then the command-line flags, which override the file.  The table::
+
+    [tool.codegen]
+    specs = ["specs"]            # folders holding <id>/spec.toml (or a spec folder itself)
+    output = "generated"         # <output>/<id>/ is written for each spec
+    templates = "my-templates"   # optional: files here replace built-in templates by name
+    formatter = "ruff"           # "ruff" (default) or "none"
+    strict = false               # warnings are errors
+
+    [tool.codegen.spec.ahp]      # per spec (its folder name): Python names and options
+    package = "ahp_v1"
+    distribution = "ahp-v1"
+    strict = true
+
+Paths in the file are relative to the file; paths given as flags, to the current directory.
+Without any ``[tool.codegen]`` the current directory is the project, with the defaults above.
+Outputs: a ``Project``: the project root, spec folders, output folder and options; spec ids
+resolved to spec folders; specs loaded with the project's per-spec settings applied.
+Guarantees: every problem with the settings or with a spec named on the command line is a
+``ProjectError`` with a message for the user (an unknown key, a wrong type, an unknown spec
+id with the known ids and the closest one), never a traceback; nothing here writes files.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from codegen.pipeline import SpecOutcome, load_protocol
+
+__all__ = [
+    "FORMATTERS",
+    "Project",
+    "ProjectError",
+    "SpecSettings",
+    "find_pyproject",
+    "load_project",
+]
+
+FORMATTERS = ("ruff", "none")
+_KEYS = {"specs", "output", "templates", "formatter", "strict", "spec"}
+_SPEC_KEYS = {"package", "distribution", "strict"}
+_DISTRIBUTION = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$")
+
+
+class ProjectError(Exception):
+    """The project's settings or a spec named on the command line cannot be used."""
+
+
+@dataclass(frozen=True)
+class SpecSettings:
+    """``[tool.codegen.spec.<id>]``: what this project changes for one spec."""
+
+    package: str | None = None
+    distribution: str | None = None
+    strict: bool | None = None
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path  # absolute: where the settings live (or the current directory)
+    pyproject: Path | None  # the file the settings came from, if any
+    spec_folders: tuple[Path, ...]
+    output: Path
+    templates: Path | None = None
+    formatter: str = "ruff"
+    strict: bool = False
+    specs: Mapping[str, SpecSettings] = field(default_factory=dict)
+    strict_flag: bool = False  # --strict on the command line: wins over every setting
+
+    # ------------------------------------------------------------------ flags
+
+    def with_flags(
+        self,
+        cwd: Path,
+        *,
+        output: Path | None = None,
+        templates: Path | None = None,
+        formatter: str | None = None,
+        strict: bool | None = None,
+    ) -> Project:
+        """The project as the command line changes it (flag paths are cwd-relative)."""
+        changed = self
+        if output is not None:
+            changed = dataclasses.replace(changed, output=_absolute(cwd, output))
+        if templates is not None:
+            changed = dataclasses.replace(changed, templates=_absolute(cwd, templates))
+        if formatter is not None:
+            changed = dataclasses.replace(changed, formatter=formatter)
+        if strict:
+            changed = dataclasses.replace(changed, strict_flag=True)
+        return changed
+
+    # ------------------------------------------------------------------ specs
+
+    def discover(self) -> dict[str, Path]:
+        """Every spec of the project: id (its folder name) → spec folder."""
+        found: dict[str, Path] = {}
+        for folder in self.spec_folders:
+            candidates = (
+                [folder]
+                if (folder / "spec.toml").is_file()
+                else sorted(p.parent for p in folder.glob("*/spec.toml"))
+            )
+            for spec_dir in candidates:
+                earlier = found.get(spec_dir.name)
+                if earlier is not None and earlier != spec_dir:
+                    raise ProjectError(
+                        f"two specs are called {spec_dir.name!r}: "
+                        f"{self.show(earlier)} and {self.show(spec_dir)}"
+                    )
+                found[spec_dir.name] = spec_dir
+        return dict(sorted(found.items()))
+
+    def resolve(self, cwd: Path, names: list[str] | None) -> list[Path]:
+        """Spec folders for command-line arguments: ids, spec folders, or folders of
+        specs; no arguments: every spec of the project."""
+        known = self.discover()
+        stale = sorted(set(self.specs) - set(known))
+        if stale:
+            raise ProjectError(
+                f"[tool.codegen.spec.{stale[0]}] in {self.show(self.pyproject or self.root)}: "
+                + unknown_spec_message(stale[0], list(known))
+            )
+        if not names:
+            if not known:
+                folders = ", ".join(self.show(f) for f in self.spec_folders)
+                raise ProjectError(
+                    f"no specs found (looked in {folders}); "
+                    "`codegen init ID --language LANG` creates one"
+                )
+            return list(known.values())
+        out: list[Path] = []
+        for name in names:
+            out.extend(self._resolve_one(cwd, name, known))
+        return list(dict.fromkeys(out))
+
+    def _resolve_one(self, cwd: Path, name: str, known: dict[str, Path]) -> list[Path]:
+        if name in known and not (cwd / name).is_dir():
+            return [known[name]]
+        path = cwd / name
+        if (path / "spec.toml").is_file():
+            return [path.resolve()]
+        if path.is_dir():
+            inner = sorted(p.parent.resolve() for p in path.glob("*/spec.toml"))
+            if inner:
+                return inner
+            raise ProjectError(f"{name!r} is a folder without a spec.toml")
+        if name in known:
+            return [known[name]]
+        raise ProjectError(unknown_spec_message(name, list(known)))
+
+    def spec_id_for(self, spec_dir: Path) -> str:
+        return spec_dir.name
+
+    def root_for(self, spec_dir: Path) -> Path:
+        """The folder spans and provenance of a spec are relative to: the project, or
+        for a spec outside it, the folder holding the spec."""
+        spec_dir = spec_dir.resolve()
+        return self.root if spec_dir.is_relative_to(self.root) else spec_dir.parent
+
+    def load(self, spec_dir: Path) -> SpecOutcome:
+        """Read one spec (frontend and passes) with this project's settings for it."""
+        outcome = load_protocol(spec_dir, self.root_for(spec_dir))
+        settings = self.specs.get(self.spec_id_for(spec_dir))
+        if outcome.config is not None and settings is not None:
+            config = outcome.config
+            if settings.package is not None:
+                config = dataclasses.replace(
+                    config,
+                    python_package=settings.package,
+                    python_distribution=settings.package.replace("_", "-"),
+                )
+            if settings.distribution is not None:
+                config = dataclasses.replace(
+                    config, python_distribution=settings.distribution
+                )
+            outcome.config = config
+        return outcome
+
+    def strict_for(self, spec_dir: Path) -> bool:
+        """--strict, else the spec's own setting, else the project's."""
+        settings = self.specs.get(self.spec_id_for(spec_dir))
+        if self.strict_flag:
+            return True
+        if settings is not None and settings.strict is not None:
+            return settings.strict
+        return self.strict
+
+    # ------------------------------------------------------------------ output
+
+    def output_dir(self, spec_id: str) -> Path:
+        return self.output / spec_id
+
+    def base(self, spec_dirs: list[Path]) -> Path:
+        """The folder the write plan is relative to: the project root, unless the output
+        or a spec lies outside it."""
+        paths = [
+            str(self.root),
+            str(self.output),
+            *(str(d.resolve()) for d in spec_dirs),
+        ]
+        return Path(os.path.commonpath(paths))
+
+    def show(self, path: Path) -> str:
+        """A path for messages: relative to the project root when inside it."""
+        try:
+            return path.resolve().relative_to(self.root).as_posix() or "."
+        except ValueError:
+            return str(path)
+
+
+def unknown_spec_message(name: str, known: list[str]) -> str:
+    if not known:
+        return f"unknown spec {name!r}: this project has no specs yet"
+    close = difflib.get_close_matches(name, known, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return f"unknown spec {name!r} (known: {', '.join(known)}){hint}"
+
+
+# ---------------------------------------------------------------------- loading
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest ``pyproject.toml`` with a ``[tool.codegen]`` table, from ``start`` up."""
+    start = start.resolve()
+    for folder in [start, *start.parents]:
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file() and "codegen" in _read_toml(candidate).get("tool", {}):
+            return candidate
+    return None
+
+
+def load_project(cwd: Path, config: Path | None = None) -> Project:
+    """The project seen from ``cwd`` (or the settings in ``config``)."""
+    cwd = cwd.resolve()
+    if config is not None:
+        path = _absolute(cwd, config)
+        if not path.is_file():
+            raise ProjectError(f"{config}: no such file")
+        table = _read_toml(path).get("tool", {}).get("codegen")
+        if table is None:
+            raise ProjectError(f"{config} has no [tool.codegen] table")
+        return _from_table(table, path)
+    found = find_pyproject(cwd)
+    if found is None:
+        return Project(cwd, None, (cwd / "specs",), cwd / "generated")
+    return _from_table(_read_toml(found)["tool"]["codegen"], found)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ProjectError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ProjectError(f"{path} is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ProjectError(f"{path} is not valid TOML: {exc}") from None
+
+
+def _from_table(table: Any, path: Path) -> Project:
+    where = f"{path.name} [tool.codegen]"
+    if not isinstance(table, dict):
+        raise ProjectError(f"{where} must be a table")
+    unknown = sorted(set(table) - _KEYS)
+    if unknown:
+        raise ProjectError(
+            f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})"
+        )
+    root = path.parent.resolve()
+    specs = table.get("specs", ["specs"])
+    if isinstance(specs, str):
+        specs = [specs]
+    if not isinstance(specs, list) or not all(isinstance(s, str) for s in specs):
+        raise ProjectError(f"{where}: specs must be a folder or a list of folders")
+    output = _string(table, "output", "generated", where)
+    templates = table.get("templates")
+    if templates is not None and not isinstance(templates, str):
+        raise ProjectError(f"{where}: templates must be a folder")
+    formatter = _string(table, "formatter", "ruff", where)
+    if formatter not in FORMATTERS:
+        raise ProjectError(
+            f"{where}: formatter must be one of {', '.join(FORMATTERS)}, not {formatter!r}"
+        )
+    strict = table.get("strict", False)
+    if not isinstance(strict, bool):
+        raise ProjectError(f"{where}: strict must be true or false")
+    return Project(
+        root=root,
+        pyproject=path,
+        spec_folders=tuple((root / s).resolve() for s in specs),
+        output=(root / output).resolve(),
+        templates=(root / templates).resolve() if templates is not None else None,
+        formatter=formatter,
+        strict=strict,
+        specs=_spec_settings(table.get("spec", {}), where),
+    )
+
+
+def _string(table: dict[str, Any], key: str, default: str, where: str) -> str:
+    value = table.get(key, default)
+    if not isinstance(value, str) or not value:
+        raise ProjectError(f"{where}: {key} must be a non-empty string")
+    return value
+
+
+def _spec_settings(table: Any, where: str) -> dict[str, SpecSettings]:
+    if not isinstance(table, dict):
+        raise ProjectError(f"{where}: spec must be a table of [tool.codegen.spec.<id>]")
+    out: dict[str, SpecSettings] = {}
+    for spec_id, entry in sorted(table.items()):
+        here = f"{where.split(' ')[0]} [tool.codegen.spec.{spec_id}]"
+        if not isinstance(entry, dict):
+            raise ProjectError(f"{here} must be a table")
+        unknown = sorted(set(entry) - _SPEC_KEYS)
+        if unknown:
+            raise ProjectError(
+                f"{here}: unknown key {unknown[0]!r} "
+                f"(known: {', '.join(sorted(_SPEC_KEYS))})"
+            )
+        package = entry.get("package")
+        if package is not None and (
+            not isinstance(package, str) or not package.isidentifier()
+        ):
+            raise ProjectError(f"{here}: package must be a Python identifier")
+        distribution = entry.get("distribution")
+        if distribution is not None and (
+            not isinstance(distribution, str) or not _DISTRIBUTION.match(distribution)
+        ):
+            raise ProjectError(f"{here}: distribution must be a valid project name")
+        strict = entry.get("strict")
+        if strict is not None and not isinstance(strict, bool):
+            raise ProjectError(f"{here}: strict must be true or false")
+        out[spec_id] = SpecSettings(package, distribution, strict)
+    return out
+
+
+def _absolute(cwd: Path, path: Path) -> Path:
+    return (cwd / path).resolve()

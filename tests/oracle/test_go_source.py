@@ -1,0 +1,86 @@
+"""The Go oracle's source: the spec's type declarations, as written, that compile alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from codegen.oracles.go import for_old_go, go_declarations, usable
+from codegen.oracles.subject import load_subject
+
+REPO = Path(__file__).resolve().parent.parent.parent
+
+
+def test_the_listing_page_gives_every_type_block_verbatim() -> None:
+    decls = {d.name: d for d in go_declarations(load_subject("piglet", REPO))}
+    assert len(decls) > 120
+    cancel = decls["CancelParams"]
+    assert cancel.text.startswith("type CancelParams struct {")
+    assert '`json:"id"`' in cancel.text  # struct tags are kept as written
+    assert "json.RawMessage" in decls["ActionResult"].qualified
+
+
+def test_declarations_that_use_unknown_types_are_left_out_with_a_reason() -> None:
+    decls = go_declarations(load_subject("piglet", REPO))
+    kept, skipped = usable(decls)
+    names = {d.name for d in kept}
+    assert "CancelParams" in names
+    for name, reason in skipped.items():
+        assert name not in names and reason
+
+
+def test_omitzero_is_spelled_omitempty_where_they_mean_the_same() -> None:
+    decls = {d.name: d for d in go_declarations(load_subject("piglet", REPO))}
+    kept, skipped = for_old_go(list(decls.values()))
+    by_name = {d.name: d for d in kept}
+    # CallID string `json:"callId,omitzero"`: for a string both leave out "".
+    assert '`json:"callId,omitempty"`' in by_name["HostExecuteToolParams"].text
+    assert "omitzero" not in by_name["HostExecuteToolParams"].text
+    assert not skipped  # piglet uses omitzero on scalars only
+
+
+def _subject(tmp_path: Path, code: str) -> object:
+    from types import SimpleNamespace
+
+    source = tmp_path / "input.go"
+    source.write_text(code, encoding="utf-8")
+    config = SimpleNamespace(
+        source_paths=lambda: [source], rel=lambda p: p.name, spec_dir=tmp_path
+    )
+    return SimpleNamespace(id="t", config=config, source_paths=lambda: [source])
+
+
+def test_plain_go_files_and_omitzero_that_old_go_cannot_tell(tmp_path: Path) -> None:
+    subject = _subject(
+        tmp_path,
+        """package t
+
+import "sync"
+
+type Name string
+
+type Ok struct {
+	A string `json:"a,omitzero"`
+	N Name   `json:"n,omitzero"`
+	P *int   `json:"p,omitzero"`
+}
+
+type Slice struct {
+	S []string `json:"s,omitzero"`
+}
+
+type Box[T any] struct{ V T `json:"v"` }
+
+type Locked struct{ mu sync.Mutex }
+""",
+    )
+    decls = go_declarations(subject)  # type: ignore[arg-type]
+    assert [d.name for d in decls] == ["Name", "Ok", "Slice", "Box", "Locked"]
+    assert next(d for d in decls if d.name == "Box").generic
+    kept, skipped = for_old_go(decls)
+    # An empty non-nil slice is not zero but is empty: omitempty would differ.
+    assert "Slice" in skipped and "omitzero" in skipped["Slice"]
+    ok = next(d for d in kept if d.name == "Ok")
+    assert ok.text.count("omitempty") == 3 and "omitzero" not in ok.text
+    usable_decls, why = usable(kept)
+    assert "Locked" in why and "sync.Mutex" in why["Locked"]
+    assert {d.name for d in usable_decls} == {"Name", "Ok", "Box"}
