@@ -8,15 +8,16 @@ STAMP := $(VENV)/.installed
 CODEGEN := $(BIN)/codegen
 GENERATED_PKGS = $(wildcard generated/*/python/*/)
 
+INTEROP := .venv-interop
+INTEROP_STAMP := $(INTEROP)/.installed
+
 # The TypeScript checker the oracle campaign judges TypeScript specs with (pinned by the
 # lockfile in codegen/oracles/npm).
 NPM_DIR := build/oracle/npm
 TYPESCRIPT := $(NPM_DIR)/node_modules/typescript/package.json
 SPECS ?=
-INTEROP_VENV := .venv-interop
-INTEROP_STAMP := $(INTEROP_VENV)/.installed
 
-.PHONY: generate test check lint lint-generated bench fuzz docs clean help oracle oracle-deps interop
+.PHONY: generate test check lint lint-generated bench fuzz corpus docs interop clean help oracle oracle-deps
 
 help:
 	@echo "make generate        regenerate generated/ from specs/"
@@ -24,10 +25,11 @@ help:
 	@echo "make check           mypy --strict / ruff / black on codegen itself and generated/"
 	@echo "make docs            build the HTML reference of all protocols into build/docs/site"
 	@echo "make bench           benchmarks (ratios against named peers)"
-	@echo "make fuzz            long frontend fuzz run (not part of make test)"
+	@echo "make fuzz            long fuzz runs: spec bytes, kills of generate, frontends (not in make test)"
+	@echo "make interop         real peers (official SDKs, own venv) against generated stubs/clients"
+	@echo "make corpus          long campaign: every official-schema definition and schema type"
 	@echo "make oracle          bindings and schemas against serde / encoding/json / tsc"
 	@echo "                     (SPECS=\"acp piglet\" for some specs, FAILED=1 to re-run failures)"
-	@echo "make interop         the generated stubs and clients against the official SDKs"
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -78,20 +80,31 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_bindings.py
 	$(BIN)/python bench/bench_scale.py
 
-fuzz: $(STAMP)
-	CODEGEN_FUZZ_EXAMPLES=20000 $(BIN)/python -m pytest -q tests/frontends -k fuzz
-
-# Real peers: the official SDKs (tests/interop/requirements.txt) in their own virtualenv,
-# so their dependencies never reach the main one; pytest runs tests/interop only there.
-$(INTEROP_STAMP): requirements.txt tests/interop/requirements.txt pyproject.toml
-	test -x $(INTEROP_VENV)/bin/python || $(PYTHON) -m venv $(INTEROP_VENV)
-	$(INTEROP_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(INTEROP_VENV)/bin/python -m pip install --quiet -r requirements.txt -r tests/interop/requirements.txt
-	$(INTEROP_VENV)/bin/python -m pip install --quiet --no-deps --no-build-isolation -e .
+# The real peers' SDKs live in their own venv (tests/interop/requirements.txt, pinned): they
+# must not decide the toolchain's own dependencies.  Every tests/interop/test_*.py runs there.
+$(INTEROP_STAMP): tests/interop/requirements.txt
+	test -x $(INTEROP)/bin/python || $(PYTHON) -m venv $(INTEROP)
+	$(INTEROP)/bin/python -m pip install --quiet --upgrade pip
+	$(INTEROP)/bin/python -m pip install --quiet -r tests/interop/requirements.txt
 	touch $(INTEROP_STAMP)
 
-interop: $(INTEROP_STAMP)
-	CODEGEN_INTEROP=1 $(INTEROP_VENV)/bin/python -m pytest -q tests/interop
+interop: $(STAMP) $(INTEROP_STAMP)
+	$(CODEGEN) generate --check
+	CODEGEN_INTEROP=1 $(INTEROP)/bin/python -m pytest -q -p no:cacheprovider tests/interop
+
+corpus: $(STAMP)
+	CODEGEN_CORPUS_DEFS=all CODEGEN_CORPUS_EXAMPLES=10 CODEGEN_CORPUS_MUTANTS=60 \
+	CODEGEN_SCHEMA_TYPES=0 $(BIN)/python -m pytest -q -n 2 tests/corpus \
+	tests/roundtrip/test_schema_instances.py
+
+# Byte-level fuzz of spec files (10,000 inputs per spec, report in build/fuzz/), 60 kills of
+# `generate` at random points, and the hypothesis fuzz of frontends and servers, longer.
+fuzz: $(STAMP)
+	$(BIN)/python -m tests.hostile.spec_fuzz --per-spec 10000
+	CODEGEN_KILL_RUNS=60 CODEGEN_KILL_STEPS=all CODEGEN_CONCURRENT_ROUNDS=5 \
+		$(BIN)/python -m pytest -q -s tests/hostile/test_generate_runs.py \
+		tests/hostile/test_writer_crashes.py
+	CODEGEN_FUZZ_EXAMPLES=300 $(BIN)/python -m pytest -q -n 2 tests/frontends tests/server -k fuzz
 
 clean:
-	rm -rf $(VENV) $(INTEROP_VENV) build .mypy_cache .ruff_cache .pytest_cache codegen.egg-info
+	rm -rf $(VENV) $(INTEROP) build .mypy_cache .ruff_cache .pytest_cache codegen.egg-info

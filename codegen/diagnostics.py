@@ -11,10 +11,12 @@ rendering is deterministic; ``--strict`` promotes warnings to errors in one plac
 from __future__ import annotations
 
 import enum
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from codegen.ir import Span
+from codegen.spec.source import decode, split_lines
 
 
 class Severity(enum.Enum):
@@ -33,6 +35,10 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
         Severity.WARNING,
         "an external type declared in spec.toml is never referenced",
     ),
+    # source bytes
+    "SRC001": (Severity.ERROR, "a source file is not valid UTF-8"),
+    "SRC002": (Severity.ERROR, "a source file is UTF-16 or UTF-32, not UTF-8"),
+    "SRC003": (Severity.ERROR, "a source file cannot be read"),
     # syntax and unknown constructs
     "SYN001": (Severity.ERROR, "the source does not parse"),
     "SYN002": (Severity.WARNING, "an unsupported construct was skipped"),
@@ -40,6 +46,10 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
     "SYN004": (Severity.ERROR, "an enum member value is not a constant"),
     "SYN005": (Severity.NOTE, "a declaration that is not a wire type was excluded"),
     "SYN006": (
+        Severity.WARNING,
+        "a declaration that cannot be evaluated was left out (nothing needs it)",
+    ),
+    "SYN007": (
         Severity.NOTE,
         "a source file is not compiled with the selected features (cfg) and is left out",
     ),
@@ -64,7 +74,11 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
         Severity.ERROR,
         "a method's direction or kind is unknown or contradictory",
     ),
-    "MTH007": (Severity.WARNING, "the spec declares no methods"),
+    "MTH007": (
+        Severity.NOTE,
+        "spec.toml corrects a fact of a method the source states",
+    ),
+    "MTH008": (Severity.WARNING, "the spec declares no methods"),
     # unions and structs
     "UNI002": (Severity.ERROR, "a tag value is used by two variants"),
     "UNI003": (
@@ -74,6 +88,10 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
     "UNI004": (
         Severity.WARNING,
         "a first-fit union variant that is never chosen (an earlier one reads its values)",
+    ),
+    "UNI005": (
+        Severity.WARNING,
+        "a union declared open in spec.toml has no tag inside its objects",
     ),
     "STR001": (
         Severity.ERROR,
@@ -90,10 +108,17 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
         Severity.WARNING,
         "a wire form set by code (manual impl, with/from/into), not by the derive",
     ),
+    # enums
+    "ENU001": (Severity.WARNING, "two members of an enum have the same value"),
     # examples
     "EXM001": (Severity.NOTE, "an @example block was skipped: it is not valid JSON"),
     "EXM003": (Severity.ERROR, "a sample file is not valid JSON or lacks its target"),
     "EXM004": (Severity.WARNING, "a spec example contradicts the spec's own types"),
+    # the toolchain itself
+    "INT001": (
+        Severity.ERROR,
+        "internal error: the toolchain failed on this input (a bug: please report it)",
+    ),
 }
 
 
@@ -138,45 +163,142 @@ class Diagnostics:
         return sorted(self.items, key=lambda d: (d.span, d.code, d.message))
 
 
-def render(diagnostic: Diagnostic, root: Path, strict: bool = False) -> str:
+# At most this many diagnostics of one code are rendered in full; the rest are counted.
+# Nobody reads 10,000 copies of one warning, and echoing each source line costs time.
+PER_CODE_LIMIT = 50
+# An echoed source line is cut to a window of about this many columns around the caret.
+ECHO_WIDTH = 160
+
+
+class SourceLines:
+    """The lines of each file a run's diagnostics point into, each file read once."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._files: dict[str, list[str] | None] = {}
+
+    def line(self, file: str, line: int) -> str | None:
+        if file not in self._files:
+            try:
+                raw = (self.root / file).read_bytes()
+            except OSError:
+                self._files[file] = None
+            else:
+                self._files[file] = split_lines(decode(raw).text)
+        lines = self._files[file]
+        if lines is None or not 0 < line <= len(lines):
+            return None
+        return lines[line - 1]
+
+
+def render(
+    diagnostic: Diagnostic,
+    root: Path,
+    strict: bool = False,
+    lines: SourceLines | None = None,
+) -> str:
     """Render one diagnostic with the offending source line and a caret under its column."""
     severity = diagnostic.severity
     if strict and severity is Severity.WARNING:
         severity = Severity.ERROR
-    head = (
+    head = _printable(
         f"{diagnostic.span}: {severity.value}[{diagnostic.code}]: {diagnostic.message}"
     )
-    line_text = _source_line(root / diagnostic.span.file, diagnostic.span.line)
+    source = lines or SourceLines(root)
+    line_text = source.line(diagnostic.span.file, diagnostic.span.line)
     if line_text is None:
         return head
+    shown, caret_pad = _echo(line_text, diagnostic.span.col)
     width = len(str(diagnostic.span.line))
     gutter = " " * width
-    caret_pad = _caret_padding(line_text, diagnostic.span.col)
     return "\n".join(
         [
             head,
             f"{gutter} |",
-            f"{diagnostic.span.line} | {line_text.expandtabs(4)}",
+            f"{diagnostic.span.line} | {shown}",
             f"{gutter} | {caret_pad}^",
         ]
     )
 
 
-def render_all(diags: Diagnostics, root: Path, strict: bool = False) -> str:
-    return "\n".join(render(d, root, strict) for d in diags.sorted())
+def render_all(
+    diags: Diagnostics,
+    root: Path,
+    strict: bool = False,
+    per_code: int | None = PER_CODE_LIMIT,
+) -> str:
+    """All diagnostics, sorted; past ``per_code`` of one code only a count of the rest."""
+    lines = SourceLines(root)
+    shown: dict[str, int] = {}
+    hidden: dict[tuple[str, str], int] = {}
+    out: list[str] = []
+    for item in diags.sorted():
+        count = shown.get(item.code, 0)
+        if per_code is not None and count >= per_code:
+            severity = item.severity
+            if strict and severity is Severity.WARNING:
+                severity = Severity.ERROR
+            key = (severity.value, item.code)
+            hidden[key] = hidden.get(key, 0) + 1
+            continue
+        shown[item.code] = count + 1
+        out.append(render(item, root, strict, lines))
+    if hidden:
+        counts = ", ".join(
+            f"{number:,} {severity}[{code}]"
+            for (severity, code), number in sorted(hidden.items())
+        )
+        out.append(f"… and {sum(hidden.values()):,} more not shown: {counts}")
+    return "\n".join(out)
 
 
-def _source_line(path: Path, line: int) -> str | None:
-    if line < 1:
-        return None
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return None
-    return lines[line - 1] if line <= len(lines) else None
+def _printable(text: str) -> str:
+    """``text`` with every control, format or line-breaking character (ANSI escapes, bidi
+    overrides, U+2028, a form feed) shown as U+FFFD: spec text must not drive the terminal.
+    """
+    if text.replace("\t", " ").isprintable():  # the common case, checked in C
+        return text
+    return "".join(
+        "\ufffd" if ch != "\t" and unicodedata.category(ch) in _UNSHOWN else ch
+        for ch in text
+    )
 
 
-def _caret_padding(line_text: str, col: int) -> str:
-    # Tabs are expanded in the echoed line, so the caret must be placed on the expanded text.
-    prefix = line_text[: max(col - 1, 0)]
-    return " " * len(prefix.expandtabs(4))
+_UNSHOWN = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+
+
+def _width(ch: str) -> int:
+    if unicodedata.combining(ch):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def _echo(line_text: str, col: int) -> tuple[str, str]:
+    """The line as shown (tabs expanded, controls replaced, cut around the caret when
+    long) and the padding that puts a caret under column ``col`` (1-based characters).
+    """
+    safe = _printable(line_text)
+    index = min(max(col - 1, 0), len(safe))
+    start = 0
+    if len(safe) > ECHO_WIDTH and index > ECHO_WIDTH * 3 // 4:  # keep the caret in view
+        start = min(index - ECHO_WIDTH // 2, len(safe) - ECHO_WIDTH)
+    end = min(len(safe), start + ECHO_WIDTH)
+    shown: list[str] = ["…"] if start > 0 else []
+    column = len(shown)
+    pad = 0
+    for position in range(start, end):
+        if position == index:
+            pad = column
+        ch = safe[position]
+        if ch == "\t":
+            spaces = 4 - column % 4
+            shown.append(" " * spaces)
+            column += spaces
+        else:
+            shown.append(ch)
+            column += _width(ch)
+    if index >= end:
+        pad = column
+    if end < len(safe):
+        shown.append("…")
+    return "".join(shown), " " * pad

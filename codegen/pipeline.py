@@ -19,8 +19,10 @@ from pathlib import Path
 from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.result import FrontendResult
+from codegen.internal_error import report_internal_error
 from codegen.passes import run_passes
 from codegen.spec.config import SpecConfig, load_config
+from codegen.spec.method_table import apply_method_table
 from codegen.spec.samples import EXTRACTED_FILE, load_samples, render_extracted
 from codegen.spec.source import SourceText
 
@@ -66,8 +68,32 @@ def discover_specs(specs_root: Path) -> list[Path]:
 
 
 def load_protocol(spec_dir: Path, repo_root: Path | None = None) -> SpecOutcome:
-    """Run the frontend, the sample loader and the passes for one spec."""
+    """Run the frontend, the sample loader and the passes for one spec.
+
+    Never raises on input: a crash anywhere in reading a spec (a frontend's
+    RecursionError on deep nesting, say) becomes an INT001 diagnostic naming the file.
+    """
     diags = Diagnostics("frontend")
+    try:
+        return _load_protocol(spec_dir, repo_root, diags)
+    except Exception as error:  # noqa: BLE001 - the net: a bug, shown as a diagnostic
+        span = ir.Span(_rel(spec_dir / "spec.toml", repo_root), 1, 1)
+        report_internal_error(diags, error, "reading the spec", span)
+        return SpecOutcome(spec_dir, None, None, diags)
+
+
+def _rel(path: Path, repo_root: Path | None) -> str:
+    try:
+        return (
+            path.resolve().relative_to((repo_root or Path.cwd()).resolve()).as_posix()
+        )
+    except ValueError:
+        return path.as_posix()
+
+
+def _load_protocol(
+    spec_dir: Path, repo_root: Path | None, diags: Diagnostics
+) -> SpecOutcome:
     config = load_config(spec_dir, diags, repo_root)
     if config is None or diags.has_errors():
         return SpecOutcome(spec_dir, config, None, diags)
@@ -80,9 +106,28 @@ def load_protocol(spec_dir: Path, repo_root: Path | None = None) -> SpecOutcome:
         )
         return SpecOutcome(spec_dir, config, None, diags)
     sources = [
-        SourceText.read(path, config.rel(path)) for path in config.source_paths()
+        SourceText.read(path, config.rel(path), diags) for path in config.source_paths()
     ]
-    result = frontend(sources, config, diags)
+    try:
+        result = frontend(sources, config, diags)
+    except Exception as error:  # noqa: BLE001 - see load_protocol
+        span = ir.Span(sources[0].rel_path if sources else "spec.toml", 1, 1)
+        report_internal_error(diags, error, f"the {config.language} frontend", span)
+        return SpecOutcome(spec_dir, config, None, diags)
+    methods = list(result.methods)
+    if not result.method_table_applied:
+        methods = apply_method_table(
+            methods, result.decls, config.methods, config.roles, diags
+        )
+    if not methods:
+        diags.report(
+            "MTH008",
+            "the spec declares no methods: the bindings have no METHODS and the stub "
+            "server answers nothing; declare them in the source or in spec.toml's "
+            "[methods] table",
+            ir.Span(config.rel(spec_dir / "spec.toml"), 1, 1),
+        )
+    decls = _open_unions(result.decls, config, diags)
     samples = load_samples(config.spec_dir / "examples", config.repo_root, diags)
     spec_examples = _mark_contradictions(result.examples, config, diags)
     protocol = ir.Protocol(
@@ -91,8 +136,8 @@ def load_protocol(spec_dir: Path, repo_root: Path | None = None) -> SpecOutcome:
         version=config.version,
         transport=ir.Transport(config.transport_kind, config.framings),
         roles=config.roles,
-        decls=result.decls,
-        methods=result.methods,
+        decls=decls,
+        methods=tuple(methods),
         constants=result.constants,
         examples=spec_examples + tuple(samples),
         errors=tuple(ir.ErrorCode(code, name) for code, name in config.error_codes),
@@ -102,7 +147,12 @@ def load_protocol(spec_dir: Path, repo_root: Path | None = None) -> SpecOutcome:
         docs=config.docs,
     )
     pass_diags = Diagnostics("passes")
-    protocol = run_passes(protocol, pass_diags)
+    try:
+        protocol = run_passes(protocol, pass_diags)
+    except Exception as error:  # noqa: BLE001 - see load_protocol
+        span = ir.Span(sources[0].rel_path if sources else "spec.toml", 1, 1)
+        report_internal_error(diags, error, "the IR passes", span)
+        return SpecOutcome(spec_dir, config, None, diags)
     diags.extend(pass_diags)
     return SpecOutcome(spec_dir, config, protocol, diags)
 
@@ -205,6 +255,26 @@ def plan_outcomes(
         )
         owned.append(_relative(output / outcome.protocol.id, base))
     return Plan(outcomes, files, owned)
+
+
+def _open_unions(
+    decls: tuple[ir.Decl, ...], config: SpecConfig, diags: Diagnostics
+) -> tuple[ir.Decl, ...]:
+    """``[unions."<Name>"] open = true``: the union keeps values whose tag it does not know."""
+    wanted = set(config.open_unions)
+    out: list[ir.Decl] = []
+    for decl in decls:
+        if isinstance(decl, ir.UnionDecl) and decl.name in wanted:
+            wanted.discard(decl.name)
+            decl = replace(decl, open=True)
+        out.append(decl)
+    for name in sorted(wanted):
+        diags.report(
+            "CFG002",
+            f"[unions.{name}] names no union of this spec",
+            ir.Span(config.rel(config.spec_dir / "spec.toml"), 1, 1),
+        )
+    return tuple(out)
 
 
 def _mark_contradictions(

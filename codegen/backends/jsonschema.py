@@ -22,7 +22,8 @@ Decisions a reader of the schema should know:
   ``x-flags`` (member name -> value) lets tools check bits precisely.
 * Tagged unions use ``oneOf`` (the tags make the variants disjoint) and, when internally
   tagged, an OpenAPI-style ``discriminator`` whose mapping lists every tag value of every
-  variant whose payload is a named type.  Untagged unions use ``anyOf``: with extra keys
+  variant whose payload is a named type; an open union (``x-open-union``) has one more
+  branch: any object whose tag is none of the known ones.  Untagged unions use ``anyOf``: with extra keys
   allowed the variants may overlap, and a value is valid when any variant reads it (which
   one a reader takes, ``x-union-choice``: ``first-fit`` in order, or ``best-fit``, changes
   only the Python object, never validity).
@@ -31,7 +32,8 @@ Decisions a reader of the schema should know:
   ``DefaultOnError``, unreadable items under ``VecSkipError``, a struct as an array of its
   fields, ``{"member": null}`` or any string for an enum with ``#[serde(other)]``), the
   schema is ``anyOf`` with the written form first and ``"x-written": "first"``.
-* Method params/results: ``x-methods`` holds per-method ``$ref``s; a declaration that a method
+* Method params/results: ``x-methods`` holds per-method ``$ref``s (``params-optional``:
+  the params key may be absent); a declaration that a method
   refers to directly gets ``x-method`` / ``x-method-params`` / ``x-method-result`` (sorted lists
   of wire names) and ``x-direction`` (the arrow, or a list of arrows when they differ).
 """
@@ -68,6 +70,11 @@ def render(protocol: ir.Protocol) -> dict[str, str]:
         "run `make generate` to regenerate."
     )
     text = json.dumps(bundle, indent=2, sort_keys=True, ensure_ascii=False)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate from the spec: escape it
+            text = json.dumps(bundle, indent=2, sort_keys=True)
     return {f"schema/{protocol.id}.schema.json": text + "\n"}
 
 
@@ -209,6 +216,8 @@ class _Builder:
         out: Schema = {"kind": method.kind.value, "direction": direction}
         if method.params is not None:
             out["params"] = self.type_schema(method.params)
+            if method.params_optional:
+                out["params-optional"] = True
         if method.kind is ir.MethodKind.REQUEST:
             result = method.result
             out["result"] = (
@@ -547,9 +556,22 @@ class _Builder:
             if variant.catch_all:
                 branch = {**branch, "x-catch-all": True}
             branches.append(branch)
+        if decl.open:
+            # A value whose tag names no variant is kept as it is.
+            known = _dedupe([value for v in decl.variants for value in self._tags(v)])
+            branches.append(
+                {
+                    "title": "unknown variant",
+                    "type": "object",
+                    "properties": {tag: {"not": {"enum": known}}},
+                    "required": [tag],
+                }
+            )
         out: Schema = {"oneOf": branches, "discriminator": {"propertyName": tag}}
         if mapping:
             out["discriminator"]["mapping"] = mapping
+        if decl.open:
+            out["x-open-union"] = True
         return out
 
     def _adjacently_tagged(

@@ -9,8 +9,11 @@ replaces the built-in template of the same relative name, every other template s
 Outputs: the rendered text.
 Guarantees: ``StrictUndefined`` (a missing variable is an error, never ""),
 ``trim_blocks`` / ``lstrip_blocks`` / ``keep_trailing_newline``, no autoescaping (the
-output is code, not HTML), ``\\n`` line endings; deterministic: no dates, no
-environment data.
+output is code and Markdown, each with its own encoding), ``\\n`` line endings;
+deterministic: no dates, no environment data.  Spec text reaches a template only through
+an encoder of ``escape`` for its context, as a filter: ``pystr`` (a Python string literal),
+``doc`` (inside a docstring), ``pycomment``, ``md`` (Markdown blocks), ``mdinline``,
+``mdheading``, ``mdcode``.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from contextvars import ContextVar
 from pathlib import Path
 
 import jinja2
+
+from codegen.backends import escape
 
 __all__ = [
     "TEMPLATES_DIR",
@@ -48,7 +53,7 @@ _OVERRIDE: ContextVar[Path | None] = ContextVar("codegen_templates", default=Non
 def environment(override: Path | None = None) -> jinja2.Environment:
     """The shared environment (one per template folder; templates are cached by Jinja)."""
     search = [str(override)] if override is not None else []
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader([*search, str(TEMPLATES_DIR)]),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -58,6 +63,16 @@ def environment(override: Path | None = None) -> jinja2.Environment:
         newline_sequence="\n",
         auto_reload=False,
     )
+    env.filters.update(
+        pystr=lambda value: escape.py_str(str(value)),
+        doc=lambda value: escape.doc_inline(str(value)),
+        pycomment=lambda value: escape.py_comment(str(value)),
+        md=lambda value: escape.md_block(str(value)),
+        mdinline=lambda value: escape.md_inline(str(value)),
+        mdheading=lambda value: escape.md_heading(str(value)),
+        mdcode=lambda value: escape.md_code(str(value)),
+    )
+    return env
 
 
 def builtin_templates() -> list[str]:

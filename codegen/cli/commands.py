@@ -478,6 +478,23 @@ def serve(
             metavar="METHOD=CODE",
         ),
     ] = None,
+    header_timeout: Annotated[
+        float | None,
+        typer.Option(
+            min=0.01,
+            help="WebSocket, HTTP: seconds a peer has to send a request's headers "
+            "(default 10; slow peers are cut off).",
+            metavar="SECONDS",
+        ),
+    ] = None,
+    body_timeout: Annotated[
+        float | None,
+        typer.Option(
+            min=0.01,
+            help="HTTP: seconds a peer has to send a request's body (default 30).",
+            metavar="SECONDS",
+        ),
+    ] = None,
     output: OutputOpt = None,
     config: ConfigOpt = None,
     quiet: Annotated[
@@ -495,7 +512,15 @@ def serve(
     project = _project(out, config).with_flags(Path.cwd(), output=output)
     spec_dir = _one_spec(out, project, spec)
     options = serving.Options(
-        transport, host, port, transcript, max_message_bytes, tuple(fail or ()), quiet
+        transport,
+        host,
+        port,
+        transcript,
+        max_message_bytes,
+        tuple(fail or ()),
+        quiet,
+        header_timeout,
+        body_timeout,
     )
     try:
         argv, env = serving.server_command(project, spec_dir, options)

@@ -155,9 +155,13 @@ def _plan(
 def _compare(project: Project, dirs: list[Path], plan: Plan, out: Output) -> int:
     import sys
 
-    from codegen.writer import diff_plan
+    from codegen.writer import WriteError, diff_plan
 
-    changes, diff = diff_plan(project.base(dirs), plan.files, plan.owned_dirs)
+    try:
+        changes, diff = diff_plan(project.base(dirs), plan.files, plan.owned_dirs)
+    except WriteError as exc:  # an interrupted generate left its journal
+        out.error(str(exc))
+        return EXIT_FINDINGS
     if changes.any():
         sys.stdout.write(diff)
         out.error(
@@ -171,11 +175,14 @@ def _compare(project: Project, dirs: list[Path], plan: Plan, out: Output) -> int
 
 
 def _write(project: Project, dirs: list[Path], plan: Plan, out: Output) -> int:
-    from codegen.writer import apply_plan
+    from codegen.writer import WriteError, apply_plan
 
     base = project.base(dirs)
     try:
-        changes = apply_plan(base, plan.files, plan.owned_dirs)
+        changes = apply_plan(base, plan.files, plan.owned_dirs, on_wait=out.info)
+    except WriteError as exc:  # says what failed, and that nothing was changed
+        out.error(str(exc))
+        return EXIT_FINDINGS
     except OSError as exc:
         out.error(
             f"cannot write {exc.filename or project.show(project.output)}: "

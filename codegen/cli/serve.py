@@ -4,7 +4,7 @@ Phase: entry point helper (used by the CLI).
 Inputs: the project (where generated packages live), a spec folder (its ``spec.toml``
 names the Python package and the transports) and the server options: every option of
 ``python -m <package>.server`` (transport, host, port, transcript, size limit, ``--fail``,
-quiet), passed through.
+quiet, header and body timeouts), passed through.
 Outputs: the command line of ``python -m <package>.server`` with
 ``<output>/<id>/python`` on ``PYTHONPATH``; ``run`` replaces the current process with it.
 Guarantees: options are checked here, against this spec, before the server starts, so a
@@ -45,6 +45,8 @@ class Options:
     max_message_bytes: int | None = None
     fail: tuple[str, ...] = ()
     quiet: bool = False
+    header_timeout: float | None = None
+    body_timeout: float | None = None
 
 
 def server_command(
@@ -90,6 +92,10 @@ def _checked(options: Options, config: SpecConfig, package_dir: Path) -> list[st
     argv = ["--transport", transport]
     if transport != "stdio":
         argv += ["--host", options.host, "--port", str(options.port)]
+        if options.header_timeout is not None:
+            argv += ["--header-timeout", str(options.header_timeout)]
+        if options.body_timeout is not None:
+            argv += ["--body-timeout", str(options.body_timeout)]
     if options.transcript is not None:
         folder = options.transcript.resolve().parent
         if not folder.is_dir():

@@ -9,15 +9,19 @@ Guarantees: text is never compared: reordering, comments, doc edits, inlining an
 writing the same types in another source language are no wire change; the diff writes no
 files outside a temporary directory.
 
-Modules: ``sides`` (resolve OLD/NEW) → ``normalize`` (wire shapes) → ``compare`` (changes)
-→ ``rules`` (the catalogue) → ``report`` (text, Markdown, JSON, semver bump, exit code).
+Modules: ``sides`` (resolve OLD/NEW; ``infer`` settings for a file no spec owns) →
+``normalize`` (wire shapes) → ``compare`` (changes; ``reach`` says which methods carry what,
+``variants`` pairs union variants) → ``change`` (one change and its rating) → ``rules`` (the
+catalogue and the severity model) → ``report`` (text, Markdown, JSON, semver bump, exit
+code).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from codegen.diff.compare import Change, compare
+from codegen.diff.change import Change
+from codegen.diff.compare import compare
 from codegen.diff.report import FAIL_ON, Report
 from codegen.diff.rules import RULES, Level, Rule, Severity
 from codegen.diff.sides import Side, SideError, open_side
@@ -64,4 +68,11 @@ def diff_sides(
                     f"(roles: {', '.join(sorted(roles))})"
                 )
         changes = compare(old_side.protocol, new_side.protocol)
-        return Report.build(changes, level, role, old_side.where, new_side.where)
+        return Report.build(
+            changes,
+            level,
+            role,
+            old_side.path,
+            new_side.path,
+            sides=(old_side.shown, new_side.shown),
+        )

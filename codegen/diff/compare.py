@@ -2,26 +2,31 @@
 
 Phase: spec diff, after both sides are loaded.
 Inputs: the old and the new ``ir.Protocol`` (frontends and passes already run).
-Outputs: ``Change`` records: a rule of ``rules.RULES``, where it happened, a message, the old
-and new spans, and the message flows (sender → receiver, and the methods) that carry the
-changed type, from which ``Change.rate`` derives a severity.
-Guarantees: deterministic order; methods are matched by wire name, fields by wire name,
-enum values by value, tagged variants by tag value, and named types structurally (by the
-position they are reached from), so renaming a type or inlining an alias is no wire change;
-every declaration pair is compared once, with the union of every flow that reaches it, so a
-type used in both directions gets the stricter severity.
+Outputs: ``Change`` records (``change.py``): a rule of ``rules.RULES``, where it happened, a
+message, the old and new spans, and the message flows (sender → receiver, and the methods)
+that carry the changed place.
+Guarantees: deterministic order; the wire shapes are compared, never the declarations:
+methods are matched by wire name, fields by wire name, enum values by value, union variants
+by tag value, name or shape, and named types by the position they are reached from, so
+renaming, nesting, inlining, aliasing or splitting a type across bases is no wire change.
+Each change is reported once, where a reader finds it: a key inherited from a base or a
+flattened struct at the struct that declares it, a union's variants at the union, with the
+union of every flow that reaches it (so a type used both ways gets the stricter severity).
+Declarations no method reaches are compared by name and rated as such (``Change.unused``);
+JSON-RPC message types that stand for a method (a literal ``method`` key) are the method and
+are left to the method comparison.
 
-Two phases: ``collect`` walks every method's params and result (and declarations no method
-uses) to learn which declaration pairs are reached by which flows; ``emit`` then compares
-each method and each pair once and records changes.
+Two phases: ``collect`` walks every method's params and result (then the declarations no
+method reaches) to learn which declaration pairs are reached by which flows; ``emit`` then
+compares each method and each pair once and records the changes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from codegen import ir, naming
+from codegen.diff.change import UNUSED, Change, Flow
 from codegen.diff.normalize import (
     AnyNode,
     ArrayNode,
@@ -29,88 +34,46 @@ from codegen.diff.normalize import (
     Node,
     ObjectNode,
     ScalarNode,
+    Shape,
     TupleNode,
     UnionNode,
     ValuesNode,
     VariantView,
     View,
+    WireField,
     json_scalar,
     label,
+    label_of,
 )
-from codegen.diff.rules import Level, Rule, Severity, rule
+from codegen.diff.reach import (
+    Reach,
+    align_roles,
+    method_flows,
+    reach_of,
+    referenced,
+    side_reach,
+)
+from codegen.diff.rules import rule
+from codegen.diff.variants import match_variants, style_text, unique_tags
 from codegen.ir.index import Index
 
-Flow = tuple[str, str]  # (sender, receiver)
-UNUSED: Flow = ("*", "*")  # a declaration no method reaches: rated for any direction
-Reach = frozenset[tuple[Flow, str]]  # (flow, method wire name)
+__all__ = ["align_roles", "compare", "method_flows"]
 Spans = tuple[ir.Span | None, ir.Span | None]
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    rule: Rule
-    where: str
-    message: str
-    old_span: ir.Span | None
-    new_span: ir.Span | None
-    flows: frozenset[Flow] = frozenset()
-    via: tuple[str, ...] = ()
-    reader_closed: bool = False  # the new receiver rejects unknown keys
-    writer_closed: bool = False  # the old receiver rejects unknown keys
-    deprecated: bool = False  # the changed item was deprecated in the old revision
-
-    def rate(self, role: str | None = None) -> tuple[Severity, tuple[str, ...]]:
-        """The severity, and the scenarios that reach it (``old client → new server``).
-
-        ``role``: only rate the scenarios where that role runs the new revision.
-        """
-        rl = self.rule
-        if rl.level is Level.PYTHON:
-            return rl.reader, ()
-        scored: list[tuple[Severity, str]] = []
-        for sender, receiver in sorted(self.flows or {UNUSED}):
-            unused = (sender, receiver) == UNUSED
-            s_name = "sender" if unused else sender
-            r_name = "receiver" if unused else receiver
-            if role is None or unused or role == receiver:
-                sev = rl.reader_closed if self.reader_closed else None
-                scored.append(
-                    (self._soften(sev or rl.reader), f"old {s_name} → new {r_name}")
-                )
-            if role is None or unused or role == sender:
-                sev = rl.writer_closed if self.writer_closed else None
-                scored.append(
-                    (self._soften(sev or rl.writer), f"new {s_name} → old {r_name}")
-                )
-        if not scored:
-            return Severity.DOCS, ()
-        top = max(scored, key=lambda item: item[0].rank)[0]
-        impacts = tuple(dict.fromkeys(text for sev, text in scored if sev is top))
-        return top, impacts
-
-    def _soften(self, severity: Severity) -> Severity:
-        if (
-            self.deprecated
-            and self.rule.softened_by_deprecation
-            and severity is Severity.BREAKING
-        ):
-            return Severity.DANGEROUS
-        return severity
+PairKey = tuple[str, str]
 
 
 def compare(old: ir.Protocol, new: ir.Protocol) -> list[Change]:
-    """Every change from ``old`` to ``new``, wire and Python-API level, in report order."""
-    return _Comparer(old, new).run()
+    """Every change from ``old`` to ``new``, wire and Python-API level."""
+    return _Comparer(align_roles(old, new), new).run()
 
 
-def method_flows(method: ir.Method, result: bool = False) -> frozenset[Flow]:
-    """The flows of a method's params (or, with ``result``, of its result)."""
-    d = method.direction
-    flow = (d.receiver, d.sender) if result else (d.sender, d.receiver)
-    flows = {flow}
-    if d.both_ways:
-        flows.add((flow[1], flow[0]))
-    return frozenset(flows)
+@dataclass(frozen=True, slots=True)
+class _Object:
+    """An object's keys and what it does with others, whichever way it was written."""
+
+    fields: dict[str, WireField]
+    extra: ir.TypeExpr | None  # None: unknown keys are rejected
+    decl: ir.StructDecl | None
 
 
 class _Comparer:
@@ -119,10 +82,13 @@ class _Comparer:
         self.new_p = new
         self.old = View(Index(old))
         self.new = View(Index(new))
-        self.reach: dict[tuple[str, str], set[tuple[Flow, str]]] = {}
-        self.pairs: dict[tuple[str, str], tuple[ir.Decl, ir.Decl]] = {}
-        self.changes: list[Change] = []
+        self.reach: dict[PairKey, set[tuple[Flow, str]]] = {}
+        self.pairs: dict[PairKey, tuple[ir.Decl, ir.Decl]] = {}
+        self.changes: dict[tuple[str, str, str], Change] = {}
         self._emit = False
+        self._unused_phase = False
+        self._reached_old: set[str] = set()
+        self._reached_new: set[str] = set()
         self._ctx: Reach = frozenset()
         self._closed = (False, False)
 
@@ -131,9 +97,10 @@ class _Comparer:
     def run(self) -> list[Change]:
         old_methods = {m.wire_name: m for m in self.old_p.methods}
         new_methods = {m.wire_name: m for m in self.new_p.methods}
-        common = [n for n in old_methods if n in new_methods]
-        for name in common:  # collect
+        for name in sorted(set(old_methods) & set(new_methods)):  # collect
             self._method_types(old_methods[name], new_methods[name])
+        self._reached_old = {o for o, _ in self.pairs}
+        self._reached_new = {n for _, n in self.pairs}
         self._collect_unused()
         self._emit = True
         for name in sorted(set(old_methods) | set(new_methods)):
@@ -143,25 +110,70 @@ class _Comparer:
             self._ctx = frozenset(self.reach.get(key, set()))
             self._body(old_decl, new_decl)
         self._ctx = frozenset()
+        self._constants()
         self._python_names()
-        return self.changes
+        return list(self.changes.values())
+
+    def _constants(self) -> None:
+        old = {c.name: c for c in self.old_p.constants}
+        new = {c.name: c for c in self.new_p.constants}
+        for name in sorted(set(old) | set(new)):
+            o, n = old.get(name), new.get(name)
+            if o is None and n is not None:
+                self._add(
+                    "constant.added", name, (None, n.span), new=json_scalar(n.value)
+                )
+            elif n is None and o is not None:
+                self._add(
+                    "constant.removed", name, (o.span, None), old=json_scalar(o.value)
+                )
+            elif o is not None and n is not None:
+                if (type(o.value), o.value) != (type(n.value), n.value):
+                    self._add(
+                        "constant.changed",
+                        name,
+                        (o.span, n.span),
+                        old=json_scalar(o.value),
+                        new=json_scalar(n.value),
+                    )
+                self._lifecycle(o.lifecycle, n.lifecycle, name, (o.span, n.span), name)
 
     def _collect_unused(self) -> None:
-        paired_old = {o for o, _ in self.pairs}
-        paired_new = {n for _, n in self.pairs}
+        """Declarations not paired through a method's params or result (their place
+        changed, or no method carries them), paired by name: the outermost first (those
+        no other such declaration refers to), so what they contain pairs by position as
+        method payloads do.  Rated by the flows that reach each of them on its own side;
+        by none (``Change.unused``) when no method reaches either."""
+        self._unused_phase = True
+        old_reach = side_reach(self.old)
+        new_reach = side_reach(self.new)
         new_decls = {d.name: d for d in self.new_p.decls}
-        for old_decl in self.old_p.decls:
-            new_decl = new_decls.get(old_decl.name)
-            if (
-                new_decl is None
-                or old_decl.name in paired_old
-                or new_decl.name in paired_new
-            ):
+        # Message types of methods are the methods (their payloads were compared with
+        # them); they and their bases are no starting point of their own.
+        old_parts = self.old.envelope_parts()
+        new_parts = self.new.envelope_parts()
+        candidates = [
+            (old_decl, new_decls[old_decl.name])
+            for old_decl in self.old_p.decls
+            if old_decl.name in new_decls
+            and old_decl.name not in old_parts
+            and old_decl.name not in new_parts
+        ]
+        inner = referenced(self.old, {o.name for o, _ in candidates})
+        ordered = [c for c in candidates if c[0].name not in inner] + [
+            c for c in candidates if c[0].name in inner
+        ]
+        for old_decl, new_decl in ordered:
+            if old_decl.name in self._reached_old or new_decl.name in self._reached_new:
                 continue
-            self._ctx = frozenset({(UNUSED, "")})
-            old_shape = self.old.shape(ir.Ref(old_decl.name))
-            new_shape = self.new.shape(ir.Ref(new_decl.name))
-            self._node(old_shape.node, new_shape.node, new_decl.name, (None, None))
+            reach = old_reach.get(old_decl.name, set()) | new_reach.get(
+                new_decl.name, set()
+            )
+            self._ctx = frozenset(reach or {(UNUSED, "")})
+            self._expr(ir.Ref(old_decl.name), ir.Ref(new_decl.name), "", (None, None))
+            self._reached_old |= {o for o, _ in self.pairs}
+            self._reached_new |= {n for _, n in self.pairs}
+        self._unused_phase = False
 
     # ------------------------------------------------------------------ emitting
 
@@ -179,90 +191,113 @@ class _Comparer:
             return
         rl = rule(rule_id)
         ctx = self._ctx if flows is None else flows
-        self.changes.append(
-            Change(
-                rule=rl,
-                where=where,
-                message=rl.template.format(**details),
-                old_span=spans[0],
-                new_span=spans[1],
-                flows=frozenset(flow for flow, _ in ctx),
-                via=tuple(sorted({m for _, m in ctx if m})),
-                reader_closed=self._closed[1],
-                writer_closed=self._closed[0],
-                deprecated=deprecated,
-            )
+        change = Change(
+            rule=rl,
+            where=where,
+            message=rl.template.format(**details),
+            old_span=spans[0],
+            new_span=spans[1],
+            flows=frozenset(flow for flow, _ in ctx),
+            via=tuple(sorted({m for _, m in ctx if m})),
+            reader_closed=self._closed[1],
+            writer_closed=self._closed[0],
+            deprecated=deprecated,
         )
+        known = self.changes.get(change.key)
+        self.changes[change.key] = change if known is None else known.merge(change)
 
     # ------------------------------------------------------------------ methods
 
     def _method_types(self, old: ir.Method, new: ir.Method) -> None:
         name = new.wire_name
-        self._ctx = _reach(method_flows(old) | method_flows(new), name)
-        if old.params is not None and new.params is not None:
-            self._expr(old.params, new.params, f"{name} params", (old.span, new.span))
-        self._ctx = _reach(
+        spans: Spans = (old.span, new.span)
+        self._ctx = reach_of(method_flows(old) | method_flows(new), name)
+        if not (self.old.is_unit(old.params) or self.new.is_unit(new.params)):
+            assert old.params is not None and new.params is not None
+            self._expr(old.params, new.params, f"{name} params", spans)
+        if (
+            old.kind is not ir.MethodKind.REQUEST
+            or new.kind is not ir.MethodKind.REQUEST
+        ):
+            return
+        self._ctx = reach_of(
             method_flows(old, result=True) | method_flows(new, result=True), name
         )
-        if old.result is not None and new.result is not None:
-            self._expr(old.result, new.result, f"{name} result", (old.span, new.span))
+        if not (self.old.is_unit(old.result) or self.new.is_unit(new.result)):
+            assert old.result is not None and new.result is not None
+            self._expr(old.result, new.result, f"{name} result", spans)
 
     def _method(self, old: ir.Method | None, new: ir.Method | None) -> None:
         if old is None and new is not None:
-            self._ctx = _reach(method_flows(new), new.wire_name)
-            self._add("method.added", new.wire_name, (None, new.span), method=_q(new))
+            self._ctx = reach_of(method_flows(new), new.wire_name)
+            self._add(
+                "method.added", new.wire_name, (None, new.span), kind=new.kind.value
+            )
             return
         if new is None and old is not None:
-            self._ctx = _reach(method_flows(old), old.wire_name)
+            self._ctx = reach_of(method_flows(old), old.wire_name)
             self._add(
                 "method.removed",
                 old.wire_name,
                 (old.span, None),
                 deprecated=old.lifecycle.deprecated is not None,
-                method=_q(old),
+                kind=old.kind.value,
             )
             return
         assert old is not None and new is not None
         name = new.wire_name
         spans: Spans = (old.span, new.span)
-        self._ctx = _reach(method_flows(old) | method_flows(new), name)
+        old_flows, new_flows = method_flows(old), method_flows(new)
+        self._ctx = reach_of(old_flows | new_flows, name)
         if old.kind is not new.kind:
             self._add(
                 "method.kind-changed",
                 name,
                 spans,
-                method=_q(new),
                 old=old.kind.value,
                 new=new.kind.value,
             )
-        if old.direction != new.direction:
-            old_flows, new_flows = method_flows(old), method_flows(new)
-            rule_id = (
-                "method.direction-added"
-                if old_flows < new_flows
-                else "method.direction-changed"
-            )
-            self._add(
-                rule_id,
-                name,
-                spans,
-                method=_q(new),
-                old=old.direction.arrow(),
-                new=new.direction.arrow(),
-            )
-        self._lifecycle(old.lifecycle, new.lifecycle, name, spans, f"method {_q(new)}")
+        if old_flows != new_flows:
+            was, now = old.direction.arrow(), new.direction.arrow()
+            if old_flows < new_flows:
+                self._add(
+                    "method.direction-added",
+                    name,
+                    spans,
+                    flows=reach_of(new_flows - old_flows, name),
+                    old=was,
+                    new=now,
+                )
+            elif new_flows < old_flows:
+                self._add(
+                    "method.direction-removed",
+                    name,
+                    spans,
+                    flows=reach_of(old_flows - new_flows, name),
+                    deprecated=old.lifecycle.deprecated is not None,
+                    old=was,
+                    new=now,
+                )
+            else:
+                self._add("method.direction-changed", name, spans, old=was, new=now)
+        self._lifecycle(old.lifecycle, new.lifecycle, name, spans, f"method {name}")
         self._method_types(old, new)
-        self._ctx = _reach(method_flows(old) | method_flows(new), name)
-        if old.params is None and new.params is not None:
-            self._add("method.params-added", name, spans, method=_q(new))
-        elif old.params is not None and new.params is None:
-            self._add("method.params-removed", name, spans, method=_q(new))
+        self._ctx = reach_of(old_flows | new_flows, name)
+        old_unit, new_unit = self.old.is_unit(old.params), self.new.is_unit(new.params)
+        if old_unit and not new_unit:
+            self._add("method.params-added", name, spans)
+        elif new_unit and not old_unit:
+            self._add("method.params-removed", name, spans)
         if new.kind is ir.MethodKind.REQUEST and old.kind is ir.MethodKind.REQUEST:
-            self._ctx = _reach(method_flows(old, True) | method_flows(new, True), name)
-            if old.result is None and new.result is not None:
-                self._add("method.result-added", name, spans, method=_q(new))
-            elif old.result is not None and new.result is None:
-                self._add("method.result-removed", name, spans, method=_q(new))
+            self._ctx = reach_of(
+                method_flows(old, True) | method_flows(new, True), name
+            )
+            old_unit = self.old.is_unit(old.result)
+            new_unit = self.new.is_unit(new.result)
+            if old_unit and not new_unit:
+                self._add("method.result-added", name, spans)
+            elif new_unit and not old_unit:
+                self._add("method.result-removed", name, spans)
 
     # ------------------------------------------------------------------ type expressions
 
@@ -283,16 +318,51 @@ class _Comparer:
             self._add("nullable.added", where, spans)
         elif was_null and not is_null:
             self._add("nullable.removed", where, spans)
-        self._node(old_shape.node, new_shape.node, where, spans)
+        self._node(old, new, old_shape, new_shape, where, spans)
 
-    def _node(self, old: Node, new: Node, where: str, spans: Spans) -> None:
-        if isinstance(old, ObjectNode) and isinstance(new, ObjectNode):
-            self._pair(old.decl, new.decl)
-        elif isinstance(old, UnionNode) and isinstance(new, UnionNode):
+    def _node(
+        self,
+        old_expr: ir.TypeExpr,
+        new_expr: ir.TypeExpr,
+        old_shape: Shape,
+        new_shape: Shape,
+        where: str,
+        spans: Spans,
+    ) -> None:
+        old, new = old_shape.node, new_shape.node
+        if isinstance(old, UnionNode) and isinstance(new, UnionNode):
             if old.decl is not None and new.decl is not None:
                 self._pair(old.decl, new.decl)
             else:
-                self._union(old, new, where, spans)
+                self._union(old, new, self._union_where(old, new, where), spans)
+        elif isinstance(old, UnionNode) or isinstance(new, UnionNode):
+            # ``T`` against ``T | U``: a one-variant union, so the variants tell.
+            if isinstance(new, UnionNode):
+                single = self._single(self.old, old_expr, old, new)
+                if not self._union(
+                    single, new, self._union_where(None, new, where), spans
+                ):
+                    self._changed("type.changed", where, spans, old, new)
+            elif isinstance(old, UnionNode):
+                single = self._single(self.new, new_expr, new, old)
+                if not self._union(
+                    old, single, self._union_where(old, None, where), spans
+                ):
+                    self._changed("type.changed", where, spans, old, new)
+        elif isinstance(old, ObjectNode) and isinstance(new, ObjectNode):
+            self._pair(old.decl, new.decl)
+        elif isinstance(old, (ObjectNode, MapNode)) and isinstance(
+            new, (ObjectNode, MapNode)
+        ):
+            if isinstance(old, MapNode) and isinstance(new, MapNode):
+                self._expr(old.values, new.values, f"{where}{{}}", spans)
+                return
+            self._object(
+                self._as_object(old, self.old),
+                self._as_object(new, self.new),
+                where,
+                spans,
+            )
         elif isinstance(old, ValuesNode) and isinstance(new, ValuesNode):
             if old.decl is not None and new.decl is not None:
                 self._pair(old.decl, new.decl)
@@ -300,8 +370,6 @@ class _Comparer:
                 self._values(old, new, where, spans)
         elif isinstance(old, ArrayNode) and isinstance(new, ArrayNode):
             self._expr(old.items, new.items, f"{where}[]", spans)
-        elif isinstance(old, MapNode) and isinstance(new, MapNode):
-            self._expr(old.values, new.values, f"{where}{{}}", spans)
         elif isinstance(old, TupleNode) and isinstance(new, TupleNode):
             if len(old.items) != len(new.items):
                 self._changed("type.changed", where, spans, old, new)
@@ -312,10 +380,7 @@ class _Comparer:
             if old.kind is not new.kind:
                 self._changed(_kind_change(old, new), where, spans, old, new)
         elif isinstance(old, AnyNode) and isinstance(new, AnyNode):
-            if new.breadth() > old.breadth():
-                self._changed("type.widened", where, spans, old, new)
-            elif new.breadth() < old.breadth():
-                self._changed("type.narrowed", where, spans, old, new)
+            pass
         else:
             self._changed(_kind_change(old, new), where, spans, old, new)
 
@@ -326,6 +391,12 @@ class _Comparer:
 
     def _pair(self, old: ir.Decl, new: ir.Decl) -> None:
         key = (old.name, new.name)
+        if self._unused_phase and (
+            key in self.reach
+            or old.name in self._reached_old
+            or new.name in self._reached_new
+        ):
+            return  # carried by a method: rated by its flows, not as unused
         self.pairs[key] = (old, new)
         if self._emit:
             return  # bodies are compared once each, by ``run``
@@ -341,46 +412,76 @@ class _Comparer:
 
     def _body(self, old: ir.Decl, new: ir.Decl) -> None:
         spans: Spans = (old.span, new.span)
+        where = self.new.display(new)
         if isinstance(old, ir.StructDecl) and isinstance(new, ir.StructDecl):
-            self._struct(old, new)
+            saved = self._closed
+            self._closed = (
+                old.extra_keys is ir.ExtraKeys.FORBID,
+                new.extra_keys is ir.ExtraKeys.FORBID,
+            )
+            self._object(
+                self._as_object(ObjectNode(old), self.old),
+                self._as_object(ObjectNode(new), self.new),
+                where,
+                spans,
+            )
+            self._closed = saved
         else:
             old_node = self.old.shape(ir.Ref(old.name)).node
             new_node = self.new.shape(ir.Ref(new.name)).node
             if isinstance(old_node, UnionNode) and isinstance(new_node, UnionNode):
-                self._union(old_node, new_node, new.name, spans)
+                if not self._union(old_node, new_node, where, spans):
+                    self._changed("type.changed", where, spans, old_node, new_node)
             elif isinstance(old_node, ValuesNode) and isinstance(new_node, ValuesNode):
-                self._values(old_node, new_node, new.name, spans)
-        self._lifecycle(old.lifecycle, new.lifecycle, new.name, spans, new.name)
+                self._values(old_node, new_node, where, spans)
+        self._lifecycle(old.lifecycle, new.lifecycle, where, spans, where)
 
-    # ------------------------------------------------------------------ structs
+    # ------------------------------------------------------------------ objects
 
-    def _struct(self, old: ir.StructDecl, new: ir.StructDecl) -> None:
-        where = new.name
-        spans: Spans = (old.span, new.span)
-        saved = self._closed
-        self._closed = (
-            old.extra_keys is ir.ExtraKeys.FORBID,
-            new.extra_keys is ir.ExtraKeys.FORBID,
-        )
-        old_fields = {f.wire_name: f for f in self.old.fields(old)}
-        new_fields = {f.wire_name: f for f in self.new.fields(new)}
-        added = [f for w, f in new_fields.items() if w not in old_fields]
-        removed = [f for w, f in old_fields.items() if w not in new_fields]
-        renamed: list[tuple[ir.Field, ir.Field]] = []
-        for gone in list(removed):
-            twin = next((f for f in added if f.name == gone.name), None)
-            if twin is not None:
-                renamed.append((gone, twin))
-                removed.remove(gone)
-                added.remove(twin)
-        for fld in added:
-            rule_id = (
-                "field.added-required"
-                if fld.presence is ir.Presence.REQUIRED
-                else "field.added-optional"
+    def _as_object(self, node: ObjectNode | MapNode, view: View) -> _Object:
+        if isinstance(node, MapNode):
+            return _Object({}, node.values, node.decl)
+        fields = {wf.field.wire_name: wf for wf in view.object_fields(node.decl)}
+        return _Object(fields, view.extra(node.decl), node.decl)
+
+    def _object(self, old: _Object, new: _Object, where: str, spans: Spans) -> None:
+        renamed = self._renamed(old, new)
+        for gone_wf, twin_wf in renamed.values():
+            fwhere = self._field_where(new, twin_wf, where)
+            self._add(
+                "field.wire-renamed",
+                fwhere,
+                (gone_wf.field.span, twin_wf.field.span),
+                old_field=self._field_where(old, gone_wf, where, old_side=True),
             )
-            self._add(rule_id, f"{where}.{fld.wire_name}", (old.span, fld.span))
-        for fld in removed:
+            self._field(gone_wf.field, twin_wf.field, fwhere)
+        gone = {g.field.wire_name for g, _ in renamed.values()}
+        for wire, nwf in new.fields.items():
+            if wire in renamed:
+                continue
+            owf = old.fields.get(wire)
+            if owf is None:
+                if self._delegate_added(nwf, old, new):
+                    continue
+                fld = nwf.field
+                rule_id = (
+                    "field.added-required"
+                    if fld.presence is ir.Presence.REQUIRED
+                    else "field.added-optional"
+                )
+                self._add(
+                    rule_id, self._field_where(new, nwf, where), (spans[0], fld.span)
+                )
+                continue
+            if self._delegate_both(owf, nwf, old, new):
+                continue
+            self._field(owf.field, nwf.field, self._field_where(new, nwf, where))
+        for wire, owf in old.fields.items():
+            if wire in new.fields or wire in gone:
+                continue
+            if self._delegate_removed(owf, old, new):
+                continue
+            fld = owf.field
             rule_id = (
                 "field.removed-required"
                 if fld.presence is not ir.Presence.OPTIONAL
@@ -388,32 +489,97 @@ class _Comparer:
             )
             self._add(
                 rule_id,
-                f"{where}.{fld.wire_name}",
-                (fld.span, new.span),
+                self._field_where(old, owf, where, old_side=True),
+                (fld.span, spans[1]),
                 deprecated=fld.lifecycle.deprecated is not None,
             )
-        for gone, twin in renamed:
-            self._add(
-                "field.wire-renamed",
-                f"{where}.{twin.wire_name}",
-                (gone.span, twin.span),
-                old_field=f"{where}.{gone.wire_name}",
-            )
-            self._field(gone, twin, f"{where}.{twin.wire_name}")
-        for wire, fld in new_fields.items():
-            if wire in old_fields:
-                self._field(old_fields[wire], fld, f"{where}.{wire}")
-        old_keys, new_keys = old.extra_keys, new.extra_keys
-        if old_keys is ir.ExtraKeys.ALLOW and new_keys is ir.ExtraKeys.FORBID:
-            self._add("struct.extra-keys-closed", where, spans)
-        elif old_keys is ir.ExtraKeys.FORBID and new_keys is ir.ExtraKeys.ALLOW:
+        if old.extra is None and new.extra is not None:
             self._add("struct.extra-keys-opened", where, spans)
-        old_index, new_index = self.old.index.index_value(
-            old
-        ), self.new.index.index_value(new)
-        if old_index is not None and new_index is not None:
-            self._expr(old_index, new_index, f"{where}[*]", spans)
-        self._closed = saved
+        elif old.extra is not None and new.extra is None:
+            self._add("struct.extra-keys-closed", where, spans)
+        elif old.extra is not None and new.extra is not None:
+            self._expr(old.extra, new.extra, f"{where}[*]", spans)
+
+    @staticmethod
+    def _renamed(old: _Object, new: _Object) -> dict[str, tuple[WireField, WireField]]:
+        """Keys whose source name stayed while the wire name changed (serde ``rename``),
+        by new wire name."""
+        added = [w for w in new.fields.values() if w.field.wire_name not in old.fields]
+        removed = [
+            w for w in old.fields.values() if w.field.wire_name not in new.fields
+        ]
+        out: dict[str, tuple[WireField, WireField]] = {}
+        for owf in removed:
+            twin = next(
+                (
+                    n
+                    for n in added
+                    if n.field.name == owf.field.name and n.field.wire_name not in out
+                ),
+                None,
+            )
+            if twin is not None:
+                out[twin.field.wire_name] = (owf, twin)
+        return out
+
+    def _field_where(
+        self, obj: _Object, wf: WireField, where: str, old_side: bool = False
+    ) -> str:
+        """``Struct.key``: named by the base or flattened struct that declares the key
+        when that struct is new in this revision (``BaseMetadata.title``, added to every
+        struct that now extends it, reads as one change), else by the struct compared
+        (a struct that gained an existing base gained its keys)."""
+        view, other = (self.old, self.new) if old_side else (self.new, self.old)
+        if obj.decl is not None and wf.origin != obj.decl.name and not wf.adjusted:
+            origin = view.index.struct(wf.origin)
+            if origin is not None and _declared(other, wf.origin) is None:
+                return f"{view.display(origin)}.{wf.field.wire_name}"
+        return f"{where}.{wf.field.wire_name}"
+
+    def _delegate_both(
+        self, owf: WireField, nwf: WireField, old: _Object, new: _Object
+    ) -> bool:
+        """A key both sides inherit from the same base: compared with that base."""
+        if owf.adjusted or nwf.adjusted or old.decl is None or new.decl is None:
+            return False
+        if owf.origin != nwf.origin or owf.origin in (old.decl.name, new.decl.name):
+            return False
+        return self._pair_bases(owf.origin, nwf.origin)
+
+    def _delegate_added(self, nwf: WireField, old: _Object, new: _Object) -> bool:
+        """A key added to a base both revisions have: reported once, at the base."""
+        if nwf.adjusted or new.decl is None or nwf.origin == new.decl.name:
+            return False
+        base = _declared(self.old, nwf.origin)
+        if base is None or any(
+            wf.field.wire_name == nwf.field.wire_name
+            for wf in self.old.object_fields(base)
+        ):
+            return False
+        return self._pair_bases(nwf.origin, nwf.origin)
+
+    def _delegate_removed(self, owf: WireField, old: _Object, new: _Object) -> bool:
+        if owf.adjusted or old.decl is None or owf.origin == old.decl.name:
+            return False
+        base = _declared(self.new, owf.origin)
+        if base is None or any(
+            wf.field.wire_name == owf.field.wire_name
+            for wf in self.new.object_fields(base)
+        ):
+            return False
+        return self._pair_bases(owf.origin, owf.origin)
+
+    def _pair_bases(self, old_name: str, new_name: str) -> bool:
+        old_base = _declared(self.old, old_name)
+        new_base = _declared(self.new, new_name)
+        if old_base is None or new_base is None:
+            return False
+        if self._unused_phase and (
+            old_name in self._reached_old or new_name in self._reached_new
+        ):
+            return True  # the base is compared with the flows of a method
+        self._pair(old_base, new_base)
+        return True
 
     def _field(self, old: ir.Field, new: ir.Field, where: str) -> None:
         spans: Spans = (old.span, new.span)
@@ -519,41 +685,108 @@ class _Comparer:
 
     # ------------------------------------------------------------------ unions
 
-    def _union(self, old: UnionNode, new: UnionNode, where: str, spans: Spans) -> None:
-        if old.repr is not new.repr:
-            self._add(
-                "union.repr-changed",
-                where,
-                spans,
-                old=old.repr.value,
-                new=new.repr.value,
-            )
-            return
-        if old.tag_key != new.tag_key or old.content_key != new.content_key:
+    def _single(
+        self, view: View, expr: ir.TypeExpr, node: Node, other: UnionNode | None
+    ) -> UnionNode:
+        """A non-union as a one-variant union, to compare it with a union: ``T`` →
+        ``T | U`` adds a variant."""
+        variant = VariantView(label_of(view, expr, node), expr, ("untagged",))
+        keyed = [
+            v.style[1] for v in (other.variants if other else ()) if v.style[0] == "key"
+        ]
+        if keyed:
+            values = view.literal_keys(expr).get(keyed[0])
+            if values:
+                variant = VariantView(
+                    variant.name,
+                    expr,
+                    ("key", keyed[0]),
+                    tuple(v for v in values if not isinstance(v, float)),
+                )
+        return UnionNode((variant,))
+
+    def _union_where(
+        self, old: UnionNode | None, new: UnionNode | None, where: str
+    ) -> str:
+        if new is not None and new.decl is not None:
+            return self.new.display(new.decl)
+        if old is not None and old.decl is not None:
+            return self.old.display(old.decl)
+        return where
+
+    def _union(self, old: UnionNode, new: UnionNode, where: str, spans: Spans) -> bool:
+        """Compare two unions; False (and nothing reported) when one of them is a plain
+        type in disguise (``_single``) that fits none of the other's variants."""
+        routing = self._unused_now()
+        old_vs = [v for v in old.variants if not self._routed(v, self.old, routing)]
+        new_vs = [v for v in new.variants if not self._routed(v, self.new, routing)]
+        pairs, removed, added = match_variants(old_vs, new_vs, self.old, self.new)
+        for single, union in ((old, new_vs), (new, old_vs)):
+            if single.decl is not None or len(single.variants) != 1:
+                continue
+            if not pairs:
+                return False
+            if not single.variants[0].tag_values and all(v.tag_values for v in union):
+                # A plain object against a union told apart by a tag it lacks: one
+                # struct for all of them (Go's way), a different type.
+                return False
+        styles = sorted(
+            {
+                (style_text(ov.style), style_text(nv.style))
+                for ov, nv in pairs
+                if ov.style != nv.style
+            }
+        )
+        key_renames = [
+            (o, n)
+            for o, n in styles
+            if o.split(" ", 1)[0] == n.split(" ", 1)[0]
+            and o.startswith(("key", "adjacent"))
+        ]
+        if styles and len(key_renames) == len(styles):
             self._add(
                 "union.tag-key-changed",
                 where,
                 spans,
-                old=_keys(old),
-                new=_keys(new),
+                old=", ".join(dict.fromkeys(o.split(" ", 1)[1] for o, _ in styles)),
+                new=", ".join(dict.fromkeys(n.split(" ", 1)[1] for _, n in styles)),
             )
-        tagged = old.repr is not ir.UnionRepr.UNTAGGED
-        pairs, removed, added = _match_variants(
-            old.variants, new.variants, tagged, self._variant_kind
-        )
+        elif styles:
+            self._add(
+                "union.repr-changed",
+                where,
+                spans,
+                old=", ".join(dict.fromkeys(o for o, _ in styles)),
+                new=", ".join(dict.fromkeys(n for _, n in styles)),
+            )
+        # A variant is named by its tag where the tag tells it apart, else by its name.
+        old_tagged, new_tagged = unique_tags(old_vs), unique_tags(new_vs)
         for ov in removed:
             self._add(
                 "union.variant-removed",
-                where,
-                (ov.span, spans[1]),
+                self._leaf_where(ov, self.old, self.new, where),
+                (ov.span if ov.span != ir.NO_SPAN else spans[0], spans[1]),
                 deprecated=ov.lifecycle.deprecated is not None,
-                variant=ov.key,
+                variant=ov.key if ov.key in old_tagged else ov.name,
             )
         for nv in added:
-            self._add("union.variant-added", where, (spans[0], nv.span), variant=nv.key)
+            self._add(
+                "union.variant-added",
+                self._leaf_where(nv, self.new, self.old, where),
+                (spans[0], nv.span if nv.span != ir.NO_SPAN else spans[1]),
+                variant=nv.key if nv.key in new_tagged else nv.name,
+            )
         for ov, nv in pairs:
-            vspans: Spans = (ov.span, nv.span)
-            if tagged and set(ov.tag_values) != set(nv.tag_values):
+            vspans: Spans = (
+                ov.span if ov.span != ir.NO_SPAN else spans[0],
+                nv.span if nv.span != ir.NO_SPAN else spans[1],
+            )
+            if (
+                ov.style == nv.style
+                and ov.tag_values
+                and nv.tag_values
+                and set(ov.tag_values) != set(nv.tag_values)
+            ):
                 self._add(
                     "union.tag-value-changed",
                     where,
@@ -563,28 +796,49 @@ class _Comparer:
                     new=nv.key,
                 )
             inner = f"{where}<{nv.key}>"
-            if ov.type is not None and nv.type is not None:
-                self._expr(ov.type, nv.type, inner, vspans)
-            elif ov.type is not None or nv.type is not None:
+            if ov.payload is not None and nv.payload is not None:
+                self._expr(ov.payload, nv.payload, inner, vspans)
+            elif ov.payload is not None or nv.payload is not None:
                 self._add(
                     "type.changed",
                     inner,
                     vspans,
-                    old="payload" if ov.type is not None else "no payload",
-                    new="payload" if nv.type is not None else "no payload",
+                    old="payload" if ov.payload is not None else "no payload",
+                    new="payload" if nv.payload is not None else "no payload",
                 )
             self._lifecycle(
                 ov.lifecycle, nv.lifecycle, inner, vspans, f"variant {nv.key}"
             )
+        return True
 
-    def _variant_kind(self, variant: VariantView, side: str) -> str:
-        if variant.type is None:
-            return "unit"
-        view = self.old if side == "old" else self.new
-        node = view.shape(variant.type).node
-        return type(node).__name__ + (
-            f":{node.kind.value}" if isinstance(node, ScalarNode) else ""
-        )
+    def _leaf_where(
+        self, variant: VariantView, view: View, other: View, where: str
+    ) -> str:
+        """A variant that came out of a nested union is reported at the outermost of
+        those unions the other revision also has (``EnumSchema`` gained variants through
+        ``SingleSelectEnumSchema``), else at the union compared."""
+        for name in variant.within:
+            decl = view.index.get(name)
+            if decl is not None and other.index.get(name) is not None:
+                return view.display(decl)
+        return where
+
+    def _unused_now(self) -> bool:
+        return bool(self._ctx) and all(flow == UNUSED for flow, _ in self._ctx)
+
+    def _routed(self, variant: VariantView, view: View, unused: bool) -> bool:
+        """A variant the method table already reports: a JSON-RPC message type of a
+        method, and, in a union no method carries (``ClientResult``), a method's params
+        or result type."""
+        if variant.payload is None:
+            return False
+        struct = view.index.struct_of(variant.payload)
+        if struct is not None and view.envelope_of(struct) is not None:
+            return True
+        if not unused:
+            return False
+        resolved = view.index.resolve(variant.payload)
+        return isinstance(resolved, ir.Ref) and resolved.name in view.payload_names
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -648,18 +902,11 @@ class _Comparer:
             self._add("python.type-added", cls, (None, new_names[cls].span), new=cls)
 
 
-def _reach(flows: Iterable[Flow], method: str) -> Reach:
-    return frozenset((flow, method) for flow in flows)
-
-
-def _q(method: ir.Method) -> str:
-    return method.wire_name
-
-
-def _keys(node: UnionNode) -> str:
-    if node.content_key:
-        return f"{node.tag_key}/{node.content_key}"
-    return str(node.tag_key)
+def _declared(view: View, name: str) -> ir.StructDecl | None:
+    """A struct the source declares under this name; not one named after the place it
+    was written (the inline ``Request.params`` is no ``RequestParams`` interface)."""
+    struct = view.index.struct(name)
+    return struct if struct is not None and struct.derived_from is None else None
 
 
 def _kind_change(old: Node, new: Node) -> str:
@@ -674,9 +921,7 @@ def _kind_change(old: Node, new: Node) -> str:
 def _wider(narrow: Node, wide: Node) -> bool:
     """Does every value of ``narrow`` also fit ``wide`` (judged one level deep)?"""
     if isinstance(wide, AnyNode):
-        if not wide.object_only:
-            return True
-        return isinstance(narrow, (ObjectNode, MapNode))
+        return True
     if isinstance(wide, ScalarNode):
         if isinstance(narrow, ScalarNode):
             return (
@@ -688,42 +933,4 @@ def _wider(narrow: Node, wide: Node) -> bool:
             return base == wide.kind.value or (
                 base == "integer" and wide.kind is ir.PrimitiveKind.NUMBER
             )
-    if isinstance(wide, UnionNode) and wide.repr is ir.UnionRepr.UNTAGGED:
-        return any(v.name == label(narrow) for v in wide.variants)
     return False
-
-
-def _match_variants(
-    old: tuple[VariantView, ...],
-    new: tuple[VariantView, ...],
-    tagged: bool,
-    kind: Callable[[VariantView, str], str],
-) -> tuple[list[tuple[VariantView, VariantView]], list[VariantView], list[VariantView]]:
-    """Pair variants: by tag value (tagged), then by name, then by unique shape kind."""
-    pairs: list[tuple[VariantView, VariantView]] = []
-    left = list(old)
-    right = list(new)
-
-    def take(match: Callable[[VariantView, VariantView], bool]) -> None:
-        for ov in list(left):
-            for nv in right:
-                if match(ov, nv):
-                    pairs.append((ov, nv))
-                    left.remove(ov)
-                    right.remove(nv)
-                    break
-
-    def unique_kind(o: VariantView, n: VariantView) -> bool:
-        ok, nk = kind(o, "old"), kind(n, "new")
-        return (
-            ok == nk
-            and sum(kind(x, "old") == ok for x in left) == 1
-            and sum(kind(x, "new") == nk for x in right) == 1
-        )
-
-    if tagged:
-        take(lambda o, n: bool(set(o.tag_values) & set(n.tag_values)))
-    take(lambda o, n: o.name == n.name)
-    if not tagged:
-        take(unique_kind)
-    return pairs, left, right

@@ -2,13 +2,15 @@
 
 Phase: spec diff, last step.
 Inputs: the ``Change`` list from ``compare``, the chosen level (``wire``, or ``python`` which
-includes the wire), the role that runs the new revision (or None for every scenario), and a
-function that prints a span of each side.
+includes the wire), the role that runs the new revision (or None for every scenario), and
+each side's way of showing a span's file (``Locate``: a path relative to the repository the
+diff runs in, or ``REV:path``; None where a side has no such place).
 Outputs: report text; ``Report.exit_code(fail_on)``; ``Report.bump`` (``major`` for anything
 breaking, ``minor`` for dangerous or compatible changes, ``patch`` for docs-only, ``none``).
-Guarantees: deterministic (sorted by severity, then location, then rule); every line carries
-both spans (``old → new``, ``-`` where a side has none); the JSON form is stable
-(sorted keys) and carries everything the text shows.
+Guarantees: deterministic (sorted by severity, then location, then rule); no machine path in
+any format; every text and Markdown line carries both places (``old → new``, ``-`` where a
+side has none); the JSON form has a fixed shape (``JSON_FORMAT``, described in the README):
+every key always present, ``null`` for what a side lacks, sorted keys.
 """
 
 from __future__ import annotations
@@ -16,13 +18,15 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from codegen import ir
-from codegen.diff.compare import Change
+from codegen.diff.change import Change
 from codegen.diff.rules import Level, Severity
 
-SpanText = Callable[[ir.Span | None], str]
+Locate = Callable[[ir.Span | None], str | None]
 
+JSON_FORMAT = 1  # bumped when a key is removed or changes meaning
 ORDER = (Severity.BREAKING, Severity.DANGEROUS, Severity.COMPATIBLE, Severity.DOCS)
 _BUMP = {
     Severity.BREAKING: "major",
@@ -40,13 +44,19 @@ class Rated:
     impacts: tuple[str, ...]
 
 
+def _no_place(span: ir.Span | None) -> str | None:
+    return None
+
+
 @dataclass
 class Report:
     rated: list[Rated]
     level: Level
     role: str | None
-    old_where: SpanText
-    new_where: SpanText
+    old_path: Locate = _no_place
+    new_path: Locate = _no_place
+    old_side: str | None = None
+    new_side: str | None = None
 
     @classmethod
     def build(
@@ -54,8 +64,9 @@ class Report:
         changes: list[Change],
         level: Level,
         role: str | None,
-        old_where: SpanText,
-        new_where: SpanText,
+        old_path: Locate = _no_place,
+        new_path: Locate = _no_place,
+        sides: tuple[str | None, str | None] = (None, None),
     ) -> Report:
         rated = []
         for change in changes:
@@ -71,7 +82,7 @@ class Report:
                 r.change.message,
             )
         )
-        return cls(rated, level, role, old_where, new_where)
+        return cls(rated, level, role, old_path, new_path, sides[0], sides[1])
 
     # ------------------------------------------------------------------ summary
 
@@ -97,6 +108,12 @@ class Report:
         total = len(self.rated)
         return f"{total} change{'s' if total != 1 else ''}: {', '.join(parts)}"
 
+    def _place(self, locate: Locate, span: ir.Span | None) -> str:
+        path = locate(span)
+        if path is None or span is None:
+            return "-"
+        return f"{path}:{span.line}:{span.col}"
+
     # ------------------------------------------------------------------ text
 
     def text(self) -> str:
@@ -116,8 +133,8 @@ class Report:
                 if context:
                     lines.append(f"      {context}")
                 lines.append(
-                    f"      {self.old_where(change.old_span)} → "
-                    f"{self.new_where(change.new_span)}"
+                    f"      {self._place(self.old_path, change.old_span)} → "
+                    f"{self._place(self.new_path, change.new_span)}"
                 )
         lines.append(self._summary())
         lines.append(f"suggested version bump: {self.bump}")
@@ -136,40 +153,51 @@ class Report:
             for item in group:
                 change = item.change
                 context = _context(item)
-                tail = f" — {context}" if context else ""
+                tail = f" — {_md(context)}" if context else ""
                 lines.append(
                     f"- `{change.where}`: {_md(change.message)}{_level_mark(change)}"
                     f"{tail} (`{change.rule.id}`; "
-                    f"`{self.old_where(change.old_span)}` → "
-                    f"`{self.new_where(change.new_span)}`)"
+                    f"`{self._place(self.old_path, change.old_span)}` → "
+                    f"`{self._place(self.new_path, change.new_span)}`)"
                 )
         return "\n".join(lines) + "\n"
 
     # ------------------------------------------------------------------ json
 
     def json(self) -> str:
-        data = {
+        data: dict[str, Any] = {
+            "format": JSON_FORMAT,
+            "old": self.old_side,
+            "new": self.new_side,
             "level": self.level.value,
             "role": self.role,
             "bump": self.bump,
             "counts": self.counts(),
-            "changes": [
-                {
-                    "rule": r.change.rule.id,
-                    "level": r.change.rule.level.value,
-                    "severity": r.severity.value,
-                    "where": r.change.where,
-                    "message": r.change.message,
-                    "old": self.old_where(r.change.old_span),
-                    "new": self.new_where(r.change.new_span),
-                    "flows": [f"{s} → {t}" for s, t in sorted(r.change.flows)],
-                    "via": list(r.change.via),
-                    "impacts": list(r.impacts),
-                }
-                for r in self.rated
-            ],
+            "changes": [self._json_change(r) for r in self.rated],
         }
         return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+    def _json_change(self, item: Rated) -> dict[str, Any]:
+        change = item.change
+        return {
+            "rule": change.rule.id,
+            "title": change.rule.title,
+            "level": change.rule.level.value,
+            "severity": item.severity.value,
+            "where": change.where,
+            "message": change.message,
+            "old": _json_place(self.old_path, change.old_span),
+            "new": _json_place(self.new_path, change.new_span),
+            "flows": [
+                {"sender": s, "receiver": r}
+                for s, r in sorted(change.flows)
+                if (s, r) != ("*", "*")
+            ],
+            "methods": list(change.via),
+            "impacts": list(item.impacts),
+            "unused": change.rule.level is Level.WIRE and change.unused,
+            "deprecated": change.deprecated,
+        }
 
     def render(self, fmt: str) -> str:
         if fmt == "markdown":
@@ -177,6 +205,13 @@ class Report:
         if fmt == "json":
             return self.json()
         return self.text()
+
+
+def _json_place(locate: Locate, span: ir.Span | None) -> dict[str, Any] | None:
+    path = locate(span)
+    if path is None or span is None:
+        return None
+    return {"path": path, "line": span.line, "column": span.col}
 
 
 def _level_mark(change: Change) -> str:
@@ -189,12 +224,14 @@ def _context(item: Rated) -> str:
     if change.rule.level is Level.WIRE:
         if item.severity in (Severity.BREAKING, Severity.DANGEROUS) and item.impacts:
             parts.append(f"{item.severity.value} for {'; '.join(item.impacts)}")
-        if change.via and change.via != (change.where,):
+        if change.rule.id.startswith("constant."):
+            pass  # a value, not a message: no method carries it
+        elif change.unused:
+            parts.append("not used by any method")
+        elif change.via and change.via != (change.where,):
             shown = ", ".join(change.via[:3])
             more = len(change.via) - 3
             parts.append(f"via {shown}{f' (+{more} more)' if more > 0 else ''}")
-        elif change.flows == {("*", "*")}:
-            parts.append("not used by any method")
         if change.deprecated and change.rule.softened_by_deprecation:
             parts.append("was deprecated")
     return "; ".join(parts)

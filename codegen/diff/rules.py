@@ -1,28 +1,54 @@
-"""The catalogue of change kinds the spec diff reports, as data.
+"""The catalogue of change kinds the spec diff reports, as data, and the severity model.
 
-Phase: read by the comparison (``compare.py``) and the report (``report.py``).
+Phase: read by the comparison (``compare.py``), the rating (``change.py``) and the report.
 Inputs: none (constants).
 Outputs: ``RULES``: rule id → ``Rule`` (level, title, message template, severities), and
 ``Severity`` with its order.
 Guarantees: every change the diff emits names a rule of this catalogue (an unknown id is a bug
 and raises); rule ids are stable, users match on them (``--format json``).
 
-Severity depends on the direction of the message a change touches.  A message flows from its
-sender to its receiver, and during a rollout the two peers run different revisions, so each
-rule carries two severities:
+The severity model
+------------------
+Every message flows from a sender to a receiver, and during a rollout the two peers run
+different revisions.  Each rule therefore carries two severities, one per scenario:
 
-- ``reader``: the receiver runs the NEW revision, the sender the OLD one ("old sender → new
-  receiver").  A new required field breaks here: old senders do not write it.
-- ``writer``: the sender runs the NEW revision, the receiver the OLD one ("new sender → old
-  receiver").  A removed required field, a new nullable, a widened type or a new member of a
-  closed enum breaks (or endangers) here: old receivers reject what new senders write.
+- ``reader``: the receiver runs the NEW revision, the sender the OLD one (``old client → new
+  server``);
+- ``writer``: the sender runs the NEW revision, the receiver the OLD one (``new client → old
+  server``).
 
-A change is rated by the scenarios that apply to it (``--role`` keeps only the scenario where
-that role runs the new revision); a type reachable in both directions gets the stricter one.
+A change is rated in the scenarios of the flows that carry it (the methods whose params or
+result reach the changed place; a type carried both ways gets both) and the report keeps the
+worst; ``--role R`` keeps only the scenarios where R runs the new revision.  In each scenario
+the same three questions decide, whatever changed (a method, an enum member, a union variant,
+a field, ``null``, a type):
+
+- **breaking**: a peer doing only what its own revision already did (using nothing new) writes
+  a message the other peer rejects or misreads.  A new required field (old senders never
+  write it); a removed method, enum member or variant (old senders still send it: the new
+  receiver answers -32601 or rejects it); a weakened guarantee: a required field removed or
+  made optional, ``null`` newly allowed, a wider type, a new wire name or tag (new senders may
+  write what old receivers reject for any message, not only for new features).
+- **dangerous**: messages fail only when a peer uses something new that the other revision
+  lacks: a new alternative.  A new request or notification called by a new peer on an old
+  one (-32601; an unknown notification is dropped), a new member of a closed enum, a new
+  union variant, a new optional key sent to a receiver that rejects unknown keys, a method
+  now also sent the other way.  Also: the same shape with a new meaning (a changed default),
+  a removal that was announced by a deprecation, and any change to a type no method carries
+  (the diff cannot tell who reads it, so it flags it without calling it breaking).
+- **compatible**: every message either revision writes is accepted and read the same: a new
+  optional key (old readers ignore unknown keys), a new value of an open enum, a new
+  alternative only the new side reads, a relaxed rule on the reader's side.
+- **docs**: nothing on the wire (``@since``).
+
+Payloads that carry nothing compare as the source language makes them behave: a method
+without params, ``params: null`` and a serde unit struct are the same (serde writes ``null``
+and reads a missing value as ``null``), as are a missing result and a ``null`` one.
+
 ``reader_closed`` / ``writer_closed`` replace the plain severity when the receiver in that
-scenario rejects unknown object keys (``extra_keys = "forbid"``).  ``softened``: when the removed
-or changed item was already deprecated in the old revision, ``breaking`` becomes ``dangerous``
-(the removal was announced).
+scenario rejects unknown object keys (``extra_keys = "forbid"``, serde's
+``deny_unknown_fields``).  ``softened``: when the removed or weakened item was already
+deprecated in the old revision, ``breaking`` becomes ``dangerous`` (the removal was announced).
 """
 
 from __future__ import annotations
@@ -104,12 +130,14 @@ P = Level.PYTHON
 
 _CATALOGUE: tuple[Rule, ...] = (
     # ----------------------------------------------------------------- methods
-    _rule("method.added", W, "method added", "method added", C, C),
+    # A method is a member of the closed set of method names a receiver handles: a new one
+    # called by a new peer on an old one is answered -32601 (or, a notification, dropped).
+    _rule("method.added", W, "method added", "{kind} added", C, D),
     _rule(
         "method.removed",
         W,
         "method removed",
-        "method removed",
+        "{kind} removed",
         B,
         C,
         softened=True,
@@ -133,10 +161,19 @@ _CATALOGUE: tuple[Rule, ...] = (
     _rule(
         "method.direction-added",
         W,
-        "method may now be sent both ways",
+        "method may now be sent the other way too",
         "now goes {new} (was {old})",
         C,
+        D,
+    ),
+    _rule(
+        "method.direction-removed",
+        W,
+        "method no longer sent one of its ways",
+        "now goes {new} (was {old})",
+        B,
         C,
+        softened=True,
     ),
     _rule(
         "method.params-added",
@@ -187,7 +224,7 @@ _CATALOGUE: tuple[Rule, ...] = (
         "optional field added",
         C,
         C,
-        writer_closed=B,
+        writer_closed=D,
     ),
     _rule(
         "field.removed-required",
@@ -422,6 +459,21 @@ _CATALOGUE: tuple[Rule, ...] = (
         "since {old} → {new}",
         DOC,
         DOC,
+    ),
+    # ----------------------------------------------------------------- constants
+    # A named value of the protocol (a version, a filter name, an error code): the same
+    # shape with a new meaning for peers that send or compare it.
+    _rule(
+        "constant.changed",
+        W,
+        "constant changed",
+        "value {old} → {new}",
+        D,
+        D,
+    ),
+    _rule("constant.added", W, "constant added", "constant added = {new}", C, C),
+    _rule(
+        "constant.removed", W, "constant removed", "constant removed (was {old})", C, C
     ),
     # ----------------------------------------------------------------- generated Python API
     _rule(

@@ -1,62 +1,77 @@
 """Resolve one side of ``codegen diff`` (OLD or NEW) to a loaded, normalized protocol.
 
 Phase: spec diff, first step.
-Inputs: a side argument: a spec directory, a spec id under ``specs/``, a single source file
-(``.ts``, ``.rs``, ``.go``, ``.md``/``.txt`` for prose), or ``REV:path`` naming either of the
-first and the last at a git revision (``HEAD~1:specs/acp``, ``main:specs/ahp/commands.ts``;
-the path is relative to the repository's top, ``./x`` to the current directory; a bare spec id
-is looked up under ``specs/``).
-Outputs: a ``Side``: the protocol after the frontend and the passes, and how to print its spans
-(``HEAD~1:specs/acp/schema.rs:12:3``, or the original path of a single file).
-Guarantees: a side that cannot be read (bad revision, missing path, unknown suffix, a spec
-with errors) raises ``SideError`` with a message for the user, never a traceback; git sides
-are extracted into a temporary directory removed when the context exits; nothing in the
-working tree is written.
+Inputs: a side argument, as a user passes it: a spec directory, a spec id under ``specs/``,
+a single source file (``.ts``, ``.rs``, ``.go``, ``.godoc.txt``, ``.md``/``.txt`` for prose),
+or ``REV:path`` naming either of those at a git revision (``HEAD~1:specs/acp``,
+``main:specs/ahp/commands.ts``; the path is relative to the repository's top, ``./x`` to the
+current directory; a bare spec id is looked up under ``specs/``).
+Outputs: a ``Side``: the protocol after the frontend and the passes, and how to show its
+spans (``HEAD~1:specs/acp/schema.rs:12:3``, or a path relative to the repository the diff
+runs in, never an absolute one).
+Guarantees: a single source file takes its settings (roles, method table, externals) from the
+spec that owns it (a ``spec.toml`` beside it or above it that lists it among its sources), so
+a file compared with its own spec reports nothing; a file no spec owns gets settings inferred
+from its source (``infer``).  A side that cannot be read (bad revision, missing path, unknown
+suffix, a spec with errors) raises ``SideError`` with a message for the user, never a
+traceback; git sides are extracted into a temporary directory removed when the context
+exits; nothing in the working tree is written.
 """
 
 from __future__ import annotations
 
 import io
-import re
+import os
 import subprocess
 import tarfile
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics, render_all
+from codegen.diff.infer import SideError, language_of, write_spec_toml
 from codegen.pipeline import load_protocol
-from codegen.spec.config import find_repo_root
+from codegen.spec.config import find_repo_root, load_config
 
-SUFFIX_LANGUAGES = {
-    ".ts": "typescript",
-    ".rs": "rust",
-    ".go": "go",
-    ".md": "prose",
-    ".markdown": "prose",
-    ".txt": "prose",
-}
-
-
-class SideError(Exception):
-    """A side of the diff cannot be read; the message is for the user."""
+__all__ = ["Side", "SideError", "open_side"]
 
 
 @dataclass
 class Side:
     arg: str
     protocol: ir.Protocol
-    prefix: str = ""  # printed before every span file ("HEAD~1:")
-    files: dict[str, str] = field(default_factory=dict)  # span file → shown path
+    base: Path  # span files are relative to this directory
+    shown_root: Path  # paths are shown relative to this directory
+    prefix: str = ""  # a git side: "HEAD~1:", span files relative to the repository top
+    renames: dict[str, str] | None = None  # span file → path to show instead
+
+    def path(self, span: ir.Span | None) -> str | None:
+        """The file of a span as the report shows it; None where there is none."""
+        if span is None or span.line == 0:
+            return None
+        if self.renames and span.file in self.renames:
+            return self.renames[span.file]
+        if self.prefix:
+            return f"{self.prefix}{span.file}"
+        return _relative(self.base / span.file, self.shown_root)
+
+    @property
+    def shown(self) -> str:
+        """The side as the report names it: the argument, a local path made relative."""
+        if ":" not in self.arg or Path(self.arg).exists():
+            path = Path(self.arg)
+            if path.is_absolute():
+                return _relative(path, self.shown_root)
+        return self.arg
 
     def where(self, span: ir.Span | None) -> str:
-        if span is None or span.line == 0:
+        path = self.path(span)
+        if path is None or span is None:
             return "-"
-        shown = self.files.get(span.file, span.file)
-        return f"{self.prefix}{shown}:{span.line}:{span.col}"
+        return f"{path}:{span.line}:{span.col}"
 
 
 @contextmanager
@@ -68,75 +83,90 @@ def open_side(arg: str, cwd: Path | None = None) -> Iterator[Side]:
 
 
 def _resolve(arg: str, cwd: Path, tmp: Path) -> Side:
+    shown_root = find_repo_root(cwd)
     local = cwd / arg
     if arg and local.exists():
-        return _local(arg, local, tmp)
-    by_id = find_repo_root(cwd) / "specs" / arg
+        return _local(arg, local.resolve(), tmp, shown_root)
+    by_id = shown_root / "specs" / arg
     if arg and "/" not in arg and (by_id / "spec.toml").is_file():
-        return _load(arg, by_id, find_repo_root(by_id))
+        return _load(arg, by_id, find_repo_root(by_id), shown_root)
     if ":" in arg:
         rev, _, path = arg.partition(":")
-        return _git(arg, rev, path, cwd, tmp)
+        return _git(arg, rev, path, cwd, tmp, shown_root)
     raise SideError(
         f"{arg!r} is not a spec directory, a spec id, a source file or REV:path"
     )
 
 
-def _local(arg: str, path: Path, tmp: Path) -> Side:
+def _local(arg: str, path: Path, tmp: Path, shown_root: Path) -> Side:
     if path.is_dir():
         if not (path / "spec.toml").is_file():
             raise SideError(f"{arg!r} is a directory without a spec.toml")
-        spec_dir = path.resolve()
-        root = find_repo_root(spec_dir)
-        if root == spec_dir or not spec_dir.is_relative_to(root):
-            # Not inside a repository: spans are relative to the spec directory, so
-            # print them under the path the user gave.
-            side = _load(arg, spec_dir, spec_dir)
-            side.prefix = f"{arg.rstrip('/')}/"
-            return side
-        return _load(arg, spec_dir, root)
-    return _single_file(arg, path.name, path.read_bytes(), tmp, shown=arg)
+        return _load(arg, path, _root_of(path), shown_root)
+    owner = _owning_spec(path)
+    if owner is not None:
+        return _load(arg, owner, _root_of(owner), shown_root)
+    side = _single_file(arg, path.name, path.read_bytes(), tmp, shown_root)
+    side.renames = {path.name: _relative(path, shown_root)}
+    return side
 
 
-def _single_file(arg: str, name: str, data: bytes, tmp: Path, shown: str) -> Side:
-    language = SUFFIX_LANGUAGES.get(Path(name).suffix.lower())
+def _root_of(spec_dir: Path) -> Path:
+    """The directory span files are relative to: the repository holding the spec, or the
+    spec directory itself when it lies in none."""
+    root = find_repo_root(spec_dir)
+    if root == spec_dir or not spec_dir.is_relative_to(root):
+        return spec_dir
+    return root
+
+
+def _owning_spec(path: Path) -> Path | None:
+    """The spec directory (this one or an ancestor) whose spec.toml lists ``path``."""
+    for candidate in path.parents:
+        if (candidate / "spec.toml").is_file():
+            config = load_config(candidate, Diagnostics("sides"))
+            if config is not None and path in (
+                p.resolve() for p in config.source_paths()
+            ):
+                return candidate
+            return None  # the nearest spec does not own it: it stands alone
+        if (candidate / "pyproject.toml").exists() or (candidate / ".git").exists():
+            return None
+    return None
+
+
+def _single_file(arg: str, name: str, data: bytes, tmp: Path, shown_root: Path) -> Side:
+    language = language_of(name)
     if language is None:
-        known = ", ".join(sorted(SUFFIX_LANGUAGES))
         raise SideError(
-            f"{arg!r}: cannot tell the source language from its suffix "
-            f"(known: {known})"
+            f"{arg!r}: cannot tell the source language from its name "
+            "(known: .ts, .rs, .go, .godoc.txt, .md, .markdown, .txt)"
         )
     spec_dir = tmp / "spec"
     spec_dir.mkdir()
     (spec_dir / name).write_bytes(data)
-    spec_id = re.sub(r"[^A-Za-z0-9_]", "_", Path(name).stem) or "spec"
-    (spec_dir / "spec.toml").write_text(
-        f'[spec]\nid = "{spec_id}"\nlanguage = "{language}"\n'
-        f"sources = [{_toml_str(name)}]\n",
-        encoding="utf-8",
-    )
-    side = _load(arg, spec_dir, spec_dir)
-    side.files[name] = shown
-    return side
+    write_spec_toml(spec_dir, name, language, data.decode("utf-8", errors="replace"))
+    return _load(arg, spec_dir, spec_dir, shown_root)
 
 
-def _toml_str(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def _load(arg: str, spec_dir: Path, root: Path) -> Side:
+def _load(arg: str, spec_dir: Path, root: Path, shown_root: Path) -> Side:
     outcome = load_protocol(spec_dir, root)
     if outcome.protocol is None or outcome.diags.has_errors():
         errors = Diagnostics(items=outcome.diags.errors())
         detail = render_all(errors, root)
         raise SideError(f"{arg!r} cannot be read as a spec:\n{detail}".rstrip())
-    return Side(arg, outcome.protocol)
+    return Side(arg, outcome.protocol, root, shown_root)
+
+
+def _relative(path: Path, root: Path) -> str:
+    """``path`` relative to ``root`` (``../x`` when outside it): never a machine path."""
+    return Path(os.path.relpath(path, root)).as_posix()
 
 
 # --------------------------------------------------------------------------- git
 
 
-def _git(arg: str, rev: str, path: str, cwd: Path, tmp: Path) -> Side:
+def _git(arg: str, rev: str, path: str, cwd: Path, tmp: Path, shown_root: Path) -> Side:
     if not rev:
         raise SideError(f"{arg!r}: empty revision before ':'")
     top = _run_git(["rev-parse", "--show-toplevel"], cwd, arg).decode().strip()
@@ -152,19 +182,42 @@ def _git(arg: str, rev: str, path: str, cwd: Path, tmp: Path) -> Side:
     if kind is None:
         raise SideError(f"{arg!r}: no path {path!r} at revision {rev!r}")
     if kind == "blob":
+        owner = _git_owner(rev, path, cwd, tmp, arg)
+        if owner is not None:
+            side = _load(arg, owner, tmp / "tree", shown_root)
+            side.prefix = f"{rev}:"
+            return side
         data = _run_git(["show", f"{rev}:{path}"], cwd, arg)
-        return _single_file(arg, Path(path).name, data, tmp, shown=f"{rev}:{path}")
-    archive = _run_git(["archive", "--format=tar", rev, "--", path], cwd, arg)
-    root = tmp / "tree"
-    root.mkdir()
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(root, filter="data")
-    spec_dir = root / path
+        side = _single_file(arg, Path(path).name, data, tmp, shown_root)
+        side.renames = {Path(path).name: f"{rev}:{path}"}
+        return side
+    spec_dir = _extract(rev, path, cwd, tmp, arg)
     if not (spec_dir / "spec.toml").is_file():
         raise SideError(f"{arg!r}: {path}/ has no spec.toml at revision {rev!r}")
-    side = _load(arg, spec_dir, root)
+    side = _load(arg, spec_dir, tmp / "tree", shown_root)
     side.prefix = f"{rev}:"
     return side
+
+
+def _git_owner(rev: str, path: str, cwd: Path, tmp: Path, arg: str) -> Path | None:
+    """The spec directory owning a file at a revision, extracted; None if none owns it."""
+    parent = Path(path).parent
+    while parent.as_posix() not in ("", "."):
+        if _object_type(rev, f"{parent.as_posix()}/spec.toml", cwd) == "blob":
+            spec_dir = _extract(rev, parent.as_posix(), cwd, tmp, arg)
+            owner = _owning_spec(spec_dir / Path(path).relative_to(parent))
+            return owner
+        parent = parent.parent
+    return None
+
+
+def _extract(rev: str, path: str, cwd: Path, tmp: Path, arg: str) -> Path:
+    archive = _run_git(["archive", "--format=tar", rev, "--", path], cwd, arg)
+    root = tmp / "tree"
+    root.mkdir(exist_ok=True)
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(root, filter="data")
+    return root / path
 
 
 def _object_type(rev: str, path: str, cwd: Path) -> str | None:

@@ -322,6 +322,9 @@ class UnionDecl:
     span: Span = field(default=NO_SPAN, compare=False)
     derived_from: str | None = None
     exported: bool = True
+    # Tagged unions only: a value whose tag names no variant is kept as it is (declared
+    # per spec: peers of a newer revision send variants this one does not know).
+    open: bool = False
 
 
 class AliasKind(enum.Enum):
@@ -393,6 +396,8 @@ class Method:
     errors: tuple[ErrorCode, ...] = ()
     lifecycle: Lifecycle = NO_LIFECYCLE
     span: Span = field(default=NO_SPAN, compare=False)
+    # The ``params`` key may be absent (TS ``params?: T``); never ``null`` on the wire.
+    params_optional: bool = False
 
 
 # --------------------------------------------------------------------------- examples

@@ -7,7 +7,9 @@ Outputs:
 - a union whose object variants all have one common required key typed by literals with
   pairwise-disjoint values becomes ``INTERNALLY_TAGGED`` with ``tag_key`` and per-variant
   ``tag_values`` (several values per variant allowed: ``kind: Kind.Number | Kind.Integer``):
-  exact, since only the variant whose literal matches can read the value;
+  exact, since only the variant whose literal matches can read the value; a variant that
+  names a union of objects counts with the tag values of all its objects (AHP's
+  ``StateAction`` holds ``ChatToolCallConfirmedAction``, itself approved | denied);
 - otherwise the union stays untagged and a reader tries the variants (UNI003 note): the
   first that reads the value with ``first_fit`` (serde), else any, preferring the best fit
   (TypeScript).  No key-based guess: it would reject values the source language accepts
@@ -38,6 +40,14 @@ def infer_discriminators(protocol: ir.Protocol, diags: Diagnostics) -> ir.Protoc
         if isinstance(decl, ir.UnionDecl):
             decl = _infer(decl, index, diags)
             _check_unique_tags(decl, diags)
+            if decl.open and decl.repr is not ir.UnionRepr.INTERNALLY_TAGGED:
+                diags.report(
+                    "UNI005",
+                    f"union {decl.name} is declared open, but only a union tagged inside "
+                    "its objects can tell an unknown variant by its tag; it stays closed",
+                    decl.span,
+                )
+                decl = replace(decl, open=False)
         decls.append(decl)
     return replace(protocol, decls=tuple(decls))
 
@@ -49,33 +59,80 @@ def _infer(union: ir.UnionDecl, index: Index, diags: Diagnostics) -> ir.UnionDec
         (v, index.struct_of(v.type)) for v in union.variants if v.type is not None
     ]
     structs = [(v, s) for v, s in objects if s is not None]
-    if len(structs) < 2:
+    if len(objects) < 2:
         return union
-    others = [v for v, s in objects if s is None]
-    if not others:
-        tagged = _by_tag_key(union, structs, index)
+    # A variant that is itself a union of objects (``A | (B | C)`` written through a
+    # name) takes part with the objects of that union.
+    entries: list[tuple[ir.Variant, list[ir.StructDecl]]] = []
+    for variant, struct in objects:
+        found = [struct] if struct is not None else _nested_structs(variant, index)
+        if found is None:
+            entries = []
+            break
+        entries.append((variant, found))
+    if len(entries) == len(union.variants) and len(entries) >= 2:
+        tagged = _by_tag_key(union, entries, index)
         if tagged is not None:
             return tagged
+    if len(structs) < 2:
+        return union
     _report_untagged(union, structs, index, diags)
     return union
 
 
+def _nested_structs(
+    variant: ir.Variant, index: Index, seen: frozenset[str] = frozenset()
+) -> list[ir.StructDecl] | None:
+    """The object types of a variant that names a union of objects, or None."""
+    resolved = index.resolve(variant.type) if variant.type is not None else None
+    if not isinstance(resolved, ir.Ref) or resolved.name in seen:
+        return None
+    decl = index.get(resolved.name)
+    if not isinstance(decl, ir.UnionDecl):
+        return None
+    out: list[ir.StructDecl] = []
+    for inner in decl.variants:
+        struct = index.struct_of(inner.type) if inner.type is not None else None
+        found = (
+            [struct]
+            if struct is not None
+            else _nested_structs(inner, index, seen | {resolved.name})
+        )
+        if not found:
+            return None
+        out.extend(found)
+    return out
+
+
 def _by_tag_key(
     union: ir.UnionDecl,
-    structs: list[tuple[ir.Variant, ir.StructDecl]],
+    entries: list[tuple[ir.Variant, list[ir.StructDecl]]],
     index: Index,
 ) -> ir.UnionDecl | None:
-    field_maps = [{f.wire_name: f for f in index.wire_fields(s)} for _, s in structs]
-    for key in field_maps[0]:
+    field_maps = [
+        [{f.wire_name: f for f in index.wire_fields(s)} for s in structs]
+        for _, structs in entries
+    ]
+    for key in field_maps[0][0]:
         values: list[tuple[Scalar, ...]] = []
-        for fields in field_maps:
-            fld = fields.get(key)
-            if fld is None or fld.presence is not ir.Presence.REQUIRED or fld.nullable:
-                break
-            literal_values = literal_values_of(fld.type, index)
-            if not literal_values:
-                break
-            values.append(literal_values)
+        for maps in field_maps:
+            group: list[Scalar] = []
+            for fields in maps:
+                fld = fields.get(key)
+                if (
+                    fld is None
+                    or fld.presence is not ir.Presence.REQUIRED
+                    or fld.nullable
+                ):
+                    break
+                literal_values = literal_values_of(fld.type, index)
+                if not literal_values:
+                    break
+                group.extend(v for v in literal_values if v not in group)
+            else:
+                values.append(tuple(group))
+                continue
+            break
         else:
             flat = [value for group in values for value in group]
             if len(flat) == len(set(flat)):
@@ -84,7 +141,7 @@ def _by_tag_key(
                         variant,
                         tag_values=tuple(v for v in group if not isinstance(v, float)),
                     )
-                    for (variant, _), group in zip(structs, values)
+                    for (variant, _), group in zip(entries, values)
                 )
                 return replace(
                     union,

@@ -9,6 +9,7 @@ no machine path reaches generated output.
 
 from __future__ import annotations
 
+import keyword
 import os
 import re
 import tomllib
@@ -18,8 +19,11 @@ from typing import Any
 
 from codegen.diagnostics import Diagnostics
 from codegen.ir import Span
+from codegen.spec.source import decode
 
 KNOWN_LANGUAGES = ("typescript", "rust", "go", "prose")
+_SPEC_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+_DISTRIBUTION = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?")  # PEP 508
 _TOP_KEYS = {
     "spec",
     "transport",
@@ -28,6 +32,7 @@ _TOP_KEYS = {
     "methods",
     "errors",
     "examples",
+    "unions",
     "rust",
 }
 _RUST_KEYS = {"features", "default_features", "wrappers"}
@@ -40,7 +45,27 @@ _SPEC_KEYS = {
     "roles",
     "extra_keys",
     "docs",
+    "types",
 }
+_METHOD_KEYS = {"kind", "direction", "params", "params_optional", "result", "docs"}
+
+
+@dataclass(frozen=True, slots=True)
+class MethodEntry:
+    """One entry of the ``[methods]`` table: it declares a method the sources do not, or
+    corrects facts of one they do.  ``None``: not given.  ``params``/``result`` are type
+    names (several: a union of them); ``()`` means none (no params key; a ``null``
+    result).  ``legacy``: written as ``[methods.overrides."<wire>"]``."""
+
+    wire: str
+    span: Span
+    kind: str | None = None
+    direction: str | None = None
+    params: tuple[str, ...] | None = None
+    params_optional: bool | None = None
+    result: tuple[str, ...] | None = None
+    docs: str | None = None
+    legacy: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,14 +96,20 @@ class SpecConfig:
     # Spec examples that contradict the spec's own types: name → why.  Kept as must-reject
     # samples so the contradiction stays visible and is re-checked on every run.
     contradicting_examples: tuple[tuple[str, str], ...] = ()
+    # [methods."<wire name>"]: methods declared or corrected by the spec (every language).
+    methods: tuple[MethodEntry, ...] = ()
+    # [spec] types: exported types the bindings must provide even if no method uses them.
+    requested_types: tuple[str, ...] = ()
+    # [unions."<Name>"] open = true: unions whose unknown tags are kept.
+    open_unions: tuple[str, ...] = ()
     # [rust]: the crate features to compile with (``cfg(feature = ...)``), whether the
     # crate's ``default`` features are on (as with cargo), and generic types whose wire form
     # is a wrapper's (name → "transparent" | "option" | "tri-state" | "any" | "string").
     rust_features: tuple[str, ...] = ()
     rust_default_features: bool = True
     rust_wrappers: tuple[tuple[str, str], ...] = ()
-    # The whole parsed spec.toml, for frontend-specific tables (e.g. a method override table
-    # in [methods]); each frontend validates the tables it reads.
+    # The whole parsed spec.toml, for frontend-specific tables; each frontend validates the
+    # tables it reads.
     raw: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def rel(self, path: Path) -> str:
@@ -126,19 +157,26 @@ def load_config(
         rel = toml_path.as_posix()
     span = Span(rel, 1, 1)
     try:
-        data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
+        decoded = decode(toml_path.read_bytes())
     except OSError as exc:
         diags.report("CFG001", f"cannot read {rel}: {exc.strerror}", span)
         return None
-    except UnicodeDecodeError as exc:
-        diags.report("CFG001", f"{rel} is not UTF-8 text: {exc.reason}", span)
+    if decoded.code:  # TOML is UTF-8 by definition
+        diags.report(
+            decoded.code, decoded.message, Span(rel, decoded.line, decoded.col)
+        )
         return None
+    try:
+        data = tomllib.loads(decoded.text)
     except tomllib.TOMLDecodeError as exc:
         diags.report(
             "CFG001",
             f"{rel} is not valid TOML: {_toml_error_text(exc)}",
             _toml_error_span(rel, exc),
         )
+        return None
+    except RecursionError:
+        diags.report("CFG001", f"{rel} is nested too deeply to read", span)
         return None
     shape = _shape_problems(data)
     if shape:
@@ -218,6 +256,14 @@ def _build(
     for key in sorted(set(spec) - _SPEC_KEYS):
         diags.report("CFG002", f"unknown key spec.{key}", span)
     spec_id = str(spec.get("id", spec_dir.name))
+    if not _SPEC_ID.fullmatch(spec_id):  # a directory name under generated/
+        diags.report(
+            "CFG002",
+            f"spec.id {spec_id!r} must be letters, digits, '_', '.' or '-' "
+            "(starting with a letter or digit)",
+            span,
+        )
+        return None
     language = str(spec.get("language", ""))
     if language not in KNOWN_LANGUAGES:
         diags.report(
@@ -241,7 +287,28 @@ def _build(
         return None
     transport = data.get("transport", {})
     python = data.get("python", {})
-    package = str(python.get("package", f"{spec_id}_protocol"))
+    default_package = re.sub(r"[^0-9A-Za-z_]", "_", spec_id) + "_protocol"
+    package = str(python.get("package", default_package))
+    if (
+        not package.isidentifier()
+        or keyword.iskeyword(package)
+        or not package.isascii()
+    ):
+        diags.report(
+            "CFG002",
+            f"python.package {package!r} is not a Python identifier; set "
+            '[python] package = "..." in spec.toml',
+            span,
+        )
+        return None
+    distribution = str(python.get("distribution", package.replace("_", "-")))
+    if not _DISTRIBUTION.fullmatch(distribution):
+        diags.report(
+            "CFG002",
+            f"python.distribution {distribution!r} is not a valid distribution name",
+            span,
+        )
+        return None
     externals = tuple(
         ExternalType(name, str(v.get("module", "")), str(v.get("reason", "")))
         for name, v in sorted(data.get("external", {}).items())
@@ -256,6 +323,20 @@ def _build(
     if extra_keys not in ("allow", "forbid"):
         diags.report("CFG002", "spec.extra_keys must be 'allow' or 'forbid'", span)
         return None
+    rel = span.file
+    toml_text = ""
+    try:
+        toml_text = (spec_dir / "spec.toml").read_text(encoding="utf-8")
+    except OSError:
+        pass
+    methods = _method_entries(data.get("methods", {}), toml_text, rel, diags)
+    open_unions = _open_unions(data.get("unions", {}), span, diags)
+    requested = spec.get("types", [])
+    if not isinstance(requested, list) or not all(
+        isinstance(t, str) for t in requested
+    ):
+        diags.report("CFG002", "spec.types must be a list of type names", span)
+        requested = []
     return SpecConfig(
         id=spec_id,
         title=str(spec.get("title", spec_id)),
@@ -268,7 +349,7 @@ def _build(
         transport_kind=str(transport.get("kind", "jsonrpc-2.0")),
         framings=tuple(str(f) for f in transport.get("framings", [])),
         python_package=package,
-        python_distribution=str(python.get("distribution", package.replace("_", "-"))),
+        python_distribution=distribution,
         externals=externals,
         extra_keys=extra_keys,
         error_codes=errors,
@@ -279,6 +360,9 @@ def _build(
                 for k, v in data.get("examples", {}).get("contradicts_spec", {}).items()
             )
         ),
+        methods=methods,
+        requested_types=tuple(requested),
+        open_unions=open_unions,
         raw=data,
         rust_features=rust[0],
         rust_default_features=rust[1],
@@ -316,3 +400,102 @@ def _rust_table(
         default_features,
         tuple(sorted((str(k), str(v)) for k, v in wrappers.items())),
     )
+
+
+def _method_entries(
+    table: Any, toml_text: str, rel: str, diags: Diagnostics
+) -> tuple[MethodEntry, ...]:
+    if not isinstance(table, dict):
+        diags.report("CFG002", "[methods] must be a table", Span(rel, 1, 1))
+        return ()
+    out: list[MethodEntry] = []
+    legacy = table.get("overrides", {})
+    items = [
+        (wire, entry, False) for wire, entry in table.items() if wire != "overrides"
+    ]
+    if isinstance(legacy, dict):
+        items.extend((wire, entry, True) for wire, entry in legacy.items())
+    for wire, entry, is_legacy in items:
+        span = _toml_span(toml_text, rel, wire)
+        where = f"[methods.{'overrides.' if is_legacy else ''}{wire!r}]"
+        if not isinstance(entry, dict):
+            diags.report("CFG002", f"{where} must be a table", span)
+            continue
+        for key in sorted(set(entry) - _METHOD_KEYS):
+            diags.report("CFG002", f"unknown key {key!r} in {where}", span)
+        kind = entry.get("kind")
+        if kind is not None and kind not in ("request", "notification"):
+            diags.report(
+                "CFG002", f"{where}: kind must be 'request' or 'notification'", span
+            )
+            kind = None
+        optional = entry.get("params_optional")
+        if optional is not None and not isinstance(optional, bool):
+            diags.report(
+                "CFG002", f"{where}: params_optional must be true or false", span
+            )
+            optional = None
+        out.append(
+            MethodEntry(
+                wire=str(wire),
+                span=span,
+                kind=kind,
+                direction=_text(entry.get("direction")),
+                params=_names(entry, "params", where, span, diags),
+                params_optional=optional,
+                result=_names(entry, "result", where, span, diags),
+                docs=_text(entry.get("docs")),
+                legacy=is_legacy,
+            )
+        )
+    return tuple(out)
+
+
+def _names(
+    entry: dict[str, Any], key: str, where: str, span: Span, diags: Diagnostics
+) -> tuple[str, ...] | None:
+    """A type name, a list of names (a union), or "" / [] for none."""
+    if key not in entry:
+        return None
+    value = entry[key]
+    if isinstance(value, str):
+        return (value,) if value else ()
+    if isinstance(value, list) and all(isinstance(v, str) and v for v in value):
+        return tuple(value)
+    diags.report(
+        "CFG002", f"{where}: {key} must be a type name or a list of them", span
+    )
+    return None
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _open_unions(table: Any, span: Span, diags: Diagnostics) -> tuple[str, ...]:
+    if not isinstance(table, dict):
+        diags.report("CFG002", "[unions] must be a table", span)
+        return ()
+    out: list[str] = []
+    for name, entry in sorted(table.items()):
+        if not isinstance(entry, dict) or set(entry) - {"open"}:
+            diags.report(
+                "CFG002", f"[unions.{name}] takes only 'open = true|false'", span
+            )
+            continue
+        if entry.get("open") is True:
+            out.append(str(name))
+    return tuple(out)
+
+
+def _toml_span(toml_text: str, rel: str, wire: str) -> Span:
+    """The line of the table header naming ``wire`` (for diagnostics about the entry)."""
+    needles = (f'"{wire}"', f".{wire}]")
+    for number, line in enumerate(toml_text.splitlines(), start=1):
+        stripped = line.lstrip()
+        if not stripped.startswith("["):
+            continue
+        for needle in needles:
+            if needle in line:
+                return Span(rel, number, line.index(needle) + 1)
+    return Span(rel, 1, 1)

@@ -22,6 +22,7 @@ from typing import Any
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
+from codegen.spec.source import decode
 
 EXTRACTED_FILE = "extracted.json"
 _PARTS = {
@@ -49,13 +50,26 @@ def load_samples(
 
 
 def _load_file(path: Path, rel: str, diags: Diagnostics) -> list[ir.Example]:
-    text = path.read_text(encoding="utf-8")
+    try:
+        decoded = decode(path.read_bytes())
+    except OSError as error:
+        reason = error.strerror or str(error)
+        diags.report("SRC003", f"cannot read {rel}: {reason}", ir.Span(rel, 1, 1))
+        return []
+    if decoded.code:
+        span = ir.Span(rel, decoded.line, decoded.col)
+        diags.report(decoded.code, decoded.message, span)
+        return []
+    text = decoded.text
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         diags.report(
             "EXM003", f"not valid JSON: {exc.msg}", ir.Span(rel, exc.lineno, exc.colno)
         )
+        return []
+    except RecursionError:
+        diags.report("EXM003", "not readable: nested too deeply", ir.Span(rel, 1, 1))
         return []
     target = data.get("target") if isinstance(data, dict) else None
     samples = data.get("samples") if isinstance(data, dict) else None

@@ -109,9 +109,10 @@ def _config(protocols: list[str], local_mermaid: bool) -> str:
             "features": ["navigation.sections", "search.highlight"],
         },
         "plugins": ["search"],
+        # No attr_list (nor md_in_html): with it, `{: onclick=...}` in a spec's doc
+        # comment would become an attribute of the page (tests/hostile/test_hostile_spec).
         "markdown_extensions": [
             "tables",
-            "attr_list",
             {"toc": {"permalink": True}},
             {
                 "pymdownx.superfences": {

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -75,10 +76,56 @@ def test_json_and_markdown() -> None:
     assert change["rule"] == "enum.member-added"
     assert change["severity"] == "dangerous"
     assert change["impacts"] == ["new client → old server"]
-    assert change["new"].endswith("new/input.ts:4:2")
+    assert change["new"] == {
+        "path": "tests/diff/fixtures/enum.member-added/new/input.ts",
+        "line": 4,
+        "column": 2,
+    }
+    assert change["flows"] == [{"sender": "client", "receiver": "server"}]
+    assert change["methods"] == ["open"]
+    assert change["unused"] is False
     md = run(*sides("enum.member-added"), "--format", "markdown").stdout
     assert md.startswith("## Protocol changes\n")
     assert "### Dangerous" in md and "`enum.member-added`" in md
+
+
+def _readme_json_example() -> dict[str, object]:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## Diff") :]
+    block = section[section.index("```json\n") + 8 :]
+    example: dict[str, object] = json.loads(block[: block.index("```")])
+    return example
+
+
+def test_json_shape_is_the_one_the_readme_describes() -> None:
+    """Every key always present, null for a side without a place, as documented."""
+    example = _readme_json_example()
+    done = run(*sides("method.added"), "--format", "json")
+    data = json.loads(done.stdout)
+    assert set(data) == set(example)
+    (change,) = data["changes"]
+    (documented,) = example["changes"]  # type: ignore[misc]
+    assert set(change) == set(documented)
+    assert change["old"] is None  # an added method has no old place
+    assert set(change["new"]) == {"path", "line", "column"}
+    assert data["role"] is None and data["format"] == 1
+    assert data["old"] == sides("method.added")[0]
+
+
+def test_paths_are_never_absolute(tmp_path: Path) -> None:
+    """A side outside the repository, given by an absolute path, is shown relative."""
+    case = FIXTURES / "field.added-required"
+    outside = tmp_path / "old"
+    shutil.copytree(case / "old", outside)
+    absolute = re.compile(r'(^|[\s`"(])' + re.escape(str(tmp_path)), re.MULTILINE)
+    for fmt in ("text", "markdown", "json"):
+        done = run(str(outside), rel(case / "new"), "--format", fmt)
+        assert done.returncode == 1, done.stderr
+        assert not absolute.search(done.stdout), done.stdout
+        assert "old/input.ts" in done.stdout
+    single = run(str(outside / "input.ts"), rel(case / "new" / "input.ts"))
+    assert single.returncode == 1, single.stderr
+    assert not absolute.search(single.stdout) and "old/input.ts:" in single.stdout
 
 
 @pytest.mark.parametrize(

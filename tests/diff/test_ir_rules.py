@@ -19,10 +19,38 @@ from tests.diff.support import (
     struct,
 )
 
+
+def _fields(p: ir.Protocol) -> dict[str, object]:
+    return {name: getattr(p, name) for name in ir.Protocol.__dataclass_fields__}
+
+
 E = ir.Ref("E")
 P_WITH_E = struct(field("e", E))
 
+
+def _consts(**values: str | int) -> ir.Protocol:
+    base = protocol(P_WITH_E, enum("a"))
+    constants = tuple(ir.ConstDecl(k, v, span=S) for k, v in values.items())
+    return ir.Protocol(**{**_fields(base), "constants": constants})  # type: ignore[arg-type]
+
+
 IR_CASES: dict[str, tuple[ir.Protocol, ir.Protocol, Severity]] = {
+    # A protocol version peers send and compare: same shape, new meaning.
+    "constant.changed": (
+        _consts(ProtocolVersion="4"),
+        _consts(ProtocolVersion="5"),
+        Severity.DANGEROUS,
+    ),
+    "constant.added": (
+        _consts(),
+        _consts(URL_ELICITATION_REQUIRED=-32042),
+        Severity.COMPATIBLE,
+    ),
+    "constant.removed": (
+        _consts(FilterAll="all"),
+        _consts(),
+        Severity.COMPATIBLE,
+    ),
     "enum.member-added-open": (
         protocol(P_WITH_E, enum("a", open=True)),
         protocol(P_WITH_E, enum("a", "b", open=True)),
@@ -100,11 +128,9 @@ def test_type_used_both_ways_gets_the_stricter_severity() -> None:
     assert change.rate("server")[0] is Severity.BREAKING
 
 
-def _fields(p: ir.Protocol) -> dict[str, object]:
-    return {name: getattr(p, name) for name in ir.Protocol.__dataclass_fields__}
-
-
-def test_closed_struct_makes_an_added_optional_field_breaking() -> None:
+def test_closed_struct_makes_an_added_optional_field_dangerous() -> None:
+    """A new optional key is a new alternative: an old receiver that rejects unknown keys
+    fails only on messages that use it (as with a new enum member)."""
     old = protocol(struct(field("a"), extra_keys=ir.ExtraKeys.FORBID))
     new = protocol(
         struct(
@@ -115,16 +141,40 @@ def test_closed_struct_makes_an_added_optional_field_breaking() -> None:
     )
     change = _only(old, new)
     assert change.rule.id == "field.added-optional"
-    assert change.rate("client") == (Severity.BREAKING, ("new client → old server",))
+    assert change.rate("client") == (Severity.DANGEROUS, ("new client → old server",))
     assert change.rate("server")[0] is Severity.COMPATIBLE
+    # A new required key is in every message: the closed old receiver rejects them all.
+    required = protocol(struct(field("a"), field("b"), extra_keys=ir.ExtraKeys.FORBID))
+    change = _only(old, required)
+    assert change.rate("client") == (Severity.BREAKING, ("new client → old server",))
 
 
-def test_unused_type_is_rated_for_any_direction() -> None:
+def test_unused_type_is_rated_for_any_direction_but_never_breaking() -> None:
     old = protocol(struct(field("a")), struct(field("x"), name="Loose"))
     new = protocol(struct(field("a")), struct(field("x"), field("y"), name="Loose"))
     change = _only(old, new)
     assert change.where == "Loose.y"
-    assert change.rate() == (Severity.BREAKING, ("old sender → new receiver",))
+    assert change.unused
+    assert change.rate() == (Severity.DANGEROUS, ("old sender → new receiver",))
+    # The same change in a type a method carries is breaking.
+    used = _only(protocol(struct(field("x"))), protocol(struct(field("x"), field("y"))))
+    assert used.rate()[0] is Severity.BREAKING
+
+
+def test_a_type_used_by_a_method_is_not_also_rated_as_unused() -> None:
+    """``Inner`` is reached from ``m``'s params and also named by an unused struct: its
+    change carries ``m``'s flow only."""
+    inner_old = struct(field("x"), name="Inner")
+    inner_new = struct(field("x"), field("y"), name="Inner")
+    holder = struct(field("inner", ir.Ref("Inner")), name="Holder")
+    params = struct(field("inner", ir.Ref("Inner")))
+    change = _only(
+        protocol(params, holder, inner_old), protocol(params, holder, inner_new)
+    )
+    assert change.where == "Inner.y"
+    assert not change.unused
+    assert change.flows == {("client", "server")}
+    assert change.rate()[0] is Severity.BREAKING
 
 
 def test_renamed_struct_is_matched_by_position() -> None:

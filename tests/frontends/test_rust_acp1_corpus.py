@@ -77,7 +77,7 @@ def test_stable_build_generates_with_zero_errors() -> None:
         d.headline() for d in outcome.diags.errors()
     ]
     # The unstable modules are compiled out, said once each.
-    left_out = [d for d in outcome.diags.items if d.code == "SYN006"]
+    left_out = [d for d in outcome.diags.items if d.code == "SYN007"]
     assert sorted(d.span.file.rsplit("/", 1)[-1] for d in left_out) == [
         "mcp.rs",
         "nes.rs",
@@ -155,7 +155,7 @@ def test_unstable_features_give_meta_unstable_json(tmp_path: Path) -> None:
     assert not outcome.diags.has_errors(), [
         d.headline() for d in outcome.diags.errors()
     ]
-    assert not [d for d in outcome.diags.items if d.code == "SYN006"]
+    assert not [d for d in outcome.diags.items if d.code == "SYN007"]
     meta = json.loads((CORPUS / "meta.unstable.json").read_text(encoding="utf-8"))
     schema = json.loads((CORPUS / "schema.unstable.json").read_text(encoding="utf-8"))
     entries = sum(

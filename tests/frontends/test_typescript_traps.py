@@ -175,14 +175,22 @@ def test_external_import_is_a_warning_and_strict_makes_it_an_error(
     assert isinstance(alias, ir.AliasDecl) and alias.kind is ir.AliasKind.EXTERNAL
 
 
-def test_undeclared_import_is_an_error(tmp_path: Path) -> None:
-    out = load_ts(
-        tmp_path, "import type { Ext } from './x.js';\nexport interface A { e: Ext }"
-    )
+def test_undeclared_import_is_an_error_where_it_is_needed(tmp_path: Path) -> None:
+    source = "import type { Ext } from './x.js';\nexport interface A { e: Ext }"
+    out = load_ts(tmp_path, source, 'types = ["A"]\n')
     assert not out.ok()
     assert [d.code for d in out.diags.items if d.severity.value == "error"] == [
         "REF001"
     ]
+
+
+def test_undeclared_import_nothing_needs_is_left_out(tmp_path: Path) -> None:
+    out = load_ts(
+        tmp_path, "import type { Ext } from './x.js';\nexport interface A { e: Ext }"
+    )
+    assert out.ok() and out.protocol is not None
+    assert [d.code for d in out.diags.items if d.code == "SYN006"] == ["SYN006"] * 2
+    assert out.protocol.decl("A") is None and out.protocol.decl("Ext") is None
 
 
 def test_method_table_from_jsdoc(tmp_path: Path) -> None:
@@ -258,7 +266,7 @@ def test_an_imported_external_is_not_reported_unused(tmp_path: Path) -> None:
 def test_an_external_never_imported_is_reported_unused(tmp_path: Path) -> None:
     toml = '[external.Ext]\nmodule = "./x.js"\nreason = "elsewhere"\n'
     out = load_ts(tmp_path, "export interface A { e: string }", toml)
-    assert [d.code for d in out.diags.items] == ["CFG004"]
+    assert [d.code for d in out.diags.items] == ["CFG004", "MTH008"]
 
 
 def test_imports_between_spec_files_are_local_including_d_ts() -> None:

@@ -1,9 +1,28 @@
-"""The real-peer tests need the official SDKs, installed only in ``make interop``'s own
-virtualenv (``.venv-interop``): ``make test`` leaves this folder out, ``make interop`` (which
-sets CODEGEN_INTEROP=1) runs it."""
+"""Shared paths of the interop tests (run by ``make interop`` in .venv-interop)."""
 
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
-collect_ignore_glob = [] if os.environ.get("CODEGEN_INTEROP") == "1" else ["test_*.py"]
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent.parent
+HERE = Path(__file__).resolve().parent
+
+
+def generated_python(spec: str) -> Path:
+    return REPO / "generated" / spec / "python"
+
+
+def env_with(spec: str) -> dict[str, str]:
+    """The environment of a child process that imports the generated package."""
+    path = os.environ.get("PYTHONPATH")
+    joined = os.pathsep.join(filter(None, [str(generated_python(spec)), path]))
+    return {**os.environ, "PYTHONPATH": joined}
+
+
+@pytest.fixture(scope="session")
+def python() -> str:
+    return sys.executable

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Union
 
 import jsonschema
 from pydantic import TypeAdapter, ValidationError
@@ -221,5 +221,9 @@ def datamodel_adapter(module: ModuleType, target: Target) -> TypeAdapter[Any]:
             return TypeAdapter(None)
         if target.schema == {}:  # a part the spec leaves open: any JSON value
             return TypeAdapter(Any)
+        refs = [branch.get("$ref", "") for branch in target.schema.get("anyOf", [])]
+        if refs and all(refs):  # a result that is a union of named types
+            classes = tuple(getattr(module, ref.rsplit("/", 1)[-1]) for ref in refs)
+            return TypeAdapter(Union[classes])  # noqa: UP007 - built at run time
         raise LookupError(f"no datamodel class for {target.schema}")
     return TypeAdapter(getattr(module, target.type_name))

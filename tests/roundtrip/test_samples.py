@@ -182,37 +182,28 @@ def _variants_hit(
     adapter = harness.ours_adapter(spec, example)
     value = adapter.validate_json(example.json_text)
     names = {v.name for v in decl.variants}
+    index = Index(harness.protocol(spec))
     # A variant whose payload is a named struct (serde's lifted ``Enum::Variant``
-    # structs) is hit when that struct's class is found.
-    by_class = {
-        v.type.name: v.name for v in decl.variants if isinstance(v.type, ir.Ref)
-    }
+    # structs, an alias of a struct) is hit when that struct's class is found; one
+    # that names a union, when a class of that union is.
+    by_class: dict[str, str] = {}
+    for variant in decl.variants:
+        for name in _classes_of(index, variant.type):
+            by_class.setdefault(name, variant.name)
     # A variant the bindings wrap (a tag plus its payload's fields) is hit when its
     # wrapper class is found.
-    proto = harness.protocol(spec)
-    classes = class_names(proto, Index(proto))
-    by_class.update(
-        {
-            classes[wrapper_key(decl, v)]: v.name
-            for v in decl.variants
-            if wrapper_key(decl, v) in classes
-        }
-    )
-    # A variant that is itself a union (a flattened enum distributed over a struct) is
-    # hit when one of its leaf structs is found.
-    index = Index(proto)
+    classes = class_names(index.protocol, index)
     for variant in decl.variants:
-        for leaf in _leaf_structs(index, variant.type):
-            by_class.setdefault(classes.get(leaf, leaf), variant.name)
+        if wrapper_key(decl, variant) in classes:
+            by_class[classes[wrapper_key(decl, variant)]] = variant.name
     # A variant holding a list of structs (serde's ``Grouped(Vec<Group>)``) is hit
     # when one of those structs is found.
-    by_class.update(
-        {
-            v.type.items.name: v.name
-            for v in decl.variants
-            if isinstance(v.type, ir.ArrayOf) and isinstance(v.type.items, ir.Ref)
-        }
-    )
+    for variant in decl.variants:
+        if isinstance(variant.type, ir.ArrayOf) and isinstance(
+            variant.type.items, ir.Ref
+        ):
+            by_class.setdefault(variant.type.items.name, variant.name)
+    scalars = {bool: "Boolean", int: "Number", float: "Number", str: "String"}
     hit: set[str] = set()
     stack = [value]
     while stack:
@@ -224,12 +215,19 @@ def _variants_hit(
             hit.add(by_class[name])
         if isinstance(current, (list, tuple)):
             stack.extend(current)
+            if current and f"{type(current[0]).__name__}List" in names:
+                hit.add(f"{type(current[0]).__name__}List")
+            for item in current[:1]:
+                listed = by_class.get(type(item).__name__)
+                if listed is not None and f"{listed}List" in names:
+                    hit.add(f"{listed}List")
         elif isinstance(current, dict):
             stack.extend(current.values())
         elif hasattr(current, "__pydantic_fields__"):
             stack.extend(getattr(current, f) for f in type(current).__pydantic_fields__)
-        elif isinstance(current, str) and "String" in names:
-            hit.add("String")
+            stack.extend((getattr(current, "__pydantic_extra__", None) or {}).values())
+        elif type(current) in scalars and scalars[type(current)] in names:
+            hit.add(scalars[type(current)])
     if example.type_name == decl.name:
         # A sample of the union itself hits the first variant whose primitive type
         # has the sample's JSON type (no class to find for those).
@@ -239,22 +237,6 @@ def _variants_hit(
                 hit.add(variant.name)
                 break
     return hit
-
-
-def _leaf_structs(index: Index, expr: ir.TypeExpr | None, depth: int = 0) -> list[str]:
-    decl = index.get(expr.name) if isinstance(expr, ir.Ref) else None
-    if not isinstance(decl, ir.UnionDecl) or depth > 8:
-        return []
-    out: list[str] = []
-    for variant in decl.variants:
-        inner = (
-            index.get(variant.type.name) if isinstance(variant.type, ir.Ref) else None
-        )
-        if isinstance(inner, ir.StructDecl):
-            out.append(inner.name)
-        else:
-            out.extend(_leaf_structs(index, variant.type, depth + 1))
-    return out
 
 
 def _json_kind(value: Any) -> ir.PrimitiveKind | None:
@@ -271,3 +253,19 @@ def _json_kind(value: Any) -> ir.PrimitiveKind | None:
 
 def _primitive_kind(expr: ir.TypeExpr | None) -> ir.PrimitiveKind | None:
     return expr.kind if isinstance(expr, ir.Primitive) else None
+
+
+def _classes_of(index: Index, expr: ir.TypeExpr | None) -> list[str]:
+    """Class names that stand for a variant's type: its struct through aliases, or
+    the structs of the union it names."""
+    if expr is None:
+        return []
+    resolved = index.resolve(expr)
+    if not isinstance(resolved, ir.Ref):
+        return []
+    decl = index.get(resolved.name)
+    if isinstance(decl, ir.UnionDecl):
+        return [resolved.name] + [
+            name for v in decl.variants for name in _classes_of(index, v.type)
+        ]
+    return [resolved.name] if isinstance(expr, ir.Ref) else []

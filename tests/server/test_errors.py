@@ -244,28 +244,24 @@ def test_websocket_errors_and_oversize(gen: Generated) -> None:
     method, params = _valid_request(gen)
 
     async def run() -> None:
-        async with aiohttp.ClientSession() as http:
-            async with http.ws_connect(server.url) as socket:
-                await socket.send_str("{oops")
-                _error(json.loads(await socket.receive_str()), -32700)
-                await socket.send_str('{"jsonrpc":"2.0","id":"x","method":"nope"}')
-                _error(json.loads(await socket.receive_str()), -32601, "x")
-                await socket.send_str("x" * LIMIT * 4)
-                message = await socket.receive()
-                assert message.type in (
-                    aiohttp.WSMsgType.CLOSE,
-                    aiohttp.WSMsgType.CLOSED,
-                )
-                assert socket.close_code == 1009
-            async with http.ws_connect(server.url) as socket:
-                request = {
-                    "jsonrpc": "2.0",
-                    "id": 1,
-                    "method": method,
-                    "params": params,
-                }
-                await socket.send_str(json.dumps(request))
-                assert "result" in json.loads(await socket.receive_str())
+        async with (
+            aiohttp.ClientSession() as http,
+            http.ws_connect(server.url) as socket,
+        ):
+            await socket.send_str("{oops")
+            _error(json.loads(await socket.receive_str()), -32700)
+            await socket.send_str('{"jsonrpc":"2.0","id":"x","method":"nope"}')
+            _error(json.loads(await socket.receive_str()), -32601, "x")
+            await socket.send_str("x" * LIMIT * 4)
+            _error(json.loads(await socket.receive_str()), -32600)
+            request = {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": method,
+                "params": params,
+            }
+            await socket.send_str(json.dumps(request))
+            assert "result" in json.loads(await socket.receive_str())
 
     try:
         asyncio.run(run())

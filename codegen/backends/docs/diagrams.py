@@ -5,26 +5,22 @@ Inputs: a normalized ``ir.Protocol`` (its ``Index`` for the class diagrams).
 Outputs: Mermaid source text: a ``classDiagram`` of every declaration with its fields and
 references, and a ``sequenceDiagram`` built from the method table (initialize first if the
 protocol has it, then one request in each direction, then a notification).
-Guarantees: only characters Mermaid accepts in names; deterministic.
+Guarantees: every name and label from the spec goes through ``escape.mermaid_label``
+(letters, digits, ``_$./-``), so spec text is never Mermaid syntax or HTML; deterministic.
 """
 
 from __future__ import annotations
 
-import re
-
 from codegen import ir
+from codegen.backends.escape import mermaid_label as _safe
 from codegen.ir.index import Index
-
-
-def _safe(text: str) -> str:
-    return re.sub(r"[^0-9A-Za-z_$./-]", "_", text)
 
 
 def _short(expr: ir.TypeExpr | None) -> str:
     if expr is None:
         return "none"
     if isinstance(expr, ir.Ref):
-        return expr.name
+        return _safe(expr.name)
     if isinstance(expr, ir.Primitive):
         return expr.kind.value
     if isinstance(expr, ir.ArrayOf):
@@ -32,7 +28,7 @@ def _short(expr: ir.TypeExpr | None) -> str:
     if isinstance(expr, ir.MapOf):
         return "map~" + _short(expr.values).replace("[]", "List") + "~"
     if isinstance(expr, ir.EnumMemberRef):
-        return expr.enum
+        return _safe(expr.enum)
     if isinstance(expr, ir.Literal):
         return "literal"
     if isinstance(expr, ir.AnyJson):
@@ -157,9 +153,8 @@ def sequence_diagram(protocol: ir.Protocol) -> str:
         sender, receiver = _safe(method.direction.sender), _safe(
             method.direction.receiver
         )
-        lines.append(
-            f"  {sender}->>{receiver}: {method.wire_name}({_short(method.params)})"
-        )
+        params = _short(method.params)
+        lines.append(f"  {sender}->>{receiver}: {_safe(method.wire_name)}({params})")
         if method.kind is ir.MethodKind.REQUEST:
             result = _short(method.result) if method.result else "null"
             lines.append(f"  {receiver}-->>{sender}: {result}")

@@ -6,40 +6,48 @@ Outputs: ``docs/index.md``, ``docs/methods.md``, ``docs/types.md``, ``docs/diagr
 generated/<id>/), rendered by the Jinja templates in ``templates/docs/`` from view-models
 computed here.
 Guarantees: every method and every declaration of the IR gets a section with its source
-location; links between sections use the anchors Python-Markdown and GitHub both derive from
-the heading text, so they resolve in the built site and on a code host alike;
-deterministic output.
+location; links between sections use the anchors Python-Markdown's ``toc`` gives the headings
+(``escape.anchors``: unique even for names that differ only in case; GitHub derives the same
+ones unless two names collide); spec text (names, docs, values) reaches the Markdown only
+through the encoders of ``escape``, so no doc comment can put live HTML or a script link
+on the docs site; deterministic output.
 """
 
 from __future__ import annotations
 
 import json
-import re
-import unicodedata
 from dataclasses import dataclass, field
 
 from codegen import ir
 from codegen.backends.docs.diagrams import class_diagrams, sequence_diagram
+from codegen.backends.escape import (
+    anchors,
+    html_comment,
+    md_code,
+    md_heading,
+    md_inline,
+    slug,
+)
 from codegen.backends.render import render_template
 from codegen.ir.index import Index
 
 MAX_EXAMPLES_PER_ITEM = 3
-
-
-def slug(text: str) -> str:
-    """The anchor Python-Markdown's toc extension (and GitHub) gives a heading."""
-    value = (
-        unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    )
-    value = re.sub(r"[^\w\s-]", "", value).strip().lower()
-    return re.sub(r"[-\s]+", "-", value)
+__all__ = ["cell", "render", "slug"]  # slug: re-exported for the tests
 
 
 def cell(text: str) -> str:
-    """Text made safe for one Markdown table cell."""
-    return (
-        text.replace("|", "\\|").replace("\n\n", "<br><br>").replace("\n", " ").strip()
-    )
+    """Spec text made safe for one Markdown table cell (or a sentence)."""
+    return md_inline(text)
+
+
+def _json(value: object, indent: int | None = None) -> str:
+    """JSON text that always encodes as UTF-8 (a lone surrogate is escaped)."""
+    text = json.dumps(value, indent=indent, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(value, indent=indent)
+    return text
 
 
 @dataclass
@@ -50,6 +58,7 @@ class Row:
 @dataclass
 class Section:
     name: str
+    anchor: str
     kind: str
     source: str
     docs: str
@@ -65,6 +74,24 @@ class _Docs:
         self.protocol = protocol
         self.index = Index(protocol)
         self._index_examples()
+        # Each page's headings in page order, and the anchor toc gives each.
+        self.decl_order = sorted(protocol.decls, key=lambda d: d.name.lower())
+        self.type_anchor = dict(
+            zip(
+                [d.name for d in self.decl_order],
+                anchors(
+                    [f"{protocol.title}: types", *(d.name for d in self.decl_order)]
+                )[1:],
+                strict=True,
+            )
+        )
+        self.method_anchors = anchors(
+            [f"{protocol.title}: methods", *(m.wire_name for m in protocol.methods)]
+        )[1:]
+
+    def _type_ref(self, name: str) -> str:
+        anchor = self.type_anchor.get(name, slug(name))
+        return f"[{md_heading(name)}](types.md#{anchor})"
 
     def type_link(self, expr: ir.TypeExpr | None) -> str:
         if expr is None:
@@ -73,14 +100,15 @@ class _Docs:
 
     def _type(self, expr: ir.TypeExpr) -> str:
         if isinstance(expr, ir.Ref):
-            return f"[{expr.name}](types.md#{slug(expr.name)})"
+            return self._type_ref(expr.name)
         if isinstance(expr, ir.Primitive):
-            fmt = f" ({expr.constraints.format})" if expr.constraints.format else ""
+            form = expr.constraints.format
+            fmt = f" ({md_inline(form)})" if form else ""
             return f"`{expr.kind.value}`{fmt}"
         if isinstance(expr, ir.EnumMemberRef):
-            return f"[{expr.enum}](types.md#{slug(expr.enum)}).{expr.member}"
+            return f"{self._type_ref(expr.enum)}.{md_heading(expr.member)}"
         if isinstance(expr, ir.Literal):
-            return f"`{json.dumps(expr.value)}`"
+            return md_code(_json(expr.value))
         if isinstance(expr, ir.ArrayOf):
             return f"{self._type(expr.items)}[]"
         if isinstance(expr, ir.MapOf):
@@ -95,13 +123,14 @@ class _Docs:
 
     def sections(self) -> list[Section]:
         out: list[Section] = []
-        for decl in sorted(self.protocol.decls, key=lambda d: d.name.lower()):
+        for decl in self.decl_order:
             out.append(self._decl(decl))
         return out
 
     def _decl(self, decl: ir.Decl) -> Section:
         section = Section(
             name=decl.name,
+            anchor=self.type_anchor[decl.name],
             kind=_kind(decl),
             source=_source(decl.span),
             docs=decl.lifecycle.docs,
@@ -110,7 +139,7 @@ class _Docs:
         )
         if decl.derived_from:
             section.notes.append(
-                f"Named after where it is written inline: `{decl.derived_from}`."
+                f"Named after where it is written inline: {md_code(decl.derived_from)}."
             )
         if isinstance(decl, ir.StructDecl):
             self._struct(decl, section)
@@ -149,12 +178,16 @@ class _Docs:
             section.rows.append(
                 Row(
                     [
-                        f"`{fld.wire_name}`",
+                        md_code(fld.wire_name),
                         self._type(fld.type),
                         _presence(fld.presence),
                         "yes" if fld.nullable else "no",
-                        f"`{fld.default_json}`" if fld.default_json is not None else "",
-                        fld.lifecycle.since or "",
+                        (
+                            md_code(fld.default_json)
+                            if fld.default_json is not None
+                            else ""
+                        ),
+                        cell(fld.lifecycle.since or ""),
                         cell(fld.lifecycle.deprecated or "")
                         or ("yes" if fld.lifecycle.deprecated == "" else ""),
                         cell(
@@ -180,17 +213,18 @@ class _Docs:
             section.rows.append(
                 Row(
                     [
-                        member.name,
-                        f"`{json.dumps(member.value)}`",
+                        cell(member.name),
+                        md_code(_json(member.value)),
                         cell(member.lifecycle.docs),
                     ]
                 )
             )
 
     def _union(self, decl: ir.UnionDecl, section: Section) -> None:
+        tag, content = md_code(decl.tag_key or ""), md_code(decl.content_key or "")
         how = {
-            ir.UnionRepr.INTERNALLY_TAGGED: f"tagged by the key `{decl.tag_key}`",
-            ir.UnionRepr.ADJACENTLY_TAGGED: f"tag in `{decl.tag_key}`, payload in `{decl.content_key}`",
+            ir.UnionRepr.INTERNALLY_TAGGED: f"tagged by the key {tag}",
+            ir.UnionRepr.ADJACENTLY_TAGGED: f"tag in {tag}, payload in {content}",
             ir.UnionRepr.EXTERNALLY_TAGGED: "the variant's tag is the only key (unit variants are bare strings)",
             ir.UnionRepr.UNTAGGED: "untagged",
         }[decl.repr]
@@ -204,8 +238,10 @@ class _Docs:
             )
         section.table_head = ["Variant", "Type", "Tag values"]
         for variant in decl.variants:
-            tags = ", ".join(f"`{json.dumps(v)}`" for v in variant.tag_values)
-            section.rows.append(Row([variant.name, self.type_link(variant.type), tags]))
+            tags = ", ".join(md_code(_json(v)) for v in variant.tag_values)
+            section.rows.append(
+                Row([cell(variant.name), self.type_link(variant.type), tags])
+            )
 
     def _index_examples(self) -> None:
         """The first few accepted examples per type and per method, in spec order (one
@@ -221,27 +257,29 @@ class _Docs:
             ):
                 chosen = table.setdefault(key, []) if key is not None else None
                 if chosen is not None and len(chosen) < MAX_EXAMPLES_PER_ITEM:
-                    pretty = json.dumps(
-                        json.loads(example.json_text), indent=2, ensure_ascii=False
-                    )
-                    chosen.append((example.note or example.name, pretty))
+                    pretty = _json(json.loads(example.json_text), indent=2)
+                    chosen.append((cell(example.note or example.name), pretty))
 
     def methods(self) -> list[dict[str, object]]:
         out: list[dict[str, object]] = []
-        for method in self.protocol.methods:
+        for method, anchor in zip(
+            self.protocol.methods, self.method_anchors, strict=True
+        ):
             out.append(
                 {
                     "name": method.wire_name,
-                    "anchor": slug(method.wire_name),
+                    "anchor": anchor,
                     "kind": method.kind.value,
                     "arrow": method.direction.arrow(),
                     "params": (
                         self.type_link(method.params) if method.params else "none"
                     ),
                     "result": self._result(method),
-                    "errors": ", ".join(f"`{e.code}` {e.name}" for e in method.errors),
+                    "errors": ", ".join(
+                        f"`{e.code}` {cell(e.name)}" for e in method.errors
+                    ),
                     "error_rows": [
-                        (e.code, e.name, cell(e.docs)) for e in method.errors
+                        (e.code, cell(e.name), cell(e.docs)) for e in method.errors
                     ],
                     "docs": method.lifecycle.docs,
                     "lifecycle": _lifecycle(method.lifecycle),
@@ -266,10 +304,13 @@ def render(protocol: ir.Protocol) -> dict[str, str]:
         "sections": docs.sections(),
         "sequence": sequence_diagram(protocol),
         "diagrams": class_diagrams(docs.index),
-        "header": f"generated by codegen from spec '{protocol.id}' — do not edit; "
+        "header": f"generated by codegen from spec '{html_comment(protocol.id)}' — do not edit; "
         "run `make generate` to regenerate.",
-        "transport": f"{protocol.transport.kind} over {', '.join(protocol.transport.framings) or 'unspecified'}",
-        "errors": [(e.code, e.name) for e in protocol.errors],
+        "transport": cell(
+            f"{protocol.transport.kind} over "
+            f"{', '.join(protocol.transport.framings) or 'unspecified'}"
+        ),
+        "errors": [(e.code, cell(e.name)) for e in protocol.errors],
     }
     return {
         "docs/index.md": render_template("docs/index.md.j2", **context),
@@ -300,11 +341,10 @@ def _presence(presence: ir.Presence) -> str:
 def _lifecycle(life: ir.Lifecycle) -> str:
     parts = []
     if life.since:
-        parts.append(f"Since {life.since}.")
+        parts.append(f"Since {md_inline(life.since)}.")
     if life.deprecated is not None:
-        parts.append(
-            f"**Deprecated**{': ' + life.deprecated if life.deprecated else ''}."
-        )
+        reason = md_inline(life.deprecated)
+        parts.append(f"**Deprecated**{': ' + reason if reason else ''}.")
     return " ".join(parts)
 
 

@@ -6,7 +6,8 @@ Outputs: ``TypeAnnotator``: the protocol, its ``Index``, the class and enum memb
 names, and the annotation text of any ``ir.TypeExpr`` (``annotation``), literal
 groups (``literals``), enum member references and union tag literals.
 Guarantees: annotations are valid under ``from __future__ import annotations`` and
-strict as the wire: non-string literals carry an exact-type guard
+strict as the wire (``@minimum``/``@maximum`` become ``ge``/``le``, ``@pattern`` a
+``pattern``; ``@format`` is an annotation of the JSON Schema only, as in JSON Schema): non-string literals carry an exact-type guard
 (``_EXACT_INT`` / ``_EXACT_BOOL``), open enums also accept their wire type
 (``_LEFT_TO_RIGHT``); a reference to an unknown declaration is ``JsonValue``.
 """
@@ -108,6 +109,14 @@ class TypeAnnotator:
         literals = [m for m in flat if isinstance(m, (ir.Literal, ir.EnumMemberRef))]
         parts: list[str] = [self.literals(literals)] if literals else []
         has_null = False
+        # ``bool`` before the numbers: pydantic serializes a union member by the first
+        # type the value is an instance of, and ``True`` is an ``int`` (it would be
+        # written as 1 inside a model read through an untagged union).
+        flat.sort(
+            key=lambda m: not (
+                isinstance(m, ir.Primitive) and m.kind is ir.PrimitiveKind.BOOLEAN
+            )
+        )
         for member in flat:
             if isinstance(member, (ir.Literal, ir.EnumMemberRef)):
                 continue

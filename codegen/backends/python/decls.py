@@ -19,6 +19,7 @@ defined before their use.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from codegen import ir, naming
 from codegen.backends.python.annotations import TypeAnnotator
@@ -138,7 +139,8 @@ class DeclBuilder(TypeAnnotator):
             views.append(self._field(fld, attrs[fld.wire_name], tags, aliases))
         extra = ""
         if extra_type is not None:
-            extra = f"dict[str, {self.annotation(extra_type)}]"
+            # Extra keys are validated without the model's strict config: strict scalars.
+            extra = f"dict[str, {self.annotation(extra_type, strict=True)}]"
         return DeclView(
             kind="model",
             name=name,
@@ -407,7 +409,9 @@ def _is_literal_like(index: Index, expr: ir.TypeExpr) -> bool:
 def definition_order(items: list[DeclView]) -> list[DeclView]:
     """Spec order, except that a name used at import time (alias targets, union members,
     defaults) is defined before its use.  Model annotations are lazy
-    (``from __future__ import annotations`` + ``model_rebuild``) and impose no order."""
+    (``from __future__ import annotations`` + ``model_rebuild``) and impose no order;
+    aliases and unions that reach themselves become lazy ``TypeAliasType``s."""
+    items = _mark_recursive(items)
     by_name = {item.name: item for item in items}
     done: set[str] = set()
     visiting: set[str] = set()
@@ -427,3 +431,31 @@ def definition_order(items: list[DeclView]) -> list[DeclView]:
     for item in items:
         visit(item)
     return ordered
+
+
+def _mark_recursive(items: list[DeclView]) -> list[DeclView]:
+    """Aliases and unions on a cycle of import-time references (``JSONValue`` →
+    ``list[JSONValue]``) cannot be evaluated in order: they are made lazy."""
+    lazy = {item.name: item for item in items if item.kind in ("alias", "union")}
+    uses = {
+        name: (
+            {n for n in names_in(item.runtime) if n in lazy} if item.runtime else set()
+        )
+        for name, item in lazy.items()
+    }
+    cyclic: set[str] = set()
+    for start in lazy:
+        stack = list(uses[start])
+        seen: set[str] = set()
+        while stack:
+            name = stack.pop()
+            if name == start:
+                cyclic.add(start)
+                break
+            if name not in seen:
+                seen.add(name)
+                stack.extend(uses[name])
+    return [
+        replace(item, recursive=True, runtime="") if item.name in cyclic else item
+        for item in items
+    ]

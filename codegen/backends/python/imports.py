@@ -12,6 +12,7 @@ order are what ``ruff check`` (isort) wants, so the output needs no fixing.
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import tokenize
@@ -41,6 +42,8 @@ _IMPORT_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "cast",
         ),
     ),
+    # A pydantic dependency; ``typing.TypeAliasType`` needs Python 3.12.
+    ("typing_extensions", ("TypeAliasType",)),
     (
         "pydantic",
         (
@@ -95,11 +98,21 @@ def names_in(text: str) -> list[str]:
     """
     names: dict[str, None] = {}
     after_dot = False  # ``typing.Self`` uses the module, not a bare ``Self``
+    recent: list[str] = []  # the last significant tokens
     for token in tokenize.generate_tokens(io.StringIO(text).readline):
         if token.type == tokenize.NAME and not after_dot:
             names.setdefault(token.string)
+        if (
+            token.type == tokenize.STRING
+            and recent[-4:-2] == ["TypeAliasType", "("]
+            and recent[-1:] == [","]
+        ):
+            # ``TypeAliasType("Name", "<value>")``: the value is code, evaluated lazily.
+            for name in names_in(ast.literal_eval(token.string)):
+                names.setdefault(name)
         if token.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT):
             after_dot = token.type == tokenize.OP and token.string == "."
+            recent = (recent + [token.string])[-4:]
     return list(names)
 
 

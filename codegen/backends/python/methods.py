@@ -15,7 +15,7 @@ import json
 
 from codegen import ir, naming
 from codegen.backends.python.annotations import TypeAnnotator
-from codegen.backends.python.text import doc_lines, docstring, lifecycle_text
+from codegen.backends.python.text import docstring, lifecycle_text
 from codegen.backends.python.views import MethodView
 
 __all__ = ["method_doc", "method_views"]
@@ -23,10 +23,12 @@ __all__ = ["method_doc", "method_views"]
 
 def method_doc(method: ir.Method) -> str:
     """The documentation of a method (docstring text, not yet indented)."""
+    optional = " Its params may be left out (None)." if method.params_optional else ""
     return lifecycle_text(
         method.lifecycle.docs,
         method.lifecycle,
-        f"`{method.wire_name}` ({method.kind.value}, {method.direction.arrow()}).",
+        f"`{method.wire_name}` ({method.kind.value}, {method.direction.arrow()})."
+        + optional,
     )
 
 
@@ -41,6 +43,8 @@ def method_views(types: TypeAnnotator) -> list[MethodView]:
         function = functions[method.wire_name]
         request = method.kind is ir.MethodKind.REQUEST
         params = types.annotation(method.params) if method.params is not None else None
+        if params is not None and method.params_optional:
+            params = f"{params} | None"  # None: the message has no params key
         result: str | None = None
         if request:
             result = (
@@ -50,7 +54,7 @@ def method_views(types: TypeAnnotator) -> list[MethodView]:
         views.append(
             MethodView(
                 wire=json.dumps(method.wire_name),
-                label=" ".join(doc_lines(method.wire_name)).replace("`", "'"),
+                name=method.wire_name,
                 kind=json.dumps(method.kind.value),
                 is_request=request,
                 sender=json.dumps(method.direction.sender),
@@ -67,6 +71,7 @@ def method_views(types: TypeAnnotator) -> list[MethodView]:
                 or types.index.struct_of(method.result) is None,
                 doc=docstring(method_doc(method), "    "),
                 jsonrpc=jsonrpc,
+                params_optional=params is not None and method.params_optional,
             )
         )
     return views

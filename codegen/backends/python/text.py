@@ -10,10 +10,10 @@ escaped, control characters blanked) and needs no reformatting at ``LINE_LENGTH`
 
 from __future__ import annotations
 
-import json
 import textwrap
 
 from codegen import ir
+from codegen.backends.escape import py_str
 from codegen.backends.formatting import LINE_LENGTH
 
 __all__ = [
@@ -33,14 +33,14 @@ def py_literal(value: object) -> str:
     if isinstance(value, bool):
         return "True" if value else "False"
     if isinstance(value, str):
-        return json.dumps(value)
+        return py_str(value)
     if isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, list):
         return "[" + ", ".join(py_literal(item) for item in value) + "]"
     if isinstance(value, dict):
         items = ", ".join(
-            f"{json.dumps(str(k))}: {py_literal(v)}" for k, v in value.items()
+            f"{py_str(str(k))}: {py_literal(v)}" for k, v in value.items()
         )
         return "{" + items + "}"
     raise TypeError(f"not a JSON value: {value!r}")

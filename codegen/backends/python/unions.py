@@ -39,6 +39,9 @@ from codegen.ir.index import Index
 
 __all__ = ["UnionBuilder"]
 
+# The tag of the catch-all member of an open union (not a name a spec variant can have).
+_UNKNOWN_TAG = "<unknown tag>"
+
 
 class UnionBuilder(DeclBuilder):
     """The views of unions (and of their wrapper models) of one protocol."""
@@ -57,6 +60,10 @@ class UnionBuilder(DeclBuilder):
         members = list(
             dict.fromkeys(self._variant_annotation(v) for v in union.variants)
         )
+        if not union.first_fit:
+            # Any order reads the same; ``bool`` first so that ``True`` is written as
+            # ``true`` (pydantic serializes by the first member it is an instance of).
+            members.sort(key=lambda a: not a.startswith(("bool", "Annotated[bool")))
         value = " | ".join(members)
         if union.first_fit and len(members) > 1:
             # serde: the first variant in declaration order that reads the value.
@@ -126,16 +133,11 @@ class UnionBuilder(DeclBuilder):
         )
 
     def _variant_annotation(self, variant: ir.Variant) -> str:
+        # ``strict``: a union alias is validated at module level too (``TypeAdapter``),
+        # where ``true`` would otherwise read as ``1``.
         if variant.type is None:
             return "None"
-        annotation = self.annotation(variant.type)
-        if isinstance(variant.type, ir.Primitive) and variant.type.kind is not (
-            ir.PrimitiveKind.NULL
-        ):
-            # Strict even where the union is read on its own (a TypeAdapter of the
-            # alias has no model config): ``false`` is not the integer 0.
-            return f"Annotated[{annotation}, Strict()]"
-        return annotation
+        return self.annotation(variant.type, strict=True)
 
     def _tag_field(
         self, key: str, values: tuple[str | int | bool, ...], *, catch_all: bool = False
@@ -178,50 +180,6 @@ class UnionBuilder(DeclBuilder):
             out.extend(inner)
         return out
 
-    def _by_tag_value(
-        self,
-        union: ir.UnionDecl,
-        classes: Sequence[tuple[ir.Variant, str, str | None]],
-        nested: dict[str, list[str]],
-        key: str,
-        catch_all: ir.Variant | None,
-    ) -> DeclView:
-        """A callable discriminator on the tag's value, for variants that are unions of
-        models carrying the tag (the choice inside such a variant is its own) and for a
-        catch-all variant (any other string tag)."""
-        checks = tuple(
-            CheckView(
-                f"kind == {json.dumps(json_kind(tag))} and tag == {py_literal(tag)}",
-                json.dumps(variant.name),
-            )
-            for variant, _, _ in classes
-            for tag in variant.tag_values or (variant.name,)
-        )
-        instance_checks = []
-        for variant, cls, _ in classes:
-            members = nested.get(variant.name, [cls])
-            condition = members[0] if len(members) == 1 else f"({', '.join(members)})"
-            instance_checks.append(CheckView(condition, json.dumps(variant.name)))
-        fallback = "None"
-        if catch_all is not None:
-            fallback = f'{json.dumps(catch_all.name)} if kind == "string" else None'
-        disc = DiscriminatorView(
-            function=self._discriminator_name(union),
-            doc=docstring(
-                f"Pick the variant of `{self.names[union.name]}` by its {key!r} tag.",
-                "    ",
-            ),
-            instance_checks=tuple(instance_checks),
-            dict_prelude=(
-                f"tag = value.get({json.dumps(key)})",
-                "kind = _json_kind(tag)",
-            ),
-            dict_checks=checks,
-            dict_fallback=fallback,
-            other_fallback="None",
-        )
-        return self._discriminated_view(union, classes, disc, f"Tagged by {key!r}.")
-
     def _wrapper(
         self,
         union: ir.UnionDecl,
@@ -249,12 +207,13 @@ class UnionBuilder(DeclBuilder):
 
     def _tagged_union(self, union: ir.UnionDecl, key: str) -> list[DeclView]:
         """Internally tagged, or untagged with an inferred tag key: the wire form is
-        ``{key: tag, ...fields}``."""
+        ``{key: tag, ...fields}``.  A variant may itself be a union of models (its
+        tags are theirs); an open union keeps a value whose tag it does not know as a
+        plain JSON object."""
         out: list[DeclView] = []
         # (variant, its class or annotation, the attribute of its tag field if usable)
         classes: list[tuple[ir.Variant, str, str | None]] = []
-        # variant → the model classes of a nested union that carry the tag themselves
-        nested: dict[str, list[str]] = {}
+        nested: dict[str, str] = {}  # variant → the tuple of its models, for isinstance
         for variant in union.variants:
             values = variant.tag_values or (variant.name,)
             struct = self.index.struct_of(variant.type) if variant.type else None
@@ -262,7 +221,8 @@ class UnionBuilder(DeclBuilder):
                 self._tagged_members(variant.type, key) if struct is None else None
             )
             if members:
-                nested[variant.name] = members
+                # A flattened enum distributed into structs that carry the tag.
+                nested[variant.name] = f"({', '.join(members)},)"
                 classes.append((variant, self._variant_annotation(variant), key))
                 continue
             if needs_wrapper(self.index, union, variant):
@@ -275,7 +235,12 @@ class UnionBuilder(DeclBuilder):
                 classes.append((variant, out[-1].name, self.attrs(fields)[key]))
                 continue
             if struct is None:
-                classes.append((variant, self._variant_annotation(variant), None))
+                models = self._nested_models(variant)
+                if models and variant.tag_values:
+                    nested[variant.name] = f"({', '.join(models)},)"
+                    classes.append((variant, self._variant_annotation(variant), ""))
+                else:
+                    classes.append((variant, self._variant_annotation(variant), None))
                 continue
             fields = self.index.wire_fields(struct)
             tag_field = next((f for f in fields if f.wire_name == key), None)
@@ -284,10 +249,6 @@ class UnionBuilder(DeclBuilder):
                 attr = None
             classes.append((variant, self.names[struct.name], attr))
         untagged = any(attr is None for *_, attr in classes)
-        catch_all = next((v for v in union.variants if v.catch_all), None)
-        if (nested or catch_all is not None) and not untagged:
-            out.append(self._by_tag_value(union, classes, nested, key, catch_all))
-            return out
         if untagged or len({cls for _, cls, _ in classes}) < len(classes):
             joined = " | ".join(dict.fromkeys(cls for _, cls, _ in classes))
             comment = (
@@ -296,8 +257,32 @@ class UnionBuilder(DeclBuilder):
             )
             out.append(self._union_view(union, joined, comment))
             return out
-        out.append(self._by_tag(union, classes, key, f"Tagged by {key!r}."))
+        note = f"Tagged by {key!r}."
+        if union.open:
+            note += " Open: a value with another tag is kept as a JSON object."
+        catch_all = next((v for v in union.variants if v.catch_all), None)
+        out.append(self._by_tag(union, classes, key, note, nested, catch_all))
         return out
+
+    def _nested_models(self, variant: ir.Variant) -> list[str]:
+        """The model classes of a variant that names a union of models, else []."""
+        found: list[str] = []
+        stack = [variant.type] if variant.type is not None else []
+        seen: set[str] = set()
+        while stack:
+            expr = self.index.resolve(stack.pop(0))
+            struct = self.index.struct_of(expr)
+            if struct is not None:
+                found.append(self.names[struct.name])
+                continue
+            decl = self.index.get(expr.name) if isinstance(expr, ir.Ref) else None
+            if not isinstance(decl, ir.UnionDecl) or decl.name in seen:
+                return []
+            if any(needs_wrapper(self.index, decl, v) for v in decl.variants):
+                return []
+            seen.add(decl.name)
+            stack.extend(v.type for v in decl.variants if v.type is not None)
+        return found
 
     def _by_tag(
         self,
@@ -305,12 +290,17 @@ class UnionBuilder(DeclBuilder):
         classes: Sequence[tuple[ir.Variant, str, str | None]],
         key: str,
         comment: str,
+        nested: dict[str, str] | None = None,
+        catch_all: ir.Variant | None = None,
     ) -> DeclView:
         """A union of models told apart by the value of the ``key`` field: a callable
         discriminator that reads the wire key and compares JSON types exactly (pydantic
-        would match ``true`` to the tag ``1``)."""
+        would match ``true`` to the tag ``1``), and that knows nested unions, the
+        unknown tags of an open union and serde's ``#[serde(other)]`` variant (any other
+        string tag)."""
         # Always a callable on the wire key: pydantic's ``Field(discriminator=attr)``
         # also reads the attribute name, so an unknown key ``type_`` would steer it.
+        nested = nested or {}
         tags = [(v, tag) for v, _, _ in classes for tag in v.tag_values or (v.name,)]
         checks = tuple(
             CheckView(
@@ -319,6 +309,16 @@ class UnionBuilder(DeclBuilder):
             )
             for variant, tag in tags
         )
+        members = list(classes)
+        fallback = "None"
+        if union.open:
+            unknown = ir.Variant(_UNKNOWN_TAG, ir.AnyJson(object_only=True))
+            members.append((unknown, "dict[str, JsonValue]", None))
+            fallback = (
+                f"{json.dumps(_UNKNOWN_TAG)} if {json.dumps(key)} in value else None"
+            )
+        elif catch_all is not None:
+            fallback = f'{json.dumps(catch_all.name)} if kind == "string" else None'
         disc = DiscriminatorView(
             function=self._discriminator_name(union),
             doc=docstring(
@@ -326,17 +326,18 @@ class UnionBuilder(DeclBuilder):
                 "    ",
             ),
             instance_checks=tuple(
-                CheckView(cls, json.dumps(variant.name)) for variant, cls, _ in classes
+                CheckView(nested.get(variant.name, cls), json.dumps(variant.name))
+                for variant, cls, _ in classes
             ),
             dict_prelude=(
                 f"tag = value.get({json.dumps(key)})",
                 "kind = _json_kind(tag)",
             ),
             dict_checks=checks,
-            dict_fallback="None",
+            dict_fallback=fallback,
             other_fallback="None",
         )
-        return self._discriminated_view(union, classes, disc, comment)
+        return self._discriminated_view(union, members, disc, comment)
 
     def _discriminated_view(
         self,

@@ -70,19 +70,22 @@ class DeclView:
     exported: bool = True
     runtime: str = ""  # the text evaluated at import time (ordering constraints)
     body: tuple[str, ...] = ()  # extra class-body lines (indented), after the members
+    # An alias or union that refers to itself (a JSON value type): rendered as
+    # ``TypeAliasType`` with a lazily evaluated value, so the module imports cleanly.
+    recursive: bool = False
 
 
 @dataclass(frozen=True)
 class MethodView:
     wire: str
-    label: str  # the wire name, safe inside a docstring
+    name: str  # the wire name as written (templates encode it per context)
     kind: str
     is_request: bool
     sender: str
     receiver: str
     both_ways: str
     function: str
-    params: str | None  # annotation
+    params: str | None  # annotation (``X | None`` when the params key may be absent)
     result: str | None
     params_adapter: str | None
     result_adapter: str | None
@@ -90,3 +93,4 @@ class MethodView:
     result_config: bool
     doc: str
     jsonrpc: bool
+    params_optional: bool = False

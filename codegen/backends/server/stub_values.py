@@ -4,9 +4,11 @@ valid value built from the IR.
 Phase: backend helper (used by ``codegen/backends/server.py``).
 Inputs: the ``Index`` of a normalized ``ir.Protocol``.
 Outputs: per request method, an ordered tuple of ``(origin, JSON text)`` candidates:
-accepted MESSAGE examples carrying a ``result``, then accepted ``part: result`` samples,
+accepted MESSAGE examples carrying a ``result`` (for a result that is a union chosen by
+the params, those of its first member first), then accepted ``part: result`` samples,
 then the minimal value (required fields only, first enum member, first union variant,
-``null`` for a request without a declared result).
+``null`` for a request without a declared result; a string field the spec names a
+constant for, ``protocolVersion`` ↔ ``LATEST_PROTOCOL_VERSION``, takes that value).
 Guarantees: deterministic (spec order); never raises on odd IR (a cycle or an unknown
 reference yields ``null``).  The generated ``stub_data.result()`` validates the
 candidates in order at run time and uses the first that passes, so a candidate that
@@ -48,13 +50,20 @@ def candidates(index: Index, method: ir.Method) -> list[tuple[str, str]]:
             out.append((origin, text))
 
     mine = [e for e in index.protocol.examples if e.method == method.wire_name]
+    examples: list[tuple[str, Any]] = []
     for example in mine:
         if example.expect is not ir.Expectation.ACCEPT or example.skipped_reason:
             continue
         if example.part is ir.ExamplePart.MESSAGE:
             message = _load(example.json_text)
             if isinstance(message, dict) and "result" in message:
-                add(f"example {example.name}", message["result"])
+                examples.append((f"example {example.name}", message["result"]))
+    # A result that is a union chosen by the params (``CallToolResult | CreateTaskResult``):
+    # plain calls get the first member, so its examples come first.
+    first = _first_member(index, method.result)
+    examples.sort(key=lambda item: not _fits(index, first, item[1]))
+    for origin, value in examples:
+        add(origin, value)
     for example in mine:
         if example.expect is not ir.Expectation.ACCEPT or example.skipped_reason:
             continue
@@ -71,6 +80,24 @@ def candidates(index: Index, method: ir.Method) -> list[tuple[str, str]]:
 
 
 _INVALID = object()
+
+
+def _first_member(index: Index, expr: ir.TypeExpr | None) -> ir.StructDecl | None:
+    if isinstance(expr, ir.InlineUnion) and expr.members:
+        return index.struct_of(expr.members[0])
+    return None
+
+
+def _fits(index: Index, struct: ir.StructDecl | None, value: Any) -> bool:
+    """Whether a JSON value has every key ``struct`` requires (True without a struct)."""
+    if struct is None:
+        return True
+    required = [
+        f.wire_name
+        for f in index.wire_fields(struct)
+        if f.presence is ir.Presence.REQUIRED
+    ]
+    return isinstance(value, dict) and all(key in value for key in required)
 
 
 def _load(text: str) -> Any:
@@ -148,8 +175,39 @@ def _struct(index: Index, struct: ir.StructDecl, depth: int) -> dict[str, Any]:
         if fld.presence is not ir.Presence.REQUIRED and default is not _INVALID:
             out[fld.wire_name] = default  # what a writer writes for an absent key
             continue
+        constant = _constant_for(index, fld)
+        if constant is not None:
+            out[fld.wire_name] = constant
+            continue
         out[fld.wire_name] = minimal_value(index, fld.type, depth + 1)
     return out
+
+
+def _constant_for(index: Index, fld: ir.Field) -> str | None:
+    """A string field the spec names a constant for (``protocolVersion`` and MCP's
+    ``LATEST_PROTOCOL_VERSION``): its value, which a real peer checks, rather than ``""``.
+    """
+    resolved = index.resolve(fld.type)
+    if not (
+        isinstance(resolved, ir.Primitive) and resolved.kind is ir.PrimitiveKind.STRING
+    ):
+        return None
+    wanted = _constant_case(fld.wire_name)
+    for constant in index.protocol.constants:
+        if isinstance(constant.value, str) and (
+            constant.name == wanted or constant.name.endswith("_" + wanted)
+        ):
+            return constant.value
+    return None
+
+
+def _constant_case(name: str) -> str:
+    out = []
+    for position, char in enumerate(name):
+        if char.isupper() and position and not name[position - 1].isupper():
+            out.append("_")
+        out.append(char.upper() if char.isalnum() else "_")
+    return "".join(out)
 
 
 def _variant_value(

@@ -19,3 +19,6 @@ class FrontendResult:
     methods: tuple[ir.Method, ...]
     examples: tuple[ir.Example, ...] = ()
     constants: tuple[ir.ConstDecl, ...] = ()
+    # The frontend applied spec.toml's [methods] table itself (it needed the table's facts
+    # to decide direction, kind or reachability); otherwise the pipeline applies it.
+    method_table_applied: bool = False

@@ -57,7 +57,6 @@ _REQUEST = re.compile(
     re.IGNORECASE,
 )
 _COMMENT_REQUEST = re.compile(r"\b(?:request|callback)\b", re.IGNORECASE)
-_OVERRIDE_KEYS = {"direction", "kind", "params", "result"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,34 +143,30 @@ class _Overrides:
 
     @classmethod
     def load(cls, config: SpecConfig, diags: Diagnostics) -> _Overrides:
-        rel = config.rel(config.spec_dir / "spec.toml")
-        table = config.raw.get("methods", {})
-        toml_text = ""
-        try:
-            toml_text = (config.spec_dir / "spec.toml").read_text(encoding="utf-8")
-        except OSError:
-            pass
+        """The spec's ``[methods]`` entries (``[methods."<wire>"]`` or the older
+        ``[methods.overrides."<wire>"]``; config.py has checked their keys)."""
         entries: dict[str, dict[str, Any]] = {}
         spans: dict[str, ir.Span] = {}
-        if not isinstance(table, dict):
-            diags.report("CFG002", "[methods] must be a table", ir.Span(rel, 1, 1))
-            return cls(entries, spans)
-        for key in sorted(set(table) - {"overrides"}):
-            diags.report("CFG002", f"unknown key methods.{key}", ir.Span(rel, 1, 1))
-        raw = table.get("overrides", {})
-        for wire, entry in (raw.items() if isinstance(raw, dict) else []):
-            span = _toml_span(toml_text, rel, wire)
-            spans[wire] = span
-            if not isinstance(entry, dict):
-                diags.report(
-                    "CFG002", f"[methods.overrides.{wire!r}] must be a table", span
-                )
-                continue
-            for key in sorted(set(entry) - _OVERRIDE_KEYS):
-                diags.report(
-                    "CFG002", f"unknown key {key!r} in override of {wire!r}", span
-                )
-            entries[wire] = {k: v for k, v in entry.items() if k in _OVERRIDE_KEYS}
+        for entry in config.methods:
+            spans[entry.wire] = entry.span
+            facts: dict[str, Any] = {}
+            if entry.direction is not None:
+                facts["direction"] = entry.direction
+            if entry.kind is not None:
+                facts["kind"] = entry.kind
+            for key in ("params", "result"):
+                names = getattr(entry, key)
+                if names is None:
+                    continue
+                if len(names) != 1:
+                    diags.report(
+                        "CFG002",
+                        f"{key} of {entry.wire!r} must name one type for a Go spec",
+                        entry.span,
+                    )
+                    continue
+                facts[key] = names[0]
+            entries[entry.wire] = facts
         return cls(entries, spans)
 
     def get(self, wire: str, key: str) -> Any:
@@ -501,11 +496,3 @@ def _pascal_wire(wire: str) -> str:
 
 def _first_paragraph(docs: str) -> str:
     return docs.split("\n\n", 1)[0].replace("\n", " ")
-
-
-def _toml_span(toml_text: str, rel: str, wire: str) -> ir.Span:
-    needle = f'"{wire}"'
-    for number, line in enumerate(toml_text.splitlines(), start=1):
-        if line.lstrip().startswith("[") and needle in line:
-            return ir.Span(rel, number, line.index(needle) + 1)
-    return ir.Span(rel, 1, 1)

@@ -84,8 +84,13 @@ def read_spec(
     methods, constants = build_methods(
         read.consts, read.decls, read.pages, config, diags
     )
+    # The method rules need the [methods] table's facts to decide direction and kind,
+    # so this frontend applies the table itself (methods.py).
     return FrontendResult(
-        decls=tuple(read.decls), methods=tuple(methods), constants=tuple(constants)
+        decls=tuple(read.decls),
+        methods=tuple(methods),
+        constants=tuple(constants),
+        method_table_applied=True,
     )
 
 

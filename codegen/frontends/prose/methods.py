@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.prose.markdown_blocks import HEADING, PARAGRAPH, Block
-from codegen.frontends.typescript.type_exprs import PREDEFINED
+from codegen.frontends.typescript.tstypes import PREDEFINED
 
 _REQUEST = re.compile(r"^Request:\s*")
 _RESPONSE = re.compile(r"^Response:\s*")

@@ -25,7 +25,11 @@ from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.result import FrontendResult
 from codegen.frontends.prose.markdown_blocks import CODE, Block, read_blocks
 from codegen.frontends.prose.methods import PROSE_ONLY_TYPES, DocText, read_methods
-from codegen.frontends.typescript.reader import read_typescript, read_with_externals
+from codegen.frontends.typescript.reader import (
+    Options,
+    read_typescript,
+    read_with_externals,
+)
 from codegen.ir.rewrite import rewrite
 from codegen.spec.config import SpecConfig
 from codegen.spec.source import SourceText
@@ -56,7 +60,9 @@ def read_prose(
             views.append(view)
             owners[view.rel_path] = (doc, block, DocText(view.rel_path, view.text))
     ts_diags = Diagnostics(diags.phase)
-    typescript = read_typescript(views, roles, externals, ts_diags)
+    # Prose names some types TypeScript lacks (``integer``): they resolve afterwards.
+    options = Options(roots=False, known_names=frozenset(PROSE_ONLY_TYPES))
+    typescript = read_typescript(views, roles, externals, ts_diags, options)
 
     def to_document(node: Any) -> Any:
         if isinstance(node, ir.Span) and node.file in owners:

@@ -11,7 +11,7 @@ Module files are found as rustc finds them: ``mod x;`` in a crate root or ``mod.
 ``x.rs`` or ``x/mod.rs`` beside it, in ``foo.rs`` it means ``foo/x.rs`` or ``foo/x/mod.rs``;
 ``#[path = "..."]`` overrides; a source no ``mod`` declaration names is a crate root.  A file
 whose ``mod`` declaration is compiled out (``#[cfg(feature = "unstable_nes")] mod nes;``
-without that feature) contributes nothing (SYN006 note).
+without that feature) contributes nothing (SYN007 note).
 Guarantees: never raises; syntax errors are SYN001, a compiled ``mod`` whose file is not among
 the sources is SYN002 (its declarations are missing, and references to them say so), an
 unreadable Cargo.toml is CFG002.
@@ -103,7 +103,7 @@ def read_crate(
             walker.module(path, "crate")
     for path in sorted(set(files) - walker.visited):
         diags.report(
-            "SYN006",
+            "SYN007",
             f"{path} is not compiled with the selected features; its declarations are "
             "left out",
             ir.Span(path, 1, 1),

@@ -23,7 +23,7 @@ result type is a notification.  Method docs are the routing enum variant's, else
 type's.
 Guarantees: never raises; a name used for two kinds (``mcp/message``, a request and a
 notification) is kept as the request with a note (MTH003); a table entry no type is found
-for is MTH003; a crate that declares no method at all is MTH007.
+for is MTH003; a spec that declares no method at all is the pipeline's MTH008.
 """
 
 from __future__ import annotations

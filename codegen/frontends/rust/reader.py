@@ -16,7 +16,7 @@ blocks generation.
 Guarantees: never raises on user input: syntax errors (SYN001), unknown attributes (SER001),
 code-defined wire forms (SER003), unknown items and macros (SYN002), unknown types (SYN003),
 duplicate names (REF003), keys written twice through ``flatten`` (STR001) and a crate with
-no methods (MTH007) are diagnostics with spans.
+no methods (MTH008, from the pipeline) are diagnostics with spans.
 """
 
 from __future__ import annotations
@@ -126,14 +126,6 @@ def read_rust(
     methods = macros.build_methods(reading.peers, by_name, roles, diags)
     methods += build_methods(reading.methods, reading.facts, by_name, roles, diags)
     decls = _drop_routing_enums(decls, methods, diags)
-    if not methods:
-        first = sources[0].rel_path if sources else "spec.toml"
-        diags.report(
-            "MTH007",
-            "the crate declares no methods (no acp_peer!, method-name constants, schemars "
-            "x-method annotations or routing enums); only its types are generated",
-            ir.Span(first, 1, 1),
-        )
     return FrontendResult(decls=tuple(decls), methods=tuple(methods))
 
 

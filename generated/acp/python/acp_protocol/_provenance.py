@@ -18,7 +18,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "83191821479979f48b6716f238cdff988c3c9a7467b0f54c8c3c97d09fa0d5ee",
-    "_rpc.py": "3cbf597b82afaf2ea7ba5dc2e62ed800216be6c197c504947e12684a83c36021",
+    "_rpc.py": "2f28ce6529e8c524584728532db3fe0a57de34848ffb5aa8247d3e42427ea616",
     "client.py": "826aad1a167ea2ba80ad842f4693b5445816b364787e9f0c47688bc67b66ea78",
     "methods.py": "30408762bc68f295406037c5c4147c3f2cb02c2a76d530cac6b233e667377993",
     "models.py": "fd15b50dd2cff0e62cf4d9d70e5d748e27819b842d6d3c98124e1cdd853971ed",

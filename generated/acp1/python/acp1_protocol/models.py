@@ -307,10 +307,8 @@ class _ClosedModel(_Model):
 # Untagged: the first variant, in declaration order, that reads it.
 RequestId: TypeAlias = Annotated[
     None
-    | Annotated[
-        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)], Strict()
-    ]
-    | Annotated[str, Strict()],
+    | Annotated[int, Strict(), Field(ge=-9223372036854775808, le=9223372036854775807)]
+    | str,
     _LEFT_TO_RIGHT,
 ]
 """JSON RPC Request Id
@@ -6502,11 +6500,18 @@ def _discriminate_create_elicitation_request_tagged(value: Any) -> str | None:
     """Pick the variant of `CreateElicitationRequest` by its 'mode' tag."""
     if isinstance(
         value,
-        (CreateElicitationRequestFormSession, CreateElicitationRequestFormRequest),
+        (
+            CreateElicitationRequestFormSession,
+            CreateElicitationRequestFormRequest,
+        ),
     ):
         return "Form"
     if isinstance(
-        value, (CreateElicitationRequestUrlSession, CreateElicitationRequestUrlRequest)
+        value,
+        (
+            CreateElicitationRequestUrlSession,
+            CreateElicitationRequestUrlRequest,
+        ),
     ):
         return "Url"
     if isinstance(value, dict):
@@ -6644,9 +6649,21 @@ ElicitationModeUrl: TypeAlias = Annotated[
 
 def _discriminate_elicitation_mode_tagged(value: Any) -> str | None:
     """Pick the variant of `ElicitationMode` by its 'mode' tag."""
-    if isinstance(value, (ElicitationModeFormSession, ElicitationModeFormRequest)):
+    if isinstance(
+        value,
+        (
+            ElicitationModeFormSession,
+            ElicitationModeFormRequest,
+        ),
+    ):
         return "Form"
-    if isinstance(value, (ElicitationModeUrlSession, ElicitationModeUrlRequest)):
+    if isinstance(
+        value,
+        (
+            ElicitationModeUrlSession,
+            ElicitationModeUrlRequest,
+        ),
+    ):
         return "Url"
     if isinstance(value, dict):
         tag = value.get("mode")
@@ -7121,11 +7138,9 @@ class ElicitationAcceptAction(_Model):
 
 # Untagged: the first variant, in declaration order, that reads it.
 ElicitationContentValue: TypeAlias = Annotated[
-    Annotated[str, Strict()]
-    | Annotated[
-        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)], Strict()
-    ]
-    | Annotated[Annotated[float, Field(allow_inf_nan=False)], Strict()]
+    str
+    | Annotated[int, Strict(), Field(ge=-9223372036854775808, le=9223372036854775807)]
+    | Annotated[float, Strict(), Field(allow_inf_nan=False)]
     | Annotated[bool, Strict()]
     | list[str],
     _LEFT_TO_RIGHT,

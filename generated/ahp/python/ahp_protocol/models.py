@@ -19,7 +19,6 @@ from pydantic import (
     Field,
     GetCoreSchemaHandler,
     JsonValue,
-    Strict,
     Tag,
     ValidationError,
     ValidatorFunctionWrapHandler,
@@ -714,7 +713,7 @@ class StringOrMarkdownObject(_Model):
 
 
 # Untagged: pydantic's smart union picks the best-fitting variant.
-StringOrMarkdown: TypeAlias = Annotated[str, Strict()] | StringOrMarkdownObject
+StringOrMarkdown: TypeAlias = str | StringOrMarkdownObject
 """A string that may optionally be rendered as Markdown.
 
 - A plain `string` is rendered as-is (no Markdown processing).

@@ -18,7 +18,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "b1dfe31b5a0b1bbadb80bb7ab468ced097efc6ef12e934aa25d2d624bf31cec5",
-    "_rpc.py": "1b8cc5ebb50d9e2a40159764d3511ca13c061900e844244223820d6ab70046f6",
+    "_rpc.py": "57623c7c3451fd77a43d7c5fca014a0901f8b3e5d178c790a2bdc3f9d3712edd",
     "client.py": "6b5907ceef5d1e1a7a9379813b38c13ef38602d41fb806f2d12026e600d24918",
     "methods.py": "254a61f34e0851506f8793201ad0945504257cd1f3ef1be1c694fac9b4ed9d4b",
     "models.py": "dd8cd5f681adcba111a7f6de61751fbfe2f8e385f8c7e08686474b2d9d2adb97",

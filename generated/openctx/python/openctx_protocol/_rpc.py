@@ -20,6 +20,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import os
 import signal
 import stat
@@ -51,8 +52,10 @@ Handler = Callable[[Any], Awaitable[Any]]
 class MethodInfo:
     """One method of the protocol: who sends it and how to validate its payloads.
 
-    ``params`` is None when the message carries no ``params`` key; ``result`` is None
-    for a notification (a request without a declared result validates ``null``).
+    ``params`` is None when the message carries no ``params`` key (an adapter that
+    accepts None: the key is optional, and a None value is sent without it);
+    ``result`` is None for a notification (a request without a declared result
+    validates ``null``).
     """
 
     wire_name: str
@@ -182,12 +185,28 @@ def _no_constants(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(
+        value
+    ):  # 1e400: no double holds it (Go's encoding/json agrees)
+        raise ValueError(f"number out of range: {_short(text, 40)}")
+    return value
+
+
 def loads(data: str | bytes) -> Any:
     """Parse one message; raises ``RpcError(PARSE_ERROR)`` on anything that is not
-    JSON (NaN and Infinity included).
+    UTF-8 JSON: invalid UTF-8 (and UTF-16/32, which ``json`` would guess), NaN and
+    Infinity, numbers no double holds (``1e400``) and integers of over 4300 digits.
     """
     try:
-        return json.loads(data, parse_constant=_no_constants)
+        text = data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else data
+    except UnicodeDecodeError as error:
+        raise RpcError(
+            PARSE_ERROR, f"parse error: not UTF-8 (byte {error.start})"
+        ) from None
+    try:
+        return json.loads(text, parse_constant=_no_constants, parse_float=_finite)
     except RecursionError:
         raise RpcError(PARSE_ERROR, "parse error: nested too deeply") from None
     except ValueError as error:
@@ -195,7 +214,20 @@ def loads(data: str | bytes) -> Any:
 
 
 def dumps(message: Any) -> str:
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    """Compact JSON that always encodes as UTF-8: a string holding a lone surrogate (a
+    peer may send ``"\\ud800"``, and its id is echoed) makes the whole message ASCII with
+    escapes, exactly as the peer wrote it.  Raises ``ValueError`` on NaN or Infinity,
+    which are not JSON.
+    """
+    text = json.dumps(
+        message, ensure_ascii=False, separators=(",", ":"), allow_nan=False
+    )
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            text = json.dumps(message, separators=(",", ":"), allow_nan=False)
+    return text
 
 
 # ----------------------------------------------------------------------------- logging
@@ -227,11 +259,15 @@ class MessageLog:
             entry: JsonObject = {"time": time.time(), "direction": direction}
             entry["peer"] = peer
             try:
-                entry["message"] = json.loads(text)
-            except (ValueError, RecursionError):
+                entry["message"] = loads(text)
+            except RpcError:
                 entry["raw"] = text
-            self._file.write(dumps(entry) + "\n")
-            self._file.flush()
+            try:
+                self._file.write(dumps(entry) + "\n")
+                self._file.flush()
+            except OSError as error:  # a full disk must not stop the server
+                self.info(f"transcript stopped: {error}")
+                self.close()
 
     def close(self) -> None:
         if self._file is not None:
@@ -274,6 +310,13 @@ class Dispatcher:
                 raise RpcError(INVALID_PARAMS, f"{method} takes no params")
             value: Any = None
         else:
+            if not has_params:
+                # JSON-RPC 2.0: params MAY be omitted.  Absent params read as an
+                # object with no keys, so a method whose params are all optional (an
+                # empty struct, like piglet's ``shutdown`` that Go sends with
+                # ``omitempty``) is accepted without them, and any other is still
+                # told which fields it lacks.
+                params = {}
             try:
                 value = info.params.validate_python(params, by_name=False)
             except ValidationError as error:
@@ -425,7 +468,14 @@ class Connection:
         self.dispatcher.handlers = handlers
 
     async def _send(self, message: Any) -> None:
-        text = dumps(message)
+        try:
+            text = dumps(message)
+        except (ValueError, TypeError):  # e.g. a handler's error data holding NaN
+            self.log.info(f"not JSON, not sent: {_short(repr(message))}")
+            if not (isinstance(message, dict) and "id" in message):
+                return
+            failure = RpcError(INTERNAL_ERROR, "internal error: the answer is not JSON")
+            text = dumps(error_response(message["id"], failure))
         self.log.message("out", self.channel.peer, text)
         await self.channel.send(text)
 
@@ -525,7 +575,8 @@ class Connection:
         """Send a typed request; validate and return the typed result."""
         info = self.methods[method]
         message: JsonObject = {"jsonrpc": "2.0", "id": self.new_id(), "method": method}
-        if info.params is not None:
+        if info.params is not None and params is not None:
+            # None: optional params left out (JSON-RPC has no ``"params": null``).
             message["params"] = info.params.dump_python(
                 params, mode="json", by_alias=True
             )
@@ -539,7 +590,8 @@ class Connection:
     async def notify(self, method: str, params: Any) -> None:
         info = self.methods[method]
         message: JsonObject = {"jsonrpc": "2.0", "method": method}
-        if info.params is not None:
+        if info.params is not None and params is not None:
+            # None: optional params left out (JSON-RPC has no ``"params": null``).
             message["params"] = info.params.dump_python(
                 params, mode="json", by_alias=True
             )
@@ -708,10 +760,12 @@ class WebSocketChannel:
         socket: Any,
         peer: str,
         on_close: Callable[[], Awaitable[None]] | None = None,
+        oversized: OversizeFilter | None = None,
     ) -> None:
         self.socket = socket
         self.peer = peer
         self._on_close = on_close
+        self._oversized = oversized
 
     async def receive(self) -> str | bytes | None:
         from aiohttp import WSMsgType
@@ -719,6 +773,8 @@ class WebSocketChannel:
         message = await self.socket.receive()
         if message.type in (WSMsgType.TEXT, WSMsgType.BINARY):
             data: str | bytes = message.data
+            if self._oversized is not None and data == self._oversized.marker:
+                raise MessageTooLarge(self._oversized.limit)
             return data
         if message.type is WSMsgType.ERROR:  # e.g. over max_msg_size: closed, 1009
             print(f"websocket {self.peer}: {message.data}", file=sys.stderr)
@@ -734,6 +790,143 @@ class WebSocketChannel:
             await self.socket.close()
 
 
+class OversizeFilter:
+    """Sits between aiohttp's connection and its WebSocket frame reader: a data message
+    over the limit is dropped as its bytes stream past (never held whole), and a binary
+    frame holding ``marker`` (random per connection, so no peer can forge it) takes its
+    place; the channel answers it with -32600 and the connection goes on.
+
+    aiohttp itself would close the socket (1009) on such a message.  Frame headers are
+    parsed here (RFC 6455 §5.2) only to know where messages start and end; every other
+    byte, and every frame this filter does not drop, goes to aiohttp's reader unchanged,
+    which still does all validation.  Fragments of one message are held until its last
+    frame (at most ``limit`` bytes, as aiohttp would hold).  Requires no compression
+    (sizes are then the message sizes).
+    """
+
+    def __init__(self, inner: Any, limit: int) -> None:
+        self.inner = inner
+        self.limit = limit
+        self.marker = b"\x00oversized:" + os.urandom(16)
+        self._header = bytearray()
+        self._remaining = 0  # payload bytes left in the current frame
+        self._action = "pass"  # of the current frame: pass | hold | drop
+        self._final = False  # the current frame ends its message
+        self._size = 0  # bytes of the current data message so far
+        self._dropping = False
+        self._held = bytearray()
+
+    def feed_eof(self) -> None:
+        self.inner.feed_eof()
+
+    def feed_data(self, data: bytes | bytearray | memoryview) -> tuple[bool, bytes]:
+        view = memoryview(bytes(data))
+        out = bytearray()
+        position = 0
+        while position < len(view):
+            if self._remaining == 0 and not self._in_payload:
+                position = self._read_header(view, position, out)
+                continue
+            take = min(self._remaining, len(view) - position)
+            self._route(view[position : position + take], out)
+            position += take
+            self._remaining -= take
+            if self._remaining == 0:
+                self._end_frame(out)
+        if out:
+            result: tuple[bool, bytes] = self.inner.feed_data(bytes(out))
+            return result
+        return False, b""
+
+    _in_payload = False
+
+    def _read_header(self, view: memoryview, position: int, out: bytearray) -> int:
+        needed = 2
+        while True:
+            if len(self._header) >= 2:
+                length_flag = self._header[1] & 0x7F
+                extra = 2 if length_flag == 126 else 8 if length_flag == 127 else 0
+                mask = 4 if self._header[1] & 0x80 else 0
+                needed = 2 + extra + mask
+            if len(self._header) >= needed:
+                break
+            if position >= len(view):
+                return position
+            self._header.append(view[position])
+            position += 1
+        header = bytes(self._header)
+        self._header.clear()
+        self._start_frame(header, out)
+        return position
+
+    def _start_frame(self, header: bytes, out: bytearray) -> None:
+        fin, opcode = bool(header[0] & 0x80), header[0] & 0x0F
+        length_flag = header[1] & 0x7F
+        if length_flag == 126:
+            length = int.from_bytes(header[2:4], "big")
+        elif length_flag == 127:
+            length = int.from_bytes(header[2:10], "big")
+        else:
+            length = length_flag
+        action = "pass"
+        if opcode in (0x0, 0x1, 0x2):  # a data frame
+            if opcode != 0x0:
+                self._size, self._dropping = 0, False
+                self._held.clear()
+            self._size += length
+            if self._dropping or self._size > self.limit:
+                action, self._dropping = "drop", True
+                self._held.clear()
+            elif not fin or self._held:
+                action = "hold"
+        # control frames and anything malformed pass: aiohttp judges them
+        self._action, self._final = action, fin and opcode in (0x0, 0x1, 0x2)
+        self._route(memoryview(header), out)
+        self._remaining = length
+        self._in_payload = True
+        if length == 0:
+            self._end_frame(out)
+
+    def _route(self, chunk: memoryview, out: bytearray) -> None:
+        if self._action == "pass":
+            out += chunk
+        elif self._action == "hold":
+            self._held += chunk
+
+    def _end_frame(self, out: bytearray) -> None:
+        self._in_payload = False
+        if not self._final:
+            return
+        if self._dropping:
+            self._dropping = False
+            out += b"\x82" + bytes([len(self.marker)]) + self.marker
+        elif self._held:
+            out += self._held
+            self._held.clear()
+
+
+def _websocket_response(limit: int) -> Any:
+    """A server WebSocket that answers an oversized message instead of closing."""
+    from aiohttp import web
+
+    class LimitedWebSocket(web.WebSocketResponse):
+        oversized: OversizeFilter | None = None
+
+        def _post_start(self, request: Any, protocol: Any, writer: Any) -> None:
+            # aiohttp private API (pinned version; tests/server/test_hostile.py
+            # checks it): put the filter in front of the frame reader it installs.
+            handler = request.protocol
+            tail, handler._message_tail = handler._message_tail, b""
+            super()._post_start(request, protocol, writer)
+            self.oversized = OversizeFilter(handler._payload_parser, limit)
+            handler._payload_parser = self.oversized
+            if tail:
+                self.oversized.feed_data(tail)
+
+    # aiohttp's own limit stays as a backstop, just above ours.
+    return LimitedWebSocket(max_msg_size=limit + 1, compress=False)
+
+
 async def serve_websocket(
     factory: HandlerFactory,
     log: MessageLog,
@@ -741,32 +934,59 @@ async def serve_websocket(
     host: str,
     port: int,
     methods: Methods,
+    timeouts: Timeouts | None = None,
 ) -> None:
     """Serve WebSocket peers at ``ws://host:port/`` until cancelled."""
     from aiohttp import web
 
     async def endpoint(request: web.Request) -> web.StreamResponse:
-        socket = web.WebSocketResponse(max_msg_size=limit)
+        socket = _websocket_response(limit)
         await socket.prepare(request)
         peer = str(request.remote)
-        connection = Connection(WebSocketChannel(socket, peer), log, methods)
+        channel = WebSocketChannel(socket, peer, oversized=socket.oversized)
+        connection = Connection(channel, log, methods)
         connection.serve_with(factory(connection))
         log.info(f"{peer} connected")
         await connection.run()
         log.info(f"{peer} disconnected ({socket.close_code})")
-        return socket
+        response: web.StreamResponse = socket
+        return response
 
     app = web.Application()
     app.router.add_get("/", endpoint)
-    await _run_site(app, host, port, "ws", log)
+    runner = web.AppRunner(app, **_server_options(timeouts or Timeouts()))
+    await _run_site(runner, host, port, "ws", log)
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """How long a network peer may take (seconds): to send a request's headers (and to
+    start the next one on a kept-alive connection), and to send its body.  A slow peer
+    (slowloris) is disconnected, so it holds nothing for long.
+    """
+
+    headers: float = 10.0
+    body: float = 30.0
+
+
+def _server_options(timeouts: Timeouts) -> dict[str, Any]:
+    # aiohttp's keep-alive timer runs from the moment a connection opens (and after
+    # each answer) until a request's headers are complete: a header timeout.
+    # After refusing a request whose body is still coming, aiohttp reads on for a while
+    # so the peer can read the answer (lingering); a second, not aiohttp's 10.
+    return {
+        "access_log": None,
+        "handle_signals": False,
+        "keepalive_timeout": timeouts.headers,
+        "lingering_time": 1.0,
+    }
 
 
 async def _run_site(
-    app: Any, host: str, port: int, scheme: str, log: MessageLog
+    runner: Any, host: str, port: int, scheme: str, log: MessageLog
 ) -> None:
     from aiohttp import web
 
-    runner = web.AppRunner(app, access_log=None, handle_signals=False)
     await runner.setup()
     try:
         site = web.TCPSite(runner, host, port)
@@ -849,31 +1069,99 @@ async def serve_http(
     host: str,
     port: int,
     methods: Methods,
+    timeouts: Timeouts | None = None,
 ) -> None:
     """Serve HTTP POST envelopes at ``http://host:port/`` until cancelled."""
     from aiohttp import web
 
+    limits = timeouts or Timeouts()
     dispatcher = Dispatcher(factory(NoPeer()), log, methods)
 
-    async def endpoint(request: web.Request) -> web.Response:
+    def refuse(status: int, error: RpcError) -> web.Response:
+        response = web.json_response({"error": error.to_json()}, status=status)
+        response.force_close()  # the rest of the body, if any, is not read
+        return response
+
+    async def endpoint(request: web.BaseRequest) -> web.StreamResponse:
         peer = str(request.remote)
+        if request.path != "/":
+            return web.Response(status=404, text="not found: POST to /\n")
+        if request.method != "POST":
+            return web.Response(status=405, headers={"Allow": "POST"})
         try:
-            body = await request.read()
-        except web.HTTPRequestEntityTooLarge:
-            log.info(f"{peer}: {MessageTooLarge(limit)}")
-            failure = RpcError(
-                INVALID_REQUEST, f"invalid request: {MessageTooLarge(limit)}"
-            )
-            return web.json_response({"error": failure.to_json()}, status=413)
+            async with asyncio.timeout(limits.body):
+                body = await _read_body(request, limit)
+        except MessageTooLarge as error:
+            log.info(f"{peer}: {error}")
+            return refuse(413, RpcError(INVALID_REQUEST, f"invalid request: {error}"))
+        except TimeoutError:
+            log.info(f"{peer}: body not received within {limits.body:g} s")
+            failure = f"invalid request: body not received within {limits.body:g} s"
+            return refuse(408, RpcError(INVALID_REQUEST, failure))
+        except (ConnectionError, ValueError) as error:  # the peer ended it early
+            log.info(f"{peer}: incomplete body ({error})")
+            failure = "invalid request: the body ended before its declared length"
+            return refuse(400, RpcError(INVALID_REQUEST, failure))
         log.message("in", peer, body)
         status, answer = await handle_envelope(dispatcher, body)
         text = dumps(answer)
         log.message("out", peer, text)
         return web.Response(text=text, status=status, content_type="application/json")
 
-    app = web.Application(client_max_size=limit)
-    app.router.add_post("/", endpoint)
-    await _run_site(app, host, port, "http", log)
+    server = _half_close_server(endpoint, _server_options(limits))
+    await _run_site(web.ServerRunner(server), host, port, "http", log)
+
+
+async def _read_body(request: Any, limit: int) -> bytes:
+    """The request body, or ``MessageTooLarge`` as soon as it is over ``limit``."""
+    declared = request.content_length
+    if declared is not None and declared > limit:
+        raise MessageTooLarge(limit)
+    if getattr(request.protocol, "peer_done", False) and not request.content.is_eof():
+        request.content.feed_eof()  # EOF came before this request's handler started
+    body = bytearray()
+    async for chunk in request.content.iter_chunked(65536):
+        body += chunk
+        if len(body) > limit:
+            raise MessageTooLarge(limit)
+    if declared is not None and len(body) < declared:
+        raise ConnectionResetError("closed before the whole body")
+    return bytes(body)
+
+
+def _half_close_server(handler: Any, options: dict[str, Any]) -> Any:
+    """An aiohttp server whose connections survive the peer's half-close: a client that
+    sends its request and then shuts down its sending side (``shutdown(SHUT_WR)``, as
+    ``curl``-like tools and ``nc -N`` do) still gets its answer, then the connection is
+    closed; one that stops mid-request is answered 400 or closed cleanly.
+    """
+    from aiohttp import web
+    from aiohttp.web_protocol import RequestHandler
+
+    class HalfCloseHandler(RequestHandler):
+        peer_done = False  # the peer sent EOF: bodies are as long as they will get
+
+        def eof_received(self) -> bool:  # type: ignore[override]  # asyncio's contract
+            # aiohttp private state (pinned version; tests/server/test_hostile.py).
+            self.peer_done = True
+            payloads = [payload for _, payload in self._messages]
+            if self._current_request is not None:
+                payloads.append(self._current_request.content)
+            for payload in payloads:  # a request between them is seen by _read_body
+                if not payload.is_eof():
+                    payload.feed_eof()
+            if self._waiter is not None and not self._waiter.done():
+                self.force_close()  # idle, or headers cut short: nothing to answer
+                return False
+            self.close()  # answer the request under way, accept nothing more
+            return True  # keep our sending side open for that answer
+
+    class HalfCloseServer(web.Server):
+        def __call__(self) -> RequestHandler:
+            return HalfCloseHandler(self, loop=self._loop, **self._kwargs)
+
+    server_options = {k: v for k, v in options.items() if k != "handle_signals"}
+    return HalfCloseServer(handler, **server_options)
 
 
 class HttpSession:
@@ -911,7 +1199,8 @@ class HttpSession:
     async def request(self, method: str, params: Any) -> Any:
         info = self.methods[method]
         message: JsonObject = {"method": method}
-        if info.params is not None:
+        if info.params is not None and params is not None:
+            # None: optional params left out (JSON-RPC has no ``"params": null``).
             message["params"] = info.params.dump_python(
                 params, mode="json", by_alias=True
             )
@@ -1038,6 +1327,20 @@ def main(
     )
     parser.add_argument("--quiet", action="store_true", help="no per-message log")
     parser.add_argument(
+        "--header-timeout",
+        type=float,
+        default=Timeouts.headers,
+        metavar="SECONDS",
+        help="network transports: a peer must send a request's headers within this",
+    )
+    parser.add_argument(
+        "--body-timeout",
+        type=float,
+        default=Timeouts.body,
+        metavar="SECONDS",
+        help="HTTP: a peer must send a request's body within this",
+    )
+    parser.add_argument(
         "--fail",
         action="append",
         default=[],
@@ -1062,14 +1365,19 @@ def main(
             f"--transcript: cannot open {options.transcript}: {error.strerror}"
         )
     limit = options.max_message_bytes
+    timeouts = Timeouts(
+        max(options.header_timeout, 0.01), max(options.body_timeout, 0.01)
+    )
     if options.transport == "stdio":
         serving: Awaitable[None] = serve_stdio(build, log, limit, methods)
     elif options.transport == "websocket":
         serving = serve_websocket(
-            build, log, limit, options.host, options.port, methods
+            build, log, limit, options.host, options.port, methods, timeouts
         )
     else:
-        serving = serve_http(build, log, limit, options.host, options.port, methods)
+        serving = serve_http(
+            build, log, limit, options.host, options.port, methods, timeouts
+        )
     try:
         asyncio.run(_until_signal(serving, log))
     except KeyboardInterrupt:

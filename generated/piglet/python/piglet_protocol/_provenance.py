@@ -18,7 +18,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "fe2902043fd4d4e95196a427601b3918cea6f7d349ac91b93f17c40520e64608",
-    "_rpc.py": "75e69c10e726eb7d18cd0024e1a9f3ee5671b7378f8322a5a86b3a6c747e8d6d",
+    "_rpc.py": "4954ef7c7d751f0866182f4fdf9685877f90f35d0c23cadf566d23f8b4ffa35c",
     "client.py": "c42e271ac9dede502d58142a3cbf88176a0f75befb3e49ec26c3e1fe3b10dcf6",
     "methods.py": "332395f8e9ca31ef311c0744082a67bed28e32319ebbfa6e0baa1bb10e21cc9e",
     "models.py": "054081352a0a86a000e953d63e377f6f3ab590745d761c78430b38c561fb9eb1",

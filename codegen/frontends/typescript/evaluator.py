@@ -1,0 +1,1092 @@
+"""TypeScript type syntax → evaluated types → IR declarations, one group per declaration.
+
+Phase: frontend (the heart of the TypeScript frontend).
+Inputs: the ``SymbolTable`` of the spec's files and the names imported from modules the spec
+does not have.
+Outputs: ``Group``s in source order: each top-level declaration's IR (with what was lifted
+out of it) and the problems met; enums; constants with literal values.
+Guarantees: never raises on user input.  What TypeScript computes at the type level is
+computed here when its arguments are concrete: intersections, ``typeof`` of constants
+(``as const`` objects and arrays too), ``keyof``, indexed access ``T["k"]``, the utility types
+(``Partial``, ``Required``, ``Readonly``, ``Pick``, ``Omit``, ``Record``, ``Exclude``,
+``Extract``, ``NonNullable``), user generics (interfaces become one declaration per
+instantiation, ``BoxFoo``; aliases are expanded), conditional types (distributed over
+unions when the checked type is a type parameter) and mapped types.  Comments may stand
+anywhere, unions of unions are flattened, string escapes are decoded.  What cannot be
+evaluated is a ``Problem`` on its group; the reader decides whether that blocks generation.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from codegen import ir
+from codegen.diagnostics import Diagnostics
+from codegen.frontends.common.syntax import node_text, span_of
+from codegen.frontends.typescript.enums import convert_enum
+from codegen.frontends.typescript.jsdoc import (
+    JsDoc,
+    is_jsdoc,
+    lifecycle_of,
+    parse_jsdoc,
+)
+from codegen.frontends.typescript.materialize import Materializer
+from codegen.frontends.typescript.state import Group
+from codegen.frontends.typescript.strings import decode_string, parse_number
+from codegen.frontends.typescript.symbols import Symbol, SymbolTable
+from codegen.frontends.typescript.tstypes import (
+    ANY,
+    BOOLEAN,
+    NEVER,
+    NULL,
+    NUMBER,
+    STRING,
+    UNDEFINED,
+    Arr,
+    Dict,
+    Leaf,
+    Obj,
+    Prop,
+    TsType,
+    Tup,
+    describe,
+    literal,
+    literal_value,
+    members_of,
+    union_of,
+)
+from codegen.spec.source import SourceText
+
+Env = dict[str, TsType]
+
+_PREDEFINED: dict[str, TsType] = {
+    "string": STRING,
+    "number": NUMBER,
+    "bigint": Leaf(ir.Primitive(ir.PrimitiveKind.INTEGER)),
+    "boolean": BOOLEAN,
+    "unknown": ANY,
+    "any": ANY,
+    "object": Leaf(ir.AnyJson(structured=True)),  # arrays are objects in TS
+    "never": NEVER,
+    "undefined": UNDEFINED,
+    "void": UNDEFINED,
+    "null": NULL,
+}
+_WRAPPERS = (
+    "type_annotation",
+    "opting_type_annotation",
+    "omitting_type_annotation",
+    "adding_type_annotation",
+    "parenthesized_type",
+    "readonly_type",
+)
+_NOT_DATA = ("method_signature", "call_signature", "construct_signature")
+_MAX_INSTANTIATION_DEPTH = 40
+
+
+class Evaluator(Materializer):
+    """Evaluates the declarations of one spec (see the module docstring)."""
+
+    def __init__(
+        self, table: SymbolTable, imported: set[str], diags: Diagnostics
+    ) -> None:
+        super().__init__(table)
+        self.imported = imported  # names that come from modules the spec lacks
+        self.diags = diags
+        self.group_of: dict[int, Group] = {}
+        self.enums: dict[str, ir.EnumDecl] = {}
+        self.source: SourceText | None = None
+        self.instantiating = 0  # generic instantiations in progress (``Grow<[T]>``)
+
+    # ------------------------------------------------------------------ driving
+
+    def run(self) -> list[Group]:
+        for symbol in self.table.order:
+            if symbol.kind == "const":
+                continue
+            self._convert(symbol)
+        return [
+            self.group_of[s.order] for s in self.table.order if s.order in self.group_of
+        ]
+
+    def group_for(self, symbol: Symbol) -> Group:
+        group = self.group_of.get(symbol.order)
+        if group is None:
+            group = Group(symbol.name, symbol)
+            self.group_of[symbol.order] = group
+        return group
+
+    def _convert(self, symbol: Symbol) -> None:
+        group = self.group_for(symbol)
+        self.stack.append(group)
+        self.source = symbol.source
+        depth = len(self.stack)
+        try:
+            decl = self._declaration(symbol)
+        except RecursionError:
+            # Nesting deeper than Python's stack (thousands of levels): not a wire type.
+            del self.stack[depth:]
+            self.problem(symbol.span, f"{symbol.name} is nested too deeply to evaluate")
+            decl = None
+        finally:
+            self.stack.pop()
+        if decl is not None:
+            group.decls.append(decl)
+
+    def _declaration(self, symbol: Symbol) -> ir.Decl | None:
+        lifecycle = lifecycle_of(symbol.doc)
+        span = symbol.span
+        if symbol.kind == "enum":
+            return self.enum_decl(symbol)
+        if not _all_defaults(symbol):
+            self.diags.report(
+                "SYN005",
+                f"{symbol.name} is generic: it is emitted where it is used with type "
+                "arguments, one declaration per instantiation",
+                span,
+            )
+            return None
+        if symbol.kind == "interface":
+            obj = self.interface_obj(symbol, ())
+            if obj is None:
+                return None
+            return self.struct(
+                obj,
+                symbol.name,
+                derived_from=None,
+                lifecycle=lifecycle,
+                exported=symbol.exported,
+                span=span,
+            )
+        value = self.alias_value(symbol, ())
+        return self.alias_decl(value, symbol.name, lifecycle, span, symbol.exported)
+
+    # ------------------------------------------------------------------ hooks of typeops
+
+    def named_object(self, name: str) -> Obj | None:
+        if name in self.objects:
+            return self.objects[name]
+        symbol = self.table.type(name)
+        if symbol is None or not _all_defaults(symbol):
+            return None
+        if symbol.kind == "interface":
+            return self.interface_obj(symbol, ())
+        if symbol.kind == "alias":
+            value = self.alias_value(symbol, ())
+            return value if isinstance(value, Obj) else None
+        return None
+
+    def symbol_value(self, name: str) -> TsType | None:
+        symbol = self.table.type(name)
+        if symbol is None:
+            return None
+        if symbol.kind == "enum":
+            enum = self.enum_decl(symbol)
+            return union_of(
+                [Leaf(ir.EnumMemberRef(name, m.name)) for m in enum.members]
+            )
+        if symbol.kind == "alias" and _all_defaults(symbol):
+            return self.alias_value(symbol, ())
+        return None
+
+    def enum_value(self, enum: str, member: str) -> str | int | None:
+        symbol = self.table.type(enum)
+        if symbol is None or symbol.kind != "enum":
+            return None
+        for candidate in self.enum_decl(symbol).members:
+            if candidate.name == member:
+                return candidate.value
+        return None
+
+    def enum_decl(self, symbol: Symbol) -> ir.EnumDecl:
+        found = self.enums.get(symbol.name)
+        if found is None:
+            found = convert_enum(
+                symbol.node,
+                symbol.source,
+                self.diags,
+                lifecycle_of(symbol.doc),
+                symbol.exported,
+            )
+            self.enums[symbol.name] = found
+        return found
+
+    # ------------------------------------------------------------------ symbols
+
+    def interface_obj(self, symbol: Symbol, args: tuple[TsType, ...]) -> Obj | None:
+        canonical = not args and self.table.type(symbol.name) is symbol
+        if canonical and symbol.name in self.objects:
+            return self.objects[symbol.name]
+        marker = f"interface:{symbol.order}:{args!r}"
+        if marker in self.in_progress:
+            return None
+        self.in_progress.add(marker)
+        own = not args
+        if own:
+            self.stack.append(self.group_for(symbol))
+        try:
+            env = self._bind(symbol, args)
+            obj = self._interface_body(symbol, env)
+        finally:
+            self.in_progress.discard(marker)
+            if own:
+                self.stack.pop()
+        if canonical:
+            self.objects[symbol.name] = obj
+        return obj
+
+    def _interface_body(self, symbol: Symbol, env: Env) -> Obj:
+        source = symbol.source
+        bases: list[ir.Ref] = []
+        inherited: list[Prop] = []
+        index: TsType | None = None
+        for child in symbol.node.children:
+            if child.type != "extends_type_clause":
+                continue
+            for base_node in child.named_children:
+                if base_node.type == "comment":
+                    continue
+                base = self.eval(base_node, env, source)
+                if self.is_object_ref(base):
+                    assert isinstance(base, Leaf) and isinstance(base.expr, ir.Ref)
+                    bases.append(ir.Ref(base.expr.name, span_of(source, base_node)))
+                    continue
+                resolved = self.props_of(base)
+                if resolved is None:
+                    self.problem(
+                        span_of(source, base_node),
+                        f"{symbol.name} extends {node_text(base_node)!r}, which is not an "
+                        "object type",
+                    )
+                    continue
+                inherited.extend(resolved.props)
+                index = index or resolved.index
+        body = symbol.node.child_by_field_name("body")
+        own = self._members(body, env, source) if body is not None else Obj()
+        props: dict[str, Prop] = {p.name: p for p in inherited}
+        for prop in own.props:
+            props.pop(prop.name, None)
+            props[prop.name] = prop
+        return Obj(
+            tuple(props.values()),
+            own.index or index,
+            tuple(bases),
+            own.closed,
+            span_of(source, symbol.node),
+        )
+
+    def alias_value(self, symbol: Symbol, args: tuple[TsType, ...]) -> TsType:
+        key = (symbol.order, args)
+        found = self.alias_values.get(key)
+        if found is not None:
+            return found
+        marker = f"alias:{symbol.order}:{args!r}"
+        if marker in self.in_progress:
+            self.problem(
+                symbol.span,
+                f"{symbol.name} refers to itself where its members are needed",
+            )
+            return ANY
+        self.in_progress.add(marker)
+        own = not args
+        if own:
+            self.stack.append(self.group_for(symbol))
+        try:
+            env = self._bind(symbol, args)
+            value_node = symbol.node.child_by_field_name("value")
+            if value_node is None:
+                self.problem(symbol.span, f"type alias {symbol.name} has no value")
+                value: TsType = ANY
+            else:
+                value = self.eval(value_node, env, symbol.source)
+        finally:
+            self.in_progress.discard(marker)
+            if own:
+                self.stack.pop()
+        self.alias_values[key] = value
+        return value
+
+    def _bind(self, symbol: Symbol, args: tuple[TsType, ...]) -> Env:
+        env: Env = {}
+        for position, param in enumerate(symbol.params):
+            if position < len(args):
+                env[param.name] = args[position]
+            elif param.default is not None:
+                env[param.name] = self.eval(param.default, env, symbol.source)
+            else:
+                env[param.name] = ANY
+        return env
+
+    def instantiate(
+        self,
+        symbol: Symbol,
+        arg_nodes: list[Node],
+        env: Env,
+        source: SourceText,
+        span: ir.Span,
+    ) -> TsType:
+        if self.instantiating > _MAX_INSTANTIATION_DEPTH:
+            self.problem(
+                span, f"{symbol.name} is instantiated inside itself without end"
+            )
+            return ANY
+        self.instantiating += 1
+        try:
+            return self._instantiate(symbol, arg_nodes, env, source, span)
+        finally:
+            self.instantiating -= 1
+
+    def _instantiate(
+        self,
+        symbol: Symbol,
+        arg_nodes: list[Node],
+        env: Env,
+        source: SourceText,
+        span: ir.Span,
+    ) -> TsType:
+        args = [self.eval(node, env, source) for node in arg_nodes]
+        if len(args) > len(symbol.params):
+            self.problem(
+                span, f"{symbol.name} takes {len(symbol.params)} type arguments"
+            )
+            return ANY
+        scope: Env = {}
+        full: list[TsType] = []
+        for position, param in enumerate(symbol.params):
+            if position < len(args):
+                value = args[position]
+            elif param.default is not None:
+                value = self.eval(param.default, scope, symbol.source)
+            else:
+                self.problem(
+                    span, f"{symbol.name} needs a type argument for {param.name}"
+                )
+                return ANY
+            scope[param.name] = value
+            full.append(value)
+        defaults_only = not args or (
+            _all_defaults(symbol) and full == self._defaults(symbol)
+        )
+        if symbol.kind == "alias":
+            return self.alias_value(symbol, () if defaults_only else tuple(full))
+        if symbol.kind != "interface":
+            self.problem(span, f"{symbol.name} is not generic")
+            return ANY
+        if defaults_only:
+            return Leaf(ir.Ref(symbol.name, span))
+        named = tuple(args)  # the arguments written: ``Page<string>`` → ``PageString``
+        return Leaf(ir.Ref(self._instance(symbol, tuple(full), named, span), span))
+
+    def _defaults(self, symbol: Symbol) -> list[TsType]:
+        scope: Env = {}
+        out: list[TsType] = []
+        for param in symbol.params:
+            value = (
+                self.eval(param.default, scope, symbol.source) if param.default else ANY
+            )
+            scope[param.name] = value
+            out.append(value)
+        return out
+
+    def _instance(
+        self,
+        symbol: Symbol,
+        args: tuple[TsType, ...],
+        named: tuple[TsType, ...],
+        span: ir.Span,
+    ) -> str:
+        key = (symbol.order, args)
+        name = self.instances.get(key)
+        if name is not None:
+            return name
+        name = self.fresh_name(symbol.name + "".join(describe(a) for a in named))
+        self.instances[key] = name
+        obj = self.interface_obj(symbol, args)
+        if obj is None:
+            self.problem(span, f"{symbol.name} is instantiated inside itself")
+            obj = Obj()
+        derived = f"{symbol.name}<{', '.join(describe(a) for a in args)}>"
+        struct = self.struct(
+            obj,
+            name,
+            derived_from=derived,
+            lifecycle=lifecycle_of(symbol.doc),
+            exported=symbol.exported,
+            span=span,
+        )
+        self.add_lifted(struct)
+        return name
+
+    # ------------------------------------------------------------------ type syntax
+
+    def eval(self, node: Node, env: Env, source: SourceText) -> TsType:
+        kind = node.type
+        span = span_of(source, node)
+        if kind in _WRAPPERS:
+            inner = _named(node)
+            return (
+                self.eval(inner[0], env, source)
+                if inner
+                else self._bad(span, "an empty type")
+            )
+        if kind == "predefined_type" or (
+            kind == "literal_type" and _keyword(node) in ("null", "undefined")
+        ):
+            name = node_text(node) if kind == "predefined_type" else _keyword(node)
+            found = _PREDEFINED.get(name)
+            return (
+                found
+                if found is not None
+                else self._bad(span, f"the type {name!r} has no JSON form")
+            )
+        if kind == "type_identifier":
+            return self._name(node_text(node), env, span)
+        if kind == "nested_type_identifier":
+            return self._qualified(node, span)
+        if kind == "literal_type":
+            return self._literal(node, span)
+        if kind == "template_literal_type":
+            return self._template(node, span)
+        if kind == "array_type":
+            inner = _named(node)
+            return (
+                Arr(self.eval(inner[0], env, source))
+                if inner
+                else self._bad(span, "an empty array type")
+            )
+        if kind == "tuple_type":
+            return self._tuple(node, env, source, span)
+        if kind == "union_type":
+            return union_of(
+                [self.eval(m, env, source) for m in _flat(node, "union_type")]
+            )
+        if kind == "intersection_type":
+            parts = [
+                self.eval(m, env, source) for m in _flat(node, "intersection_type")
+            ]
+            return self.intersect(parts, span)
+        if kind == "object_type":
+            members = _named(node)
+            if len(members) == 1 and _is_mapped(members[0]):
+                return self._mapped(members[0], env, source)
+            if len(members) == 1 and _any_index(members[0]):
+                # ``{ [key: string]: any }`` takes any object, arrays included (TypeScript's
+                # rule for an ``any`` index signature; ``unknown`` does not take arrays).
+                return Leaf(ir.AnyJson(structured=True))
+            return self._members(node, env, source)
+        if kind == "generic_type":
+            return self._generic(node, env, source, span)
+        if kind == "type_query":
+            inner = _named(node)
+            return (
+                self.value_of(inner[0], env, source)
+                if inner
+                else self._bad(span, "an empty typeof")
+            )
+        if kind == "index_type_query":
+            inner = _named(node)
+            if not inner:
+                return self._bad(span, "an empty keyof")
+            return self.keys_of(self.eval(inner[0], env, source), span)
+        if kind == "lookup_type":
+            inner = _named(node)
+            if len(inner) != 2:
+                return self._bad(span, "a malformed indexed access type")
+            return self.index_access(
+                self.eval(inner[0], env, source), self.eval(inner[1], env, source), span
+            )
+        if kind == "conditional_type":
+            return self._conditional(node, env, source, span)
+        what = {
+            "function_type": "a function type",
+            "constructor_type": "a constructor type",
+            "this_type": "'this'",
+            "infer_type": "an 'infer' type outside a conditional type's condition",
+            "type_predicate": "a type predicate",
+        }.get(kind, f"the type construct {kind!r}")
+        return self._bad(span, f"{what} has no JSON form")
+
+    def _bad(self, span: ir.Span, message: str) -> TsType:
+        self.problem(span, message)
+        return ANY
+
+    def _name(self, name: str, env: Env, span: ir.Span) -> TsType:
+        if name in env:
+            return env[name]
+        symbol = self.table.type(name)
+        if symbol is not None:
+            if symbol.params:
+                source = self.source or symbol.source
+                return self.instantiate(symbol, [], env, source, span)
+            return Leaf(ir.Ref(name, span))
+        if name in _PREDEFINED:  # tree-sitter reads ``bigint`` as an identifier
+            return _PREDEFINED[name]
+        if name in self.imported:
+            return Leaf(ir.Ref(name, span))
+        self.problem(span, f"{name} is not defined", "REF001")
+        return ANY
+
+    def _qualified(self, node: Node, span: ir.Span) -> TsType:
+        module = node.child_by_field_name("module")
+        member = node.child_by_field_name("name")
+        enum = node_text(module)
+        symbol = self.table.type(enum)
+        if module is None or member is None:
+            return self._bad(span, "a malformed qualified type")
+        if symbol is not None and symbol.kind == "enum":
+            return Leaf(ir.EnumMemberRef(enum, node_text(member), span))
+        if symbol is None and enum not in self.imported:
+            # A reference to an enum the spec does not declare: REF001 via the passes.
+            return Leaf(ir.EnumMemberRef(enum, node_text(member), span))
+        return self._bad(span, f"{node_text(node)!r} names no enum member")
+
+    def _literal(self, node: Node, span: ir.Span) -> TsType:
+        inner = _named(node)
+        child = inner[0] if inner else node
+        text = node_text(child)
+        if child.type == "string":
+            return literal(decode_string(text))
+        if child.type == "number":
+            return literal(parse_number(text))
+        if child.type in ("true", "false"):
+            return literal(child.type == "true")
+        if child.type == "unary_expression":
+            argument = child.child_by_field_name("argument")
+            operator = node_text(child.child_by_field_name("operator"))
+            if (
+                argument is not None
+                and argument.type == "number"
+                and operator in ("-", "+")
+            ):
+                number = parse_number(node_text(argument))
+                return literal(-number if operator == "-" else number)
+        return self._bad(span, f"the literal type {text!r} is not supported")
+
+    def _template(self, node: Node, span: ir.Span) -> TsType:
+        """```a${string}``` → a string with a pattern; without placeholders, a literal."""
+        pattern = ""
+        literal_text = ""
+        placeholders = 0
+        for child in node.named_children:
+            if child.type == "string_fragment":
+                raw = node_text(child)
+                literal_text += raw
+                pattern += _regex_escape(raw)
+            elif child.type == "template_type":
+                placeholders += 1
+                inner = _named(child)
+                kind = node_text(inner[0]) if inner else ""
+                if kind == "string":
+                    pattern += ".*"
+                elif kind == "number":
+                    pattern += r"-?\d+(\.\d+)?([eE][-+]?\d+)?"
+                else:
+                    return self._bad(span, f"a template literal type with ${{{kind}}}")
+        if not placeholders:
+            return literal(literal_text)
+        constraints = ir.Constraints(pattern=f"^{pattern}$")
+        return Leaf(ir.Primitive(ir.PrimitiveKind.STRING, constraints))
+
+    def _tuple(self, node: Node, env: Env, source: SourceText, span: ir.Span) -> TsType:
+        items: list[TsType] = []
+        for child in _named(node):
+            if child.type in ("optional_type", "rest_type", "optional_parameter"):
+                return self._bad(
+                    span, "optional and rest elements of tuples are not supported"
+                )
+            if child.type == "required_parameter":
+                if any(c.type == "rest_pattern" for c in child.named_children):
+                    return self._bad(span, "rest elements of tuples are not supported")
+                annotation = child.child_by_field_name("type")
+                if annotation is None:
+                    return self._bad(span, "a tuple member without a type")
+                items.append(self.eval(annotation, env, source))
+                continue
+            items.append(self.eval(child, env, source))
+        return Tup(tuple(items))
+
+    def _generic(
+        self, node: Node, env: Env, source: SourceText, span: ir.Span
+    ) -> TsType:
+        name_node = node.child_by_field_name("name")
+        args_node = node.child_by_field_name("type_arguments")
+        name = node_text(name_node)
+        arg_nodes = [
+            a
+            for a in (args_node.named_children if args_node else [])
+            if a.type != "comment"
+        ]
+        symbol = self.table.type(name)
+        if symbol is not None:
+            return self.instantiate(symbol, arg_nodes, env, source, span)
+        args = [self.eval(a, env, source) for a in arg_nodes]
+        count = len(args)
+        if name in ("Array", "ReadonlyArray") and count == 1:
+            return Arr(args[0])
+        if name == "Record" and count == 2:
+            return self.record(args[0], args[1], span)
+        if name in ("Partial", "Required") and count == 1:
+            return self.partial(args[0], span, optional=name == "Partial")
+        if name == "Readonly" and count == 1:
+            return args[0]
+        if name in ("Pick", "Omit") and count == 2:
+            return self.pick(args[0], args[1], span, keep=name == "Pick")
+        if name in ("Exclude", "Extract") and count == 2:
+            return self.exclude(args[0], args[1], span, keep=name == "Extract")
+        if name == "NonNullable" and count == 1:
+            return self.non_nullable(args[0])
+        return self._bad(span, f"the generic type {name!r} is not defined in the spec")
+
+    def _conditional(
+        self, node: Node, env: Env, source: SourceText, span: ir.Span
+    ) -> TsType:
+        check = node.child_by_field_name("left")
+        if (
+            check is not None
+            and check.type == "type_identifier"
+            and node_text(check) in env
+        ):
+            param = node_text(check)
+            return union_of(
+                [
+                    self._conditional_once(node, {**env, param: member}, source, span)
+                    for member in members_of(env[param])
+                ]
+            )
+        return self._conditional_once(node, env, source, span)
+
+    def _conditional_once(
+        self, node: Node, env: Env, source: SourceText, span: ir.Span
+    ) -> TsType:
+        parts = [
+            node.child_by_field_name(f)
+            for f in ("left", "right", "consequence", "alternative")
+        ]
+        if any(p is None for p in parts):
+            return self._bad(span, "a malformed conditional type")
+        check, extends, yes, no = (p for p in parts if p is not None)
+        if _contains(extends, "infer_type"):
+            return self._bad(
+                span, "a conditional type with 'infer' cannot be evaluated"
+            )
+        verdict = self.assignable(
+            self.eval(check, env, source), self.eval(extends, env, source)
+        )
+        if verdict is None:
+            return self._bad(span, "this conditional type cannot be decided")
+        return self.eval(yes if verdict else no, env, source)
+
+    # ------------------------------------------------------------------ object types
+
+    def _members(self, body: Node, env: Env, source: SourceText) -> Obj:
+        span = span_of(source, body)
+        props: list[Prop] = []
+        index: TsType | None = None
+        doc: JsDoc | None = None
+        for member in body.named_children:
+            if member.type == "comment":
+                text = node_text(member)
+                doc = (
+                    parse_jsdoc(text, member.start_point[0] + 1)
+                    if is_jsdoc(text)
+                    else doc
+                )
+                continue
+            if member.type == "property_signature":
+                prop = self._property(member, env, source, doc)
+                if prop is not None:
+                    props = [p for p in props if p.name != prop.name] + [prop]
+            elif member.type == "index_signature":
+                if _is_mapped(member):
+                    self.problem(
+                        span_of(source, member), "a mapped type beside other members"
+                    )
+                else:
+                    index = self._index_signature(member, env, source)
+            elif member.type in _NOT_DATA:
+                what = member.type.replace("_", " ")
+                text = node_text(member).split("\n", 1)[0].rstrip(";")[:40]
+                self.diags.report(
+                    "SYN002",
+                    f"the {what} {text!r} is not data; skipped",
+                    span_of(source, member),
+                )
+            else:
+                self.problem(
+                    span_of(source, member),
+                    f"the member {member.type!r} is not supported",
+                )
+            doc = None
+        closed = index is NEVER
+        if closed:
+            index = None
+        return Obj(tuple(props), index, (), closed, span)
+
+    def _property(
+        self, member: Node, env: Env, source: SourceText, doc: JsDoc | None
+    ) -> Prop | None:
+        name_node = member.child_by_field_name("name")
+        if name_node is None:
+            return None
+        span = span_of(source, member)
+        key = self._key(name_node, env, source)
+        if key is None:
+            return None
+        name, numeric = key
+        type_node = member.child_by_field_name("type")
+        if type_node is None:
+            self.problem(
+                span,
+                f"the property {name!r} has no type (TypeScript reads it as 'any')",
+            )
+            value: TsType = ANY
+        else:
+            value = self.eval(type_node, env, source)
+        optional = any(child.type == "?" for child in member.children)
+        readonly = any(child.type == "readonly" for child in member.children)
+        return Prop(name, value, optional, numeric, readonly, doc, span)
+
+    def _key(self, node: Node, env: Env, source: SourceText) -> tuple[str, bool] | None:
+        text = node_text(node)
+        if node.type == "string":
+            return decode_string(text), False
+        if node.type == "number":
+            return _number_key(parse_number(text)), True
+        if node.type == "computed_property_name":
+            inner = _named(node)
+            value = self.scalar(self.value_of(inner[0], env, source)) if inner else ANY
+            raw = literal_value(value)
+            if isinstance(raw, str):
+                return raw, False
+            if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+                return _number_key(raw), True
+            self.problem(
+                span_of(source, node), f"the computed key {text} is not a constant"
+            )
+            return None
+        if node.type == "private_property_identifier":
+            return None
+        return text, False
+
+    def _index_signature(self, member: Node, env: Env, source: SourceText) -> TsType:
+        type_node = member.child_by_field_name("type")
+        if type_node is None:
+            return ANY
+        return self.eval(type_node, env, source)
+
+    def _mapped(self, member: Node, env: Env, source: SourceText) -> Obj | Dict:
+        span = span_of(source, member)
+        clause = next(
+            c for c in member.named_children if c.type == "mapped_type_clause"
+        )
+        param = node_text(clause.child_by_field_name("name"))
+        keys_node = clause.child_by_field_name("type")
+        if clause.child_by_field_name("alias") is not None or keys_node is None:
+            self.problem(span, "a mapped type with an 'as' clause cannot be evaluated")
+            return Obj(span=span)
+        annotation = next(
+            (c for c in member.named_children if c.type.endswith("type_annotation")),
+            None,
+        )
+        value_node = (
+            _named(annotation)[0]
+            if annotation is not None and _named(annotation)
+            else None
+        )
+        modifier = annotation.type if annotation is not None else ""
+        keys = self.eval(keys_node, env, source)
+        source_obj: Obj | None = None
+        if keys_node.type == "index_type_query" and _named(keys_node):
+            source_obj = self.props_of(self.eval(_named(keys_node)[0], env, source))
+        names = self.literal_keys(keys)
+        if names is None:
+            resolved = self.resolve(keys)
+            if resolved in (STRING, NUMBER) and value_node is not None:
+                values = self.eval(value_node, {**env, param: resolved}, source)
+                if values is NEVER:
+                    return Obj(closed=True, span=span)
+                return Dict(values)
+            self.problem(span, "a mapped type over keys that are not literals")
+            return Obj(span=span)
+        props: list[Prop] = []
+        for name, numeric in names:
+            key_type = literal(_key_number(name) if numeric else name)
+            value = (
+                self.eval(value_node, {**env, param: key_type}, source)
+                if value_node is not None
+                else ANY
+            )
+            earlier = None
+            if source_obj is not None:
+                earlier = next((p for p in source_obj.props if p.name == name), None)
+            if modifier in ("opting_type_annotation", "adding_type_annotation"):
+                optional = True
+            elif modifier == "omitting_type_annotation":
+                optional = False  # ``-?`` also removes ``undefined`` from the value
+                value = union_of([m for m in members_of(value) if m is not UNDEFINED])
+            else:
+                optional = earlier.optional if earlier is not None else False
+            doc = earlier.doc if earlier is not None else None
+            props.append(Prop(name, value, optional, numeric, False, doc, span))
+        return Obj(tuple(props), span=span)
+
+    # ------------------------------------------------------------------ values (typeof)
+
+    def value_of(
+        self, node: Node, env: Env, source: SourceText, frozen: bool = False
+    ) -> TsType:
+        """The type of a value expression, as ``typeof`` sees it (``frozen``: inside
+        ``as const``, literals keep their literal types)."""
+        kind = node.type
+        span = span_of(source, node)
+        if kind == "identifier":
+            return self._value_name(node_text(node), span)
+        if kind == "member_expression":
+            target = node.child_by_field_name("object")
+            prop = node.child_by_field_name("property")
+            if target is None or prop is None:
+                return self._bad(span, "a malformed member access")
+            owner = (
+                self.table.type(node_text(target))
+                if target.type == "identifier"
+                else None
+            )
+            if owner is not None and owner.kind == "enum":
+                return Leaf(ir.EnumMemberRef(owner.name, node_text(prop), span))
+            base = self.value_of(target, env, source)
+            return self.index_access(base, literal(node_text(prop)), span)
+        if kind in (
+            "parenthesized_expression",
+            "satisfies_expression",
+            "non_null_expression",
+        ):
+            inner = _named(node)
+            return (
+                self.value_of(inner[0], env, source, frozen)
+                if inner
+                else self._bad(span, "an empty expression")
+            )
+        if kind == "as_expression":
+            inner = _named(node)
+            if inner and node.children[-1].type == "const":  # ``as const``
+                return self.value_of(inner[0], env, source, frozen=True)
+            if len(inner) == 2:
+                return self.eval(inner[1], env, source)
+            return self._bad(span, "a malformed 'as' expression")
+        if kind in ("string", "template_string"):
+            if kind == "template_string" and any(
+                c.type == "template_substitution" for c in node.named_children
+            ):
+                return STRING
+            return literal(decode_string(node_text(node)))
+        if kind == "number":
+            return literal(parse_number(node_text(node)))
+        if kind in ("true", "false"):
+            return literal(kind == "true")
+        if kind == "null":
+            return NULL
+        if kind == "undefined":
+            return UNDEFINED
+        if kind == "unary_expression":
+            argument = node.child_by_field_name("argument")
+            operator = node_text(node.child_by_field_name("operator"))
+            if (
+                argument is not None
+                and argument.type == "number"
+                and operator in ("-", "+")
+            ):
+                number = parse_number(node_text(argument))
+                return literal(-number if operator == "-" else number)
+            return self._bad(
+                span, f"the expression {node_text(node)!r} is not a constant"
+            )
+        if kind == "object":
+            return self._object_value(node, env, source, frozen)
+        if kind == "array":
+            items = [
+                self.value_of(c, env, source, frozen)
+                for c in node.named_children
+                if c.type != "comment"
+            ]
+            if frozen:
+                return Tup(tuple(items))
+            return Arr(union_of([_widen(i) for i in items]))
+        return self._bad(
+            span, f"typeof of {node_text(node)[:40]!r} cannot be evaluated"
+        )
+
+    def _value_name(self, name: str, span: ir.Span) -> TsType:
+        symbol = self.table.value(name)
+        if symbol is None:
+            self.problem(
+                span, f"the value {name} is not defined in the spec's sources", "REF001"
+            )
+            return ANY
+        if symbol.kind == "enum":
+            enum = self.enum_decl(symbol)
+            return Obj(
+                tuple(
+                    Prop(m.name, Leaf(ir.EnumMemberRef(name, m.name)), readonly=True)
+                    for m in enum.members
+                ),
+                span=span,
+            )
+        declared = symbol.node.child_by_field_name("type")
+        if declared is not None:
+            return self.eval(declared, {}, symbol.source)
+        value = symbol.node.child_by_field_name("value")
+        if value is None:
+            return self._bad(span, f"the constant {name} has no value")
+        marker = f"const:{symbol.order}"
+        if marker in self.in_progress:
+            return self._bad(span, f"the constant {name} refers to itself")
+        self.in_progress.add(marker)
+        try:
+            found = self.value_of(value, {}, symbol.source)
+        finally:
+            self.in_progress.discard(marker)
+        return found  # a ``const`` keeps the literal type of a primitive initializer
+
+    def _object_value(
+        self, node: Node, env: Env, source: SourceText, frozen: bool
+    ) -> TsType:
+        props: list[Prop] = []
+        for child in node.named_children:
+            if child.type == "pair":
+                key_node = child.child_by_field_name("key")
+                value_node = child.child_by_field_name("value")
+                if key_node is None or value_node is None:
+                    continue
+                key = self._key(key_node, env, source)
+                if key is None:
+                    continue
+                value = self.value_of(value_node, env, source, frozen)
+                props.append(
+                    Prop(
+                        key[0],
+                        value if frozen else _widen(value),
+                        False,
+                        key[1],
+                        frozen,
+                        span=span_of(source, child),
+                    )
+                )
+            elif child.type == "shorthand_property_identifier":
+                value = self._value_name(node_text(child), span_of(source, child))
+                props.append(
+                    Prop(
+                        node_text(child),
+                        value if frozen else _widen(value),
+                        readonly=frozen,
+                    )
+                )
+            elif child.type == "spread_element":
+                inner = _named(child)
+                spread = (
+                    self.props_of(self.value_of(inner[0], env, source, frozen))
+                    if inner
+                    else None
+                )
+                if spread is not None:
+                    props.extend(spread.props)
+            elif child.type != "comment":
+                self.problem(
+                    span_of(source, child), "this object member is not a constant"
+                )
+        return Obj(tuple(props), span=span_of(source, node))
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def _all_defaults(symbol: Symbol) -> bool:
+    """A generic declaration usable without type arguments (or not generic at all)."""
+    return all(param.default is not None for param in symbol.params)
+
+
+def _named(node: Node | None) -> list[Node]:
+    if node is None:
+        return []
+    return [c for c in node.named_children if c.type != "comment"]
+
+
+def _keyword(node: Node) -> str:
+    inner = node.named_children
+    return inner[0].type if inner else ""
+
+
+def _flat(node: Node, kind: str) -> list[Node]:
+    """Members of a union or intersection, nested ones and parenthesized ones flattened,
+    comments left out (they may stand between members)."""
+    out: list[Node] = []
+    for child in node.named_children:
+        if child.type == "comment":
+            continue
+        if child.type == kind:
+            out.extend(_flat(child, kind))
+        elif child.type == "parenthesized_type":
+            inner = _named(child)
+            if len(inner) == 1 and inner[0].type == kind:
+                out.extend(_flat(inner[0], kind))
+            else:
+                out.append(child)
+        else:
+            out.append(child)
+    return out
+
+
+def _any_index(member: Node) -> bool:
+    if member.type != "index_signature" or _is_mapped(member):
+        return False
+    value = member.child_by_field_name("type")
+    inner = _named(value)
+    return (
+        bool(inner)
+        and inner[0].type == "predefined_type"
+        and node_text(inner[0]) == "any"
+    )
+
+
+def _is_mapped(member: Node) -> bool:
+    return member.type == "index_signature" and any(
+        c.type == "mapped_type_clause" for c in member.named_children
+    )
+
+
+def _contains(node: Node, kind: str) -> bool:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == kind:
+            return True
+        stack.extend(current.named_children)
+    return False
+
+
+def _widen(value: TsType) -> TsType:
+    """A mutable property's type: literals widen to their primitive."""
+    if isinstance(value, Leaf) and isinstance(value.expr, ir.Literal):
+        raw = value.expr.value
+        if isinstance(raw, bool):
+            return BOOLEAN
+        if isinstance(raw, str):
+            return STRING
+        return NUMBER
+    return value
+
+
+def _number_key(value: float) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _key_number(text: str) -> int | float:
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def _regex_escape(text: str) -> str:
+    return "".join("\\" + c if c in ".^$*+?()[]{}|\\/" else c for c in text)

@@ -1,0 +1,284 @@
+"""Method tables a TypeScript spec writes as types: message interfaces and registries.
+
+Phase: frontend helper (after the declarations are converted, before ``methods.merge``).
+Inputs: the converted declarations, the evaluator (for the members of registry interfaces),
+the spec's roles.
+Outputs: ``Found`` facts:
+- **message interfaces**: an interface whose ``method`` field (own or inherited) is a string
+  literal (MCP's ``CallToolRequest extends JSONRPCRequest { method: "tools/call"; params:
+  CallToolRequestParams }``) and that a role union lists or whose name ends in ``Request``
+  / ``Notification``: its params are the type of its ``params`` field (optional when the
+  field is); the spec's role unions say who sends it and whether it is a request
+  (``ClientRequest``, ``ServerNotification``: the role the name starts with sends the
+  members; an alias of one message counts as a union of one); the result of a request ``XRequest`` is ``XResult`` in the receiver's result
+  union (``ServerResult``), else the one member of that union no request pairs with by name
+  (MCP's ``EmptyResult``);
+- **registries**: an interface named ``...Map`` or ``...Registry`` whose every member maps a
+  method name to ``{ params: P; result?: R }`` (AHP's ``CommandMap``): a request when it has
+  a result, else a notification; sent by the role its name starts with
+  (``ServerCommandMap``), else by the first role (a guess other sources override); a method
+  in the maps of both roles goes both ways.
+Guarantees: pure apart from lifting inline params/result objects into the ``methods`` group;
+the names of registry interfaces are returned so the reader can leave them out of the wire
+types (they are tables, not messages).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from codegen import ir
+from codegen.frontends.typescript.evaluator import Evaluator
+from codegen.frontends.typescript.materialize import pascal
+from codegen.frontends.typescript.methods import Found
+from codegen.frontends.typescript.tstypes import (
+    NULL,
+    UNDEFINED,
+    Obj,
+    TsType,
+    members_of,
+    union_of,
+)
+from codegen.ir.index import Index
+
+_CATEGORIES = ("request", "notification", "result")
+_REGISTRY = re.compile(r"(Map|Registry)$")
+
+
+@dataclass
+class _RoleUnions:
+    """Role unions by (role, category) and the memberships of each declaration."""
+
+    unions: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    member_of: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+
+
+def from_messages(decls: list[ir.Decl], roles: tuple[str, str]) -> list[Found]:
+    index = Index(_protocol(decls))
+    unions = _role_unions(decls, roles)
+    out: list[Found] = []
+    requests: list[tuple[ir.StructDecl, str]] = []
+    for decl in decls:
+        if not isinstance(decl, ir.StructDecl) or decl.derived_from is not None:
+            continue
+        fields = {f.wire_name: f for f in index.wire_fields(decl)}
+        wire = _literal_string(fields.get("method"), index)
+        if wire is None:
+            continue
+        memberships = unions.member_of.get(decl.name, [])
+        categories = {category for _, category in memberships}
+        if not categories and not decl.name.endswith(("Request", "Notification")):
+            continue  # a literal ``method`` alone does not make a message of the protocol
+        found = Found(
+            wire, f"interface {decl.name}", decl.span, lifecycle=decl.lifecycle
+        )
+        if "request" in categories or (
+            not categories and decl.name.endswith("Request")
+        ):
+            found.kind = ir.MethodKind.REQUEST
+        elif "notification" in categories or (
+            not categories and decl.name.endswith("Notification")
+        ):
+            found.kind = ir.MethodKind.NOTIFICATION
+        senders = sorted(
+            {role for role, category in memberships if category != "result"},
+            key=roles.index,
+        )
+        if senders:
+            receiver = roles[1] if senders[0] == roles[0] else roles[0]
+            found.direction = ir.Direction(
+                senders[0], receiver, both_ways=len(senders) > 1
+            )
+        params = fields.get("params")
+        if params is None:
+            found.params = None
+        else:
+            found.params = params.type
+            found.params_optional = params.presence is not ir.Presence.REQUIRED
+        out.append(found)
+        if found.kind is ir.MethodKind.REQUEST:
+            requests.append((decl, wire))
+    _pair_results(out, requests, decls, unions, roles)
+    return out
+
+
+def _pair_results(
+    found: list[Found],
+    requests: list[tuple[ir.StructDecl, str]],
+    decls: list[ir.Decl],
+    unions: _RoleUnions,
+    roles: tuple[str, str],
+) -> None:
+    by_name = {decl.name: decl for decl in decls}
+    stems = {_stem(decl.name) for decl, _ in requests}
+    by_wire = {item.wire: item for item in found}
+    for decl, wire in requests:
+        item = by_wire[wire]
+        stem = _stem(decl.name)
+        receivers = (
+            [item.direction.receiver]
+            + ([item.direction.sender] if item.direction.both_ways else [])
+            if item.direction is not None
+            else list(roles)
+        )
+        for receiver in receivers:
+            members = unions.unions.get((receiver, "result"), [])
+            if stem + "Result" in members or (
+                not members and stem + "Result" in by_name
+            ):
+                result = by_name.get(stem + "Result")
+                if result is not None:
+                    item.result = ir.Ref(result.name, result.span)
+                    break
+            unpaired = [
+                m
+                for m in members
+                if not (m.endswith("Result") and m[: -len("Result")] in stems)
+            ]
+            if len(unpaired) == 1 and unpaired[0] in by_name:
+                target = by_name[unpaired[0]]
+                item.result = ir.Ref(target.name, target.span)
+                break
+
+
+def _stem(name: str) -> str:
+    for suffix in ("Request", "Notification"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def _role_unions(decls: list[ir.Decl], roles: tuple[str, str]) -> _RoleUnions:
+    """``ClientRequest = A | B`` (or ``= A``, an alias of one) per role and category."""
+    out = _RoleUnions()
+    for decl in decls:
+        if decl.derived_from is not None:
+            continue
+        if isinstance(decl, ir.UnionDecl):
+            members = [v.type.name for v in decl.variants if isinstance(v.type, ir.Ref)]
+        elif isinstance(decl, ir.AliasDecl) and isinstance(decl.target, ir.Ref):
+            members = [decl.target.name]
+        else:
+            continue
+        lowered = decl.name.lower().rstrip("s")
+        for role in roles:
+            for category in _CATEGORIES:
+                if lowered == role.lower() + category:
+                    out.unions[(role, category)] = members
+                    for member in members:
+                        out.member_of.setdefault(member, []).append((role, category))
+    return out
+
+
+def _literal_string(fld: ir.Field | None, index: Index) -> str | None:
+    if fld is None:
+        return None
+    expr = index.resolve(fld.type)
+    if isinstance(expr, ir.Literal) and isinstance(expr.value, str):
+        return expr.value
+    if isinstance(expr, ir.EnumMemberRef):
+        enum = index.get(expr.enum)
+        if isinstance(enum, ir.EnumDecl):
+            for member in enum.members:
+                if member.name == expr.member and isinstance(member.value, str):
+                    return member.value
+    return None
+
+
+def _protocol(decls: list[ir.Decl]) -> ir.Protocol:
+    return ir.Protocol(
+        id="",
+        title="",
+        version="",
+        transport=ir.Transport("", ()),
+        roles=("", ""),
+        decls=tuple(decls),
+        methods=(),
+    )
+
+
+# ---------------------------------------------------------------------- registries
+
+
+def registry_names(evaluator: Evaluator) -> list[str]:
+    """Interfaces that map method names to ``{ params; result? }`` (see the docstring)."""
+    out: list[str] = []
+    for symbol in evaluator.table.order:
+        if (
+            symbol.kind != "interface"
+            or symbol.params
+            or not _REGISTRY.search(symbol.name)
+        ):
+            continue
+        obj = evaluator.objects.get(symbol.name)
+        if obj is None or not obj.props or obj.index is not None:
+            continue
+        entries = [evaluator.props_of(prop.type) for prop in obj.props]
+        if all(e is not None and _is_entry(e) for e in entries):
+            out.append(symbol.name)
+    return out
+
+
+def _is_entry(entry: Obj) -> bool:
+    names = {prop.name for prop in entry.props}
+    return "params" in names and names <= {"params", "result"}
+
+
+def from_registries(
+    evaluator: Evaluator, names: list[str], roles: tuple[str, str]
+) -> list[Found]:
+    out: list[Found] = []
+    for name in names:
+        symbol = evaluator.table.type(name)
+        obj = evaluator.objects.get(name)
+        if symbol is None or obj is None:
+            continue
+        sender = next((r for r in roles if name.lower().startswith(r.lower())), None)
+        receiver = roles[1] if (sender or roles[0]) == roles[0] else roles[0]
+        for prop in obj.props:
+            entry = evaluator.props_of(prop.type)
+            if entry is None:
+                continue
+            parts = {p.name: p for p in entry.props}
+            found = Found(prop.name, f"registry {name}", prop.span)
+            notification = "Notification" in name or "result" not in parts
+            found.kind = (
+                ir.MethodKind.NOTIFICATION if notification else ir.MethodKind.REQUEST
+            )
+            found.direction = ir.Direction(sender or roles[0], receiver)
+            found.direction_guessed = sender is None
+            params = parts["params"]
+            found.params, optional = _method_part(
+                evaluator,
+                params.type,
+                pascal(prop.name) + "Params",
+                f"{name}.{prop.name}.params",
+            )
+            found.params_optional = params.optional or optional
+            if "result" in parts and not notification:
+                found.result, _ = _method_part(
+                    evaluator,
+                    parts["result"].type,
+                    pascal(prop.name) + "Result",
+                    f"{name}.{prop.name}.result",
+                )
+            out.append(found)
+    return out
+
+
+def _method_part(
+    evaluator: Evaluator, value: TsType, context: str, derived: str
+) -> tuple[ir.TypeExpr | None, bool]:
+    """The IR of a registry entry's params or result; ``null`` → none (a null result),
+    ``| undefined`` → optional."""
+    members = members_of(value)
+    optional = UNDEFINED in members
+    rest = [m for m in members if m not in (UNDEFINED, NULL)]
+    if not rest:
+        return None, optional
+    span = ir.NO_SPAN
+    expr = evaluator.element(
+        union_of(rest + ([NULL] if NULL in members else [])), context, derived, span
+    )
+    return expr, optional

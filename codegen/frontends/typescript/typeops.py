@@ -1,0 +1,510 @@
+"""Type-level operations of TypeScript on evaluated types: what ``&``, ``keyof``, ``T[K]``,
+``extends`` and the utility types compute.
+
+Phase: frontend helper (used by ``evaluator``).
+Inputs: ``TsType`` values; through two hooks the evaluator provides, the members of named
+object types (``named_object``) and the values of aliases and enums (``symbol_value``).
+Outputs: ``TsType`` values; ``assignable`` answers True, False or None (cannot tell).
+Guarantees: never raises on user input: an operation that does not apply (``keyof`` of a
+string, ``Pick`` of a key the type lacks) records a problem on the current group and yields
+``ANY``; recursion through named types ends (a type being assigned to itself is assumed to
+fit, as TypeScript assumes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from codegen import ir
+from codegen.frontends.typescript.state import State
+from codegen.frontends.typescript.tstypes import (
+    ANY,
+    NEVER,
+    NULL,
+    STRING,
+    UNDEFINED,
+    Arr,
+    Dict,
+    Leaf,
+    Obj,
+    Prop,
+    TsType,
+    Tup,
+    Union,
+    literal,
+    members_of,
+    union_of,
+)
+
+_KIND_OF_VALUE = {
+    str: ir.PrimitiveKind.STRING,
+    bool: ir.PrimitiveKind.BOOLEAN,
+    int: ir.PrimitiveKind.NUMBER,
+    float: ir.PrimitiveKind.NUMBER,
+}
+
+
+class TypeOps(State):
+    """TypeScript's type operators over ``TsType`` (see the module docstring)."""
+
+    # ------------------------------------------------------------------ hooks
+
+    def named_object(self, name: str) -> Obj | None:
+        """The members of a named object type (interface, object alias, lifted object)."""
+        raise NotImplementedError
+
+    def symbol_value(self, name: str) -> TsType | None:
+        """The value of a (non-generic) alias, or the union of an enum's members."""
+        raise NotImplementedError
+
+    def enum_value(self, enum: str, member: str) -> str | int | None:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ resolving
+
+    def resolve(self, value: TsType) -> TsType:
+        """Follow references to aliases (and enums, to their members) to the type used."""
+        seen: set[str] = set()
+        while isinstance(value, Leaf) and isinstance(value.expr, ir.Ref):
+            name = value.expr.name
+            if name in seen or self.named_object(name) is not None:
+                return value
+            seen.add(name)
+            target = self.symbol_value(name)
+            if target is None:
+                return value
+            value = target
+        return value
+
+    def scalar(self, value: TsType) -> TsType:
+        """An enum member as its literal value (for comparisons); anything else as is."""
+        if isinstance(value, Leaf) and isinstance(value.expr, ir.EnumMemberRef):
+            found = self.enum_value(value.expr.enum, value.expr.member)
+            if found is not None:
+                return literal(found)
+        return value
+
+    def is_object_ref(self, value: TsType) -> bool:
+        return (
+            isinstance(value, Leaf)
+            and isinstance(value.expr, ir.Ref)
+            and self.named_object(value.expr.name) is not None
+        )
+
+    def props_of(self, value: TsType) -> Obj | None:
+        """The members of an object type, bases expanded (bases first; a member declared
+        again later replaces the earlier one), or None if it is not an object type."""
+        value = self.resolve(value)
+        if isinstance(value, Leaf) and isinstance(value.expr, ir.Ref):
+            found = self.named_object(value.expr.name)
+            return self._expand(found, {value.expr.name}) if found else None
+        if isinstance(value, Obj):
+            return self._expand(value, set())
+        return None
+
+    def _expand(self, obj: Obj, seen: set[str]) -> Obj:
+        props: dict[str, Prop] = {}
+        index = obj.index
+        for base in obj.bases:
+            if base.name in seen:
+                continue
+            found = self.named_object(base.name)
+            if found is None:
+                continue
+            expanded = self._expand(found, seen | {base.name})
+            for prop in expanded.props:
+                props.pop(prop.name, None)
+                props[prop.name] = prop
+            index = index or expanded.index
+        for prop in obj.props:
+            props.pop(prop.name, None)
+            props[prop.name] = prop
+        return Obj(tuple(props.values()), index, (), obj.closed, obj.span)
+
+    # ------------------------------------------------------------------ keyof, T[K]
+
+    def literal_keys(self, value: TsType) -> list[tuple[str, bool]] | None:
+        """The property keys a key type stands for (``'a' | 'b'``, an enum), or None when it
+        is not a finite set of string or number literals."""
+        out: list[tuple[str, bool]] = []
+        for member in members_of(self.resolve(value)):
+            member = self.scalar(member)
+            if not (isinstance(member, Leaf) and isinstance(member.expr, ir.Literal)):
+                return None
+            raw = member.expr.value
+            if isinstance(raw, bool):
+                return None
+            numeric = isinstance(raw, (int, float))
+            key = _number_text(raw) if numeric else str(raw)
+            if (key, numeric) not in out:
+                out.append((key, numeric))
+        return out
+
+    def keys_of(self, value: TsType, span: ir.Span) -> TsType:
+        value = self.resolve(value)
+        if isinstance(value, Union):
+            sets = [self.keys_of(member, span) for member in value.members]
+            common = [
+                k
+                for k in members_of(sets[0])
+                if all(k in members_of(s) for s in sets[1:])
+            ]
+            return union_of(common)
+        if isinstance(value, Dict):
+            return Leaf(value.key)
+        obj = self.props_of(value)
+        if obj is None:
+            self.problem(span, "keyof applies to object types only here")
+            return ANY
+        keys: list[TsType] = [
+            literal(_key_value(p.name) if p.numeric_key else p.name) for p in obj.props
+        ]
+        if obj.index is not None:
+            keys.append(STRING)
+        return union_of(keys)
+
+    def index_access(self, value: TsType, key: TsType, span: ir.Span) -> TsType:
+        value = self.resolve(value)
+        if isinstance(value, Union):
+            return union_of([self.index_access(m, key, span) for m in value.members])
+        key = self.resolve(key)
+        if isinstance(value, (Arr, Tup)):
+            items = value.items if isinstance(value, Tup) else (value.items,)
+            return union_of(list(items))
+        if isinstance(value, Dict):
+            return value.values
+        obj = self.props_of(value)
+        if obj is None:
+            self.problem(
+                span, "an indexed access T[K] applies to object types only here"
+            )
+            return ANY
+        keys = self.literal_keys(key)
+        if keys is None:
+            if obj.index is not None:
+                return obj.index
+            self.problem(span, "an indexed access T[K] needs literal keys here")
+            return ANY
+        out: list[TsType] = []
+        for name, _ in keys:
+            prop = next((p for p in obj.props if p.name == name), None)
+            if prop is not None:
+                out.append(
+                    union_of([prop.type, UNDEFINED]) if prop.optional else prop.type
+                )
+            elif obj.index is not None:
+                out.append(obj.index)
+            else:
+                self.problem(span, f"the type has no property {name!r}")
+                return ANY
+        return union_of(out)
+
+    # ------------------------------------------------------------------ A & B
+
+    def intersect(self, parts: list[TsType], span: ir.Span) -> TsType:
+        result = parts[0] if parts else ANY
+        for part in parts[1:]:
+            result = self._intersect2(result, part, span)
+        return result
+
+    def _intersect2(self, a: TsType, b: TsType, span: ir.Span) -> TsType:
+        if a is NEVER or b is NEVER:
+            return NEVER
+        if a == ANY:
+            return b
+        if b == ANY:
+            return a
+        ra, rb = self.resolve(a), self.resolve(b)
+        if isinstance(ra, Union):
+            return union_of([self._intersect2(m, b, span) for m in ra.members])
+        if isinstance(rb, Union):
+            return union_of([self._intersect2(a, m, span) for m in rb.members])
+        a_obj = self.is_object_ref(a) or isinstance(ra, Obj)
+        b_obj = self.is_object_ref(b) or isinstance(rb, Obj)
+        if a_obj and b_obj:
+            return self._merge(
+                a if self.is_object_ref(a) else ra,
+                b if self.is_object_ref(b) else rb,
+                span,
+            )
+        if a_obj != b_obj:
+            # ``string & { __brand: "Id" }``: a branded primitive is the primitive on the wire.
+            scalar = rb if a_obj else ra
+            if isinstance(scalar, Leaf) and isinstance(
+                scalar.expr, (ir.Primitive, ir.Literal, ir.EnumMemberRef)
+            ):
+                return scalar
+        if self.assignable(ra, rb):
+            return a
+        if self.assignable(rb, ra):
+            return b
+        if self.assignable(ra, rb) is False and self.assignable(rb, ra) is False:
+            return NEVER
+        self.problem(span, "this intersection cannot be evaluated")
+        return ANY
+
+    def _merge(self, a: TsType, b: TsType, span: ir.Span) -> Obj:
+        bases: list[ir.Ref] = []
+        props: dict[str, Prop] = {}
+        index: TsType | None = None
+        closed = False
+        for part in (a, b):
+            if isinstance(part, Leaf) and isinstance(part.expr, ir.Ref):
+                if part.expr not in bases:
+                    bases.append(part.expr)
+                continue
+            assert isinstance(part, Obj)
+            bases.extend(base for base in part.bases if base not in bases)
+            closed = closed or part.closed
+            if part.index is not None:
+                index = (
+                    part.index
+                    if index is None
+                    else self._intersect2(index, part.index, span)
+                )
+            for prop in part.props:
+                earlier = props.get(prop.name)
+                if earlier is None:
+                    props[prop.name] = prop
+                    continue
+                props[prop.name] = Prop(
+                    prop.name,
+                    self._intersect2(earlier.type, prop.type, span),
+                    earlier.optional and prop.optional,
+                    prop.numeric_key,
+                    earlier.readonly or prop.readonly,
+                    prop.doc or earlier.doc,
+                    earlier.span,
+                )
+        return Obj(tuple(props.values()), index, tuple(bases), closed, span)
+
+    # ------------------------------------------------------------------ utility types
+
+    def partial(self, value: TsType, span: ir.Span, optional: bool) -> TsType:
+        obj = self._object_arg(value, span, "Partial" if optional else "Required")
+        if obj is None:
+            return ANY
+        props = tuple(
+            Prop(p.name, p.type, optional, p.numeric_key, p.readonly, p.doc, p.span)
+            for p in obj.props
+        )
+        return Obj(props, obj.index, (), obj.closed, span)
+
+    def pick(self, value: TsType, keys: TsType, span: ir.Span, keep: bool) -> TsType:
+        what = "Pick" if keep else "Omit"
+        obj = self._object_arg(value, span, what)
+        names = self.literal_keys(keys)
+        if obj is None:
+            return ANY
+        if names is None:
+            self.problem(span, f"{what}<T, K> needs literal keys")
+            return ANY
+        wanted = {name for name, _ in names}
+        if keep:
+            missing = wanted - {p.name for p in obj.props}
+            if missing:
+                self.problem(span, f"Pick<T, K>: T has no key {min(missing)!r}")
+                return ANY
+        props = tuple(p for p in obj.props if (p.name in wanted) == keep)
+        return Obj(props, None if keep else obj.index, (), obj.closed, span)
+
+    def record(self, keys: TsType, values: TsType, span: ir.Span) -> TsType:
+        resolved = self.resolve(keys)
+        if resolved is NEVER:
+            return Obj(span=span)
+        names = self.literal_keys(resolved)
+        if names is not None:
+            props = tuple(
+                Prop(name, values, numeric_key=numeric, span=span)
+                for name, numeric in names
+            )
+            return Obj(props, span=span)
+        if (
+            isinstance(resolved, Leaf)
+            and isinstance(resolved.expr, ir.Primitive)
+            and resolved.expr.kind in (ir.PrimitiveKind.STRING, ir.PrimitiveKind.NUMBER)
+        ):
+            if values is NEVER:
+                return Obj(closed=True, span=span)  # no key can have a value
+            return Dict(values)
+        self.problem(span, "Record<K, V> needs string, number or literal keys")
+        return ANY
+
+    def exclude(
+        self, value: TsType, removed: TsType, span: ir.Span, keep: bool
+    ) -> TsType:
+        out: list[TsType] = []
+        for member in members_of(self.resolve(value)):
+            fits = self.assignable(member, removed)
+            if fits is None:
+                self.problem(span, "Exclude/Extract cannot decide a member")
+                return ANY
+            if fits == keep:
+                out.append(member)
+        return union_of(out)
+
+    def non_nullable(self, value: TsType) -> TsType:
+        return union_of(
+            [m for m in members_of(self.resolve(value)) if m not in (NULL, UNDEFINED)]
+        )
+
+    def _object_arg(self, value: TsType, span: ir.Span, what: str) -> Obj | None:
+        obj = self.props_of(value)
+        if obj is None:
+            self.problem(span, f"{what}<T> applies to object types only here")
+        return obj
+
+    # ------------------------------------------------------------------ assignability
+
+    def assignable(self, source: TsType, target: TsType) -> bool | None:
+        """Whether every value of ``source`` is a value of ``target`` (TypeScript's
+        ``extends``); None when the evaluator cannot tell."""
+        return self._assignable(source, target, set())
+
+    def _assignable(
+        self, source: TsType, target: TsType, assuming: set[tuple[TsType, TsType]]
+    ) -> bool | None:
+        if (source, target) in assuming:
+            return True
+        assuming = assuming | {(source, target)}
+        if target == ANY or source is NEVER or source == target:
+            return True
+        if source == ANY:
+            return False
+        source = self.scalar(self.resolve(source))
+        target = self.scalar(self.resolve(target))
+        if source == target:
+            return True
+        if isinstance(source, Union):
+            return _all(self._assignable(m, target, assuming) for m in source.members)
+        if isinstance(target, Union):
+            return _any(self._assignable(source, m, assuming) for m in target.members)
+        if target is NEVER or target is UNDEFINED or source is UNDEFINED:
+            return False
+        if isinstance(source, Leaf) and isinstance(target, Leaf):
+            leaf = _leaf_assignable(source.expr, target.expr)
+            if leaf is not None:
+                return leaf
+        source_obj = self.props_of(source)
+        target_obj = self.props_of(target)
+        if target_obj is not None:
+            if source_obj is None:
+                return False if _is_scalar(source) else None
+            return self._object_assignable(source_obj, target_obj, assuming)
+        if isinstance(target, Leaf) and isinstance(target.expr, ir.AnyJson):
+            return source_obj is not None or isinstance(source, (Arr, Tup, Dict))
+        if source_obj is not None and _is_scalar(target):
+            return False
+        if isinstance(target, Tup) and isinstance(source, Tup):
+            if len(source.items) != len(target.items):
+                return False
+            return _all(
+                self._assignable(a, b, assuming)
+                for a, b in zip(source.items, target.items, strict=True)
+            )
+        if isinstance(target, Tup) and isinstance(source, Arr):
+            return False
+        if isinstance(target, Arr) and isinstance(source, (Arr, Tup)):
+            items = source.items if isinstance(source, Tup) else (source.items,)
+            return _all(self._assignable(i, target.items, assuming) for i in items)
+        if isinstance(target, Dict) and isinstance(source, Dict):
+            return self._assignable(source.values, target.values, assuming)
+        if _is_scalar(source) and isinstance(target, (Arr, Tup, Dict)):
+            return False
+        if isinstance(source, (Arr, Tup, Dict)) and _is_scalar(target):
+            return False
+        return None
+
+    def _object_assignable(
+        self, source: Obj, target: Obj, assuming: set[tuple[TsType, TsType]]
+    ) -> bool | None:
+        mine = {p.name: p for p in source.props}
+        verdicts: list[bool | None] = []
+        for prop in target.props:
+            have = mine.get(prop.name)
+            if have is None:
+                if not prop.optional:
+                    return False
+                continue
+            if have.optional and not prop.optional:
+                return False
+            verdicts.append(self._assignable(have.type, prop.type, assuming))
+        if target.index is not None:
+            verdicts.extend(
+                self._assignable(p.type, target.index, assuming) for p in source.props
+            )
+        if target.closed and set(mine) - {p.name for p in target.props}:
+            return False
+        return _all(iter(verdicts))
+
+
+def _leaf_assignable(source: ir.TypeExpr, target: ir.TypeExpr) -> bool | None:
+    if isinstance(target, ir.AnyJson):
+        return None if target.structured or target.object_only else True
+    if isinstance(source, ir.Literal):
+        if isinstance(target, ir.Literal):
+            return (
+                type(source.value) is type(target.value)
+                and source.value == target.value
+            )
+        if isinstance(target, ir.Primitive):
+            kind = _KIND_OF_VALUE.get(type(source.value))
+            if target.kind is ir.PrimitiveKind.INTEGER:
+                return isinstance(source.value, int) and not isinstance(
+                    source.value, bool
+                )
+            return kind is target.kind
+        return False if isinstance(target, ir.Ref) else None
+    if isinstance(source, ir.Primitive) and isinstance(target, ir.Primitive):
+        if source.kind is target.kind:
+            return True
+        return source.kind is ir.PrimitiveKind.INTEGER and (
+            target.kind is ir.PrimitiveKind.NUMBER
+        )
+    if isinstance(source, ir.Primitive) and isinstance(target, ir.Literal):
+        return False
+    if isinstance(source, ir.Ref) and isinstance(target, ir.Ref):
+        return True if source.name == target.name else None
+    if isinstance(source, (ir.Primitive, ir.Literal)) and isinstance(target, ir.Ref):
+        return None
+    return None
+
+
+def _is_scalar(value: TsType) -> bool:
+    return isinstance(value, Leaf) and isinstance(
+        value.expr, (ir.Primitive, ir.Literal, ir.EnumMemberRef)
+    )
+
+
+def _all(verdicts: Iterable[bool | None]) -> bool | None:
+    unknown = False
+    for verdict in verdicts:
+        if verdict is False:
+            return False
+        unknown = unknown or verdict is None
+    return None if unknown else True
+
+
+def _any(verdicts: Iterable[bool | None]) -> bool | None:
+    unknown = False
+    for verdict in verdicts:
+        if verdict is True:
+            return True
+        unknown = unknown or verdict is None
+    return None if unknown else False
+
+
+def _number_text(value: float | bool | str) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _key_value(name: str) -> int | float | str:
+    try:
+        return int(name)
+    except ValueError:
+        try:
+            return float(name)
+        except ValueError:
+            return name
