@@ -25,7 +25,7 @@ from tree_sitter import Node
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.common.syntax import node_text, span_of
+from codegen.frontends.common.syntax import MAX_TYPE_NESTING, node_text, span_of
 from codegen.frontends.rust.cfg import CfgEvaluator, split_groups
 from codegen.frontends.rust.literals import string_literal_value
 from codegen.spec.source import SourceText
@@ -244,9 +244,19 @@ def _doc_lines(text: str, kind: str) -> list[str]:
     return [line.strip().removeprefix("* ").removeprefix("*") for line in lines]
 
 
-def parse_args(tree: Node, source: SourceText, diags: Diagnostics) -> list[SerdeArg]:
+def parse_args(
+    tree: Node, source: SourceText, diags: Diagnostics, depth: int = 0
+) -> list[SerdeArg]:
     """Split a token tree ``(a, b = "x", c(d = "y"))`` into arguments."""
     out: list[SerdeArg] = []
+    if depth >= MAX_TYPE_NESTING:
+        diags.report(
+            "SYN008",
+            f"attribute arguments nested more than {MAX_TYPE_NESTING} levels deep; "
+            "ignored",
+            span_of(source, tree),
+        )
+        return out
     for group in split_groups(tree):
         head = group[0]
         span = span_of(source, head)
@@ -271,7 +281,7 @@ def parse_args(tree: Node, source: SourceText, diags: Diagnostics) -> list[Serde
                 continue
             out.append(SerdeArg(key, text, span))
         elif len(group) == 2 and group[1].type == "token_tree":
-            nested = tuple(parse_args(group[1], source, diags))
+            nested = tuple(parse_args(group[1], source, diags, depth + 1))
             out.append(SerdeArg(key, None, span, nested))
         else:
             diags.report("SER001", f"cannot read serde argument {key!r}; ignored", span)

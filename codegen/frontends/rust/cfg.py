@@ -23,7 +23,7 @@ from tree_sitter import Node
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.common.syntax import node_text
+from codegen.frontends.common.syntax import MAX_TYPE_NESTING, node_text
 from codegen.frontends.rust.literals import string_literal_value
 
 # What a plain `cargo build` on Linux x86_64 sets besides features.
@@ -99,7 +99,15 @@ class CfgEvaluator:
             return self._unreadable(node_text(tree), span)
         return self.predicate(groups[0], span)
 
-    def predicate(self, tokens: list[Node], span: ir.Span) -> bool:
+    def predicate(self, tokens: list[Node], span: ir.Span, depth: int = 0) -> bool:
+        if depth >= MAX_TYPE_NESTING:
+            self.diags.report(
+                "SYN008",
+                f"a cfg predicate nested more than {MAX_TYPE_NESTING} levels deep; "
+                "taken as false",
+                span,
+            )
+            return False
         if not tokens or tokens[0].type != "identifier":
             return self._unreadable(" ".join(node_text(t) for t in tokens), span)
         name = node_text(tokens[0])
@@ -113,7 +121,8 @@ class CfgEvaluator:
                 return value in self.features.enabled
             return value in _TRUE_VALUES.get(name, set())
         if len(tokens) == 2 and tokens[1].type == "token_tree":
-            parts = [self.predicate(g, span) for g in split_groups(tokens[1])]
+            groups = split_groups(tokens[1])
+            parts = [self.predicate(g, span, depth + 1) for g in groups]
             if name == "all":
                 return all(parts)
             if name == "any":

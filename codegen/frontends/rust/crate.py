@@ -29,6 +29,7 @@ from codegen import ir
 from codegen.diagnostics import Diagnostics, Severity
 from codegen.frontends.common.syntax import (
     MAX_SYNTAX_ERRORS,
+    MAX_TYPE_NESTING,
     node_text,
     span_of,
 )
@@ -125,14 +126,18 @@ class _Walker:
             self._declarations(path, file.root, posixpath.dirname(path), named)
         return named
 
-    def _declarations(self, path: str, node: Node, base: str, named: set[str]) -> None:
+    def _declarations(
+        self, path: str, node: Node, base: str, named: set[str], depth: int = 0
+    ) -> None:
         for child, _ in attributed(node.named_children):
             if child.type != "mod_item":
                 continue
             name = node_text(child.child_by_field_name("name"))
             body = child.child_by_field_name("body")
             if body is not None:
-                self._declarations(path, body, posixpath.join(base, name), named)
+                if depth + 1 < MAX_TYPE_NESTING:  # _items reports the deeper ones
+                    inner = posixpath.join(base, name)
+                    self._declarations(path, body, inner, named, depth + 1)
                 continue
             for candidate in self._candidates(path, base, name, None):
                 if candidate in self.files:
@@ -163,17 +168,32 @@ class _Walker:
             base = posixpath.join(directory, posixpath.basename(path)[: -len(".rs")])
         self._items(path, file.root, module, base)
 
-    def _items(self, path: str, node: Node, module: str, base: str) -> None:
+    def _items(
+        self, path: str, node: Node, module: str, base: str, depth: int = 0
+    ) -> None:
         file = self.files[path]
         reader = self.crate.readers[path]
+        if depth >= MAX_TYPE_NESTING:
+            self.diags.report(
+                "SYN008",
+                f"modules nested more than {MAX_TYPE_NESTING} levels deep; the "
+                "declarations inside are left out",
+                span_of(file.source, node),
+            )
+            return
         for child, attr_nodes in attributed(node.named_children):
             attrs = reader.collect(attr_nodes)
             if not attrs.enabled:
                 continue
             if child.type == "use_declaration":
-                read_use(
-                    child.child_by_field_name("argument"), "", self.crate.imports[path]
-                )
+                tree = child.child_by_field_name("argument")
+                if not read_use(tree, "", self.crate.imports[path]):
+                    self.diags.report(
+                        "SYN008",
+                        f"a use tree nested more than {MAX_TYPE_NESTING} levels deep; "
+                        "its names are not imported",
+                        span_of(file.source, child),
+                    )
                 continue
             if child.type != "mod_item":
                 self.crate.items.append(Item(child, attrs, file.source, module))
@@ -181,7 +201,8 @@ class _Walker:
             name = node_text(child.child_by_field_name("name"))
             body = child.child_by_field_name("body")
             if body is not None:
-                self._items(path, body, f"{module}::{name}", posixpath.join(base, name))
+                inner = f"{module}::{name}"
+                self._items(path, body, inner, posixpath.join(base, name), depth + 1)
                 continue
             found = next(
                 (
@@ -251,10 +272,15 @@ def _generic_item(node: Node) -> bool:
     )
 
 
-def read_use(node: Node | None, prefix: str, imports: dict[str, str]) -> None:
-    """Record ``use a::b::{C, d::E as F}`` as name → full path."""
+def read_use(
+    node: Node | None, prefix: str, imports: dict[str, str], depth: int = 0
+) -> bool:
+    """Record ``use a::b::{C, d::E as F}`` as name → full path; False when the tree is
+    nested deeper than ``MAX_TYPE_NESTING`` (what is deeper is not read)."""
     if node is None:
-        return
+        return True
+    if depth >= MAX_TYPE_NESTING:
+        return False
     if node.type in ("scoped_identifier", "identifier"):
         path = prefix + node_text(node).replace(" ", "")
         imports[path.rsplit("::", 1)[-1]] = path
@@ -263,7 +289,12 @@ def read_use(node: Node | None, prefix: str, imports: dict[str, str]) -> None:
         imports[node_text(node.child_by_field_name("alias"))] = path
     elif node.type == "scoped_use_list":
         inner = node_text(node.child_by_field_name("path")).replace(" ", "")
-        read_use(node.child_by_field_name("list"), f"{prefix}{inner}::", imports)
+        return read_use(
+            node.child_by_field_name("list"), f"{prefix}{inner}::", imports, depth + 1
+        )
     elif node.type == "use_list":
-        for child in node.named_children:
-            read_use(child, prefix, imports)
+        complete = True
+        for child in node.named_children:  # every name, even after one too deep
+            complete = read_use(child, prefix, imports, depth + 1) and complete
+        return complete
+    return True

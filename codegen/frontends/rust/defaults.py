@@ -25,7 +25,7 @@ from typing import Any
 from tree_sitter import Node
 
 from codegen import ir
-from codegen.frontends.common.syntax import node_text
+from codegen.frontends.common.syntax import MAX_TYPE_NESTING, node_text
 from codegen.frontends.rust.literals import string_literal_value
 
 
@@ -50,6 +50,7 @@ class DefaultResolver:
     fns: dict[str, Node] = field(default_factory=dict)  # free fn → body
     variant_default: dict[str, str] = field(default_factory=dict)  # enum → variant
     _busy: set[str] = field(default_factory=set)
+    _depth: int = 0  # how deep the expression being evaluated is (calls included)
 
     # ------------------------------------------------------------------ types
 
@@ -178,6 +179,17 @@ class DefaultResolver:
         return whole.get(fld.wire_name, _ABSENT)
 
     def evaluate(self, node: Node, expected: ir.TypeExpr, owner: str | None) -> Any:
+        # A bound, not Python's stack: an expression (or a chain of calls) deeper than
+        # this cannot be evaluated, which the caller reports (SER003) like other code.
+        if self._depth >= MAX_TYPE_NESTING:
+            return UNKNOWN
+        self._depth += 1
+        try:
+            return self._evaluate(node, expected, owner)
+        finally:
+            self._depth -= 1
+
+    def _evaluate(self, node: Node, expected: ir.TypeExpr, owner: str | None) -> Any:
         kind = node.type
         if kind == "block":
             inner = [c for c in node.named_children if c.type not in _COMMENTS]

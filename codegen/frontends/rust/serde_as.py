@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from codegen.frontends.common.syntax import MAX_TYPE_NESTING
+
 _TOKEN = re.compile(
     r"\s*([A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)*|[<>,_&']|\S)"
 )
@@ -39,8 +41,19 @@ class AsType:
 def parse_as(text: str) -> AsType | None:
     tokens = [m.group(1) for m in _TOKEN.finditer(text)]
     position = 0
+    depth = 0
 
     def parse() -> AsType | None:
+        nonlocal depth
+        if depth >= MAX_TYPE_NESTING:
+            return None  # deeper than any type the frontend converts: not read
+        depth += 1
+        try:
+            return parse_one()
+        finally:
+            depth -= 1
+
+    def parse_one() -> AsType | None:
         nonlocal position
         if position >= len(tokens):
             return None

@@ -23,7 +23,7 @@ from tree_sitter import Node
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.common.syntax import node_text, span_of
+from codegen.frontends.common.syntax import MAX_TYPE_NESTING, node_text, span_of
 from codegen.frontends.rust.serde_as import AsType
 from codegen.spec.source import SourceText
 
@@ -147,6 +147,7 @@ class TypeConverter:
     generic: set[str] = field(
         default_factory=set
     )  # generic declarations (not modelled)
+    depth: int = 0  # how deep the type expression being converted is, so far
 
     def wrapper_arg(self, node: Node, form: str) -> Node | None:
         """The ``T`` of ``W<T>`` when ``W`` is a declared wrapper of this form."""
@@ -157,6 +158,24 @@ class TypeConverter:
         return args[0] if len(args) == 1 else None
 
     def convert(self, node: Node, as_type: AsType | None = None) -> ir.TypeExpr:
+        # A bound, not Python's stack: every later phase walks type expressions
+        # recursively too, so `Vec<Vec<...>>` thousands deep stops here as a diagnostic
+        # at the innermost type that is too deep, rather than as a RecursionError.
+        if self.depth >= MAX_TYPE_NESTING:
+            self.diags.report(
+                "SYN003",
+                f"a type nested more than {MAX_TYPE_NESTING} levels deep; read as any "
+                "JSON value",
+                span_of(self.source, node),
+            )
+            return ir.AnyJson()
+        self.depth += 1
+        try:
+            return self._convert(node, as_type)
+        finally:
+            self.depth -= 1
+
+    def _convert(self, node: Node, as_type: AsType | None) -> ir.TypeExpr:
         if as_type is not None and not as_type.is_same:
             adapted = self._as(node, as_type)
             if adapted is not None:
