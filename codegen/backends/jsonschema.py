@@ -391,6 +391,15 @@ class _Builder:
             omitted = json.loads(fld.omitted_value)
             if omitted is None and not _accepts_null(schema):
                 schema = reads_also(schema, {"type": "null"})
+            else:
+                # The type admits it (null for an any-JSON Option, [] for a Vec): the
+                # written form excludes it, a reader accepts it.
+                written: Schema = (
+                    {"allOf": [schema, {"not": {"const": omitted}}]}
+                    if "not" in schema
+                    else {**schema, "not": {"const": omitted}}
+                )
+                schema = reads_also(written, {"const": omitted})
             schema["x-omitted-value"] = omitted
         if fld.default_on_error:
             # serde_with DefaultOnError: any value reads (as the default when it does
