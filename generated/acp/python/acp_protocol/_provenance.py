@@ -18,10 +18,10 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "83191821479979f48b6716f238cdff988c3c9a7467b0f54c8c3c97d09fa0d5ee",
-    "_rpc.py": "2f28ce6529e8c524584728532db3fe0a57de34848ffb5aa8247d3e42427ea616",
+    "_rpc.py": "6ba476538c49784e1caff721201b42d16a16c596b6aff283f53fb85799efa9ad",
     "client.py": "826aad1a167ea2ba80ad842f4693b5445816b364787e9f0c47688bc67b66ea78",
     "methods.py": "30408762bc68f295406037c5c4147c3f2cb02c2a76d530cac6b233e667377993",
-    "models.py": "fd15b50dd2cff0e62cf4d9d70e5d748e27819b842d6d3c98124e1cdd853971ed",
+    "models.py": "9fa86edfad8c0bb9583836eb647dec8251d4536ee09c56fde86ec65e50d8f581",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "f78d96a64dc753c793e6344225998b22b23541a00531093e70d78af0443d7db5",
     "stub_data.py": "c6090e17fb984fedd22751f6c8b02adb6b1e7a2dcadd5c17b5930388540e3a79",

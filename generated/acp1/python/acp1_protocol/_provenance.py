@@ -82,10 +82,10 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "176dd9bfc21680ba8d0f74c2de721c622b3e5ff4fb6775d12d5c0eb8433f4195",
-    "_rpc.py": "cc1b90447d0b33a6d78a6b5ae70077f50c68dc499a1545ba84de01bd3393a257",
+    "_rpc.py": "754bba3c6611b4109a213ef75e82e344f66a5e657456269a52e513479e38299d",
     "client.py": "5d68c6c1bb661a82c0effbcb3132be7d32c8393ebe27dc125e332d5f591e460e",
     "methods.py": "277e448b1f51c6b9d418b76905b0a907242eb97b07664359ab17e7a52a38706a",
-    "models.py": "4025c57a021b38170c1d7b3ce8baacc72e5c90e7bff62787476a8561085726f4",
+    "models.py": "6a7d908b525ac0afb37e99c2be62297dc703b1f0fac424e36a85716c6853e62d",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "a76656aadf06aabf454aa5712d9e61112c309551da20ab3df3d3eb6e06db4821",
     "stub_data.py": "a784f9d128fa0f4e3a04d2558e1b1116e397376a397f9a97e454e363be0dfc5d",

@@ -18,10 +18,10 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "b1dfe31b5a0b1bbadb80bb7ab468ced097efc6ef12e934aa25d2d624bf31cec5",
-    "_rpc.py": "57623c7c3451fd77a43d7c5fca014a0901f8b3e5d178c790a2bdc3f9d3712edd",
+    "_rpc.py": "9c68077047cf2b72e53d793268dbf297a300458082a8ec76a16e630be0e390ff",
     "client.py": "6b5907ceef5d1e1a7a9379813b38c13ef38602d41fb806f2d12026e600d24918",
     "methods.py": "254a61f34e0851506f8793201ad0945504257cd1f3ef1be1c694fac9b4ed9d4b",
-    "models.py": "dd8cd5f681adcba111a7f6de61751fbfe2f8e385f8c7e08686474b2d9d2adb97",
+    "models.py": "91303373a606fee17de4b41c1f3fd3aabc35edd714329d67e175ccaed6de191f",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "8a245af9a8dda0ff80ba13972ab874e3c01b37aa26a6d159cb827167b0577f68",
     "stub_data.py": "b6ee3ba0138c69651666745ef1e6106ca4a19eedec7cef9cc69bda3f9956f27b",
