@@ -42,7 +42,16 @@ from codegen.backends.render import render_template
 __all__ = ["render"]
 
 # Helpers ``models.py`` defines that ``methods.py`` imports from it.
-_MODEL_HELPERS = ("_EXACT_BOOL", "_EXACT_INT", "_LEFT_TO_RIGHT")
+_MODEL_HELPERS = (
+    "_EXACT_BOOL",
+    "_EXACT_INT",
+    "_LEFT_TO_RIGHT",
+    "_SKIP_INVALID",
+    "_DROP_SKIPPED",
+    "_SORTED_KEYS",
+    "_OnError",
+    "_omitted",
+)
 
 
 def render(protocol: ir.Protocol, package: str) -> dict[str, str]:

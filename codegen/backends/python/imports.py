@@ -26,8 +26,20 @@ __all__ = ["RESERVED_GLOBALS", "import_order", "names_in", "render_with_imports"
 _IMPORT_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("collections.abc", ("Callable",)),
     ("dataclasses", ("dataclass",)),
-    ("enum", ("STRICT", "Flag", "IntEnum", "IntFlag", "StrEnum")),
-    ("typing", ("Annotated", "Any", "Literal", "NewType", "Self", "TypeAlias", "cast")),
+    ("enum", ("STRICT", "Enum", "Flag", "IntEnum", "IntFlag", "StrEnum")),
+    (
+        "typing",
+        (
+            "Annotated",
+            "Any",
+            "ClassVar",
+            "Literal",
+            "NewType",
+            "Self",
+            "TypeAlias",
+            "cast",
+        ),
+    ),
     # A pydantic dependency; ``typing.TypeAliasType`` needs Python 3.12.
     ("typing_extensions", ("TypeAliasType",)),
     (
@@ -35,7 +47,10 @@ _IMPORT_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             *("MISSING", "AliasChoices", "BaseModel", "BeforeValidator", "ConfigDict"),
             *("Discriminator", "Field", "GetCoreSchemaHandler", "JsonValue", "Strict"),
-            *("Tag", "TypeAdapter", "GetJsonSchemaHandler"),
+            *("Tag", "TypeAdapter", "AfterValidator", "ValidationError"),
+            *("ValidatorFunctionWrapHandler", "WrapValidator", "model_validator"),
+            *("SerializerFunctionWrapHandler", "model_serializer"),
+            *("GetJsonSchemaHandler",),
         ),
     ),
     ("pydantic.config", ("ExtraValues",)),

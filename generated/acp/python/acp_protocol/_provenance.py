@@ -9,7 +9,7 @@ SPEC_ID = "acp"
 SPEC_VERSION = "0"
 PACKAGE = "acp_protocol"
 GENERATOR = "codegen 0.1.0"
-IR_SHA256 = "1a73479b31c3846145c815250b9717f7d146310831ce6073291dc712fc720b90"
+IR_SHA256 = "a45d2eec893c859fd0f60eee5acdb629a14471261583adb9e6eed9b3cb16673e"
 SOURCES: tuple[tuple[str, str], ...] = (
     (
         "specs/acp/schema.rs",
@@ -21,8 +21,8 @@ FILES: dict[str, str] = {
     "_rpc.py": "6ba476538c49784e1caff721201b42d16a16c596b6aff283f53fb85799efa9ad",
     "client.py": "826aad1a167ea2ba80ad842f4693b5445816b364787e9f0c47688bc67b66ea78",
     "methods.py": "30408762bc68f295406037c5c4147c3f2cb02c2a76d530cac6b233e667377993",
-    "models.py": "65ee0a1db933f104dd626959724fc91622f5b0efba223899d8066470f2c0463c",
+    "models.py": "9fa86edfad8c0bb9583836eb647dec8251d4536ee09c56fde86ec65e50d8f581",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "f78d96a64dc753c793e6344225998b22b23541a00531093e70d78af0443d7db5",
-    "stub_data.py": "e0ae5c6b17e3a352768c55a5ba366993d3c3bf54255c4521972a145c6d4f7751",
+    "stub_data.py": "c6090e17fb984fedd22751f6c8b02adb6b1e7a2dcadd5c17b5930388540e3a79",
 }

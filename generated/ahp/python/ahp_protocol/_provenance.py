@@ -25,7 +25,7 @@ FILES: dict[str, str] = {
     "_rpc.py": "7b3640a463258034694e32095f836edcdd4634d6d7a7127378be8d7dc969a3a5",
     "client.py": "ddc3a8363660fe5275193c021bf045c66085e7c28ff74f82f5df731bf3ce93c7",
     "methods.py": "15a7e521993c96f4a0e218a8ea08ce4f9dca3d4c069228d0c8d45d13f85b5dfc",
-    "models.py": "cdd47afcb13dd6b387f4a2b97d5d02f13127937277bed26a478a675fcc44a923",
+    "models.py": "eecaa3d2039bb01c12faa642e14f44996139f43433db5a9f810f061e33e14fdc",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "813132e2eedf3a8421883920be520a238cd2d2efd4f55c68f5af36a77f62479f",
     "stub_data.py": "c58fe29a53fe281c285b4a963410b1b1f28d8cae0ba4fd33ebf68d5fc874036b",

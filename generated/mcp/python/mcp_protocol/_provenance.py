@@ -21,7 +21,7 @@ FILES: dict[str, str] = {
     "_rpc.py": "12d160cc67a68f59c0c1c1af71b8ded1a343978a620647b04e338f2cf98b9410",
     "client.py": "a805e4c5ce3ffc6756d9875d2a0b7ff428d4aaac0b0f1c7d282581c7df361b16",
     "methods.py": "3e8aca0fbbcc1bdc0c8ec8b9637237c3498fa45a9c6578a923d3ad68036ba262",
-    "models.py": "68c4eefbf35068dfae085abf4b4afcd5324f60e6a34c815c424051f3b224aa13",
+    "models.py": "e7c9ef9fb312ef8fccbbe4f640638b88da2ecc5ecac99edf3e5d4c4d60faaa8f",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "6cc69c1233ae3ea4cfbfdd6b14148ba628dd5711642475efebd29a67a3ea9f39",
     "stub_data.py": "85f0be6294fd09b9ab1c786bfec71027162962fe661b3a515e2dbacdde548010",

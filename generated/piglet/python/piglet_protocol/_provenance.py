@@ -21,7 +21,7 @@ FILES: dict[str, str] = {
     "_rpc.py": "a6d097edce38373a67226c32239b7f10fccf6c5a4ba3b688abea234188f9ec96",
     "client.py": "c42e271ac9dede502d58142a3cbf88176a0f75befb3e49ec26c3e1fe3b10dcf6",
     "methods.py": "332395f8e9ca31ef311c0744082a67bed28e32319ebbfa6e0baa1bb10e21cc9e",
-    "models.py": "a3fa2a1aa93684b799989e07461940d1013c7bd0ca4baaa2ab0aaa8e4d929236",
+    "models.py": "e3c216f491fb9c14700e7da21f4e9dd9233c414655682cadfc0d8175d6f4ec64",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "49ab6e92855aea289deb2e3a5e03da63a0878f2c45999053a5cb0d520db74963",
     "stub_data.py": "944140db47cae4d1256f857833d154867d8a70adb747fa712cddfb3a1ee6c500",
