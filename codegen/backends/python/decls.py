@@ -41,6 +41,7 @@ class DeclBuilder(TypeAnnotator):
     def __init__(self, protocol: ir.Protocol) -> None:
         super().__init__(protocol)
         self._tags = tag_overrides(protocol, self.index)
+        self._uses = _method_uses(protocol)
 
     def attrs(self, fields: list[ir.Field]) -> dict[str, str]:
         """Wire name → the attribute of a model with these fields."""
@@ -69,13 +70,18 @@ class DeclBuilder(TypeAnnotator):
             ),
             f"Synthesized from `{struct.derived_from}`." if struct.derived_from else "",
         )
+        docs = struct.lifecycle.docs.strip() or self._uses.get(struct.name, "")
         return self.model(
             name=self.names[struct.name],
             struct_name=struct.name,
             fields=kept,
             closed=struct.extra_keys is ir.ExtraKeys.FORBID and extra_type is None,
             extra_type=extra_type,
-            doc=lifecycle_text(struct.lifecycle.docs, struct.lifecycle, *notes),
+            doc=lifecycle_text(
+                docs or f"`{struct.name}` (the spec does not describe it).",
+                struct.lifecycle,
+                *notes,
+            ),
             exported=struct.exported,
         )
 
@@ -160,6 +166,13 @@ class DeclBuilder(TypeAnnotator):
                 default, extra_args = self._default(fld.type, default_value)
         if fld.allowed_values_note:
             notes.insert(0, f"Allowed values: {fld.allowed_values_note}")
+        # One legal value and no default: type checkers see a default, the constructor
+        # fills it in (``_Model.__init__``), a message read from the wire must carry it.
+        filled = (
+            default is None
+            and not nullable
+            and _single_literal(self.index, fld.type, tags)
+        )
         args: list[str] = []
         if default is not None and (aliases or attr != fld.wire_name or extra_args):
             args.append(
@@ -172,9 +185,14 @@ class DeclBuilder(TypeAnnotator):
             args.append(f"validation_alias=AliasChoices({choices})")
             args.append(f"serialization_alias={json.dumps(aliases[0])}")
         elif attr != fld.wire_name:
-            args.append(f"alias={json.dumps(fld.wire_name)}")
+            # Not ``alias=``: type checkers would take the wire name for the
+            # constructor's parameter (PEP 681); these leave it the attribute name.
+            wire = json.dumps(fld.wire_name)
+            args.append(f"validation_alias={wire}, serialization_alias={wire}")
         args.extend(extra_args)
-        if args:
+        if filled:
+            value = f"_filled({', '.join(args)})"
+        elif args:
             value = f"Field({', '.join(args)})"
         else:
             value = default or ""
@@ -278,6 +296,22 @@ class DeclBuilder(TypeAnnotator):
         return False
 
 
+def _method_uses(protocol: ir.Protocol) -> dict[str, str]:
+    """Struct name → a sentence naming the methods whose params or result it is: the
+    docstring of a type the spec leaves undocumented (most ``*Params``)."""
+    uses: dict[str, list[str]] = {}
+    for method in protocol.methods:
+        for role, expr in (("params", method.params), ("result", method.result)):
+            if isinstance(expr, ir.Ref):
+                kind = method.kind.value
+                text = f"the {role} of the `{method.wire_name}` {kind} ({method.direction.arrow()})"
+                uses.setdefault(expr.name, []).append(text)
+    return {
+        name: texts[0][0].upper() + "; ".join(texts)[1:] + "."
+        for name, texts in uses.items()
+    }
+
+
 def _is_instance_of(value: object, kind: ir.PrimitiveKind) -> bool:
     """Whether a JSON value is of a primitive kind (so it can be a plain default)."""
     if kind is ir.PrimitiveKind.BOOLEAN or isinstance(value, bool):
@@ -295,6 +329,18 @@ def _admits_none(annotation: str) -> bool:
         or annotation.endswith("| None")
         or annotation == "None"
     )
+
+
+def _single_literal(
+    index: Index, expr: ir.TypeExpr, tags: tuple[str | int | bool, ...] | None
+) -> bool:
+    """Whether a field's annotation is ``Literal`` of one value (a tag)."""
+    if tags is not None:
+        return len(tags) == 1
+    resolved = index.resolve(expr)
+    if isinstance(resolved, ir.Literal):
+        return not isinstance(resolved.value, float)
+    return isinstance(resolved, ir.EnumMemberRef)
 
 
 def _is_literal_like(index: Index, expr: ir.TypeExpr) -> bool:

@@ -17,12 +17,13 @@ SOURCES: tuple[tuple[str, str], ...] = (
     ),
 )
 FILES: dict[str, str] = {
-    "__init__.py": "83191821479979f48b6716f238cdff988c3c9a7467b0f54c8c3c97d09fa0d5ee",
-    "_rpc.py": "2f28ce6529e8c524584728532db3fe0a57de34848ffb5aa8247d3e42427ea616",
-    "client.py": "826aad1a167ea2ba80ad842f4693b5445816b364787e9f0c47688bc67b66ea78",
+    "__init__.py": "14f1664f2dd51ca2971550d49a53fe1a8f885c718e7167ad7d6ba54258d51536",
+    "_rpc.py": "854630d0f6a1f16ded15a7bacdcc4781187e9856745c9e86fd5cabfb0312556f",
+    "client.py": "d4cbbc5237fb3c1a44285f6b56b3c51d3431554cb5ecc179d86961534bafc9fb",
+    "errors.py": "87d815e439da4dd600d18963c99f5eb9ead18c77aed922e61e5c1f207bbe9e29",
     "methods.py": "30408762bc68f295406037c5c4147c3f2cb02c2a76d530cac6b233e667377993",
-    "models.py": "f3eef8bbd0d530b298788eae31f6fdcc2d1b43f3cf7dd3230ee670b1fd154a41",
+    "models.py": "a1889bc9e3ec0495645ea42fc9a2e146ea04efd868a6537110d44d21e47bf090",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-    "server.py": "f78d96a64dc753c793e6344225998b22b23541a00531093e70d78af0443d7db5",
+    "server.py": "1ee0afc0d631e27b2a8ae71b9578701a3dbdc2926fb1f3db7e0a14cdf44e09bf",
     "stub_data.py": "e0ae5c6b17e3a352768c55a5ba366993d3c3bf54255c4521972a145c6d4f7751",
 }
