@@ -245,12 +245,14 @@ class DeclBuilder(TypeAnnotator):
                 else ""
             ),
         ]
+        docs = (
+            enum.lifecycle.docs.strip()
+            or f"`{enum.name}` (the spec does not describe it)."
+        )
         return DeclView(
             kind="enum",
             name=self.names[enum.name],
-            doc=docstring(
-                lifecycle_text(enum.lifecycle.docs, enum.lifecycle, *notes), "    "
-            ),
+            doc=docstring(lifecycle_text(docs, enum.lifecycle, *notes), "    "),
             base=base,
             members=members,
             exported=enum.exported,

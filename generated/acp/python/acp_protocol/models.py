@@ -468,6 +468,8 @@ class RequestToolCallConfirmationParams(_Model):
 
 
 class Icon(_WireEnum, StrEnum):
+    """`Icon` (the spec does not describe it)."""
+
     FILE_SEARCH = "fileSearch"
     FOLDER = "folder"
     GLOBE = "globe"
@@ -563,6 +565,8 @@ class RequestToolCallConfirmationResponse(_Model):
 
 
 class ToolCallConfirmationOutcome(_WireEnum, StrEnum):
+    """`ToolCallConfirmationOutcome` (the spec does not describe it)."""
+
     ALLOW = "allow"
     """Allow this one call"""
     ALWAYS_ALLOW = "alwaysAllow"
@@ -637,6 +641,8 @@ UpdateToolCallResponse: TypeAlias = None
 
 
 class ToolCallStatus(_WireEnum, StrEnum):
+    """`ToolCallStatus` (the spec does not describe it)."""
+
     RUNNING = "running"
     """The tool call is currently running"""
     FINISHED = "finished"
