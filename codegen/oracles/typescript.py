@@ -178,7 +178,7 @@ class TypeScriptOracle:
         )
         out: list[Answer] = []
         for case, answer in zip(cases, result["answers"], strict=True):
-            if answer["removed"]:
+            if answer["removed"] or answer.get("asValue"):
                 self.used["ts-excess-properties"] = (
                     self.used.get("ts-excess-properties", 0) + 1
                 )
@@ -189,6 +189,12 @@ class TypeScriptOracle:
                         case.text,
                         "; ".join(
                             f"excess property {p} ignored" for p in answer["removed"]
+                        )
+                        or (
+                            "assignable as a value read with JSON.parse (no fresh "
+                            "object literal)"
+                            if answer.get("asValue")
+                            else ""
                         ),
                     )
                 )

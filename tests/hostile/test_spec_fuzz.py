@@ -42,25 +42,27 @@ def test_mutated_spec_files_never_crash_the_command_line() -> None:
         assert set(report.exits) <= {0, 1}, (spec, dict(report.exits))
 
 
-def test_without_the_net_the_same_files_are_tracebacks() -> None:
-    """The twin: with the pipeline's net made to re-raise, the deep-nesting files the
-    frontends cannot read yet reach the user as tracebacks, and the fuzz says so."""
+def test_without_the_net_deep_files_are_diagnostics_not_tracebacks() -> None:
+    """With the pipeline's net made to re-raise, the deep-nesting files still end as
+    diagnostics: the frontends bound nesting themselves, the net is not what saves them.
+    (The Rust frontend joins this list when its own bound lands.)"""
     reports = spec_fuzz.run(
         0,
         seed=1,
-        workers=1,
+        workers=2,
         timeout=90,
-        only=["ahp"],
+        only=["ahp", "piglet", "openctx"],
         render_every=0,
-        specials=["deep-248", "union-992", "comment-1mb"],
+        specials=["deep-248", "deep-2000", "union-992"],
         quiet=True,
         net=False,
     )
-    assert reports["ahp"].inputs == 3
-    uncaught = reports["ahp"].uncaught
-    assert uncaught, "no pathological file crashes a frontend any more: drop this twin"
-    assert all("RecursionError" in site for site in uncaught), dict(uncaught)
-    assert sum(uncaught.values()) == 2  # the 1 MB comment is read fine, with or without
+    for spec, report in reports.items():
+        assert report.inputs == 3, spec
+        assert not report.uncaught, (spec, dict(report.uncaught))
+        assert set(report.exits) <= {0, 1}, (spec, dict(report.exits))
+    # Go cuts `[]` chains at the bound, as an error (the TS frontends read 248 deep).
+    assert reports["piglet"].exits[1] >= 2, dict(reports["piglet"].exits)
 
 
 def _fake_worker(conn: Connection, *_: object) -> None:

@@ -18,6 +18,10 @@ from codegen.diagnostics import Diagnostics
 from codegen.spec.source import SourceText
 
 MAX_SYNTAX_ERRORS = 20
+# How deep a frontend follows one type expression (`Vec<Vec<...>>`, `[]map[string]...`).
+# Real protocols stay under ten; every phase after the frontend walks type expressions
+# recursively, so deeper chains are cut here, as a diagnostic, far below Python's stack.
+MAX_TYPE_NESTING = 64
 
 
 def node_text(node: Node | None) -> str:

@@ -38,7 +38,7 @@ from tree_sitter import Node
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.common.syntax import node_text, span_of
+from codegen.frontends.common.syntax import MAX_TYPE_NESTING, node_text, span_of
 from codegen.spec.source import SourceText
 
 _TAG_PAIR = re.compile(r'(\w+):"((?:[^"\\]|\\.)*)"')
@@ -109,11 +109,28 @@ class TypeConverter:
     diags: Diagnostics
     struct_builder: Callable[[Node, str, str], ir.StructDecl]
     lifted: list[ir.Decl] = field(default_factory=list)
+    depth: int = 0
 
     def span(self, node: Node) -> ir.Span:
         return span_of(self.source, node)
 
     def convert(self, node: Node, lifted_name: str, path: str) -> GoType:
+        # A bound, not Python's stack: every later phase walks type expressions
+        # recursively too, so a chain of `[]map[string]...` thousands deep must stop here
+        # as a diagnostic rather than as a RecursionError somewhere downstream.
+        if self.depth >= MAX_TYPE_NESTING:
+            return self._unsupported(
+                node,
+                f"a type nested more than {MAX_TYPE_NESTING} levels deep; "
+                "read as any JSON",
+            )
+        self.depth += 1
+        try:
+            return self._convert(node, lifted_name, path)
+        finally:
+            self.depth -= 1
+
+    def _convert(self, node: Node, lifted_name: str, path: str) -> GoType:
         kind = node.type
         if kind == "parenthesized_type" and node.named_children:
             return self.convert(node.named_children[0], lifted_name, path)

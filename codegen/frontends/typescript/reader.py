@@ -207,7 +207,8 @@ def _reachability(
     for group in groups:
         if not group.problems:
             continue
-        if any(decl.name in reached for decl in group.decls):
+        # A group whose evaluation failed has no decls: its own name tells if it is needed.
+        if group.name in reached or any(decl.name in reached for decl in group.decls):
             for problem in group.problems:
                 message = problem.message
                 if options.roots:
@@ -252,9 +253,11 @@ def _closure(roots: list[str], owner: dict[str, Group]) -> set[str]:
     stack = list(roots)
     while stack:
         name = stack.pop()
-        if name in seen or name not in owner:
+        if name in seen:
             continue
-        seen.add(name)
+        seen.add(name)  # also names nothing owns: a failed group is still needed
+        if name not in owner:
+            continue
         decl = next(d for d in owner[name].decls if d.name == name)
         stack.extend(_refs(decl))
     return seen
