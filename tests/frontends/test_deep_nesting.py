@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import codegen.pipeline as pipeline
+from codegen import pipeline
 from codegen.frontends.common.syntax import MAX_TYPE_NESTING
 
 

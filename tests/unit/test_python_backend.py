@@ -436,7 +436,10 @@ def test_file_set_and_headers(rendered: dict[str, str]) -> None:
     assert rendered[f"{root}/_rpc.py"].split("\n", 1)[1] == runtime_source()
     assert sorted(rendered) == sorted(
         f"{root}/{name}"
-        for name in ("__init__.py", "models.py", "methods.py", "_rpc.py", "py.typed")
+        for name in (
+            *("__init__.py", "models.py", "methods.py", "errors.py", "_rpc.py"),
+            "py.typed",
+        )
     )
     assert rendered[f"{root}/py.typed"] == ""
     header = (
@@ -510,7 +513,11 @@ def test_empty_protocol_renders_a_valid_package(tmp_path: Path) -> None:
     assert tool(BIN / "black", "--check", "-q", package)[0] == 0
     module = import_package(python_dir, "empty_bindings")
     assert module.METHODS == {}
-    assert module.__all__ == ["METHODS", "MethodInfo"]
+    assert module.__all__ == [
+        *("INTERNAL_ERROR", "INVALID_PARAMS", "INVALID_REQUEST", "METHODS"),
+        *("METHOD_NOT_FOUND", "PARSE_ERROR", "MethodInfo", "RpcError"),
+        "TransportError",
+    ]
 
 
 # ------------------------------------------------------------------- presence & types
