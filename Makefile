@@ -28,7 +28,7 @@ help:
 	@echo "make test            generate --check, the test suite, and lint of generated code"
 	@echo "make check           mypy --strict / ruff / black on codegen itself and generated/"
 	@echo "make docs            build the HTML reference of all protocols into build/docs/site"
-	@echo "make bench           benchmarks (ratios against named peers)"
+	@echo "make bench           benchmarks (ratios against named peers) -> build/bench/summary.md"
 	@echo "make fuzz            long fuzz runs: spec bytes, kills of generate, frontends (not in make test)"
 	@echo "make interop         real peers (official SDKs, own venv) against generated stubs/clients"
 	@echo "make corpus          long campaign: every official-schema definition and schema type"
@@ -85,11 +85,11 @@ docs: $(STAMP)
 	$(BIN)/codegen generate
 	$(BIN)/python -m codegen.tools.docs_site
 
+# All benchmarks in one run; build/bench/summary.md holds the table of ratios (BASELINE=REV
+# measures that revision too, for a before/after table; QUICK=1 for shorter runs).
 bench: $(STAMP)
-	$(BIN)/python bench/bench_generate.py
-	$(BIN)/python bench/bench_server.py
-	$(BIN)/python bench/bench_bindings.py
-	$(BIN)/python bench/bench_scale.py
+	$(CODEGEN) generate
+	$(BIN)/python bench/summary.py $(if $(BASELINE),--baseline $(BASELINE)) $(if $(QUICK),--quick)
 
 # The real peers' SDKs live in their own venv (tests/interop/requirements.txt, pinned): they
 # must not decide the toolchain's own dependencies.  Every tests/interop/test_*.py runs there.

@@ -15,18 +15,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import msgspec
 import orjson
-
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from support import ROOT as REPO
+from support import result
 
 from codegen import ir
 from tests.roundtrip import harness
@@ -129,6 +126,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for spec in specs:
             r = bench_spec(spec, tmp, args.seconds)
+            result(f"bindings.{spec}", {"ratio": r["ours"] / r["theirs"], **r})
             print(
                 f"{spec:8} {int(r['samples']):7}  {r['ours_exact']:7.1%} / {r['theirs_exact']:7.1%}"
                 f"                  {r['ours']:10.0f}  {r['ours'] / r['theirs']:8.2f}x"

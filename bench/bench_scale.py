@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from support import ROOT as REPO
+from support import result
 
 from codegen.pipeline import load_protocol, render_protocol
 
@@ -86,6 +85,7 @@ def main() -> int:
     args = parser.parse_args()
     print("copies  decls  read+passes s  render s   growth vs 1x (read, render)")
     first: tuple[float, float] | None = None
+    data: dict[str, float] = {}
     for copies in args.sizes:
         read, render, decls = measure(copies)
         first = first or (read, render)
@@ -93,6 +93,17 @@ def main() -> int:
             f"{copies:6} {decls:6} {read:13.2f} {render:9.2f}"
             f"   {read / first[0]:6.1f}x {render / first[1]:6.1f}x"
         )
+        data[f"total_{copies}"] = read + render
+    sizes = sorted(args.sizes)
+    if len(sizes) >= 2:
+        small, large = sizes[-2], sizes[-1]
+        growth = data[f"total_{large}"] / data[f"total_{small}"]
+        data["linearity"] = growth / (large / small)
+        print(
+            f"time {small}x -> {large}x grew {growth:.1f}x for {large / small:.0f}x the "
+            f"size: {data['linearity']:.2f} of linear (target <= 1.2)"
+        )
+    result("scale", data)
     return 0
 
 

@@ -24,10 +24,11 @@ import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
+from support import ROOT as REPO
+from support import result
+
 PYTHON_DIR = REPO / "generated" / "ahp" / "python"
 ENV = {**os.environ, "PYTHONPATH": str(PYTHON_DIR)}
 
@@ -193,6 +194,10 @@ def main() -> None:
                 f"{name:<10} {side:<10} {numbers['rps']:>9.0f} "
                 f"{numbers['p50']:>9.1f} {numbers['p99']:>9.1f}"
             )
+        result(
+            f"server.{name}",
+            {"ratio": generated["rps"] / bare["rps"], "rps": generated["rps"]},
+        )
         print(
             f"{name:<10} {'ratio':<10} {generated['rps'] / bare['rps']:>9.2f}x "
             f"{generated['p50'] / bare['p50']:>8.2f}x {generated['p99'] / bare['p99']:>8.2f}x"

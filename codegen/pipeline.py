@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
@@ -25,6 +26,9 @@ from codegen.spec.config import SpecConfig, load_config
 from codegen.spec.method_table import apply_method_table
 from codegen.spec.samples import EXTRACTED_FILE, load_samples, render_extracted
 from codegen.spec.source import SourceText
+
+if TYPE_CHECKING:
+    from codegen.backends.python.package import PackageFacts
 
 Frontend = Callable[[list[SourceText], SpecConfig, Diagnostics], FrontendResult]
 
@@ -157,6 +161,73 @@ def _load_protocol(
     return SpecOutcome(spec_dir, config, protocol, diags)
 
 
+@dataclass(frozen=True)
+class Draft:
+    """One spec's output before formatting: what a worker process hands back (plain,
+    picklable data); ``finish_drafts`` formats every draft of a run in one ruff run."""
+
+    files: dict[str, str]  # relative to <output>/<id>/, Python not yet formatted
+    package: str
+    distribution: str
+    facts: PackageFacts
+
+
+def render_draft(
+    protocol: ir.Protocol, config: SpecConfig, package_only: bool = False
+) -> Draft:
+    """The files of ``generated/<id>/`` as the templates lay them out (see
+    ``render_outputs``), and what the package backend needs of the IR."""
+    # Imported here so reading specs (ir dump, check, diff) never loads Jinja or the backends.
+    from codegen.backends import docs as docs_backend
+    from codegen.backends import formatting
+    from codegen.backends import jsonschema as jsonschema_backend
+    from codegen.backends import python as python_backend
+    from codegen.backends import server as server_backend
+    from codegen.backends.python import package as package_backend
+
+    with formatting.deferred():  # one ruff run for all Python files (finish_drafts)
+        rendered = {
+            **({} if package_only else jsonschema_backend.render(protocol)),
+            **python_backend.render(protocol, config.python_package),
+            **server_backend.render(protocol, config.python_package),
+            **({} if package_only else docs_backend.render(protocol)),
+        }
+    return Draft(
+        rendered,
+        config.python_package,
+        config.python_distribution,
+        package_backend.facts(protocol),
+    )
+
+
+def finish_drafts(drafts: list[Draft], formatter: str = "ruff") -> list[dict[str, str]]:
+    """Format the Python of every draft in one ruff run (``formatter="ruff"``), then add
+    each package's provenance, which hashes the package's files as formatted."""
+    from codegen.backends import formatting
+    from codegen.backends.python import package as package_backend
+
+    merged = {
+        f"{number}/{rel}": text
+        for number, draft in enumerate(drafts)
+        for rel, text in draft.files.items()
+    }
+    if formatter == "ruff":
+        merged = formatting.format_many(merged)
+    out: list[dict[str, str]] = []
+    for number, draft in enumerate(drafts):
+        prefix = f"{number}/"
+        files = {
+            rel: merged[prefix + rel] for rel in draft.files  # the drafts' own order
+        }
+        files.update(
+            package_backend.render(
+                draft.facts, draft.package, draft.distribution, files
+            )
+        )
+        out.append(files)
+    return out
+
+
 def render_outputs(
     protocol: ir.Protocol,
     config: SpecConfig,
@@ -167,30 +238,8 @@ def render_outputs(
     Python package (bindings, server, provenance) and its pyproject, not schema or docs;
     ``formatter``: ``ruff`` (default) or ``none`` (the Python as the templates lay it out).
     """
-    # Imported here so reading specs (ir dump, check, diff) never loads Jinja or the backends.
-    from codegen.backends import docs as docs_backend
-    from codegen.backends import formatting
-    from codegen.backends import jsonschema as jsonschema_backend
-    from codegen.backends import python as python_backend
-    from codegen.backends import server as server_backend
-    from codegen.backends.python import package as package_backend
-
-    with formatting.deferred():  # one ruff run for all of the spec's Python files
-        rendered = {
-            **({} if package_only else jsonschema_backend.render(protocol)),
-            **python_backend.render(protocol, config.python_package),
-            **server_backend.render(protocol, config.python_package),
-            **({} if package_only else docs_backend.render(protocol)),
-        }
-    if formatter == "ruff":
-        rendered = formatting.format_many(rendered)
-    # Last: provenance hashes every other file of the package, as formatted.
-    rendered.update(
-        package_backend.render(
-            protocol, config.python_package, config.python_distribution, rendered
-        )
-    )
-    return rendered
+    draft = render_draft(protocol, config, package_only)
+    return finish_drafts([draft], formatter)[0]
 
 
 def render_protocol(
@@ -204,13 +253,28 @@ def render_protocol(
     of the spec's root) and the spec's ``examples/extracted.json``, keyed by path
     relative to ``base`` (default: the spec's root).
     """
+    return place_outputs(
+        protocol,
+        config,
+        render_outputs(protocol, config, formatter=formatter),
+        base,
+        output,
+    )
+
+
+def place_outputs(
+    protocol: ir.Protocol,
+    config: SpecConfig,
+    outputs: dict[str, str],
+    base: Path | None = None,
+    output: Path | None = None,
+) -> dict[str, str]:
+    """``outputs`` (relative to ``<output>/<id>/``) keyed relative to ``base``, with the
+    spec's ``examples/extracted.json`` (see ``render_protocol``)."""
     base = base or config.repo_root
     output = output or config.repo_root / "generated"
     out_rel = _relative(output / protocol.id, base)
-    files = {
-        f"{out_rel}/{rel}": text
-        for rel, text in render_outputs(protocol, config, formatter=formatter).items()
-    }
+    files = {f"{out_rel}/{rel}": text for rel, text in outputs.items()}
     if any(e.part is ir.ExamplePart.MESSAGE for e in protocol.examples):
         extracted = _relative(config.spec_dir / "examples" / EXTRACTED_FILE, base)
         files[extracted] = render_extracted(
@@ -245,15 +309,19 @@ def plan_outcomes(
 ) -> Plan:
     """The write plan of loaded specs (each must have loaded): ``<output>/<id>/`` per
     spec, keyed relative to ``base``; the caller decides whether the outcomes are good
-    enough to write (``SpecOutcome.ok``)."""
-    files: dict[str, str] = {}
-    owned: list[str] = []
+    enough to write (``SpecOutcome.ok``).  One formatter run for all of them."""
+    loaded: list[tuple[ir.Protocol, SpecConfig]] = []
     for outcome in outcomes:
         assert outcome.protocol is not None and outcome.config is not None
-        files.update(
-            render_protocol(outcome.protocol, outcome.config, base, output, formatter)
-        )
-        owned.append(_relative(output / outcome.protocol.id, base))
+        loaded.append((outcome.protocol, outcome.config))
+    finished = finish_drafts(
+        [render_draft(protocol, config) for protocol, config in loaded], formatter
+    )
+    files: dict[str, str] = {}
+    owned: list[str] = []
+    for (protocol, config), outputs in zip(loaded, finished, strict=True):
+        files.update(place_outputs(protocol, config, outputs, base, output))
+        owned.append(_relative(output / protocol.id, base))
     return Plan(outcomes, files, owned)
 
 

@@ -36,9 +36,10 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from codegen.pipeline import SpecOutcome, load_protocol
+if TYPE_CHECKING:  # the pipeline (IR, passes) loads on first use: a no-op run never
+    from codegen.pipeline import SpecOutcome
 
 __all__ = [
     "FORMATTERS",
@@ -173,6 +174,8 @@ class Project:
 
     def load(self, spec_dir: Path) -> SpecOutcome:
         """Read one spec (frontend and passes) with this project's settings for it."""
+        from codegen.pipeline import load_protocol
+
         outcome = load_protocol(spec_dir, self.root_for(spec_dir))
         settings = self.specs.get(self.spec_id_for(spec_dir))
         if outcome.config is not None and settings is not None:

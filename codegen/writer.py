@@ -114,6 +114,14 @@ def _owned_files(
     return found
 
 
+def owned_files(
+    root: Path, owned_dirs: list[str], planned: frozenset[str] = frozenset()
+) -> set[str]:
+    """The files under ``owned_dirs`` the generator answers for (root-relative): what a
+    run with the plan ``planned`` keeps or removes; caches and build output excluded."""
+    return _owned_files(root, owned_dirs, planned)
+
+
 def _is_build_output(
     path: Path, base: Path, root: Path, planned_dirs: set[str]
 ) -> bool:

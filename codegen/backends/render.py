@@ -47,6 +47,17 @@ TEMPLATES_DIR = _templates_dir()
 
 # The user's template folder for the current run (see ``overriding``).
 _OVERRIDE: ContextVar[Path | None] = ContextVar("codegen_templates", default=None)
+# Where compiled templates are kept between runs (see ``cache_compiled``); None: nowhere.
+_BYTECODE: list[Path] = []
+
+
+def cache_compiled(folder: Path) -> None:
+    """Keep compiled templates in ``folder`` (Jinja's bytecode cache: keyed by template
+    file, checked against the template's source hash), so a run does not compile the
+    templates again; the folder should be specific to this generator's code (the caller
+    names it by ``codegen.cache.fingerprint``)."""
+    _BYTECODE[:] = [folder]
+    environment.cache_clear()
 
 
 @functools.cache
@@ -62,6 +73,9 @@ def environment(override: Path | None = None) -> jinja2.Environment:
         autoescape=False,
         newline_sequence="\n",
         auto_reload=False,
+        bytecode_cache=(
+            jinja2.FileSystemBytecodeCache(str(_BYTECODE[0])) if _BYTECODE else None
+        ),
     )
     env.filters.update(
         pystr=lambda value: escape.py_str(str(value)),

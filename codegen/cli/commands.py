@@ -139,6 +139,14 @@ def generate(
     templates: TemplatesOpt = None,
     formatter: FormatterOpt = None,
     strict: StrictOpt = False,
+    no_cache: Annotated[
+        bool,
+        typer.Option(
+            "--no-cache",
+            help="Read and render every spec, even those whose inputs and output match "
+            "the record of an earlier run (.codegen_cache/ keeps the records).",
+        ),
+    ] = False,
     config: ConfigOpt = None,
     quiet: QuietOpt = False,
     verbose: VerboseOpt = False,
@@ -156,6 +164,7 @@ def generate(
         output,
         templates,
         formatter,
+        cache=not no_cache,
     )
     code = generating.watch(request, out) if watch else generating.run(request, out)
     raise typer.Exit(code)

@@ -15,15 +15,15 @@ input; a watch ends cleanly on Ctrl-C or SIGTERM.
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 from codegen.cli.output import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Output
-from codegen.diagnostics import Diagnostics, Severity, render_all
-from codegen.pipeline import Plan, SpecOutcome
 from codegen.project import Project, ProjectError, load_project
 
 __all__ = ["Request", "check", "report", "run", "watch"]
@@ -39,6 +39,7 @@ class Request:
     output: Path | None = None
     templates: Path | None = None
     formatter: str | None = None
+    cache: bool = True  # skip specs whose record says their output is current
 
     def project(self) -> Project:
         return load_project(self.cwd, self.config).with_flags(
@@ -50,27 +51,36 @@ class Request:
         )
 
 
-def report(
-    outcomes: list[SpecOutcome], project: Project, out: Output, notes: bool
-) -> None:
+def report(outcomes: list[Any], project: Project, out: Output, notes: bool) -> None:
     """Warnings and errors in full (quiet: errors only); notes too, or only their count
-    (``generate`` runs often, and a spec can carry dozens of informational notes)."""
+    (``generate`` runs often, and a spec can carry dozens of informational notes).
+    ``outcomes``: anything with the ``spec_dir`` and ``diags`` of a ``SpecOutcome``."""
     hidden = 0
     for outcome in outcomes:
-        strict = project.strict_for(outcome.spec_dir)
-        failing = set(outcome.diags.errors(strict))
-        shown = Diagnostics()
-        for item in outcome.diags.items:
-            if item in failing or (
-                not out.quiet and (notes or item.severity is not Severity.NOTE)
-            ):
-                shown.items.append(item)
-            elif item.severity is Severity.NOTE:
-                hidden += 1
-        root = project.root_for(outcome.spec_dir)
-        out.diagnostics(render_all(shown, root, strict))
+        text, count = _shown(outcome, project, out.quiet, notes)
+        hidden += count
+        out.diagnostics(text)
     if hidden and not out.quiet:
         out.info(f"{hidden} note(s) not shown; --verbose lists them")
+
+
+def _shown(outcome: Any, project: Project, quiet: bool, notes: bool) -> tuple[str, int]:
+    """One spec's diagnostics as shown, and how many notes were left out."""
+    from codegen.diagnostics import Diagnostics, Severity, render_all
+
+    strict = project.strict_for(outcome.spec_dir)
+    failing = set(outcome.diags.errors(strict))
+    shown = Diagnostics()
+    hidden = 0
+    for item in outcome.diags.items:
+        if item in failing or (
+            not quiet and (notes or item.severity is not Severity.NOTE)
+        ):
+            shown.items.append(item)
+        elif item.severity is Severity.NOTE:
+            hidden += 1
+    root = project.root_for(outcome.spec_dir)
+    return render_all(shown, root, strict), hidden
 
 
 def check(request: Request, out: Output) -> int:
@@ -91,7 +101,13 @@ def check(request: Request, out: Output) -> int:
 
 
 def run(request: Request, out: Output) -> int:
-    """One generation run (or, with ``request.check``, one comparison)."""
+    """One generation run (or, with ``request.check``, one comparison).
+
+    A spec whose inputs have a record (``codegen.cache``) and whose output is as recorded
+    is not read again: its recorded diagnostics are shown, its files left alone.  The
+    others are read and rendered in parallel (``drafting``), formatted in one ruff run,
+    then compared or written together.
+    """
     try:
         project = request.project()
         dirs = project.resolve(request.cwd, list(request.specs))
@@ -99,66 +115,99 @@ def run(request: Request, out: Output) -> int:
     except ProjectError as exc:
         out.error(str(exc))
         return EXIT_USAGE
-    with out.status(f"generating {len(dirs)} spec(s)…"):
-        outcomes = [project.load(spec_dir) for spec_dir in dirs]
-    report(outcomes, project, out, notes=out.verbose)
-    if not all(o.ok(project.strict_for(o.spec_dir)) for o in outcomes):
+    base = project.base(dirs)
+    records = _Records(project, base, dirs)
+    hits = records.hits() if request.cache else {}
+    todo = [spec_dir for spec_dir in dirs if spec_dir not in hits]
+    if hits:
+        names = ", ".join(project.show(d) for d in dirs if d in hits)
+        out.detail(f"unchanged since their recorded run, not read again: {names}")
+    drafted: dict[Path, Any] = {}
+    if todo:
+        from codegen.cli.drafting import draft_all
+
+        render = sys.modules.get("codegen.backends.render")
+        if render is not None:
+            render.environment.cache_clear()  # a watch picks up edited templates
+        compiled = records.cache.templates_folder()
+        if compiled is not None:
+            from codegen.backends import render as rendering
+
+            rendering.cache_compiled(compiled)
+        with out.status(f"generating {len(todo)} spec(s)…"):
+            drafted = dict(zip(todo, draft_all(project, todo, base), strict=True))
+    hidden = 0
+    for spec_dir in dirs:
+        hit = hits.get(spec_dir)
+        if hit is not None:
+            if not out.quiet:
+                out.diagnostics(hit.shown_verbose if out.verbose else hit.shown)
+                hidden += 0 if out.verbose else hit.hidden_notes
+        else:
+            text, count = _shown(drafted[spec_dir], project, out.quiet, out.verbose)
+            out.diagnostics(text)
+            hidden += count
+    if hidden and not out.quiet:
+        out.info(f"{hidden} note(s) not shown; --verbose lists them")
+    if not all(item.ok for item in drafted.values()):
         out.error("generation stopped; nothing was written")
         return EXIT_FINDINGS
-    clash = _same_ids(outcomes, project)
+    ids = [(hits[d].spec_id if d in hits else drafted[d].spec_id, d) for d in dirs]
+    clash = _same_ids(ids, project)
     if clash:
         out.error(clash)
         return EXIT_USAGE
-    plan = _plan(project, dirs, outcomes, out)
+    for item in drafted.values():
+        if item.template_error is not None:
+            out.error(item.template_error)
+            return EXIT_FINDINGS
+    plan = _plan(project, [drafted[d] for d in todo], out)
     if plan is None:
         return EXIT_FINDINGS
-    return (
-        _compare(project, dirs, plan, out)
+    files, owned, per_spec = plan
+    kept = sum(len(hit.files) for hit in hits.values())
+    code = (
+        _compare(base, files, owned, kept, out)
         if request.check
-        else _write(project, dirs, plan, out)
+        else _write(project, base, files, owned, kept, out)
     )
+    records.store({d: drafted[d] for d in todo}, per_spec)
+    return code
 
 
 def _plan(
-    project: Project, dirs: list[Path], outcomes: list[SpecOutcome], out: Output
-) -> Plan | None:
-    import jinja2
-
-    from codegen.backends import render
+    project: Project, drafted: list[Any], out: Output
+) -> tuple[dict[str, str], list[str], list[dict[str, str]]] | None:
+    """The write plan of the drafted specs: all their Python formatted in one run."""
+    if not drafted:
+        return {}, [], []
     from codegen.backends.formatting import FormattingError
-    from codegen.pipeline import plan_outcomes
+    from codegen.pipeline import finish_drafts
 
-    render.environment.cache_clear()  # a watch picks up edited templates
     try:
-        with render.overriding(project.templates):
-            plan = plan_outcomes(
-                outcomes, project.base(dirs), project.output, project.formatter
-            )
-    except jinja2.TemplateSyntaxError as exc:
-        out.error(f"template {exc.filename or exc.name}:{exc.lineno}: {exc.message}")
-        return None
-    except jinja2.TemplateError as exc:
-        out.error(f"a template failed: {exc}")
-        return None
+        finished = finish_drafts([item.draft for item in drafted], project.formatter)
     except FormattingError as exc:
         out.error(f"the emitted Python does not format: {exc}")
         return None
-    except Exception as exc:  # user templates may raise anything
-        if project.templates is None:
-            raise  # the built-in templates failing is a bug: let it show
-        where = project.show(project.templates)
-        out.error(f"a template in {where} failed: {type(exc).__name__}: {exc}")
-        return None
-    return plan
+    files: dict[str, str] = {}
+    owned: list[str] = []
+    per_spec: list[dict[str, str]] = []
+    for item, outputs in zip(drafted, finished, strict=True):
+        mine = {f"{item.out_rel}/{rel}": text for rel, text in outputs.items()}
+        mine.update(item.extra)
+        per_spec.append(mine)
+        files.update(mine)
+        owned.append(item.out_rel)
+    return files, owned, per_spec
 
 
-def _compare(project: Project, dirs: list[Path], plan: Plan, out: Output) -> int:
-    import sys
-
+def _compare(
+    base: Path, files: dict[str, str], owned: list[str], kept: int, out: Output
+) -> int:
     from codegen.writer import WriteError, diff_plan
 
     try:
-        changes, diff = diff_plan(project.base(dirs), plan.files, plan.owned_dirs)
+        changes, diff = diff_plan(base, files, owned)
     except WriteError as exc:  # an interrupted generate left its journal
         out.error(str(exc))
         return EXIT_FINDINGS
@@ -170,16 +219,24 @@ def _compare(project: Project, dirs: list[Path], plan: Plan, out: Output) -> int
             "run `codegen generate`"
         )
         return EXIT_FINDINGS
-    out.info(f"generated output is current ({len(plan.files)} files)")
+    out.info(f"generated output is current ({len(files) + kept} files)")
     return EXIT_OK
 
 
-def _write(project: Project, dirs: list[Path], plan: Plan, out: Output) -> int:
-    from codegen.writer import WriteError, apply_plan
+def _write(
+    project: Project,
+    base: Path,
+    files: dict[str, str],
+    owned: list[str],
+    kept: int,
+    out: Output,
+) -> int:
+    from codegen.writer import Changes, WriteError, apply_plan
 
-    base = project.base(dirs)
     try:
-        changes = apply_plan(base, plan.files, plan.owned_dirs, on_wait=out.info)
+        changes = (
+            apply_plan(base, files, owned, on_wait=out.info) if files else Changes()
+        )
     except WriteError as exc:  # says what failed, and that nothing was changed
         out.error(str(exc))
         return EXIT_FINDINGS
@@ -192,25 +249,78 @@ def _write(project: Project, dirs: list[Path], plan: Plan, out: Output) -> int:
     for rel in changes.created + changes.updated + changes.removed:
         out.detail(f"  {project.show(base / rel)}")
     out.info(
-        f"{len(plan.files)} files in {project.show(project.output)}: "
+        f"{len(files) + kept} files in {project.show(project.output)}: "
         f"{len(changes.created)} created, {len(changes.updated)} updated, "
         f"{len(changes.removed)} removed"
     )
     return EXIT_OK
 
 
-def _same_ids(outcomes: list[SpecOutcome], project: Project) -> str | None:
+class _Records:
+    """The run's use of ``codegen.cache``: keys before reading, records after rendering."""
+
+    def __init__(self, project: Project, base: Path, dirs: list[Path]) -> None:
+        from codegen import cache
+
+        self.cache = cache.Cache(base)
+        self.project = project
+        self.base = base
+        self.keys = {d: cache.spec_key(d, self._options(d)) for d in dirs}
+
+    def _options(self, spec_dir: Path) -> Any:
+        from codegen import cache
+
+        settings = self.project.specs.get(self.project.spec_id_for(spec_dir))
+        return cache.Options(
+            root=self.base,
+            output=self.project.output,
+            formatter=self.project.formatter,
+            strict=self.project.strict_for(spec_dir),
+            package=settings.package if settings else None,
+            distribution=settings.distribution if settings else None,
+            templates=self.project.templates,
+        )
+
+    def hits(self) -> dict[Path, Any]:
+        if not self.cache.usable():
+            return {}
+        found = {d: self.cache.lookup(key) for d, key in self.keys.items()}
+        return {d: record for d, record in found.items() if record is not None}
+
+    def store(self, drafted: dict[Path, Any], per_spec: list[dict[str, str]]) -> None:
+        """Record what each drafted spec produced (``per_spec``: its plan's files)."""
+        from codegen import cache
+
+        project = self.project
+        for (spec_dir, item), files in zip(drafted.items(), per_spec, strict=True):
+            key = cache.spec_key(spec_dir, self._options(spec_dir))
+            if key != self.keys[spec_dir]:
+                continue  # edited while we read it: this output may not be its own
+            shown, hidden = _shown(item, project, False, False)
+            verbose, _ = _shown(item, project, False, True)
+            self.cache.store(
+                key,
+                cache.Record(
+                    item.spec_id,
+                    {rel: cache.text_hash(text) for rel, text in files.items()},
+                    (item.out_rel,),
+                    shown,
+                    verbose,
+                    hidden,
+                ),
+            )
+
+
+def _same_ids(ids: list[tuple[str, Path]], project: Project) -> str | None:
     seen: dict[str, Path] = {}
-    for outcome in outcomes:
-        assert outcome.protocol is not None
-        spec_id = outcome.protocol.id
+    for spec_id, spec_dir in ids:
         if spec_id in seen:
             return (
-                f"{project.show(seen[spec_id])} and {project.show(outcome.spec_dir)} "
+                f"{project.show(seen[spec_id])} and {project.show(spec_dir)} "
                 f"both declare spec id {spec_id!r} (both would write "
                 f"{project.show(project.output_dir(spec_id))})"
             )
-        seen[spec_id] = outcome.spec_dir
+        seen[spec_id] = spec_dir
     return None
 
 

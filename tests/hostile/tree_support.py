@@ -7,7 +7,13 @@ from pathlib import Path
 
 from codegen.writer import TX_DIR
 
-_CACHES = {"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"}
+_CACHES = {
+    "__pycache__",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".pytest_cache",
+    ".codegen_cache",
+}
 
 
 def snapshot(root: Path, under: list[str] | None = None) -> dict[str, bytes]:

@@ -10,15 +10,20 @@ under the ``server`` extra), ``python/README.md`` (what the package needs and a 
 use) and ``python/.gitignore`` (the build output of installing it).
 Guarantees: no timestamps and no machine paths, so the output is a pure function of the
 spec and the generator; the IR hash ignores source positions, so moving a declaration or
-editing a comment does not change it.
+editing a comment does not change it.  ``PackageFacts`` is all this backend needs of the IR
+(small and picklable: a worker process computes it, the parent renders the files after the
+one formatter run of all specs).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import enum
+import functools
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from importlib import metadata
 from typing import Any
 
@@ -27,13 +32,13 @@ from codegen.backends.escape import py_comment, toml_str
 from codegen.backends.formatting import format_python
 from codegen.backends.python.bindings import PYDANTIC_REQUIREMENT, PYTHON_FLOOR
 from codegen.ir import dump as ir_dump
-from codegen.ir.rewrite import rewrite
 
 PROVENANCE = "_provenance.py"
 README = "README.md"
 _PEP440 = re.compile(r"^\d+(\.\d+)*$")
 
 
+@functools.cache
 def generator_version() -> str:
     try:
         return f"codegen {metadata.version('codegen')}"
@@ -42,27 +47,114 @@ def generator_version() -> str:
 
 
 def ir_sha256(protocol: ir.Protocol) -> str:
-    """A hash of the normalized IR without source positions or source hashes."""
-    data = ir_dump.to_data(_without_spans(protocol))
+    """A hash of the normalized IR without source positions or source hashes: the hash of
+    ``ir.dump.to_data`` of the IR with every span ``NO_SPAN`` and no sources, built in
+    one walk (no rewritten copy of the IR; tests/unit/test_speed_paths.py proves it equal).
+    """
+    data = _blank_data(protocol)
     text = json.dumps(data, sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _without_spans(protocol: ir.Protocol) -> ir.Protocol:
-    def blank(node: Any) -> Any:
-        if isinstance(node, ir.Span):
-            return ir.NO_SPAN
-        if isinstance(node, ir.Protocol):
-            return dataclasses.replace(node, sources=())
-        return node
+_NO_SPAN_DATA = ir_dump.to_data(ir.NO_SPAN)
+_NO_VALUE = object()
+# Per node type: (name, default or _NO_VALUE) of each field, the default made once.
+_FIELDS: dict[type, tuple[tuple[str, Any], ...]] = {}
 
-    return rewrite(protocol, blank)
+
+def _fields(kind: type) -> tuple[tuple[str, Any], ...]:
+    found = _FIELDS.get(kind)
+    if found is None:
+        found = tuple(
+            (
+                f.name,
+                (
+                    f.default
+                    if f.default is not dataclasses.MISSING
+                    else (
+                        f.default_factory()
+                        if f.default_factory is not dataclasses.MISSING
+                        else _NO_VALUE
+                    )
+                ),
+            )
+            for f in dataclasses.fields(kind)
+        )
+        _FIELDS[kind] = found
+    return found
+
+
+def _blank_data(node: Any) -> Any:
+    kind = type(node)
+    if kind is ir.Span:
+        return _NO_SPAN_DATA
+    fields = _FIELDS.get(kind)
+    if fields is None and dataclasses.is_dataclass(node) and not isinstance(node, type):
+        fields = _fields(kind)
+    if fields is not None:
+        out: dict[str, Any] = {"node": kind.__name__}
+        protocol = kind is ir.Protocol
+        for name, default in fields:
+            value = () if protocol and name == "sources" else getattr(node, name)
+            if default is not _NO_VALUE and _blank_identical(value, default):
+                continue
+            out[name] = _blank_data(value)
+        return out
+    if kind is tuple or kind is list:
+        return [_blank_data(item) for item in node]
+    if isinstance(node, enum.Enum):
+        return node.value
+    if isinstance(node, (tuple, list)):
+        return [_blank_data(item) for item in node]
+    return node
+
+
+def _blank_identical(left: Any, right: Any) -> bool:
+    """``ir.dump``'s default test, on the blanked IR (a span counts as ``NO_SPAN``)."""
+    if left is right:  # defaults are shared objects: None, (), NO_SPAN, an enum member
+        return True
+    if type(left) is ir.Span:
+        left = ir.NO_SPAN
+    if type(left) in _FIELDS or (
+        dataclasses.is_dataclass(left) and not isinstance(left, type)
+    ):
+        return type(left) is type(right) and all(
+            _blank_identical(getattr(left, name), getattr(right, name))
+            for name, _ in _fields(type(left))
+        )
+    return bool(left == right)
+
+
+@dataclasses.dataclass(frozen=True)
+class PackageFacts:
+    """What the package files say about the spec (see ``facts``)."""
+
+    id: str
+    title: str
+    version: str
+    sources: tuple[tuple[str, str], ...]  # (path, sha256)
+    ir_sha256: str
+
+
+def facts(protocol: ir.Protocol) -> PackageFacts:
+    return PackageFacts(
+        protocol.id,
+        protocol.title,
+        protocol.version,
+        tuple((s.path, s.sha256) for s in protocol.sources),
+        ir_sha256(protocol),
+    )
 
 
 def render(
-    protocol: ir.Protocol, package: str, distribution: str, files: dict[str, str]
+    protocol: ir.Protocol | PackageFacts,
+    package: str,
+    distribution: str,
+    files: dict[str, str],
 ) -> dict[str, str]:
     """``files``: the package's other files, keyed ``python/<pkg>/...`` as the backends give."""
+    if isinstance(protocol, ir.Protocol):
+        protocol = facts(protocol)
     prefix = f"python/{package}/"
     hashes = {
         path[len(prefix) :]: hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -70,9 +162,7 @@ def render(
         if path.startswith(prefix)
     }
     return {
-        f"{prefix}{PROVENANCE}": format_python(
-            _provenance(protocol, package, hashes), filename=PROVENANCE
-        ),
+        f"{prefix}{PROVENANCE}": _provenance(protocol, package, hashes),
         "python/pyproject.toml": _pyproject(protocol, package, distribution),
         "python/README.md": _readme(protocol, package, distribution, files),
         "python/.gitignore": _GITIGNORE,
@@ -90,9 +180,48 @@ _GITIGNORE = (
 )
 
 
-def _provenance(protocol: ir.Protocol, package: str, hashes: dict[str, str]) -> str:
-    sources = "".join(f"    ({s.path!r}, {s.sha256!r}),\n" for s in protocol.sources)
-    files = "".join(f"    {name!r}: {digest!r},\n" for name, digest in hashes.items())
+def _provenance(protocol: PackageFacts, package: str, hashes: dict[str, str]) -> str:
+    """The module as ``ruff format`` leaves it: laid out here when every value is a plain
+    string (the common case: no formatter process), else formatted by ruff."""
+    values = [protocol.id, protocol.version, package, generator_version()]
+    values += [part for pair in protocol.sources for part in pair] + list(hashes)
+    if protocol.sources and hashes and all(_PLAIN.fullmatch(value) for value in values):
+        text = _provenance_text(protocol, package, hashes, _plain_str)
+        if max(len(line) for line in text.splitlines()) <= _LINE_LENGTH:
+            return text
+    return format_python(
+        _provenance_text(protocol, package, hashes, repr), filename=PROVENANCE
+    )
+
+
+# Strings ruff writes back as they are between double quotes (no quote, backslash or
+# control to normalize).
+_PLAIN = re.compile(r"[^\\\"'\x00-\x1f\x7f-\x9f\u2028\u2029]*")
+_LINE_LENGTH = 88
+
+
+def _plain_str(value: str) -> str:
+    return f'"{value}"'
+
+
+def _provenance_text(
+    protocol: PackageFacts,
+    package: str,
+    hashes: dict[str, str],
+    quote: Callable[[str], str],
+) -> str:
+    sources = ""
+    for path, digest in protocol.sources:
+        one_line = f"    ({quote(path)}, {quote(digest)}),\n"
+        if len(one_line) - 1 <= _LINE_LENGTH:
+            sources += one_line
+        else:  # ruff's split of a tuple too long for its line
+            sources += (
+                f"    (\n        {quote(path)},\n        {quote(digest)},\n    ),\n"
+            )
+    files = "".join(
+        f"    {quote(name)}: {quote(digest)},\n" for name, digest in hashes.items()
+    )
     return (
         f"# generated by codegen from spec '{py_comment(protocol.id)}' — do not edit; "
         "run `make generate` to regenerate.\n"
@@ -100,17 +229,17 @@ def _provenance(protocol: ir.Protocol, package: str, hashes: dict[str, str]) -> 
         "``FILES`` holds the sha256 of every other file of the package as generated, so a\n"
         "vendored copy can tell which files were edited by hand (``codegen vendor --check``).\n"
         '"""\n\n'
-        f"SPEC_ID = {protocol.id!r}\n"
-        f"SPEC_VERSION = {protocol.version!r}\n"
-        f"PACKAGE = {package!r}\n"
-        f"GENERATOR = {generator_version()!r}\n"
-        f"IR_SHA256 = {ir_sha256(protocol)!r}\n"
+        f"SPEC_ID = {quote(protocol.id)}\n"
+        f"SPEC_VERSION = {quote(protocol.version)}\n"
+        f"PACKAGE = {quote(package)}\n"
+        f"GENERATOR = {quote(generator_version())}\n"
+        f"IR_SHA256 = {quote(protocol.ir_sha256)}\n"
         f"SOURCES: tuple[tuple[str, str], ...] = (\n{sources})\n"
         f"FILES: dict[str, str] = {{\n{files}}}\n"
     )
 
 
-def _pyproject(protocol: ir.Protocol, package: str, distribution: str) -> str:
+def _pyproject(protocol: PackageFacts, package: str, distribution: str) -> str:
     version = protocol.version if _PEP440.match(protocol.version) else "0"
     # A one-line summary (packaging metadata refuses line breaks), as a TOML string.
     summary = " ".join(

@@ -18,11 +18,11 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "14f1664f2dd51ca2971550d49a53fe1a8f885c718e7167ad7d6ba54258d51536",
-    "_rpc.py": "854630d0f6a1f16ded15a7bacdcc4781187e9856745c9e86fd5cabfb0312556f",
+    "_rpc.py": "aa8c1e9f1cf18915223e67c524d2754020315992a139394e8cad9998de9eec5a",
     "client.py": "d4cbbc5237fb3c1a44285f6b56b3c51d3431554cb5ecc179d86961534bafc9fb",
     "errors.py": "87d815e439da4dd600d18963c99f5eb9ead18c77aed922e61e5c1f207bbe9e29",
     "methods.py": "30408762bc68f295406037c5c4147c3f2cb02c2a76d530cac6b233e667377993",
-    "models.py": "171740251367dd14b48232752b5f858a1489ee8f746d200ec03f18e6bb1a502c",
+    "models.py": "d774a04676683b82e0a3c94c52e3287b63a0d580d027c9d1bbebb030623df110",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "1ee0afc0d631e27b2a8ae71b9578701a3dbdc2926fb1f3db7e0a14cdf44e09bf",
     "stub_data.py": "e0ae5c6b17e3a352768c55a5ba366993d3c3bf54255c4521972a145c6d4f7751",

@@ -28,11 +28,13 @@ from pydantic import (
     ConfigDict,
     Field,
     GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
     GetPydanticSchema,
     JsonValue,
     Strict,
     ValidationError,
 )
+from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import (
     CoreSchema,
     InitErrorDetails,
@@ -161,7 +163,30 @@ class _WireEnum:
         schema = handler(source)
         if schema["type"] == "enum":
             schema = cast(CoreSchema, {**schema, "strict": False})
-        return core_schema.no_info_before_validator_function(cls._wire_value, schema)
+        if issubclass(cls, Flag):
+            return core_schema.no_info_before_validator_function(
+                cls._wire_value, schema
+            )
+        # Any other enum: pydantic-core's own strict string / integer check (the same
+        # verdicts and errors as ``_wire_value``, without a Python call per value), then
+        # the enum; the reference stays outside, so JSON Schemas still name the enum.
+        enum = cast(dict[str, Any], dict(schema))
+        ref = enum.pop("ref", None)
+        wire = (
+            core_schema.str_schema(strict=True)
+            if issubclass(cls, str)
+            else core_schema.int_schema(strict=True)
+        )
+        return core_schema.chain_schema([wire, cast(CoreSchema, enum)], ref=ref)
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        data = cast(dict[str, Any], schema)
+        if data.get("type") == "chain":  # the enum, not the wire check before it
+            return handler(cast(CoreSchema, data["steps"][-1]))
+        return handler(schema)
 
 
 def _filled(**options: Any) -> Any:

@@ -22,11 +22,11 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "6fce201bf48df3bd7881ab4c6da1e878417eed0bf96a19f56056bd7a6d15e714",
-    "_rpc.py": "769447aa4ef266056c985fa2a77c1a3655ce2bf18851d068e2a87854d46012a6",
+    "_rpc.py": "13c746b97426428cd0e07d222d2669c71a154ba5653564c7cffaea3dffaccd4a",
     "client.py": "abaf04f447cb9260b49b19c2d7e42dda2614bf26df63833b727e0bc5c7a14941",
     "errors.py": "f6093f8093e936c35886721a7360abdd62e3fc6e97777717a7a9858588ec53db",
     "methods.py": "15a7e521993c96f4a0e218a8ea08ce4f9dca3d4c069228d0c8d45d13f85b5dfc",
-    "models.py": "96ab07136360ab601dacaa5cc67121abaaa7de6a91e371e79e80482106fe1331",
+    "models.py": "6658dc9de49d9ff90493c8d854c21940cf44fb4a6256d7dba7fef21e85f84546",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "2ec4cd4b95e019ff69bada694b625dea6f1ca7c76d2d7ed8dc6cf11275b3d806",
     "stub_data.py": "c58fe29a53fe281c285b4a963410b1b1f28d8cae0ba4fd33ebf68d5fc874036b",

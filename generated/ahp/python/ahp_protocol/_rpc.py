@@ -317,6 +317,8 @@ class MessageLog:
         print(f"{self.name}: {text}", file=sys.stderr, flush=True)
 
     def message(self, direction: str, peer: str, data: str | bytes) -> None:
+        if self.quiet and self._file is None:
+            return  # the hot path of a quiet server: nothing to decode or format
         text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
         if not self.quiet:
             arrow = "<-" if direction == "in" else "->"
@@ -891,6 +893,9 @@ class OversizeFilter:
         self.inner.feed_eof()
 
     def feed_data(self, data: bytes | bytearray | memoryview) -> tuple[bool, bytes]:
+        if self._passes_whole(data):  # the common case: whole frames, nothing to drop
+            passed: tuple[bool, bytes] = self.inner.feed_data(data)
+            return passed
         view = memoryview(bytes(data))
         out = bytearray()
         position = 0
@@ -910,6 +915,44 @@ class OversizeFilter:
         return False, b""
 
     _in_payload = False
+
+    def _passes_whole(self, data: bytes | bytearray | memoryview) -> bool:
+        """Whether ``data`` is whole frames, each passed unchanged (a complete data
+        message within the limit, or a control frame), with no frame begun before it;
+        if so the state is left as the byte-by-byte path would leave it."""
+        if self._header or self._in_payload or self._held or self._dropping:
+            return False
+        end = len(data)
+        position = 0
+        size, action, final = self._size, self._action, self._final
+        while position < end:
+            if end - position < 2:
+                return False
+            first, second = data[position], data[position + 1]
+            length = second & 0x7F
+            start = position + 2
+            if length == 126:
+                length = int.from_bytes(data[start : start + 2], "big")
+                start += 2
+            elif length == 127:
+                length = int.from_bytes(data[start : start + 8], "big")
+                start += 8
+            if second & 0x80:
+                start += 4
+            opcode = first & 0x0F
+            if opcode in (0x1, 0x2):
+                if not first & 0x80 or length > self.limit:
+                    return False  # a fragment or too large: the careful path
+                size, action, final = length, "pass", True
+            elif opcode == 0x0:
+                return False
+            else:  # control frames (and anything malformed) pass: aiohttp judges
+                action, final = "pass", False
+            position = start + length
+            if position > end:
+                return False
+        self._size, self._action, self._final = size, action, final
+        return True
 
     def _read_header(self, view: memoryview, position: int, out: bytearray) -> int:
         needed = 2

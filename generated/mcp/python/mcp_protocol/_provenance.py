@@ -18,11 +18,11 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "ed9f6e03b83f4e6fd1a35c06e1ea4c4721720997b03579b310a0e9bed644cf05",
-    "_rpc.py": "3df8d9add898763a1565bd19e328c82308387f588af2aaa9e6d41154bc491fdc",
+    "_rpc.py": "39778f5b1ecdd1365faf3913885dd80350abb22678b6b130fd9475710e7fe73c",
     "client.py": "2afdbd0198c2cf90d6d4907401efc9b3a2844353d0427c2cab5f5053cf21b233",
     "errors.py": "960490e1f4c5ae85c0a394697f2514ca47c6962a301f09f45d985bd61df069f1",
     "methods.py": "3e8aca0fbbcc1bdc0c8ec8b9637237c3498fa45a9c6578a923d3ad68036ba262",
-    "models.py": "71b8567414111b55c8d66faccbeea5afc52f122c7fd3a809d7479b91c2004b64",
+    "models.py": "eeadd644816640e0c26d48d3dbba8250a2d5d43f6f6029813a13e522ad894631",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "a5100b8da70884d62c570e7fd7b611c2a24ede8d5732033d6236b7e5a07690eb",
     "stub_data.py": "85f0be6294fd09b9ab1c786bfec71027162962fe661b3a515e2dbacdde548010",

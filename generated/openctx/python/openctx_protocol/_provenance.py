@@ -18,11 +18,11 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "3ae6195278df8557d66dcbcec033d6a0124147ca72c0443c678d79a3dce8dac7",
-    "_rpc.py": "d6a0497c6e373c902f47e07ea359374e72f5fa54326ee35da5b60fc6f52eaaa0",
+    "_rpc.py": "a76c3d92fbb0e5886a6245c570e507dd3611ddb1b4cfcc7cd1df7250fa1d0097",
     "client.py": "f1c53c3d459d4041fd5b67cde2519c6b627e5f6c26d875ba0817eecf6cfbefc9",
     "errors.py": "6f34730106b9ce298de1638367186db62363e22be7926e65f92f6ab9d5fe0d98",
     "methods.py": "254a61f34e0851506f8793201ad0945504257cd1f3ef1be1c694fac9b4ed9d4b",
-    "models.py": "64d9e128cf4cd00875fe655e50f979252bf4dea98db3a7ac3349c41983614a53",
+    "models.py": "6211b86363bbcd88b527eab51119829a3b6691ea588b7b518d632bf0039ec763",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "b410c0821df8e3b31274487f86ed206f540ec5430140f80b7fca25eee4e099d6",
     "stub_data.py": "b6ee3ba0138c69651666745ef1e6106ca4a19eedec7cef9cc69bda3f9956f27b",
