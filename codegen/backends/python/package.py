@@ -269,7 +269,7 @@ def _pyproject(protocol: PackageFacts, package: str, distribution: str) -> str:
 
 
 def _readme(
-    protocol: ir.Protocol, package: str, distribution: str, files: dict[str, str]
+    protocol: PackageFacts, package: str, distribution: str, files: dict[str, str]
 ) -> str:
     """The package's README: its requirements (the pydantic floor first) and a start."""
     has = {path.rsplit("/", 1)[-1] for path in files}
