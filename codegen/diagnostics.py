@@ -49,6 +49,14 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
         Severity.WARNING,
         "a declaration that cannot be evaluated was left out (nothing needs it)",
     ),
+    "SYN007": (
+        Severity.NOTE,
+        "a source file is not compiled with the selected features (cfg) and is left out",
+    ),
+    "SYN008": (
+        Severity.ERROR,
+        "a cfg, attribute, module or use tree is nested deeper than the frontend reads",
+    ),
     # names and references
     "REF001": (Severity.ERROR, "a reference to a type that is not defined"),
     "REF002": (

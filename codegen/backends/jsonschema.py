@@ -27,6 +27,11 @@ Decisions a reader of the schema should know:
   allowed the variants may overlap, and a value is valid when any variant reads it (which
   one a reader takes, ``x-union-choice``: ``first-fit`` in order, or ``best-fit``, changes
   only the Python object, never validity).
+* What a reader accepts, not only what a writer writes: where serde reads more widely than
+  it writes (``null`` for a skipped ``Option``, any value under serde_with's
+  ``DefaultOnError``, unreadable items under ``VecSkipError``, a struct as an array of its
+  fields, ``{"member": null}`` or any string for an enum with ``#[serde(other)]``), the
+  schema is ``anyOf`` with the written form first and ``"x-written": "first"``.
 * Method params/results: ``x-methods`` holds per-method ``$ref``s (``params-optional``:
   the params key may be absent); a declaration that a method
   refers to directly gets ``x-method`` / ``x-method-params`` / ``x-method-result`` (sorted lists
@@ -36,6 +41,7 @@ Decisions a reader of the schema should know:
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from codegen import ir
@@ -125,6 +131,13 @@ def nullable(schema: Schema) -> Schema:
     if set(out) == {"anyOf"}:
         return {"anyOf": [*out["anyOf"], {"type": "null"}]}
     return {"anyOf": [out, {"type": "null"}]}
+
+
+def reads_also(written: Schema, *also: Schema) -> Schema:
+    """A schema a reader accepts more widely than a writer writes (serde's lenient
+    reads): ``anyOf`` with the written form first, marked ``"x-written": "first"`` so
+    tools that want the written form (instance generators) can take that branch."""
+    return {"anyOf": [written, *also], "x-written": "first"}
 
 
 def _annotate(schema: Schema, lifecycle: ir.Lifecycle, extra: str = "") -> Schema:
@@ -245,7 +258,14 @@ class _Builder:
         if isinstance(expr, (ir.EnumMemberRef, ir.Literal)):
             return {"const": self._literal_value(expr)}
         if isinstance(expr, ir.ArrayOf):
-            return {"type": "array", "items": self.type_schema(expr.items)}
+            array: Schema = {"type": "array", "items": self.type_schema(expr.items)}
+            if expr.skip_invalid:
+                # serde_with VecSkipError: items that do not read are dropped.
+                return {
+                    **reads_also(array, {"type": "array"}),
+                    "x-skip-invalid-items": True,
+                }
+            return array
         if isinstance(expr, ir.MapOf):
             out: Schema = {
                 "type": "object",
@@ -254,6 +274,8 @@ class _Builder:
             names = self._key_schema(expr.key)
             if names is not None:
                 out["propertyNames"] = names
+            if expr.sorted_keys:
+                out["x-sorted-keys"] = True
             return out
         if isinstance(expr, ir.TupleOf):
             return {
@@ -364,6 +386,25 @@ class _Builder:
             schema = nullable(schema)
         else:
             schema = dict(schema)
+        if fld.omitted_value is not None:
+            # A writer never writes this value; a reader takes it as an absent key.
+            omitted = json.loads(fld.omitted_value)
+            if omitted is None and not _accepts_null(schema):
+                schema = reads_also(schema, {"type": "null"})
+            else:
+                # The type admits it (null for an any-JSON Option, [] for a Vec): the
+                # written form excludes it, a reader accepts it.
+                written: Schema = (
+                    {"allOf": [schema, {"not": {"const": omitted}}]}
+                    if "not" in schema
+                    else {**schema, "not": {"const": omitted}}
+                )
+                schema = reads_also(written, {"const": omitted})
+            schema["x-omitted-value"] = omitted
+        if fld.default_on_error:
+            # serde_with DefaultOnError: any value reads (as the default when it does
+            # not read as the type).
+            schema = {**reads_also(schema, {}), "x-default-on-error": True}
         if fld.default_json is not None:
             schema["default"] = json.loads(fld.default_json)
         note = fld.allowed_values_note
@@ -395,7 +436,25 @@ class _Builder:
             out["additionalProperties"] = self.type_schema(extra)
         elif decl.extra_keys is ir.ExtraKeys.FORBID:
             out["additionalProperties"] = False
+        if decl.array_form is not None:
+            out = reads_also(out, self._array_form(decl.array_form, properties))
         return out
+
+    @staticmethod
+    def _array_form(form: tuple[tuple[str, bool], ...], properties: Schema) -> Schema:
+        """serde_json also reads a struct from an array of its fields' values, in order;
+        trailing values whose field has its own default may be left out."""
+        needed = 0
+        for position, (_, optional) in enumerate(form):
+            if not optional:
+                needed = position + 1
+        return {
+            "type": "array",
+            "prefixItems": [properties.get(key, {}) for key, _ in form],
+            "items": False,
+            "minItems": needed,
+            "maxItems": len(form),
+        }
 
     def _enum(self, decl: ir.EnumDecl) -> Schema:
         values = [member.value for member in decl.members]
@@ -421,7 +480,26 @@ class _Builder:
         if decl.open:
             out["x-open-enum"] = True
             out["x-enum-values"] = values
-        return out
+        also: list[Schema] = []
+        if decl.catch_all is not None:
+            member = next(m for m in decl.members if m.name == decl.catch_all)
+            out["x-catch-all"] = member.value
+            also.append({"type": decl.base.value})  # any other value reads as it
+        if decl.map_form and decl.base is ir.EnumBase.STRING:
+            # serde_json also reads a member as {"member": null}.
+            names: Schema = (
+                {"type": "string"} if decl.catch_all is not None else {"enum": values}
+            )
+            also.append(
+                {
+                    "type": "object",
+                    "minProperties": 1,
+                    "maxProperties": 1,
+                    "propertyNames": names,
+                    "additionalProperties": {"type": "null"},
+                }
+            )
+        return reads_also(out, *also) if also else out
 
     def _alias(self, decl: ir.AliasDecl) -> Schema:
         if decl.kind is ir.AliasKind.EXTERNAL:
@@ -434,6 +512,18 @@ class _Builder:
     # ------------------------------------------------------------------ unions
 
     def _union(self, decl: ir.UnionDecl) -> Schema:
+        loose = [v for v in decl.variants if v.untagged]
+        if loose and decl.repr is not ir.UnionRepr.UNTAGGED:
+            tagged = self._union(
+                replace(
+                    decl, variants=tuple(v for v in decl.variants if not v.untagged)
+                )
+            )
+            return {
+                "anyOf": [tagged, *(self._untagged_variant(v) for v in loose)],
+                "x-union-choice": "first-fit",
+                "x-union-repr": decl.repr.value,
+            }
         out: Schema
         if decl.repr is ir.UnionRepr.INTERNALLY_TAGGED and decl.tag_key:
             out = self._internally_tagged(decl, decl.tag_key)
@@ -472,6 +562,8 @@ class _Builder:
             if isinstance(variant.type, ir.Ref):
                 for value in tags:
                     mapping[_tag_text(value)] = def_pointer(variant.type.name)
+            if variant.catch_all:
+                branch = {**branch, "x-catch-all": True}
             branches.append(branch)
         if decl.open:
             # A value whose tag names no variant is kept as it is.

@@ -15,9 +15,27 @@ from __future__ import annotations
 
 from codegen import ir
 
-__all__ = ["ENFORCED_PATTERNS", "pattern_of"]
+__all__ = ["ENFORCED_PATTERNS", "decimal_at_most", "pattern_of"]
 
-_NUMBER = r"(?:0|[1-9][0-9]*)"
+
+def decimal_at_most(limit: int) -> str:
+    """A regex for the decimal numerals without leading zeros whose value is <= limit."""
+    digits = str(limit)
+    parts = ["0"]
+    if len(digits) > 1:
+        parts.append(f"[1-9][0-9]{{0,{len(digits) - 2}}}")
+    for index, digit in enumerate(digits):
+        first = "1" if index == 0 else "0"
+        if int(digit) > int(first):
+            rest = len(digits) - index - 1
+            tail = f"[0-9]{{{rest}}}" if rest else ""
+            parts.append(f"{digits[:index]}[{first}-{int(digit) - 1}]{tail}")
+    parts.append(digits)
+    return "(?:" + "|".join(parts) + ")"
+
+
+# Each number of a version is a u64 (the semver crate rejects 18446744073709551616.0.0).
+_NUMBER = decimal_at_most(2**64 - 1)
 _PRE = r"(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)"
 # semver.org's grammar, as the semver crate parses it (no leading zeros, no `v` prefix).
 SEMVER = (

@@ -78,6 +78,10 @@ class Constraints:
     maximum: int | float | None = None
     format: str | None = None  # e.g. "uri", "float", "uint64", "path", "semver"
     pattern: str | None = None
+    # The value is an IEEE 754 binary float (Rust f32/f64): ``5`` reads as ``5.0`` and is
+    # written so; a number beyond its range is an error.  Otherwise a NUMBER keeps the
+    # value as written.
+    binary_float: bool = False
 
 
 NO_CONSTRAINTS = Constraints()
@@ -116,6 +120,9 @@ class Literal:
 @dataclass(frozen=True, slots=True)
 class ArrayOf:
     items: TypeExpr
+    # A reader drops the items that do not read as ``items`` instead of rejecting the
+    # array (serde_with ``VecSkipError``); a writer writes what it kept.
+    skip_invalid: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +131,9 @@ class MapOf:
 
     values: TypeExpr
     key: TypeExpr = field(default_factory=lambda: Primitive(PrimitiveKind.STRING))
+    # A writer writes the entries in key order whatever order they were read in (Rust's
+    # ``BTreeMap``); otherwise in the order read.
+    sorted_keys: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +210,15 @@ class Field:
     synthesized: bool = (
         False  # added by the frontend (serde's struct tag), not written in source
     )
+    # Canonical JSON of the value a writer never writes: it leaves the key out instead
+    # (serde's ``skip_serializing_if``: ``null`` for ``Option::is_none``, ``[]`` for
+    # ``Vec::is_empty``, a default member for ``is_default``).  A reader accepts it
+    # (``null`` too: read-side nullability) and keeps the key absent.
+    omitted_value: str | None = None
+    # A value that does not read as ``type`` is not an error: the reader takes what an
+    # absent key gives (``default_json``, or absent).  serde_with ``DefaultOnError``; the
+    # tag key of a serde struct, whose value serde never reads.
+    default_on_error: bool = False
 
 
 class ExtraKeys(enum.Enum):
@@ -220,6 +239,10 @@ class StructDecl:
     span: Span = field(default=NO_SPAN, compare=False)
     derived_from: str | None = None  # "FileEdit.before" when the name was synthesized
     exported: bool = True
+    # A reader also takes the object as a JSON array of these keys' values, in this order
+    # (serde_json reads any struct so); the flag says whether a trailing value may be left
+    # out (the field has its own default).  None: only the object form.
+    array_form: tuple[tuple[str, bool], ...] | None = None
 
 
 class EnumBase(enum.Enum):
@@ -242,6 +265,12 @@ class EnumDecl:
     members: tuple[EnumMember, ...]
     flags: bool = False  # a bit-flag enum: every OR of member values is a legal value
     open: bool = False  # readers accept values that are not members
+    # The member (by name) a reader takes for any value of the base type that is not a
+    # member; a writer writes that member's value (serde's ``#[serde(other)]``).
+    catch_all: str | None = None
+    # A reader also takes a member as the object ``{value: null}`` (serde_json reads a
+    # unit variant so); a writer writes the bare value.
+    map_form: bool = False
     lifecycle: Lifecycle = NO_LIFECYCLE
     span: Span = field(default=NO_SPAN, compare=False)
     derived_from: str | None = None
@@ -270,6 +299,13 @@ class Variant:
     ] = ()  # several values allowed for one variant
     lifecycle: Lifecycle = NO_LIFECYCLE
     span: Span = field(default=NO_SPAN, compare=False)
+    # In a tagged union: no tag of its own; a reader tries it, in declaration order, after
+    # no tagged variant read the value, and a writer writes its bare payload (serde's
+    # ``#[serde(untagged)]`` on a variant).
+    untagged: bool = False
+    # A unit variant a reader takes for any tag no other variant has; a writer writes its
+    # own tag (serde's ``#[serde(other)]``).
+    catch_all: bool = False
 
 
 @dataclass(frozen=True, slots=True)

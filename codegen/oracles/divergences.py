@@ -44,6 +44,8 @@ NORMALIZATIONS = {
     "ts-undefined-as-optional": "TypeScript: a key typed `T | undefined` may be absent",
     "map-key-order": "bytes mode: the keys of maps and of any-JSON objects compare unordered",
     "float64-numbers": "bytes mode: numbers of float and any-JSON fields compare as float64",
+    "float-parse-one-ulp": "bytes mode: numbers of float and any-JSON fields compare as "
+    "float64 within one unit in the last place",
     "null-as-zero": "a rejected case is re-read by the bindings with each null as the "
     "oracle read it",
 }

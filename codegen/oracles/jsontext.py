@@ -11,12 +11,13 @@ else does: key order and number spelling (``1`` is not ``1.0``); ``numbers="valu
 numbers by exact decimal value when either is written as a float (``1e+16`` = ``1e16`` =
 ``10000000000000000``), integers stay exact; ``ordered=False`` ignores key order; given the
 paths of structs, maps may compare unordered, and given the paths of float64 values, their
-numbers compare as float64 (``Relax``).
+numbers compare as float64, optionally within one unit in the last place (``Relax``).
 """
 
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -79,6 +80,10 @@ class Relax:
     # JSON pointers of the values whose numbers a reader holds as float64 (a float field,
     # an any-JSON value): numbers at or under them compare as float64
     floats: frozenset[str] = frozenset()
+    # those float64 numbers may also differ by one unit in the last place (serde_json's
+    # default float parsing is best-effort: ``1.712854054672354e+204`` reads as the float
+    # next to the nearest one)
+    one_ulp: bool = False
 
 
 def difference(left: str, right: str, relax: Relax = Relax()) -> str | None:
@@ -94,7 +99,8 @@ def _numbers_equal(a: Num, b: Num, relax: Relax, as_float: bool) -> bool:
     if a.token == b.token:
         return True
     if as_float:
-        return float(a.value()) == float(b.value())
+        x, y = float(a.value()), float(b.value())
+        return x == y or (relax.one_ulp and math.nextafter(x, y) == y)
     if relax.numbers == "value" and not (a.is_integer_token and b.is_integer_token):
         return a.value() == b.value()
     return False

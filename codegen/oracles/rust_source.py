@@ -17,7 +17,9 @@ Guarantees: ``#[cfg(...)]`` and ``#[cfg_attr(...)]`` are honoured with the spec'
 serde_with's ``#[serde_as]`` field attributes (``DefaultOnError``, ``VecSkipError<_>``,
 ``Option<_>`` and their compositions) become ``#[serde(deserialize_with = ...)]`` calls
 into small shims with the same semantics, and ``#[skip_serializing_none]`` adds ``skip_serializing_if =
-"Option::is_none"`` to each ``Option`` field, because Debian packages no serde_with.
+"Option::is_none"`` to each ``Option`` field, because Debian packages no serde_with; an
+enum with ``#[serde(untagged)]`` variants (which Debian's serde predates) becomes the two
+enums serde's derive amounts to (``emulate_untagged_variants``).
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from tree_sitter import Language, Node, Parser
 from codegen.frontends.common.syntax import node_text
 
 _LANGUAGE = Language(tree_sitter_rust.language())
+# A variant's ``#[serde(untagged)]`` (serde writes it alone in the attribute).
+_UNTAGGED_VARIANT = re.compile(r"#\[serde\(\s*untagged\s*\)\]")
 # Debug is not kept: a crate may implement it by hand for a member type, and the oracle
 # never prints a value.
 KEPT_DERIVES = frozenset(
@@ -364,12 +368,14 @@ class _Extractor:
         if kind in ("struct_item", "enum_item", "type_item", "union_item"):
             name = node_text(node.child_by_field_name("name"))
             generic = node.child_by_field_name("type_parameters") is not None
-            text = self.rewrite(node, attributes)
             if name in {t.name for t in self.module.types}:
                 self.module.notes.append(f"{name} is declared twice; the first is kept")
                 return
-            self.module.items.append(text)
-            self.module.owners.append(name)
+            for text in self.emulate_untagged_variants(node, name, attributes) or [
+                self.rewrite(node, attributes)
+            ]:
+                self.module.items.append(text)
+                self.module.owners.append(name)
             self.module.types.append(
                 RustType(
                     name, kind.removesuffix("_item").replace("union", "struct"), generic
@@ -399,12 +405,80 @@ class _Extractor:
         if trait_name in KEPT_IMPL_TRAITS:
             self.impls.append((trait_name, self_name, self.plain(node)))
 
+    def emulate_untagged_variants(
+        self, node: Node, name: str, attributes: list[str]
+    ) -> list[str] | None:
+        """An enum with ``#[serde(untagged)]`` variants (serde >= 1.0.181; Debian's is
+        older) as the two enums serde's derive amounts to: the tagged variants under the
+        enum's own attributes as ``<Name>__Tagged``, and ``<Name>`` itself untagged: that
+        enum first, then each untagged variant in order.  serde reads the tagged part
+        first and, on any error, each untagged variant in turn (its untagged variants
+        must come last), which is exactly the first fit of an untagged enum; it writes an
+        untagged variant bare, and so does the untagged enum.  None for other items."""
+        body = node.child_by_field_name("body")
+        if node.type != "enum_item" or body is None:
+            return None
+        tagged: list[tuple[int, int]] = []
+        untagged: list[tuple[int, int]] = []
+        children = body.children
+        index = 0
+        while index < len(children):
+            start = index
+            while index < len(children) and children[index].type in (
+                "attribute_item",
+                "line_comment",
+                "block_comment",
+            ):
+                index += 1
+            if index >= len(children) or children[index].type != "enum_variant":
+                index += 1
+                continue
+            end = children[index].end_byte
+            if index + 1 < len(children) and children[index + 1].type == ",":
+                end = children[index + 1].end_byte
+            marks = [node_text(children[i]) for i in range(start, index)]
+            span = (children[start].start_byte, end)
+            if any(_UNTAGGED_VARIANT.search(mark) for mark in marks):
+                untagged.append(span)
+            else:
+                tagged.append(span)
+            index += 1
+        if not untagged:
+            return None
+        name_node = node.child_by_field_name("name")
+        assert name_node is not None
+        part = f"{name}__Tagged"
+        inner = self.rewrite(
+            node,
+            attributes,
+            [(s, e, "") for s, e in untagged]
+            + [(name_node.start_byte, name_node.end_byte, part)],
+        )
+        outer = self.rewrite(
+            node,
+            [],
+            [(s, e, "") for s, e in tagged]
+            + [(body.start_byte + 1, body.start_byte + 1, f" __Tagged({part}), ")],
+        )
+        derives = [a for a in attributes if a.startswith("#[derive")]
+        return [
+            inner,
+            "\n".join(
+                [*derives, "#[serde(untagged)]", _UNTAGGED_VARIANT.sub("", outer)]
+            ),
+        ]
+
     def plain(self, node: Node) -> str:
         """An item's text with the crate's module paths flattened."""
         return self.rewrite(node, [])
 
-    def rewrite(self, node: Node, attributes: list[str]) -> str:
-        edits: list[tuple[int, int, str]] = []
+    def rewrite(
+        self,
+        node: Node,
+        attributes: list[str],
+        extra: list[tuple[int, int, str]] | None = None,
+    ) -> str:
+        edits: list[tuple[int, int, str]] = list(extra or [])
         self.nested_attributes(node, edits)
         for inner in _walk(node):
             # Doc comments of members a cfg removed would document nothing: drop them all.

@@ -183,6 +183,7 @@ BYTES_NORMALIZATIONS = (
     "number-spelling",
     "map-key-order",
     "float64-numbers",
+    "float-parse-one-ulp",
 )
 
 
@@ -230,7 +231,12 @@ def _output_problem(
             numbers="value" if "number-spelling" in names else "tokens",
             structs=ours.struct_paths if "map-key-order" in names else None,
             maps_unordered="map-key-order" in names,
-            floats=ours.float_paths if "float64-numbers" in names else frozenset(),
+            floats=(
+                ours.float_paths
+                if "float64-numbers" in names or "float-parse-one-ulp" in names
+                else frozenset()
+            ),
+            one_ulp="float-parse-one-ulp" in names,
         )
         return difference(expected, text, relax)
 

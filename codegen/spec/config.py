@@ -33,7 +33,9 @@ _TOP_KEYS = {
     "errors",
     "examples",
     "unions",
+    "rust",
 }
+_RUST_KEYS = {"features", "default_features", "wrappers"}
 _SPEC_KEYS = {
     "id",
     "title",
@@ -100,6 +102,12 @@ class SpecConfig:
     requested_types: tuple[str, ...] = ()
     # [unions."<Name>"] open = true: unions whose unknown tags are kept.
     open_unions: tuple[str, ...] = ()
+    # [rust]: the crate features to compile with (``cfg(feature = ...)``), whether the
+    # crate's ``default`` features are on (as with cargo), and generic types whose wire form
+    # is a wrapper's (name → "transparent" | "option" | "tri-state" | "any" | "string").
+    rust_features: tuple[str, ...] = ()
+    rust_default_features: bool = True
+    rust_wrappers: tuple[tuple[str, str], ...] = ()
     # The whole parsed spec.toml, for frontend-specific tables; each frontend validates the
     # tables it reads.
     raw: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
@@ -308,6 +316,9 @@ def _build(
     errors = tuple(
         sorted((int(code), str(name)) for code, name in data.get("errors", {}).items())
     )
+    rust = _rust_table(data.get("rust", {}), span, diags)
+    if rust is None:
+        return None
     extra_keys = str(spec.get("extra_keys", "allow"))
     if extra_keys not in ("allow", "forbid"):
         diags.report("CFG002", "spec.extra_keys must be 'allow' or 'forbid'", span)
@@ -353,6 +364,41 @@ def _build(
         requested_types=tuple(requested),
         open_unions=open_unions,
         raw=data,
+        rust_features=rust[0],
+        rust_default_features=rust[1],
+        rust_wrappers=rust[2],
+    )
+
+
+def _rust_table(
+    table: Any, span: Span, diags: Diagnostics
+) -> tuple[tuple[str, ...], bool, tuple[tuple[str, str], ...]] | None:
+    """``[rust]``: features = [...], default_features = bool, [rust.wrappers] name = form."""
+    if not isinstance(table, dict):
+        diags.report("CFG002", "[rust] must be a table", span)
+        return None
+    for key in sorted(set(table) - _RUST_KEYS):
+        diags.report("CFG002", f"unknown key rust.{key}", span)
+    features = table.get("features", [])
+    if not isinstance(features, list) or not all(isinstance(f, str) for f in features):
+        diags.report("CFG002", "rust.features must be a list of feature names", span)
+        return None
+    default_features = table.get("default_features", True)
+    if not isinstance(default_features, bool):
+        diags.report("CFG002", "rust.default_features must be true or false", span)
+        return None
+    wrappers = table.get("wrappers", {})
+    if not isinstance(wrappers, dict) or not all(
+        isinstance(v, str) for v in wrappers.values()
+    ):
+        diags.report(
+            "CFG002", "[rust.wrappers] maps type names to a form (a string)", span
+        )
+        return None
+    return (
+        tuple(features),
+        default_features,
+        tuple(sorted((str(k), str(v)) for k, v in wrappers.items())),
     )
 
 

@@ -35,9 +35,18 @@ def _go(depth: int) -> tuple[str, str]:
     )
 
 
+def _rust(depth: int) -> tuple[str, str]:
+    return "input.rs", (
+        "use serde::{Deserialize, Serialize};\n\n"
+        "#[derive(Serialize, Deserialize)]\npub struct OpenParams {\n"
+        f"    pub deep: {'Vec<' * depth}String{'>' * depth},\n}}\n"
+    )
+
+
 LANGUAGES: dict[str, Callable[[int], tuple[str, str]]] = {
     "typescript": _typescript,
     "go": _go,
+    "rust": _rust,
 }
 
 
@@ -86,8 +95,9 @@ def test_realistic_depth_reads_and_renders_without_a_word(
     assert any(path.endswith("models.py") for path in files)
 
 
-def test_go_bound_is_exact(tmp_path: Path) -> None:
-    at = _load(tmp_path / "at", "go", MAX_TYPE_NESTING - 1)  # + string = the bound
+@pytest.mark.parametrize("language", ["go", "rust"])
+def test_bound_is_exact(tmp_path: Path, language: str) -> None:
+    at = _load(tmp_path / "at", language, MAX_TYPE_NESTING - 1)  # + string = the bound
     assert not at.diags.errors(), at.diags.errors()
-    over = _load(tmp_path / "over", "go", MAX_TYPE_NESTING)
+    over = _load(tmp_path / "over", language, MAX_TYPE_NESTING)
     assert [e.code for e in over.diags.errors()] == ["SYN003"]

@@ -621,6 +621,7 @@ class Pool:
         )
         folder.mkdir(parents=True, exist_ok=True)
         for rel, data in replaced.items():
+            (folder / rel).parent.mkdir(parents=True, exist_ok=True)  # src/lib.rs
             (folder / rel).write_bytes(data)
         (folder / "what.txt").write_text(f"{finding}\n{how}\n", encoding="utf-8")
         report.examples[finding] = str(folder.relative_to(REPO))

@@ -45,13 +45,13 @@ def test_mutated_spec_files_never_crash_the_command_line() -> None:
 def test_without_the_net_deep_files_are_diagnostics_not_tracebacks() -> None:
     """With the pipeline's net made to re-raise, the deep-nesting files still end as
     diagnostics: the frontends bound nesting themselves, the net is not what saves them.
-    (The Rust frontend joins this list when its own bound lands.)"""
+    """
     reports = spec_fuzz.run(
         0,
         seed=1,
         workers=2,
         timeout=90,
-        only=["ahp", "piglet", "openctx"],
+        only=["ahp", "acp", "piglet", "openctx"],
         render_every=0,
         specials=["deep-248", "deep-2000", "union-992"],
         quiet=True,
@@ -61,8 +61,9 @@ def test_without_the_net_deep_files_are_diagnostics_not_tracebacks() -> None:
         assert report.inputs == 3, spec
         assert not report.uncaught, (spec, dict(report.uncaught))
         assert set(report.exits) <= {0, 1}, (spec, dict(report.exits))
-    # Go cuts `[]` chains at the bound, as an error (the TS frontends read 248 deep).
+    # Go and Rust cut chains at the bound, as an error (the TS frontends read 248 deep).
     assert reports["piglet"].exits[1] >= 2, dict(reports["piglet"].exits)
+    assert reports["acp"].exits[1] >= 2, dict(reports["acp"].exits)
 
 
 def _fake_worker(conn: Connection, *_: object) -> None:

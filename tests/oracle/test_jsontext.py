@@ -64,6 +64,18 @@ def test_float64_relaxes_only_the_marked_fields() -> None:
     assert difference(f'{{"i":{big}}}', f'{{"i":{rounded}}}', relax) is not None
 
 
+def test_one_ulp_relaxes_only_neighbouring_floats_of_marked_fields() -> None:
+    # serde_json's best-effort parse: 1.712854054672354e+204 reads as the next float.
+    read, correct = "1.7128540546723542e204", "1.712854054672354e+204"
+    off_by_two = "1.7128540546723544e204"
+    exact = Relax(floats=frozenset({"/f"}))
+    relax = Relax(floats=frozenset({"/f"}), one_ulp=True)
+    assert difference(f'{{"f":{read}}}', f'{{"f":{correct}}}', exact) is not None
+    assert difference(f'{{"f":{read}}}', f'{{"f":{correct}}}', relax) is None
+    assert difference(f'{{"f":{off_by_two}}}', f'{{"f":{correct}}}', relax) is not None
+    assert difference(f'{{"g":{read}}}', f'{{"g":{correct}}}', relax) is not None
+
+
 def test_parse_keeps_spelling_and_order() -> None:
     parsed = parse('{"b":1.0,"a":[1e2]}')
     assert [k for k, _ in parsed.pairs] == ["b", "a"]

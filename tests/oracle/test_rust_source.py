@@ -140,3 +140,49 @@ def test_serde_with_becomes_shims(crate: Path) -> None:
     assert opts.count('skip_serializing_if = "Option::is_none"') == 2
     assert 'deserialize_with = "__shim::de_as::<__shim::DefaultOnError, _, _>"' in opts
     assert "serde_as" not in opts and "serde_with" not in opts
+
+
+UNTAGGED_VARIANTS = """\
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Mode {
+    /// A form.
+    Form(FormMode),
+    Url { url: String },
+    /// Anything else, kept.
+    #[serde(untagged)]
+    Other(OtherMode),
+    #[serde(untagged)]
+    Text(String),
+}
+"""
+
+
+def test_untagged_variants_become_a_tagged_part_inside_an_untagged_enum(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "lib.rs").write_text(UNTAGGED_VARIANTS, encoding="utf-8")
+    module = extract([tmp_path / "lib.rs"], set())
+    assert [t.name for t in module.types] == ["Mode"]
+    assert module.owners == ["Mode", "Mode"]
+    tagged, outer = (" ".join(item.split()) for item in module.items)
+    # The tagged variants keep the enum's own attributes, under another name.
+    assert '#[serde(tag = "type", rename_all = "snake_case")]' in tagged
+    assert "pub enum Mode__Tagged { Form(FormMode), Url { url: String }, }" in tagged
+    assert "untagged" not in tagged and "Other" not in tagged
+    # The enum itself: untagged, the tagged part first, then the untagged variants in order.
+    assert outer.startswith(
+        "#[derive(Clone, Serialize, Deserialize)] #[serde(untagged)]"
+    )
+    assert outer.endswith(
+        "pub enum Mode { __Tagged(Mode__Tagged), Other(OtherMode), Text(String), }"
+    )
+    assert outer.count("untagged") == 1 and "tag =" not in outer
+
+
+def test_an_enum_without_untagged_variants_stays_one_item(crate: Path) -> None:
+    module = extract([crate], set())
+    assert not any("__Tagged" in item for item in module.items)

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from codegen import ir
+from codegen.backends.python.names import class_names, wrapper_key
 from codegen.ir.index import Index
 from tests.roundtrip import harness
 
@@ -189,6 +190,19 @@ def _variants_hit(
     for variant in decl.variants:
         for name in _classes_of(index, variant.type):
             by_class.setdefault(name, variant.name)
+    # A variant the bindings wrap (a tag plus its payload's fields) is hit when its
+    # wrapper class is found.
+    classes = class_names(index.protocol, index)
+    for variant in decl.variants:
+        if wrapper_key(decl, variant) in classes:
+            by_class[classes[wrapper_key(decl, variant)]] = variant.name
+    # A variant holding a list of structs (serde's ``Grouped(Vec<Group>)``) is hit
+    # when one of those structs is found.
+    for variant in decl.variants:
+        if isinstance(variant.type, ir.ArrayOf) and isinstance(
+            variant.type.items, ir.Ref
+        ):
+            by_class.setdefault(variant.type.items.name, variant.name)
     scalars = {bool: "Boolean", int: "Number", float: "Number", str: "String"}
     hit: set[str] = set()
     stack = [value]
@@ -214,7 +228,31 @@ def _variants_hit(
             stack.extend((getattr(current, "__pydantic_extra__", None) or {}).values())
         elif type(current) in scalars and scalars[type(current)] in names:
             hit.add(scalars[type(current)])
+    if example.type_name == decl.name:
+        # A sample of the union itself hits the first variant whose primitive type
+        # has the sample's JSON type (no class to find for those).
+        kind = _json_kind(json.loads(example.json_text))
+        for variant in decl.variants:
+            if _primitive_kind(variant.type) == kind:
+                hit.add(variant.name)
+                break
     return hit
+
+
+def _json_kind(value: Any) -> ir.PrimitiveKind | None:
+    if value is None:
+        return ir.PrimitiveKind.NULL
+    if isinstance(value, bool):
+        return ir.PrimitiveKind.BOOLEAN
+    if isinstance(value, int):
+        return ir.PrimitiveKind.INTEGER
+    if isinstance(value, float):
+        return ir.PrimitiveKind.NUMBER
+    return ir.PrimitiveKind.STRING if isinstance(value, str) else None
+
+
+def _primitive_kind(expr: ir.TypeExpr | None) -> ir.PrimitiveKind | None:
+    return expr.kind if isinstance(expr, ir.Primitive) else None
 
 
 def _classes_of(index: Index, expr: ir.TypeExpr | None) -> list[str]:

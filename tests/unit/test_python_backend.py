@@ -751,7 +751,9 @@ def test_internally_tagged_unit_variant_and_payload_without_tag(
 ) -> None:
     roundtrip(pkg.Event, '{"event":"started","p":1}')
     roundtrip(pkg.Event, '{"event":"stopped"}')
-    rejects(pkg.Event, '{"event":"stopped","p":1}')
+    # serde reads an internally tagged unit variant whatever other keys come with it
+    # (checked against serde_json); the bindings keep them, as for any object.
+    roundtrip(pkg.Event, '{"event":"stopped","p":1}')
     rejects(pkg.Event, '{"event":"started"}')
     rejects(pkg.Event, '{"p":1}')
 

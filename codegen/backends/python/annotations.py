@@ -61,10 +61,20 @@ class TypeAnnotator:
         if isinstance(expr, (ir.EnumMemberRef, ir.Literal)):
             return self.literals([expr])
         if isinstance(expr, ir.ArrayOf):
-            return f"list[{self.annotation(expr.items, strict=strict)}]"
+            items = self.annotation(expr.items, strict=strict)
+            if expr.skip_invalid:
+                # serde_with VecSkipError: items that do not read are dropped.
+                return (
+                    f"Annotated[list[Annotated[{items}, _SKIP_INVALID]], _DROP_SKIPPED]"
+                )
+            return f"list[{items}]"
         if isinstance(expr, ir.MapOf):
             key = self._key_annotation(expr.key)
-            return f"dict[{key}, {self.annotation(expr.values, strict=strict)}]"
+            mapping = f"dict[{key}, {self.annotation(expr.values, strict=strict)}]"
+            # A BTreeMap writes its entries in key order: keep them so once read.
+            return (
+                f"Annotated[{mapping}, _SORTED_KEYS]" if expr.sorted_keys else mapping
+            )
         if isinstance(expr, ir.TupleOf):
             items = ", ".join(
                 self.annotation(item, strict=strict) for item in expr.items
@@ -182,6 +192,10 @@ class TypeAnnotator:
 
 
 def _primitive(expr: ir.Primitive, strict: bool = False) -> str:
+    if expr.kind is ir.PrimitiveKind.NUMBER and expr.constraints.binary_float:
+        # serde's f64: 5 reads as 5.0 (and is written so); inf is out of range.
+        extra = "Strict(), " if strict else ""
+        return f"Annotated[float, {extra}Field(allow_inf_nan=False)]"
     base = {
         ir.PrimitiveKind.STRING: "str",
         ir.PrimitiveKind.INTEGER: "int",

@@ -43,7 +43,17 @@ from codegen.backends.render import render_template
 __all__ = ["render"]
 
 # Helpers ``models.py`` defines that ``methods.py`` imports from it.
-_MODEL_HELPERS = ("_EXACT_BOOL", "_EXACT_INT", "_LEFT_TO_RIGHT", "_NUMBER")
+_MODEL_HELPERS = (
+    "_EXACT_BOOL",
+    "_EXACT_INT",
+    "_LEFT_TO_RIGHT",
+    "_SKIP_INVALID",
+    "_DROP_SKIPPED",
+    "_SORTED_KEYS",
+    "_OnError",
+    "_omitted",
+    "_NUMBER",
+)
 # What a generated package needs (also stated in its pyproject, README and import check:
 # the models use ``pydantic.MISSING``, which older releases do not export on Python 3.11).
 PYTHON_FLOOR = ">=3.11"

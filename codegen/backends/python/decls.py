@@ -50,15 +50,19 @@ class DeclBuilder(TypeAnnotator):
     def struct(self, struct: ir.StructDecl) -> DeclView:
         fields = self.index.wire_fields(struct)
         extra_type = self.index.index_value(struct)
+        sorted_extra = False
+        extra_after: list[str] | None = None  # wire keys written before a flattened map
         kept: list[ir.Field] = []
         for fld in fields:
             if fld.flatten and self.index.struct_of(fld.type) is None:
+                extra_after = [k.wire_name for k in kept]
                 # A flattened map (serde ``#[serde(flatten)] extra: HashMap``): its
                 # entries are the object's extra keys.
                 resolved = self.index.resolve(fld.type)
                 extra_type = (
                     resolved.values if isinstance(resolved, ir.MapOf) else ir.AnyJson()
                 )
+                sorted_extra = isinstance(resolved, ir.MapOf) and resolved.sorted_keys
                 continue
             kept.append(fld)
         bases = ", ".join(b.name for b in struct.bases)
@@ -71,9 +75,42 @@ class DeclBuilder(TypeAnnotator):
             f"Synthesized from `{struct.derived_from}`." if struct.derived_from else "",
         )
         docs = struct.lifecycle.docs.strip() or self._uses.get(struct.name, "")
+        body: tuple[str, ...] = ()
+        if extra_after is not None and len(extra_after) < len(kept):
+            # serde writes a flattened map's entries where the map stands; pydantic
+            # writes extra keys last.
+            before = ", ".join(json.dumps(k) for k in extra_after)
+            before = f"({before},)" if len(extra_after) == 1 else f"({before})"
+            body += (
+                '    @model_serializer(mode="wrap")',
+                "    def _extra_in_place(",
+                "        self, handler: SerializerFunctionWrapHandler",
+                "    ) -> Any:",
+                f"        return _extra_at(handler(self), {before}, self.__pydantic_extra__)",
+            )
+        if sorted_extra:
+            body += (
+                '    @model_validator(mode="after")',
+                "    def _sorted_extra(self) -> Self:",
+                "        # A flattened BTreeMap: serde writes its entries in key order.",
+                "        if self.__pydantic_extra__:",
+                "            self.__pydantic_extra__ = _sorted_keys(self.__pydantic_extra__)",
+                "        return self",
+            )
+        if struct.array_form is not None:
+            keys = ", ".join(f"({json.dumps(k)}, {o})" for k, o in struct.array_form)
+            keys = f"({keys},)" if len(struct.array_form) == 1 else f"({keys})"
+            body += (
+                '    @model_validator(mode="before")',
+                "    @classmethod",
+                "    def _array_form(cls, data: Any) -> Any:",
+                "        # serde_json also reads the struct from an array of its fields.",
+                f"        return _array_form(data, {keys})",
+            )
         return self.model(
             name=self.names[struct.name],
             struct_name=struct.name,
+            body=body,
             fields=kept,
             closed=struct.extra_keys is ir.ExtraKeys.FORBID and extra_type is None,
             extra_type=extra_type,
@@ -96,6 +133,7 @@ class DeclBuilder(TypeAnnotator):
         doc: str,
         exported: bool = True,
         tag_aliases: dict[str, tuple[str, ...]] | None = None,
+        body: tuple[str, ...] = (),
     ) -> DeclView:
         attrs = self.attrs(fields)
         views: list[FieldView] = []
@@ -118,6 +156,7 @@ class DeclBuilder(TypeAnnotator):
             extra=extra,
             exported=exported,
             runtime="\n".join(v.value for v in views if v.value),
+            body=body,
         )
 
     def _field(
@@ -164,6 +203,7 @@ class DeclBuilder(TypeAnnotator):
                 default = "None"
             else:
                 default, extra_args = self._default(fld.type, default_value)
+        annotation = self._read_rules(fld, annotation, has_default, default_value)
         if fld.allowed_values_note:
             notes.insert(0, f"Allowed values: {fld.allowed_values_note}")
         # One legal value and no default: type checkers see a default, the constructor
@@ -199,6 +239,30 @@ class DeclBuilder(TypeAnnotator):
         statement = f"{attr}: {annotation}" + (f" = {value}" if value else "")
         doc = lifecycle_text(fld.lifecycle.docs, fld.lifecycle, *notes)
         return FieldView(attr, annotation, value, statement, docstring(doc, "    "))
+
+    def _read_rules(
+        self, fld: ir.Field, annotation: str, has_default: bool, default: object
+    ) -> str:
+        """serde's lenient reads: the value a writer leaves out reads as absent
+        (``skip_serializing_if``), and a value that does not read becomes the default
+        (serde_with ``DefaultOnError``)."""
+        validators: list[str] = []
+        if fld.omitted_value is not None:
+            omitted = json.loads(fld.omitted_value)
+            if omitted is None and not _admits_none(
+                annotation.removesuffix(" | MISSING")
+            ):
+                annotation = annotation.replace(" | MISSING", " | None | MISSING")
+            validators.append(f"_omitted({py_literal(omitted)})")
+        if fld.default_on_error:
+            if fld.presence is ir.Presence.OPTIONAL or not has_default:
+                fallback = "MISSING" if "MISSING" in annotation else "None"
+            else:
+                fallback = py_literal(default)
+            validators.append(f"WrapValidator(_OnError({fallback}))")
+        if not validators:
+            return annotation
+        return f"Annotated[{annotation}, {', '.join(validators)}]"
 
     def _default(self, expr: ir.TypeExpr, value: object) -> tuple[str, list[str]]:
         """The default of an always-written field: a plain literal when the annotation
@@ -249,8 +313,44 @@ class DeclBuilder(TypeAnnotator):
             enum.lifecycle.docs.strip()
             or f"`{enum.name}` (the spec does not describe it)."
         )
+        body: tuple[str, ...] = ()
+        if enum.open and not enum.flags:
+            wire = "str" if enum.base is ir.EnumBase.STRING else "int"
+            body = (
+                "    @classmethod",
+                "    def _missing_(cls, value: object) -> Any:",
+                f'        """An open enum: any other {wire} reads as itself."""',
+                f"        return _open_member(cls, value, {wire})",
+            )
+        if enum.map_form and enum.base is ir.EnumBase.STRING:
+            known = (
+                "None"
+                if enum.catch_all is not None
+                else "("
+                + "".join(f"{py_literal(m.value)}, " for m in enum.members)
+                + ")"
+            )
+            body += (
+                "    @classmethod",
+                "    def _wire_form(cls, value: Any) -> Any:",
+                '        # serde_json also reads a member as {"member": null}.',
+                f"        return _unit_map(value, {known})",
+            )
+        if enum.catch_all is not None and enum.catch_all in table:
+            member = table[enum.catch_all]
+            wire = "str" if enum.base is ir.EnumBase.STRING else "int"
+            body += (
+                "    @classmethod",
+                "    def _missing_(cls, value: object) -> Any:",
+                f'        """Any other {wire} reads as ``{member}`` (serde: other)."""',
+                f"        return cls.{member} if isinstance(value, {wire}) else None",
+            )
+            notes.append(
+                f"Any other value reads as `{member}`, which is what a writer writes."
+            )
         return DeclView(
             kind="enum",
+            body=body,
             name=self.names[enum.name],
             doc=docstring(lifecycle_text(docs, enum.lifecycle, *notes), "    "),
             base=base,

@@ -26,13 +26,13 @@ __all__ = ["RESERVED_GLOBALS", "import_order", "names_in", "render_with_imports"
 _IMPORT_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("collections.abc", ("Callable", "Iterator")),
     ("dataclasses", ("dataclass",)),
-    ("enum", ("STRICT", "Flag", "IntEnum", "IntFlag", "StrEnum")),
+    ("enum", ("STRICT", "Enum", "Flag", "IntEnum", "IntFlag", "StrEnum")),
     ("inspect", ("get_annotations",)),
     (
         "typing",
         (
-            *("Annotated", "Any", "Final", "Literal", "NamedTuple", "NewType"),
-            *("Self", "TypeAlias", "cast", "get_args", "get_origin"),
+            *("Annotated", "Any", "ClassVar", "Final", "Literal", "NamedTuple"),
+            *("NewType", "Self", "TypeAlias", "cast", "get_args", "get_origin"),
         ),
     ),
     # A pydantic dependency; ``typing.TypeAliasType`` needs Python 3.12.
@@ -41,9 +41,11 @@ _IMPORT_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
         "pydantic",
         (
             *("MISSING", "AliasChoices", "BaseModel", "BeforeValidator", "ConfigDict"),
-            *("Discriminator", "Field", "GetCoreSchemaHandler", "GetJsonSchemaHandler"),
-            *("GetPydanticSchema", "JsonValue", "Strict", "Tag", "TypeAdapter"),
-            "ValidationError",
+            *("Discriminator", "Field", "GetCoreSchemaHandler", "JsonValue", "Strict"),
+            *("Tag", "TypeAdapter", "AfterValidator", "ValidationError"),
+            *("ValidatorFunctionWrapHandler", "WrapValidator", "model_validator"),
+            *("SerializerFunctionWrapHandler", "model_serializer"),
+            *("GetJsonSchemaHandler", "GetPydanticSchema"),
         ),
     ),
     ("pydantic.config", ("ExtraValues",)),

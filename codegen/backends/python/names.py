@@ -18,8 +18,10 @@ from codegen.ir.index import Index
 __all__ = [
     "class_names",
     "enum_member_names",
+    "has_untagged_fallback",
     "needs_wrapper",
     "tag_overrides",
+    "tagged_part_key",
     "wrapper_key",
 ]
 
@@ -31,11 +33,25 @@ def wrapper_key(union: ir.UnionDecl, variant: ir.Variant) -> str:
     return f"{union.name}\x00{variant.name}"
 
 
+def tagged_part_key(union: ir.UnionDecl) -> str:
+    """The key, in ``class_names``, of the tagged part of a union that also has
+    untagged variants (tried after it)."""
+    return f"{union.name}\x00"
+
+
+def has_untagged_fallback(union: ir.UnionDecl) -> bool:
+    return union.repr is not ir.UnionRepr.UNTAGGED and any(
+        v.untagged for v in union.variants
+    )
+
+
 def needs_wrapper(index: Index, union: ir.UnionDecl, variant: ir.Variant) -> bool:
     """Whether a variant is emitted as a synthesized wrapper model: adjacently /
     externally tagged variants, and internally tagged unit variants or variant structs
     without the tag field.
     """
+    if variant.untagged:
+        return False  # written as its bare payload
     if union.repr is ir.UnionRepr.ADJACENTLY_TAGGED:
         return True
     if union.repr is ir.UnionRepr.EXTERNALLY_TAGGED:
@@ -61,6 +77,8 @@ def class_names(protocol: ir.Protocol, index: Index) -> dict[str, str]:
             if needs_wrapper(index, decl, variant):
                 name = naming.class_name(decl.name) + naming.pascal_case(variant.name)
                 preferred[wrapper_key(decl, variant)] = name
+        if has_untagged_fallback(decl):
+            preferred[tagged_part_key(decl)] = naming.class_name(decl.name) + "Tagged"
     return naming.assign_names(preferred, lambda key: preferred[key], RESERVED_GLOBALS)
 
 

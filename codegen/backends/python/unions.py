@@ -18,10 +18,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 
 from codegen import ir, naming
 from codegen.backends.python.decls import DeclBuilder
-from codegen.backends.python.names import needs_wrapper, wrapper_key
+from codegen.backends.python.names import (
+    has_untagged_fallback,
+    needs_wrapper,
+    tagged_part_key,
+    wrapper_key,
+)
 from codegen.backends.python.text import (
     docstring,
     json_kind,
@@ -40,7 +46,11 @@ _UNKNOWN_TAG = "<unknown tag>"
 class UnionBuilder(DeclBuilder):
     """The views of unions (and of their wrapper models) of one protocol."""
 
+    _tagged_part: str | None = None  # a union whose tagged part is being built
+
     def union(self, union: ir.UnionDecl) -> list[DeclView]:
+        if has_untagged_fallback(union):
+            return self._with_untagged_fallback(union)
         if union.repr is ir.UnionRepr.INTERNALLY_TAGGED:
             return self._tagged_union(union, union.tag_key or "type")
         if union.repr is ir.UnionRepr.ADJACENTLY_TAGGED:
@@ -74,6 +84,32 @@ class UnionBuilder(DeclBuilder):
             )
         ]
 
+    def _with_untagged_fallback(self, union: ir.UnionDecl) -> list[DeclView]:
+        """serde's ``#[serde(untagged)]`` variants of a tagged enum: the tagged variants
+        first (as one tagged union), then each untagged variant in declaration order;
+        the first that reads the value is the one."""
+        tagged = replace(
+            union,
+            variants=tuple(v for v in union.variants if not v.untagged),
+            exported=False,
+        )
+        self._tagged_part = union.name
+        views = self.union(tagged) if tagged.variants else []
+        self._tagged_part = None
+        parts = [self.names[tagged_part_key(union)]] if tagged.variants else []
+        parts += [self._variant_annotation(v) for v in union.variants if v.untagged]
+        value = f"Annotated[{' | '.join(dict.fromkeys(parts))}, _LEFT_TO_RIGHT]"
+        views.append(
+            self._union_view(
+                union,
+                value,
+                (
+                    "Tagged variants first, then each untagged variant: the first that reads it.",
+                ),
+            )
+        )
+        return views
+
     def _union_view(
         self,
         union: ir.UnionDecl,
@@ -82,9 +118,12 @@ class UnionBuilder(DeclBuilder):
         discriminator: DiscriminatorView | None = None,
     ) -> DeclView:
         doc = lifecycle_text(union.lifecycle.docs, union.lifecycle)
+        key = union.name
+        if union.name == self._tagged_part:
+            key = tagged_part_key(union)
         return DeclView(
             kind="union",
-            name=self.names[union.name],
+            name=self.names[key],
             doc=docstring(doc, ""),
             comment=comment,
             value=value or "None",
@@ -100,10 +139,46 @@ class UnionBuilder(DeclBuilder):
             return "None"
         return self.annotation(variant.type, strict=True)
 
-    def _tag_field(self, key: str, values: tuple[str | int | bool, ...]) -> ir.Field:
+    def _tag_field(
+        self, key: str, values: tuple[str | int | bool, ...], *, catch_all: bool = False
+    ) -> ir.Field:
         members = tuple(ir.Literal(v) for v in values)
         expr: ir.TypeExpr = members[0] if len(members) == 1 else ir.InlineUnion(members)
+        if catch_all:
+            # serde's ``#[serde(other)]``: read for any other tag, written as its own.
+            return ir.Field(
+                name=key,
+                wire_name=key,
+                type=expr,
+                presence=ir.Presence.WRITTEN_ALWAYS_READ_OPTIONAL,
+                default_json=json.dumps(values[0]),
+                default_on_error=True,
+                synthesized=True,
+            )
         return ir.Field(name=key, wire_name=key, type=expr, synthesized=True)
+
+    def _tagged_members(self, expr: ir.TypeExpr | None, key: str) -> list[str] | None:
+        """The model classes of a union-typed variant when every one of them carries the
+        tag field itself (a flattened enum distributed into structs), else None."""
+        if not isinstance(expr, ir.Ref):
+            return None
+        resolved = self.index.resolve(expr)
+        decl = self.index.get(resolved.name) if isinstance(resolved, ir.Ref) else None
+        if not isinstance(decl, ir.UnionDecl) or decl.repr is not ir.UnionRepr.UNTAGGED:
+            return None
+        out: list[str] = []
+        for variant in decl.variants:
+            struct = self.index.struct_of(variant.type) if variant.type else None
+            if struct is not None:
+                if all(f.wire_name != key for f in self.index.wire_fields(struct)):
+                    return None
+                out.append(self.names[struct.name])
+                continue
+            inner = self._tagged_members(variant.type, key)
+            if inner is None:
+                return None
+            out.extend(inner)
+        return out
 
     def _wrapper(
         self,
@@ -142,11 +217,20 @@ class UnionBuilder(DeclBuilder):
         for variant in union.variants:
             values = variant.tag_values or (variant.name,)
             struct = self.index.struct_of(variant.type) if variant.type else None
+            members = (
+                self._tagged_members(variant.type, key) if struct is None else None
+            )
+            if members:
+                # A flattened enum distributed into structs that carry the tag.
+                nested[variant.name] = f"({', '.join(members)},)"
+                classes.append((variant, self._variant_annotation(variant), key))
+                continue
             if needs_wrapper(self.index, union, variant):
-                fields = [self._tag_field(key, values)]
+                fields = [self._tag_field(key, values, catch_all=variant.catch_all)]
                 if struct is not None:
                     fields.extend(self.index.wire_fields(struct))
-                closed = struct is None or struct.extra_keys is ir.ExtraKeys.FORBID
+                # A unit variant has no struct: serde ignores the other keys.
+                closed = struct is not None and struct.extra_keys is ir.ExtraKeys.FORBID
                 out.append(self._wrapper(union, variant, fields, closed=closed))
                 classes.append((variant, out[-1].name, self.attrs(fields)[key]))
                 continue
@@ -166,17 +250,18 @@ class UnionBuilder(DeclBuilder):
             classes.append((variant, self.names[struct.name], attr))
         untagged = any(attr is None for *_, attr in classes)
         if untagged or len({cls for _, cls, _ in classes}) < len(classes):
-            members = " | ".join(dict.fromkeys(cls for _, cls, _ in classes))
+            joined = " | ".join(dict.fromkeys(cls for _, cls, _ in classes))
             comment = (
                 f"Tagged by {key!r}, but not every variant is a model with that field:",
                 "pydantic's smart union picks the best-fitting variant.",
             )
-            out.append(self._union_view(union, members, comment))
+            out.append(self._union_view(union, joined, comment))
             return out
         note = f"Tagged by {key!r}."
         if union.open:
             note += " Open: a value with another tag is kept as a JSON object."
-        out.append(self._by_tag(union, classes, key, note, nested))
+        catch_all = next((v for v in union.variants if v.catch_all), None)
+        out.append(self._by_tag(union, classes, key, note, nested, catch_all))
         return out
 
     def _nested_models(self, variant: ir.Variant) -> list[str]:
@@ -206,19 +291,17 @@ class UnionBuilder(DeclBuilder):
         key: str,
         comment: str,
         nested: dict[str, str] | None = None,
+        catch_all: ir.Variant | None = None,
     ) -> DeclView:
-        """A union of models told apart by the value of the ``key`` field: pydantic's
-        ``Field(discriminator=...)`` for string tags, else a callable discriminator that
-        compares JSON types exactly (pydantic would match ``true`` to the tag ``1``),
-        and that knows nested unions and the unknown tags of an open union."""
+        """A union of models told apart by the value of the ``key`` field: a callable
+        discriminator that reads the wire key and compares JSON types exactly (pydantic
+        would match ``true`` to the tag ``1``), and that knows nested unions, the
+        unknown tags of an open union and serde's ``#[serde(other)]`` variant (any other
+        string tag)."""
+        # Always a callable on the wire key: pydantic's ``Field(discriminator=attr)``
+        # also reads the attribute name, so an unknown key ``type_`` would steer it.
         nested = nested or {}
-        attrs = {attr for *_, attr in classes}
         tags = [(v, tag) for v, _, _ in classes for tag in v.tag_values or (v.name,)]
-        simple = len(attrs) == 1 and not nested and not union.open
-        if simple and all(isinstance(tag, str) for _, tag in tags):
-            joined = " | ".join(cls for _, cls, _ in classes)
-            field = f"Field(discriminator={json.dumps(attrs.pop())})"
-            return self._union_view(union, f"Annotated[{joined}, {field}]", (comment,))
         checks = tuple(
             CheckView(
                 f"kind == {json.dumps(json_kind(tag))} and tag == {py_literal(tag)}",
@@ -234,6 +317,8 @@ class UnionBuilder(DeclBuilder):
             fallback = (
                 f"{json.dumps(_UNKNOWN_TAG)} if {json.dumps(key)} in value else None"
             )
+        elif catch_all is not None:
+            fallback = f'{json.dumps(catch_all.name)} if kind == "string" else None'
         disc = DiscriminatorView(
             function=self._discriminator_name(union),
             doc=docstring(
@@ -269,7 +354,10 @@ class UnionBuilder(DeclBuilder):
         return self._union_view(union, value, (comment,), disc)
 
     def _discriminator_name(self, union: ir.UnionDecl) -> str:
-        return f"_discriminate_{naming.snake_case(self.names[union.name])}"
+        key = union.name
+        if union.name == self._tagged_part:
+            key = tagged_part_key(union)
+        return f"_discriminate_{naming.snake_case(self.names[key])}"
 
     def _adjacent_union(self, union: ir.UnionDecl) -> list[DeclView]:
         """``{tag_key: tag, content_key: payload}``; a unit variant has no content."""

@@ -69,6 +69,7 @@ class DeclView:
     discriminator: DiscriminatorView | None = None
     exported: bool = True
     runtime: str = ""  # the text evaluated at import time (ordering constraints)
+    body: tuple[str, ...] = ()  # extra class-body lines (indented), after the members
     # An alias or union that refers to itself (a JSON value type): rendered as
     # ``TypeAliasType`` with a lazily evaluated value, so the module imports cleanly.
     recursive: bool = False

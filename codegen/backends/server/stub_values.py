@@ -26,6 +26,15 @@ from codegen.ir.index import Index
 __all__ = ["candidates", "minimal_value"]
 
 _MAX_DEPTH = 24
+# Smallest valid strings of the formats that come with a pattern.
+_STRINGS = {
+    "semver": "0.0.0",
+    "date-time": "1970-01-01T00:00:00Z",
+    "naive-date-time": "1970-01-01T00:00:00",
+    "date": "1970-01-01",
+    "time": "00:00:00",
+    "char": " ",
+}
 
 
 def candidates(index: Index, method: ir.Method) -> list[tuple[str, str]]:
@@ -157,10 +166,14 @@ def _declared(index: Index, ref: ir.Ref, depth: int) -> Any:
 def _struct(index: Index, struct: ir.StructDecl, depth: int) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for fld in index.wire_fields(struct):
-        if fld.presence is ir.Presence.OPTIONAL:
+        if fld.presence is ir.Presence.OPTIONAL or fld.flatten:
             continue
         if fld.presence is ir.Presence.WRITTEN_ALWAYS_READ_OPTIONAL and fld.nullable:
             out[fld.wire_name] = None
+            continue
+        default = _load(fld.default_json) if fld.default_json is not None else _INVALID
+        if fld.presence is not ir.Presence.REQUIRED and default is not _INVALID:
+            out[fld.wire_name] = default  # what a writer writes for an absent key
             continue
         constant = _constant_for(index, fld)
         if constant is not None:
@@ -206,6 +219,8 @@ def _variant_value(
         else None
     )
     tag: Any = variant.tag_values[0] if variant.tag_values else variant.name
+    if variant.untagged:
+        return payload  # written as its bare payload
     if union.repr is ir.UnionRepr.INTERNALLY_TAGGED:
         body = payload if isinstance(payload, dict) else {}
         return {union.tag_key or "type": tag, **body}
@@ -223,11 +238,13 @@ def _primitive(expr: ir.Primitive) -> Any:
     kind = expr.kind
     low = expr.constraints.minimum
     if kind is ir.PrimitiveKind.STRING:
-        return ""
+        return _STRINGS.get(expr.constraints.format or "", "")
     if kind is ir.PrimitiveKind.INTEGER:
         return int(low) if low is not None and low > 0 else 0
     if kind is ir.PrimitiveKind.NUMBER:
-        return low if low is not None and low > 0 else 0
+        number = low if low is not None and low > 0 else 0
+        # A binary float (serde's f64) is written with a fraction: 0.0, not 0.
+        return float(number) if expr.constraints.binary_float else number
     if kind is ir.PrimitiveKind.BOOLEAN:
         return False
     return None

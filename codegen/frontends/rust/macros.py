@@ -1,14 +1,18 @@
 """The method table of a Rust spec: the ``acp_peer!`` invocations.
 
 Phase: frontend helper (used by ``rust.reader``).
-Inputs: a ``macro_invocation`` node whose body tree-sitter leaves as a token tree::
+Inputs: a ``macro_invocation`` node whose body tree-sitter leaves as a token tree, in either
+of the macro's historical forms::
 
     acp_peer!(Handler, RequestTrait, AnyRequest, AnyResult, METHOD_MAP,
+              (method_fn, "wireName", ParamsType, ResponseType), ...);       // v0.0.1-4
+    acp_peer!(Handler, RequestTrait, AnyRequest, AnyResult, METHOD_MAP,
               (method_fn, "wireName", ParamsType, <params payload>, ResponseType,
-               <response payload>), ...);
+               <response payload>), ...);                                    // v0.0.5+
 
 Outputs: ``ir.Method``s.  ``Handler`` names the role that handles (receives) the methods; the
-other role of the spec sends them.  Every entry is a JSON-RPC request.  A ``false`` params
+other role of the spec sends them.  Every entry is a JSON-RPC request; the four-field form
+always carries params and a result.  A ``false`` params
 payload means the request carries no ``params``; a ``false`` response payload means it answers
 ``null`` (the macro never reads the unit response struct off the wire).  Method docs are the
 docs of the params type.
@@ -25,6 +29,7 @@ from tree_sitter import Node
 from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.syntax import node_text, span_of
+from codegen.frontends.rust.literals import string_literal_value
 from codegen.spec.source import SourceText
 
 PEER_MACRO = "acp_peer"
@@ -93,31 +98,44 @@ def _entry(
         )
         return None
     items = _split(group[0])
-    expected = (
+    kinds = [item[0].type if len(item) == 1 else "?" for item in items]
+    # (method_fn, "wireName", Params, Response) — the early releases, payloads always
+    # present — or (method_fn, "wireName", Params, true|false, Response, true|false).
+    if kinds == ["identifier", "string_literal", "identifier", "identifier"]:
+        params, params_payload, response, response_payload = (
+            items[2],
+            True,
+            items[3],
+            True,
+        )
+    elif kinds == [
         "identifier",
         "string_literal",
         "identifier",
         "boolean_literal",
         "identifier",
         "boolean_literal",
-    )
-    kinds = tuple(item[0].type if len(item) == 1 else "?" for item in items)
-    if kinds != expected:
+    ]:
+        params, response = items[2], items[4]
+        params_payload = node_text(items[3][0]) == "true"
+        response_payload = node_text(items[5][0]) == "true"
+    else:
         diags.report(
             "MTH001",
             f'a {PEER_MACRO}! method entry must be (method_fn, "wireName", ParamsType, '
-            "true|false, ResponseType, true|false)",
+            'ResponseType) or (method_fn, "wireName", ParamsType, true|false, '
+            "ResponseType, true|false)",
             span,
         )
         return None
-    wire = node_text(items[1][0])[1:-1]
+    wire = string_literal_value(items[1][0]) or ""
     return MethodEntry(
         handler=handler,
         wire_name=wire,
-        params=node_text(items[2][0]),
-        params_payload=node_text(items[3][0]) == "true",
-        response=node_text(items[4][0]),
-        response_payload=node_text(items[5][0]) == "true",
+        params=node_text(params[0]),
+        params_payload=params_payload,
+        response=node_text(response[0]),
+        response_payload=response_payload,
         span=span_of(source, items[1][0]),
     )
 

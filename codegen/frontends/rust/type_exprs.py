@@ -1,12 +1,16 @@
 """Rust type expressions → IR type expressions, with serde_json's wire forms.
 
-Phase: frontend helper (used by ``rust.reader``).
-Inputs: a tree-sitter-rust type node, the names the spec declares, and the ``use`` imports.
+Phase: frontend helper (used by ``rust.decls``).
+Inputs: a tree-sitter-rust type node, the names the crate declares, the file's ``use``
+imports, the spec's wrapper types (``[rust.wrappers]``) and an optional serde_as ``AsType``.
 Outputs: ``ir.TypeExpr``: integers keep their width as ``Constraints`` (``u64`` → minimum 0,
-format "uint64"), ``PathBuf`` → string format "path", ``semver::Version`` → string format
-"semver", ``serde_json::Value`` → any JSON, ``Vec``/sets → arrays, maps → ``MapOf``, tuples and
-``[T; N]`` → ``TupleOf``, ``Option<T>`` (inside containers) → ``T | null``; ``Box``/``Arc``/
-``Rc``/``Cow``/``&`` are transparent.
+format "uint64"), ``PathBuf`` → string format "path", ``semver::Version`` → string format "semver" (whose
+grammar the backends check: ``1.2.3-01`` and ``not-a-version`` do not read), chrono's
+``DateTime``/``NaiveDate``/``NaiveDateTime``/``NaiveTime`` → strings (format "date-time",
+"date", "time"), ``serde_json::Value``/``RawValue`` → any JSON, ``Vec``/sets → arrays, maps →
+``MapOf``, tuples and ``[T; N]`` → ``TupleOf``, ``Option<T>`` (inside containers) →
+``T | null``; ``Box``/``Arc``/``Rc``/``Cow``/``&`` are transparent; a declared wrapper takes
+its declared form; ``VecSkipError`` under serde_as → an array that drops unreadable items.
 Guarantees: never raises; an unknown generic or a type form serde_json has no wire form for is
 SYN003 with the span of the type, and becomes any JSON so the rest of the spec still loads.
 """
@@ -19,7 +23,8 @@ from tree_sitter import Node
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.common.syntax import node_text, span_of
+from codegen.frontends.common.syntax import MAX_TYPE_NESTING, node_text, span_of
+from codegen.frontends.rust.serde_as import AsType
 from codegen.spec.source import SourceText
 
 _STRING = ir.Primitive(ir.PrimitiveKind.STRING)
@@ -35,13 +40,30 @@ def _int(bits: int, signed: bool) -> ir.Primitive:
     )
 
 
+_DATE = r"[+-]?[0-9]{4,}-[0-9]{1,2}-[0-9]{1,2}"
+_TIME = r"[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?"
+_OFFSET = r"(?:Z|[+-][0-9]{2}:?[0-9]{2})"
+
+
+def _text(fmt: str, pattern: str) -> ir.Primitive:
+    return ir.Primitive(
+        ir.PrimitiveKind.STRING, ir.Constraints(format=fmt, pattern=f"^{pattern}$")
+    )
+
+
 PRIMITIVES: dict[str, ir.TypeExpr] = {
     "bool": ir.Primitive(ir.PrimitiveKind.BOOLEAN),
     "str": _STRING,
     "String": _STRING,
-    "char": _STRING,
-    "f32": ir.Primitive(ir.PrimitiveKind.NUMBER, ir.Constraints(format="float")),
-    "f64": ir.Primitive(ir.PrimitiveKind.NUMBER, ir.Constraints(format="double")),
+    "char": ir.Primitive(
+        ir.PrimitiveKind.STRING, ir.Constraints(format="char", pattern="^.$")
+    ),
+    "f32": ir.Primitive(
+        ir.PrimitiveKind.NUMBER, ir.Constraints(format="float", binary_float=True)
+    ),
+    "f64": ir.Primitive(
+        ir.PrimitiveKind.NUMBER, ir.Constraints(format="double", binary_float=True)
+    ),
     **{f"u{bits}": _int(bits, False) for bits in (8, 16, 32, 64, 128)},
     **{f"i{bits}": _int(bits, True) for bits in (8, 16, 32, 64, 128)},
     "usize": _int(64, False),
@@ -56,11 +78,17 @@ KNOWN_PATHS: dict[str, ir.TypeExpr] = {
     "std::path::Path": ir.Primitive(
         ir.PrimitiveKind.STRING, ir.Constraints(format="path")
     ),
+    # The bindings check the semver crate's grammar for this format (wire_formats).
     "semver::Version": ir.Primitive(
         ir.PrimitiveKind.STRING, ir.Constraints(format="semver")
     ),
     "url::Url": ir.Primitive(ir.PrimitiveKind.STRING, ir.Constraints(format="uri")),
     "uuid::Uuid": ir.Primitive(ir.PrimitiveKind.STRING, ir.Constraints(format="uuid")),
+    # chrono's serde forms: RFC 3339 with an offset (``T`` or a space), a date, a time.
+    "chrono::DateTime": _text("date-time", f"{_DATE}[T ]{_TIME}{_OFFSET}"),
+    "chrono::NaiveDateTime": _text("naive-date-time", f"{_DATE}T{_TIME}"),
+    "chrono::NaiveDate": _text("date", _DATE),
+    "chrono::NaiveTime": _text("time", _TIME),
     "serde_json::Value": ir.AnyJson(),
     "serde_json::value::Value": ir.AnyJson(),
     "serde_json::value::RawValue": ir.AnyJson(),
@@ -78,20 +106,19 @@ _BARE = {
 _SEQUENCES = {"Vec", "VecDeque", "HashSet", "BTreeSet", "IndexSet", "LinkedList"}
 _MAPS = {"HashMap", "BTreeMap", "IndexMap"}
 _WRAPPERS = {"Box", "Arc", "Rc", "Cow"}
+# Wrapper forms a spec may declare for its own (or a library's) generic types.
+WRAPPER_FORMS = ("transparent", "option", "tri-state", "any", "string")
 
 
-def is_option(node: Node) -> Node | None:
-    """The ``T`` of ``Option<T>`` (or ``std::option::Option<T>``), else None."""
+def generic_base(node: Node) -> str | None:
+    """The last path segment of a generic type's name (``Option`` for
+    ``std::option::Option<T>``), else None."""
     if node.type != "generic_type":
         return None
-    base = node.child_by_field_name("type")
-    if node_text(base).rsplit("::", 1)[-1] != "Option":
-        return None
-    args = _type_args(node)
-    return args[0] if len(args) == 1 else None
+    return node_text(node.child_by_field_name("type")).rsplit("::", 1)[-1]
 
 
-def _type_args(node: Node) -> list[Node]:
+def type_args(node: Node) -> list[Node]:
     arguments = node.child_by_field_name("type_arguments")
     if arguments is None:
         return []
@@ -102,14 +129,57 @@ def _type_args(node: Node) -> list[Node]:
     ]
 
 
+def is_option(node: Node) -> Node | None:
+    """The ``T`` of ``Option<T>`` (or ``std::option::Option<T>``), else None."""
+    if generic_base(node) != "Option":
+        return None
+    args = type_args(node)
+    return args[0] if len(args) == 1 else None
+
+
 @dataclass
 class TypeConverter:
     source: SourceText
     diags: Diagnostics
     declared: set[str]
     imports: dict[str, str] = field(default_factory=dict)
+    wrappers: dict[str, str] = field(default_factory=dict)  # name → form
+    generic: set[str] = field(
+        default_factory=set
+    )  # generic declarations (not modelled)
+    depth: int = 0  # how deep the type expression being converted is, so far
 
-    def convert(self, node: Node) -> ir.TypeExpr:
+    def wrapper_arg(self, node: Node, form: str) -> Node | None:
+        """The ``T`` of ``W<T>`` when ``W`` is a declared wrapper of this form."""
+        base = generic_base(node)
+        if base is None or self.wrappers.get(base) != form:
+            return None
+        args = type_args(node)
+        return args[0] if len(args) == 1 else None
+
+    def convert(self, node: Node, as_type: AsType | None = None) -> ir.TypeExpr:
+        # A bound, not Python's stack: every later phase walks type expressions
+        # recursively too, so `Vec<Vec<...>>` thousands deep stops here as a diagnostic
+        # at the innermost type that is too deep, rather than as a RecursionError.
+        if self.depth >= MAX_TYPE_NESTING:
+            self.diags.report(
+                "SYN003",
+                f"a type nested more than {MAX_TYPE_NESTING} levels deep; read as any "
+                "JSON value",
+                span_of(self.source, node),
+            )
+            return ir.AnyJson()
+        self.depth += 1
+        try:
+            return self._convert(node, as_type)
+        finally:
+            self.depth -= 1
+
+    def _convert(self, node: Node, as_type: AsType | None) -> ir.TypeExpr:
+        if as_type is not None and not as_type.is_same:
+            adapted = self._as(node, as_type)
+            if adapted is not None:
+                return adapted
         kind = node.type
         if kind == "primitive_type":
             return PRIMITIVES.get(node_text(node), _STRING)
@@ -117,9 +187,11 @@ class TypeConverter:
             return self._named(node)
         if kind == "reference_type":
             inner = node.child_by_field_name("type")
-            return self.convert(inner) if inner is not None else self._bad(node)
+            return (
+                self.convert(inner, as_type) if inner is not None else self._bad(node)
+            )
         if kind == "generic_type":
-            return self._generic(node)
+            return self._generic(node, as_type)
         if kind == "tuple_type":
             return ir.TupleOf(tuple(self.convert(c) for c in node.named_children))
         if kind == "unit_type":
@@ -128,25 +200,59 @@ class TypeConverter:
             return self._array(node)
         return self._bad(node)
 
+    def _as(self, node: Node, as_type: AsType) -> ir.TypeExpr | None:
+        """serde_as adapters that change the read form of ``node``."""
+        args = type_args(node) if node.type == "generic_type" else []
+        base = generic_base(node)
+        if as_type.name == "VecSkipError" and base in _SEQUENCES and len(args) == 1:
+            return ir.ArrayOf(self.convert(args[0], as_type.arg()), skip_invalid=True)
+        if as_type.name == "DisplayFromStr":
+            return _STRING
+        if as_type.name in ("Option", *self.wrappers) and base == as_type.name:
+            return None  # handled by _generic with the inner adapter
+        return None
+
+    def convert_text(self, text: str, span: ir.Span) -> ir.TypeExpr:
+        """A type named in an attribute string (``from = "i32"``)."""
+        text = text.replace(" ", "")
+        name = text.rsplit("::", 1)[-1]
+        if name in PRIMITIVES and "::" not in text:
+            return PRIMITIVES[name]
+        if name in self.declared:
+            return ir.Ref(name, span)
+        known = KNOWN_PATHS.get(self.imports.get(name, _BARE.get(name, text)))
+        if known is not None:
+            return known
+        self.diags.report(
+            "SYN003",
+            f"type {text[:60]!r} has no serde wire form this frontend knows; read as any "
+            "JSON value",
+            span,
+        )
+        return ir.AnyJson()
+
     def _named(self, node: Node) -> ir.TypeExpr:
         text = node_text(node).replace(" ", "")
         name = text.rsplit("::", 1)[-1]
+        if name in self.wrappers and "::" not in text:
+            return self._wrapper(self.wrappers[name], None, None, node)
         if "::" not in text:
             if name in self.declared:
                 return ir.Ref(name, span_of(self.source, node))
             if name in PRIMITIVES:
                 return PRIMITIVES[name]
             text = self.imports.get(name, _BARE.get(name, name))
-        for prefix in ("crate::", "self::", "super::"):
-            if text.startswith(prefix) and name in self.declared:
-                return ir.Ref(name, span_of(self.source, node))
         known = KNOWN_PATHS.get(text)
         if known is not None:
             return known
+        if name in self.declared and (
+            text.startswith(("crate::", "self::", "super::")) or "::" not in text
+        ):
+            return ir.Ref(name, span_of(self.source, node))
         if "::" in text:
             self.diags.report(
                 "SYN003",
-                f"{text} is neither declared in this spec nor a library type with a "
+                f"{text} is neither declared in this crate nor a library type with a "
                 "known serde wire form; read as any JSON value",
                 span_of(self.source, node),
             )
@@ -154,20 +260,60 @@ class TypeConverter:
         # An undeclared bare name: the reference pass reports it (REF001).
         return ir.Ref(name, span_of(self.source, node))
 
-    def _generic(self, node: Node) -> ir.TypeExpr:
-        base = node_text(node.child_by_field_name("type")).rsplit("::", 1)[-1]
-        args = _type_args(node)
+    def _generic(self, node: Node, as_type: AsType | None) -> ir.TypeExpr:
+        path = node_text(node.child_by_field_name("type")).replace(" ", "")
+        base = path.rsplit("::", 1)[-1]
+        args = type_args(node)
+        inner_as = (
+            as_type.arg() if as_type is not None and as_type.name == base else None
+        )
+        if base in self.wrappers and "::" not in path:
+            return self._wrapper(
+                self.wrappers[base], args[0] if args else None, inner_as, node
+            )
+        full = self.imports.get(base, base) if "::" not in path else path
+        if base == "DateTime" and full.startswith("chrono::"):
+            return KNOWN_PATHS["chrono::DateTime"]
         if base == "Option" and len(args) == 1:
-            return ir.InlineUnion((self.convert(args[0]), _NULL))
+            return ir.InlineUnion((self.convert(args[0], inner_as), _NULL))
         if base in _SEQUENCES and len(args) == 1:
             return ir.ArrayOf(self.convert(args[0]))
         if base in _MAPS and len(args) in (2, 3):
-            return ir.MapOf(self.convert(args[1]), key=self.convert(args[0]))
+            key = self.convert(args[0])
+            # A BTreeMap<String, _> writes its keys in byte order (code point order in
+            # Python); other key types order by their own Ord, which is not modelled.
+            return ir.MapOf(
+                self.convert(args[1]),
+                key=key,
+                sorted_keys=base == "BTreeMap" and key == _STRING,
+            )
         if base in _WRAPPERS and len(args) == 1:
-            return self.convert(args[0])
+            return self.convert(args[0], as_type)
         if base == "Map" and len(args) == 2:
             return ir.AnyJson(object_only=True)
+        if base in self.generic:
+            self.diags.report(
+                "SYN003",
+                f"{base} is a generic declaration, which is not modelled; "
+                f"{node_text(node)[:60]!r} is read as any JSON value",
+                span_of(self.source, node),
+            )
+            return ir.AnyJson()
         return self._bad(node)
+
+    def _wrapper(
+        self, form: str, arg: Node | None, as_type: AsType | None, node: Node
+    ) -> ir.TypeExpr:
+        if form == "any":
+            return ir.AnyJson()
+        if form == "string":
+            return _STRING
+        if arg is None:
+            return self._bad(node)
+        inner = self.convert(arg, as_type)
+        if form == "transparent":
+            return inner
+        return ir.InlineUnion((inner, _NULL))  # option, tri-state: null is a value
 
     def _array(self, node: Node) -> ir.TypeExpr:
         element = node.child_by_field_name("element")
@@ -188,26 +334,3 @@ class TypeConverter:
             span_of(self.source, node),
         )
         return ir.AnyJson()
-
-
-def default_json(expr: ir.TypeExpr, index: dict[str, ir.Decl]) -> str | None:
-    """The JSON of ``Default::default()`` for a type, when it is knowable from the spec."""
-    if isinstance(expr, ir.Primitive):
-        return {
-            ir.PrimitiveKind.STRING: '""',
-            ir.PrimitiveKind.INTEGER: "0",
-            ir.PrimitiveKind.NUMBER: "0.0",
-            ir.PrimitiveKind.BOOLEAN: "false",
-            ir.PrimitiveKind.NULL: "null",
-        }[expr.kind]
-    if isinstance(expr, ir.ArrayOf):
-        return "[]"
-    if isinstance(expr, ir.MapOf):
-        return "{}"
-    if isinstance(expr, ir.InlineUnion) and _NULL in expr.members:
-        return "null"
-    if isinstance(expr, ir.Ref):
-        decl = index.get(expr.name)
-        if isinstance(decl, ir.AliasDecl):
-            return default_json(decl.target, index)
-    return None

@@ -9,7 +9,7 @@ SPEC_ID = "acp"
 SPEC_VERSION = "0"
 PACKAGE = "acp_protocol"
 GENERATOR = "codegen 0.1.0"
-IR_SHA256 = "1a73479b31c3846145c815250b9717f7d146310831ce6073291dc712fc720b90"
+IR_SHA256 = "a45d2eec893c859fd0f60eee5acdb629a14471261583adb9e6eed9b3cb16673e"
 SOURCES: tuple[tuple[str, str], ...] = (
     (
         "specs/acp/schema.rs",
@@ -22,8 +22,8 @@ FILES: dict[str, str] = {
     "client.py": "d4cbbc5237fb3c1a44285f6b56b3c51d3431554cb5ecc179d86961534bafc9fb",
     "errors.py": "87d815e439da4dd600d18963c99f5eb9ead18c77aed922e61e5c1f207bbe9e29",
     "methods.py": "30408762bc68f295406037c5c4147c3f2cb02c2a76d530cac6b233e667377993",
-    "models.py": "d774a04676683b82e0a3c94c52e3287b63a0d580d027c9d1bbebb030623df110",
+    "models.py": "1a175a3afa828c2a0836834de6ee10b466b5384bb362706a7e006653ef0e9cf3",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "1ee0afc0d631e27b2a8ae71b9578701a3dbdc2926fb1f3db7e0a14cdf44e09bf",
-    "stub_data.py": "e0ae5c6b17e3a352768c55a5ba366993d3c3bf54255c4521972a145c6d4f7751",
+    "stub_data.py": "c6090e17fb984fedd22751f6c8b02adb6b1e7a2dcadd5c17b5930388540e3a79",
 }

@@ -7,7 +7,7 @@ JSON-RPC 2.0 protocol between a code editor (the client) and a coding agent, ove
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from enum import Flag, StrEnum
+from enum import Enum, Flag, StrEnum
 from inspect import get_annotations
 from typing import (
     Annotated,
@@ -22,17 +22,23 @@ from typing import (
 
 from pydantic import (
     MISSING,
+    AfterValidator,
     AliasChoices,
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Discriminator,
     Field,
     GetCoreSchemaHandler,
     GetJsonSchemaHandler,
     GetPydanticSchema,
     JsonValue,
     Strict,
+    Tag,
     ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+    model_validator,
 )
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import (
@@ -118,6 +124,92 @@ def _left_out_when(default: JsonValue) -> Callable[[Any], bool]:
     return holds_default
 
 
+def _omitted(written: JsonValue) -> AfterValidator:
+    """serde's ``skip_serializing_if``: the value a writer never writes (``null`` for an
+    ``Option``, ``[]`` for an empty ``Vec``...) reads as an absent key."""
+
+    def check(value: Any) -> Any:
+        jsonable = to_jsonable_python(value, by_alias=True)
+        return MISSING if _same_json(jsonable, written) else value
+
+    return AfterValidator(check)
+
+
+class _OnError:
+    """serde_with ``DefaultOnError``: a value that does not read is not an error; the
+    reader takes what an absent key gives (the default, or absent)."""
+
+    def __init__(self, default: Any) -> None:
+        self.default = default
+
+    def __call__(self, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        try:
+            return handler(value)
+        except ValidationError:
+            if self.default is MISSING:
+                return MISSING
+            return handler(self.default)
+
+
+class _Skipped:
+    """An item serde_with ``VecSkipError`` drops (it did not read)."""
+
+
+def _skip_invalid(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    try:
+        return handler(value)
+    except ValidationError:
+        return _Skipped()
+
+
+def _drop_skipped(items: list[Any]) -> list[Any]:
+    return [item for item in items if not isinstance(item, _Skipped)]
+
+
+def _array_form(data: Any, keys: tuple[tuple[str, bool], ...]) -> Any:
+    """serde_json also reads a struct from a JSON array of its fields' values, in
+    declaration order; a trailing value may be left out only where the field has its
+    own default."""
+    if not isinstance(data, list):
+        return data
+    if len(data) > len(keys):
+        raise PydanticCustomError(
+            "too_long", "Expected at most {count} values", {"count": len(keys)}
+        )
+    out: dict[str, Any] = {}
+    for position, (key, optional) in enumerate(keys):
+        if position < len(data):
+            out[key] = data[position]
+        elif not optional:
+            raise PydanticCustomError(
+                "missing", "Expected a value for {key}", {"key": key}
+            )
+    return out
+
+
+def _extra_at(data: Any, before: tuple[str, ...], extra: dict[str, Any] | None) -> Any:
+    """Move the extra keys (a flattened map's entries) to where the map stands: after the
+    keys in ``before``, before the others."""
+    if not isinstance(data, dict) or not extra:
+        return data
+    head = {key: value for key, value in data.items() if key in before}
+    middle = {key: value for key, value in data.items() if key in extra}
+    tail = {
+        key: value
+        for key, value in data.items()
+        if key not in head and key not in middle
+    }
+    return {**head, **middle, **tail}
+
+
+def _sorted_keys(entries: dict[Any, Any]) -> dict[Any, Any]:
+    """A map whose writer writes its entries in key order (Rust's ``BTreeMap``)."""
+    return dict(sorted(entries.items(), key=lambda item: str(item[0])))
+
+
+_SORTED_KEYS = AfterValidator(_sorted_keys)
+_SKIP_INVALID = WrapValidator(_skip_invalid)
+_DROP_SKIPPED = AfterValidator(_drop_skipped)
 _EXACT_INT = BeforeValidator(_exact_int)
 _EXACT_BOOL = BeforeValidator(_exact_bool)
 # Open enums are ``Enum | str``: try the enum first so known values become members.
@@ -137,6 +229,28 @@ def _is_flag_combination(value: int, flags: type[Flag]) -> bool:
     return covered == value and (value != 0 or has_zero)
 
 
+def _unit_map(value: Any, members: tuple[str, ...] | None) -> Any:
+    """serde_json's other form of a unit variant: ``{"member": null}`` is ``"member"``
+    (any key when an ``#[serde(other)]`` member catches the rest: ``members`` None)."""
+    if isinstance(value, dict) and len(value) == 1:
+        ((key, content),) = value.items()
+        if content is None and (members is None or key in members):
+            return key
+    return value
+
+
+def _open_member(cls: type[Enum], value: object, base: type[Any]) -> Any:
+    """A value of an open enum that is not a member: a pseudo-member holding it, so the
+    enum reads (and writes back) every value of its base type."""
+    if not isinstance(value, base) or isinstance(value, bool):
+        return None
+    construct: Any = base.__new__
+    member: Any = construct(cls, value)
+    member._name_ = str(value)
+    member._value_ = value
+    return member
+
+
 class _WireEnum:
     """Mixin of every enum: validate plain wire values (from JSON or ``json.loads``) of
     exactly the right JSON type; strict mode alone would demand enum instances from
@@ -144,7 +258,13 @@ class _WireEnum:
     bit-flag enum accepts every combination of its members and nothing else."""
 
     @classmethod
+    def _wire_form(cls, value: Any) -> Any:
+        """The wire value in another form the reader also takes (see the subclasses)."""
+        return value
+
+    @classmethod
     def _wire_value(cls, value: Any) -> Any:
+        value = cls._wire_form(value)
         if issubclass(cls, str):
             return _exact_str(value)
         value = _exact_int(value)
@@ -309,7 +429,13 @@ class Error(_Model):
 
     code: Annotated[int, Field(ge=-2147483648, le=2147483647)]
     message: str
-    data: JsonValue | MISSING = MISSING
+    data: Annotated[JsonValue | MISSING, _omitted(None)] = MISSING
+
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(data, (("code", False), ("message", False), ("data", False)))
 
 
 class ErrorCode(_Model):
@@ -317,6 +443,12 @@ class ErrorCode(_Model):
 
     code: Annotated[int, Field(ge=-2147483648, le=2147483647)]
     message: str
+
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(data, (("code", False), ("message", False)))
 
 
 class Method(_Model):
@@ -336,6 +468,21 @@ class Method(_Model):
         validation_alias="responsePayload", serialization_alias="responsePayload"
     )
 
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(
+            data,
+            (
+                ("name", False),
+                ("requestType", False),
+                ("paramPayload", False),
+                ("responseType", False),
+                ("responsePayload", False),
+            ),
+        )
+
 
 class InitializeParams(_Model):
     """Initialize sets up the agent's state. It should be called before any other method,
@@ -353,11 +500,17 @@ class InitializeParams(_Model):
     This should be the latest version supported by the client.
     """
 
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(data, (("protocolVersion", False),))
+
 
 ProtocolVersion: TypeAlias = Annotated[
     str,
     Field(
-        pattern="^(?:0|[1-9][0-9]*)\\.(?:0|[1-9][0-9]*)\\.(?:0|[1-9][0-9]*)(?:-(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(?:\\.(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$"
+        pattern="^(?:0|[1-9][0-9]{0,18}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|1844674407370955[0-0][0-9]{3}|18446744073709551[0-5][0-9]{2}|184467440737095516[0-0][0-9]{1}|1844674407370955161[0-4]|18446744073709551615)\\.(?:0|[1-9][0-9]{0,18}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|1844674407370955[0-0][0-9]{3}|18446744073709551[0-5][0-9]{2}|184467440737095516[0-0][0-9]{1}|1844674407370955161[0-4]|18446744073709551615)\\.(?:0|[1-9][0-9]{0,18}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|1844674407370955[0-0][0-9]{3}|18446744073709551[0-5][0-9]{2}|184467440737095516[0-0][0-9]{1}|1844674407370955161[0-4]|18446744073709551615)(?:-(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(?:\\.(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$"
     ),
 ]
 
@@ -378,6 +531,14 @@ class InitializeResponse(_Model):
     """Indicates whether the agent is authenticated and
     ready to handle requests.
     """
+
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(
+            data, (("protocolVersion", False), ("isAuthenticated", False))
+        )
 
 
 AuthenticateParams: TypeAlias = None
@@ -403,6 +564,12 @@ class SendUserMessageParams(_Model):
     """
 
     chunks: list[UserMessageChunk]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(data, (("chunks", False),))
 
 
 SendUserMessageResponse: TypeAlias = None
@@ -447,6 +614,12 @@ class StreamAssistantMessageChunkParams(_Model):
 
     chunk: AssistantMessageChunk
 
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(data, (("chunk", False),))
+
 
 StreamAssistantMessageChunkResponse: TypeAlias = None
 
@@ -484,8 +657,8 @@ class RequestToolCallConfirmationParams(_Model):
 
     label: str
     icon: Icon
-    content: ToolCallContent | MISSING = MISSING
-    locations: list[ToolCallLocation] | MISSING = Field(
+    content: Annotated[ToolCallContent | None | MISSING, _omitted(None)] = MISSING
+    locations: Annotated[list[ToolCallLocation] | MISSING, _omitted([])] = Field(
         default=MISSING, exclude_if=_left_out_when([])
     )
     """Default when absent: `[]`."""
@@ -504,6 +677,23 @@ class Icon(_WireEnum, StrEnum):
     REGEX = "regex"
     TERMINAL = "terminal"
 
+    @classmethod
+    def _wire_form(cls, value: Any) -> Any:
+        # serde_json also reads a member as {"member": null}.
+        return _unit_map(
+            value,
+            (
+                "fileSearch",
+                "folder",
+                "globe",
+                "hammer",
+                "lightBulb",
+                "pencil",
+                "regex",
+                "terminal",
+            ),
+        )
+
 
 class ToolCallConfirmationEdit(_Model):
     """`ToolCallConfirmationEdit` (the spec does not describe it).
@@ -512,7 +702,7 @@ class ToolCallConfirmationEdit(_Model):
     """
 
     type: Literal["edit"] = _filled()
-    description: str | MISSING = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None)] = MISSING
 
 
 class ToolCallConfirmationExecute(_Model):
@@ -526,7 +716,7 @@ class ToolCallConfirmationExecute(_Model):
     root_command: str = Field(
         validation_alias="rootCommand", serialization_alias="rootCommand"
     )
-    description: str | MISSING = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None)] = MISSING
 
 
 class ToolCallConfirmationMcp(_Model):
@@ -543,7 +733,7 @@ class ToolCallConfirmationMcp(_Model):
     tool_display_name: str = Field(
         validation_alias="toolDisplayName", serialization_alias="toolDisplayName"
     )
-    description: str | MISSING = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None)] = MISSING
 
 
 class ToolCallConfirmationFetch(_Model):
@@ -554,7 +744,7 @@ class ToolCallConfirmationFetch(_Model):
 
     type: Literal["fetch"] = _filled()
     urls: list[str]
-    description: str | MISSING = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None)] = MISSING
 
 
 class ToolCallConfirmationOther(_Model):
@@ -567,26 +757,64 @@ class ToolCallConfirmationOther(_Model):
     description: str
 
 
+def _discriminate_tool_call_confirmation(value: Any) -> str | None:
+    """Pick the variant of `ToolCallConfirmation` by its 'type' tag."""
+    if isinstance(value, ToolCallConfirmationEdit):
+        return "Edit"
+    if isinstance(value, ToolCallConfirmationExecute):
+        return "Execute"
+    if isinstance(value, ToolCallConfirmationMcp):
+        return "Mcp"
+    if isinstance(value, ToolCallConfirmationFetch):
+        return "Fetch"
+    if isinstance(value, ToolCallConfirmationOther):
+        return "Other"
+    if isinstance(value, dict):
+        tag = value.get("type")
+        kind = _json_kind(tag)
+        if kind == "string" and tag == "edit":
+            return "Edit"
+        if kind == "string" and tag == "execute":
+            return "Execute"
+        if kind == "string" and tag == "mcp":
+            return "Mcp"
+        if kind == "string" and tag == "fetch":
+            return "Fetch"
+        if kind == "string" and tag == "other":
+            return "Other"
+        return None
+    return None
+
+
 # Tagged by 'type'.
 ToolCallConfirmation: TypeAlias = Annotated[
-    ToolCallConfirmationEdit
-    | ToolCallConfirmationExecute
-    | ToolCallConfirmationMcp
-    | ToolCallConfirmationFetch
-    | ToolCallConfirmationOther,
-    Field(discriminator="type"),
+    Annotated[ToolCallConfirmationEdit, Tag("Edit")]
+    | Annotated[ToolCallConfirmationExecute, Tag("Execute")]
+    | Annotated[ToolCallConfirmationMcp, Tag("Mcp")]
+    | Annotated[ToolCallConfirmationFetch, Tag("Fetch")]
+    | Annotated[ToolCallConfirmationOther, Tag("Other")],
+    Discriminator(_discriminate_tool_call_confirmation),
 ]
 
 
 class RequestToolCallConfirmationResponse(_Model):
     """The result of the `requestToolCallConfirmation` request (agent → client)."""
 
-    type: Literal["RequestToolCallConfirmationResponse"] = Field(
+    type: Annotated[
+        Literal["RequestToolCallConfirmationResponse"],
+        WrapValidator(_OnError("RequestToolCallConfirmationResponse")),
+    ] = Field(
         default_factory=lambda: _json_default("RequestToolCallConfirmationResponse"),
         validate_default=True,
     )
     id: ToolCallId
     outcome: ToolCallConfirmationOutcome
+
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(data, (("id", False), ("outcome", False)))
 
 
 class ToolCallConfirmationOutcome(_WireEnum, StrEnum):
@@ -605,6 +833,21 @@ class ToolCallConfirmationOutcome(_WireEnum, StrEnum):
     CANCEL = "cancel"
     """The generation was canceled before a confirming"""
 
+    @classmethod
+    def _wire_form(cls, value: Any) -> Any:
+        # serde_json also reads a member as {"member": null}.
+        return _unit_map(
+            value,
+            (
+                "allow",
+                "alwaysAllow",
+                "alwaysAllowMcpServer",
+                "alwaysAllowTool",
+                "reject",
+                "cancel",
+            ),
+        )
+
 
 class PushToolCallParams(_Model):
     """pushToolCall allows the agent to start a tool call
@@ -616,31 +859,63 @@ class PushToolCallParams(_Model):
 
     label: str
     icon: Icon
-    content: ToolCallContent | MISSING = MISSING
-    locations: list[ToolCallLocation] | MISSING = Field(
+    content: Annotated[ToolCallContent | None | MISSING, _omitted(None)] = MISSING
+    locations: Annotated[list[ToolCallLocation] | MISSING, _omitted([])] = Field(
         default=MISSING, exclude_if=_left_out_when([])
     )
     """Default when absent: `[]`."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(
+            data,
+            (
+                ("label", False),
+                ("icon", False),
+                ("content", False),
+                ("locations", True),
+            ),
+        )
 
 
 class ToolCallLocation(_Model):
     """`ToolCallLocation` (the spec does not describe it)."""
 
-    type: Literal["ToolCallLocation"] = Field(
+    type: Annotated[
+        Literal["ToolCallLocation"], WrapValidator(_OnError("ToolCallLocation"))
+    ] = Field(
         default_factory=lambda: _json_default("ToolCallLocation"), validate_default=True
     )
     path: str
-    line: Annotated[int, Field(ge=0, le=4294967295)] | MISSING = MISSING
+    line: Annotated[
+        Annotated[int, Field(ge=0, le=4294967295)] | None | MISSING, _omitted(None)
+    ] = MISSING
+
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(data, (("path", False), ("line", False)))
 
 
 class PushToolCallResponse(_Model):
     """The result of the `pushToolCall` request (agent → client)."""
 
-    type: Literal["PushToolCallResponse"] = Field(
+    type: Annotated[
+        Literal["PushToolCallResponse"], WrapValidator(_OnError("PushToolCallResponse"))
+    ] = Field(
         default_factory=lambda: _json_default("PushToolCallResponse"),
         validate_default=True,
     )
     id: ToolCallId
+
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(data, (("id", False),))
 
 
 ToolCallId: TypeAlias = Annotated[int, Strict(), Field(ge=0, le=18446744073709551615)]
@@ -661,6 +936,14 @@ class UpdateToolCallParams(_Model):
     status: ToolCallStatus
     content: ToolCallContent | None = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(
+            data, (("toolCallId", False), ("status", False), ("content", False))
+        )
+
 
 UpdateToolCallResponse: TypeAlias = None
 
@@ -674,6 +957,18 @@ class ToolCallStatus(_WireEnum, StrEnum):
     """The tool call completed successfully"""
     ERROR = "error"
     """The tool call failed"""
+
+    @classmethod
+    def _wire_form(cls, value: Any) -> Any:
+        # serde_json also reads a member as {"member": null}.
+        return _unit_map(
+            value,
+            (
+                "running",
+                "finished",
+                "error",
+            ),
+        )
 
 
 class ToolCallContentMarkdown(_Model):
@@ -700,9 +995,28 @@ class ToolCallContentDiff(_Model):
     new_text: str = Field(validation_alias="newText", serialization_alias="newText")
 
 
+def _discriminate_tool_call_content(value: Any) -> str | None:
+    """Pick the variant of `ToolCallContent` by its 'type' tag."""
+    if isinstance(value, ToolCallContentMarkdown):
+        return "Markdown"
+    if isinstance(value, ToolCallContentDiff):
+        return "Diff"
+    if isinstance(value, dict):
+        tag = value.get("type")
+        kind = _json_kind(tag)
+        if kind == "string" and tag == "markdown":
+            return "Markdown"
+        if kind == "string" and tag == "diff":
+            return "Diff"
+        return None
+    return None
+
+
 # Tagged by 'type'.
 ToolCallContent: TypeAlias = Annotated[
-    ToolCallContentMarkdown | ToolCallContentDiff, Field(discriminator="type")
+    Annotated[ToolCallContentMarkdown, Tag("Markdown")]
+    | Annotated[ToolCallContentDiff, Tag("Diff")],
+    Discriminator(_discriminate_tool_call_content),
 ]
 
 
@@ -715,12 +1029,26 @@ class Diff(_Model):
     )
     new_text: str = Field(validation_alias="newText", serialization_alias="newText")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(
+            data, (("path", False), ("oldText", False), ("newText", False))
+        )
+
 
 class WriteTextFileParams(_Model):
     """The params of the `writeTextFile` request (agent → client)."""
 
     path: str
     content: str
+
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(data, (("path", False), ("content", False)))
 
 
 WriteTextFileResponse: TypeAlias = None
@@ -730,14 +1058,30 @@ class ReadTextFileParams(_Model):
     """The params of the `readTextFile` request (agent → client)."""
 
     path: str
-    line: Annotated[int, Field(ge=0, le=4294967295)] | MISSING = MISSING
-    limit: Annotated[int, Field(ge=0, le=4294967295)] | MISSING = MISSING
+    line: Annotated[
+        Annotated[int, Field(ge=0, le=4294967295)] | None | MISSING, _omitted(None)
+    ] = MISSING
+    limit: Annotated[
+        Annotated[int, Field(ge=0, le=4294967295)] | None | MISSING, _omitted(None)
+    ] = MISSING
+
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(data, (("path", False), ("line", False), ("limit", False)))
 
 
 class ReadTextFileResponse(_Model):
     """The result of the `readTextFile` request (agent → client)."""
 
     content: str
+
+    @model_validator(mode="before")
+    @classmethod
+    def _array_form(cls, data: Any) -> Any:
+        # serde_json also reads the struct from an array of its fields.
+        return _array_form(data, (("content", False),))
 
 
 # Resolve forward references: recursive types, names used before their definition.

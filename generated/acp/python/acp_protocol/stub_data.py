@@ -80,7 +80,7 @@ RESULTS: dict[str, tuple[tuple[str, str], ...]] = {
         ),
         (
             "minimal",
-            '{"protocolVersion": "", "isAuthenticated": false}',
+            '{"protocolVersion": "0.0.0", "isAuthenticated": false}',
         ),
     ),
     "authenticate": (

@@ -26,7 +26,7 @@ FILES: dict[str, str] = {
     "client.py": "abaf04f447cb9260b49b19c2d7e42dda2614bf26df63833b727e0bc5c7a14941",
     "errors.py": "f6093f8093e936c35886721a7360abdd62e3fc6e97777717a7a9858588ec53db",
     "methods.py": "15a7e521993c96f4a0e218a8ea08ce4f9dca3d4c069228d0c8d45d13f85b5dfc",
-    "models.py": "6658dc9de49d9ff90493c8d854c21940cf44fb4a6256d7dba7fef21e85f84546",
+    "models.py": "e9501609cfa3d9f57c71597a9d8e66fa89837fb077af9f10cda5c35be553cd03",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "2ec4cd4b95e019ff69bada694b625dea6f1ca7c76d2d7ed8dc6cf11275b3d806",
     "stub_data.py": "c58fe29a53fe281c285b4a963410b1b1f28d8cae0ba4fd33ebf68d5fc874036b",

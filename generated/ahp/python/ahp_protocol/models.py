@@ -7,7 +7,7 @@ JSON-RPC 2.0 protocol between VS Code and an agent host, over WebSocket or stdio
 from __future__ import annotations
 
 from collections.abc import Iterator
-from enum import STRICT, Flag, IntFlag, StrEnum
+from enum import STRICT, Enum, Flag, IntFlag, StrEnum
 from inspect import get_annotations
 from typing import (
     Annotated,
@@ -22,19 +22,30 @@ from typing import (
 
 from pydantic import (
     MISSING,
+    AfterValidator,
     AliasChoices,
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Discriminator,
     Field,
     GetCoreSchemaHandler,
     GetJsonSchemaHandler,
     GetPydanticSchema,
     JsonValue,
+    Tag,
     ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
 )
 from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema, InitErrorDetails, PydanticCustomError, core_schema
+from pydantic_core import (
+    CoreSchema,
+    InitErrorDetails,
+    PydanticCustomError,
+    core_schema,
+    to_jsonable_python,
+)
 
 # Declared extra keys narrow ``__pydantic_extra__``, pydantic's documented way; pyright
 # takes that for an incompatible override.
@@ -78,6 +89,113 @@ def _json_default(value: JsonValue) -> Any:
     return value
 
 
+def _same_json(left: Any, right: Any) -> bool:
+    """JSON equality: ``0.0`` is ``0``, ``false`` is not ``0``."""
+    if isinstance(left, bool) or isinstance(right, bool):
+        return type(left) is type(right) and left == right
+    if isinstance(left, list) or isinstance(right, list):
+        return (
+            isinstance(left, list)
+            and isinstance(right, list)
+            and len(left) == len(right)
+            and all(map(_same_json, left, right))
+        )
+    if isinstance(left, dict) or isinstance(right, dict):
+        return (
+            isinstance(left, dict)
+            and isinstance(right, dict)
+            and left.keys() == right.keys()
+            and all(_same_json(left[key], right[key]) for key in left)
+        )
+    return bool(left == right)
+
+
+def _omitted(written: JsonValue) -> AfterValidator:
+    """serde's ``skip_serializing_if``: the value a writer never writes (``null`` for an
+    ``Option``, ``[]`` for an empty ``Vec``...) reads as an absent key."""
+
+    def check(value: Any) -> Any:
+        jsonable = to_jsonable_python(value, by_alias=True)
+        return MISSING if _same_json(jsonable, written) else value
+
+    return AfterValidator(check)
+
+
+class _OnError:
+    """serde_with ``DefaultOnError``: a value that does not read is not an error; the
+    reader takes what an absent key gives (the default, or absent)."""
+
+    def __init__(self, default: Any) -> None:
+        self.default = default
+
+    def __call__(self, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        try:
+            return handler(value)
+        except ValidationError:
+            if self.default is MISSING:
+                return MISSING
+            return handler(self.default)
+
+
+class _Skipped:
+    """An item serde_with ``VecSkipError`` drops (it did not read)."""
+
+
+def _skip_invalid(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    try:
+        return handler(value)
+    except ValidationError:
+        return _Skipped()
+
+
+def _drop_skipped(items: list[Any]) -> list[Any]:
+    return [item for item in items if not isinstance(item, _Skipped)]
+
+
+def _array_form(data: Any, keys: tuple[tuple[str, bool], ...]) -> Any:
+    """serde_json also reads a struct from a JSON array of its fields' values, in
+    declaration order; a trailing value may be left out only where the field has its
+    own default."""
+    if not isinstance(data, list):
+        return data
+    if len(data) > len(keys):
+        raise PydanticCustomError(
+            "too_long", "Expected at most {count} values", {"count": len(keys)}
+        )
+    out: dict[str, Any] = {}
+    for position, (key, optional) in enumerate(keys):
+        if position < len(data):
+            out[key] = data[position]
+        elif not optional:
+            raise PydanticCustomError(
+                "missing", "Expected a value for {key}", {"key": key}
+            )
+    return out
+
+
+def _extra_at(data: Any, before: tuple[str, ...], extra: dict[str, Any] | None) -> Any:
+    """Move the extra keys (a flattened map's entries) to where the map stands: after the
+    keys in ``before``, before the others."""
+    if not isinstance(data, dict) or not extra:
+        return data
+    head = {key: value for key, value in data.items() if key in before}
+    middle = {key: value for key, value in data.items() if key in extra}
+    tail = {
+        key: value
+        for key, value in data.items()
+        if key not in head and key not in middle
+    }
+    return {**head, **middle, **tail}
+
+
+def _sorted_keys(entries: dict[Any, Any]) -> dict[Any, Any]:
+    """A map whose writer writes its entries in key order (Rust's ``BTreeMap``)."""
+    return dict(sorted(entries.items(), key=lambda item: str(item[0])))
+
+
+_SORTED_KEYS = AfterValidator(_sorted_keys)
+_SKIP_INVALID = WrapValidator(_skip_invalid)
+_DROP_SKIPPED = AfterValidator(_drop_skipped)
 _EXACT_INT = BeforeValidator(_exact_int)
 _EXACT_BOOL = BeforeValidator(_exact_bool)
 # Open enums are ``Enum | str``: try the enum first so known values become members.
@@ -97,6 +215,28 @@ def _is_flag_combination(value: int, flags: type[Flag]) -> bool:
     return covered == value and (value != 0 or has_zero)
 
 
+def _unit_map(value: Any, members: tuple[str, ...] | None) -> Any:
+    """serde_json's other form of a unit variant: ``{"member": null}`` is ``"member"``
+    (any key when an ``#[serde(other)]`` member catches the rest: ``members`` None)."""
+    if isinstance(value, dict) and len(value) == 1:
+        ((key, content),) = value.items()
+        if content is None and (members is None or key in members):
+            return key
+    return value
+
+
+def _open_member(cls: type[Enum], value: object, base: type[Any]) -> Any:
+    """A value of an open enum that is not a member: a pseudo-member holding it, so the
+    enum reads (and writes back) every value of its base type."""
+    if not isinstance(value, base) or isinstance(value, bool):
+        return None
+    construct: Any = base.__new__
+    member: Any = construct(cls, value)
+    member._name_ = str(value)
+    member._value_ = value
+    return member
+
+
 class _WireEnum:
     """Mixin of every enum: validate plain wire values (from JSON or ``json.loads``) of
     exactly the right JSON type; strict mode alone would demand enum instances from
@@ -104,7 +244,13 @@ class _WireEnum:
     bit-flag enum accepts every combination of its members and nothing else."""
 
     @classmethod
+    def _wire_form(cls, value: Any) -> Any:
+        """The wire value in another form the reader also takes (see the subclasses)."""
+        return value
+
+    @classmethod
     def _wire_value(cls, value: Any) -> Any:
+        value = cls._wire_form(value)
         if issubclass(cls, str):
             return _exact_str(value)
         value = _exact_int(value)
@@ -352,9 +498,28 @@ class ReconnectSnapshotResult(_Model):
     """Fresh snapshots for each subscription"""
 
 
+def _discriminate_reconnect_result(value: Any) -> str | None:
+    """Pick the variant of `ReconnectResult` by its 'type' tag."""
+    if isinstance(value, ReconnectReplayResult):
+        return "ReconnectReplayResult"
+    if isinstance(value, ReconnectSnapshotResult):
+        return "ReconnectSnapshotResult"
+    if isinstance(value, dict):
+        tag = value.get("type")
+        kind = _json_kind(tag)
+        if kind == "string" and tag == "replay":
+            return "ReconnectReplayResult"
+        if kind == "string" and tag == "snapshot":
+            return "ReconnectSnapshotResult"
+        return None
+    return None
+
+
 # Tagged by 'type'.
 ReconnectResult: TypeAlias = Annotated[
-    ReconnectReplayResult | ReconnectSnapshotResult, Field(discriminator="type")
+    Annotated[ReconnectReplayResult, Tag("ReconnectReplayResult")]
+    | Annotated[ReconnectSnapshotResult, Tag("ReconnectSnapshotResult")],
+    Discriminator(_discriminate_reconnect_result),
 ]
 """Result of the `reconnect` command."""
 
@@ -1497,14 +1662,49 @@ class SessionInputMultiSelectQuestion(_Model):
     """Maximum selected item count"""
 
 
+def _discriminate_session_input_question(value: Any) -> str | None:
+    """Pick the variant of `SessionInputQuestion` by its 'kind' tag."""
+    if isinstance(value, SessionInputTextQuestion):
+        return "SessionInputTextQuestion"
+    if isinstance(value, SessionInputNumberQuestion):
+        return "SessionInputNumberQuestion"
+    if isinstance(value, SessionInputBooleanQuestion):
+        return "SessionInputBooleanQuestion"
+    if isinstance(value, SessionInputSingleSelectQuestion):
+        return "SessionInputSingleSelectQuestion"
+    if isinstance(value, SessionInputMultiSelectQuestion):
+        return "SessionInputMultiSelectQuestion"
+    if isinstance(value, dict):
+        tag = value.get("kind")
+        kind = _json_kind(tag)
+        if kind == "string" and tag == "text":
+            return "SessionInputTextQuestion"
+        if kind == "string" and tag == "number":
+            return "SessionInputNumberQuestion"
+        if kind == "string" and tag == "integer":
+            return "SessionInputNumberQuestion"
+        if kind == "string" and tag == "boolean":
+            return "SessionInputBooleanQuestion"
+        if kind == "string" and tag == "single-select":
+            return "SessionInputSingleSelectQuestion"
+        if kind == "string" and tag == "multi-select":
+            return "SessionInputMultiSelectQuestion"
+        return None
+    return None
+
+
 # Tagged by 'kind'.
 SessionInputQuestion: TypeAlias = Annotated[
-    SessionInputTextQuestion
-    | SessionInputNumberQuestion
-    | SessionInputBooleanQuestion
-    | SessionInputSingleSelectQuestion
-    | SessionInputMultiSelectQuestion,
-    Field(discriminator="kind"),
+    Annotated[SessionInputTextQuestion, Tag("SessionInputTextQuestion")]
+    | Annotated[SessionInputNumberQuestion, Tag("SessionInputNumberQuestion")]
+    | Annotated[SessionInputBooleanQuestion, Tag("SessionInputBooleanQuestion")]
+    | Annotated[
+        SessionInputSingleSelectQuestion, Tag("SessionInputSingleSelectQuestion")
+    ]
+    | Annotated[
+        SessionInputMultiSelectQuestion, Tag("SessionInputMultiSelectQuestion")
+    ],
+    Discriminator(_discriminate_session_input_question),
 ]
 """One question within a session input request."""
 
@@ -1586,14 +1786,45 @@ class SessionInputSelectedManyAnswerValue(_Model):
     """Free-form text entered in addition to selected options"""
 
 
+def _discriminate_session_input_answer_value(value: Any) -> str | None:
+    """Pick the variant of `SessionInputAnswerValue` by its 'kind' tag."""
+    if isinstance(value, SessionInputTextAnswerValue):
+        return "SessionInputTextAnswerValue"
+    if isinstance(value, SessionInputNumberAnswerValue):
+        return "SessionInputNumberAnswerValue"
+    if isinstance(value, SessionInputBooleanAnswerValue):
+        return "SessionInputBooleanAnswerValue"
+    if isinstance(value, SessionInputSelectedAnswerValue):
+        return "SessionInputSelectedAnswerValue"
+    if isinstance(value, SessionInputSelectedManyAnswerValue):
+        return "SessionInputSelectedManyAnswerValue"
+    if isinstance(value, dict):
+        tag = value.get("kind")
+        kind = _json_kind(tag)
+        if kind == "string" and tag == "text":
+            return "SessionInputTextAnswerValue"
+        if kind == "string" and tag == "number":
+            return "SessionInputNumberAnswerValue"
+        if kind == "string" and tag == "boolean":
+            return "SessionInputBooleanAnswerValue"
+        if kind == "string" and tag == "selected":
+            return "SessionInputSelectedAnswerValue"
+        if kind == "string" and tag == "selected-many":
+            return "SessionInputSelectedManyAnswerValue"
+        return None
+    return None
+
+
 # Tagged by 'kind'.
 SessionInputAnswerValue: TypeAlias = Annotated[
-    SessionInputTextAnswerValue
-    | SessionInputNumberAnswerValue
-    | SessionInputBooleanAnswerValue
-    | SessionInputSelectedAnswerValue
-    | SessionInputSelectedManyAnswerValue,
-    Field(discriminator="kind"),
+    Annotated[SessionInputTextAnswerValue, Tag("SessionInputTextAnswerValue")]
+    | Annotated[SessionInputNumberAnswerValue, Tag("SessionInputNumberAnswerValue")]
+    | Annotated[SessionInputBooleanAnswerValue, Tag("SessionInputBooleanAnswerValue")]
+    | Annotated[SessionInputSelectedAnswerValue, Tag("SessionInputSelectedAnswerValue")]
+    | Annotated[
+        SessionInputSelectedManyAnswerValue, Tag("SessionInputSelectedManyAnswerValue")
+    ],
+    Discriminator(_discriminate_session_input_answer_value),
 ]
 
 
@@ -1627,9 +1858,30 @@ class SessionInputAnswerState(_WireEnum, StrEnum):
     SKIPPED = "skipped"
 
 
+def _discriminate_session_input_answer(value: Any) -> str | None:
+    """Pick the variant of `SessionInputAnswer` by its 'state' tag."""
+    if isinstance(value, SessionInputAnswered):
+        return "SessionInputAnswered"
+    if isinstance(value, SessionInputSkipped):
+        return "SessionInputSkipped"
+    if isinstance(value, dict):
+        tag = value.get("state")
+        kind = _json_kind(tag)
+        if kind == "string" and tag == "draft":
+            return "SessionInputAnswered"
+        if kind == "string" and tag == "submitted":
+            return "SessionInputAnswered"
+        if kind == "string" and tag == "skipped":
+            return "SessionInputSkipped"
+        return None
+    return None
+
+
 # Tagged by 'state'.
 SessionInputAnswer: TypeAlias = Annotated[
-    SessionInputAnswered | SessionInputSkipped, Field(discriminator="state")
+    Annotated[SessionInputAnswered, Tag("SessionInputAnswered")]
+    | Annotated[SessionInputSkipped, Tag("SessionInputSkipped")],
+    Discriminator(_discriminate_session_input_answer),
 ]
 """Draft, submitted, or skipped answer for one question."""
 
@@ -1807,13 +2059,38 @@ class ReasoningResponsePart(_Model):
     """Accumulated reasoning text"""
 
 
+def _discriminate_response_part(value: Any) -> str | None:
+    """Pick the variant of `ResponsePart` by its 'kind' tag."""
+    if isinstance(value, MarkdownResponsePart):
+        return "MarkdownResponsePart"
+    if isinstance(value, ResourceReponsePart):
+        return "ResourceReponsePart"
+    if isinstance(value, ToolCallResponsePart):
+        return "ToolCallResponsePart"
+    if isinstance(value, ReasoningResponsePart):
+        return "ReasoningResponsePart"
+    if isinstance(value, dict):
+        tag = value.get("kind")
+        kind = _json_kind(tag)
+        if kind == "string" and tag == "markdown":
+            return "MarkdownResponsePart"
+        if kind == "string" and tag == "contentRef":
+            return "ResourceReponsePart"
+        if kind == "string" and tag == "toolCall":
+            return "ToolCallResponsePart"
+        if kind == "string" and tag == "reasoning":
+            return "ReasoningResponsePart"
+        return None
+    return None
+
+
 # Tagged by 'kind'.
 ResponsePart: TypeAlias = Annotated[
-    MarkdownResponsePart
-    | ResourceReponsePart
-    | ToolCallResponsePart
-    | ReasoningResponsePart,
-    Field(discriminator="kind"),
+    Annotated[MarkdownResponsePart, Tag("MarkdownResponsePart")]
+    | Annotated[ResourceReponsePart, Tag("ResourceReponsePart")]
+    | Annotated[ToolCallResponsePart, Tag("ToolCallResponsePart")]
+    | Annotated[ReasoningResponsePart, Tag("ReasoningResponsePart")],
+    Discriminator(_discriminate_response_part),
 ]
 
 
@@ -2381,15 +2658,53 @@ class ToolCallCancelledState(_Model):
     """
 
 
+def _discriminate_tool_call_state(value: Any) -> str | None:
+    """Pick the variant of `ToolCallState` by its 'status' tag."""
+    if isinstance(value, ToolCallStreamingState):
+        return "ToolCallStreamingState"
+    if isinstance(value, ToolCallPendingConfirmationState):
+        return "ToolCallPendingConfirmationState"
+    if isinstance(value, ToolCallRunningState):
+        return "ToolCallRunningState"
+    if isinstance(value, ToolCallPendingResultConfirmationState):
+        return "ToolCallPendingResultConfirmationState"
+    if isinstance(value, ToolCallCompletedState):
+        return "ToolCallCompletedState"
+    if isinstance(value, ToolCallCancelledState):
+        return "ToolCallCancelledState"
+    if isinstance(value, dict):
+        tag = value.get("status")
+        kind = _json_kind(tag)
+        if kind == "string" and tag == "streaming":
+            return "ToolCallStreamingState"
+        if kind == "string" and tag == "pending-confirmation":
+            return "ToolCallPendingConfirmationState"
+        if kind == "string" and tag == "running":
+            return "ToolCallRunningState"
+        if kind == "string" and tag == "pending-result-confirmation":
+            return "ToolCallPendingResultConfirmationState"
+        if kind == "string" and tag == "completed":
+            return "ToolCallCompletedState"
+        if kind == "string" and tag == "cancelled":
+            return "ToolCallCancelledState"
+        return None
+    return None
+
+
 # Tagged by 'status'.
 ToolCallState: TypeAlias = Annotated[
-    ToolCallStreamingState
-    | ToolCallPendingConfirmationState
-    | ToolCallRunningState
-    | ToolCallPendingResultConfirmationState
-    | ToolCallCompletedState
-    | ToolCallCancelledState,
-    Field(discriminator="status"),
+    Annotated[ToolCallStreamingState, Tag("ToolCallStreamingState")]
+    | Annotated[
+        ToolCallPendingConfirmationState, Tag("ToolCallPendingConfirmationState")
+    ]
+    | Annotated[ToolCallRunningState, Tag("ToolCallRunningState")]
+    | Annotated[
+        ToolCallPendingResultConfirmationState,
+        Tag("ToolCallPendingResultConfirmationState"),
+    ]
+    | Annotated[ToolCallCompletedState, Tag("ToolCallCompletedState")]
+    | Annotated[ToolCallCancelledState, Tag("ToolCallCancelledState")],
+    Discriminator(_discriminate_tool_call_state),
 ]
 """Discriminated union of all tool call lifecycle states.
 
@@ -2657,15 +2972,50 @@ class ToolResultSubagentContent(_Model):
     """Human-readable description of the subagent's task"""
 
 
+def _discriminate_tool_result_content(value: Any) -> str | None:
+    """Pick the variant of `ToolResultContent` by its 'type' tag."""
+    if isinstance(value, ToolResultTextContent):
+        return "ToolResultTextContent"
+    if isinstance(value, ToolResultEmbeddedResourceContent):
+        return "ToolResultEmbeddedResourceContent"
+    if isinstance(value, ToolResultResourceContent):
+        return "ToolResultResourceContent"
+    if isinstance(value, ToolResultFileEditContent):
+        return "ToolResultFileEditContent"
+    if isinstance(value, ToolResultTerminalContent):
+        return "ToolResultTerminalContent"
+    if isinstance(value, ToolResultSubagentContent):
+        return "ToolResultSubagentContent"
+    if isinstance(value, dict):
+        tag = value.get("type")
+        kind = _json_kind(tag)
+        if kind == "string" and tag == "text":
+            return "ToolResultTextContent"
+        if kind == "string" and tag == "embeddedResource":
+            return "ToolResultEmbeddedResourceContent"
+        if kind == "string" and tag == "resource":
+            return "ToolResultResourceContent"
+        if kind == "string" and tag == "fileEdit":
+            return "ToolResultFileEditContent"
+        if kind == "string" and tag == "terminal":
+            return "ToolResultTerminalContent"
+        if kind == "string" and tag == "subagent":
+            return "ToolResultSubagentContent"
+        return None
+    return None
+
+
 # Tagged by 'type'.
 ToolResultContent: TypeAlias = Annotated[
-    ToolResultTextContent
-    | ToolResultEmbeddedResourceContent
-    | ToolResultResourceContent
-    | ToolResultFileEditContent
-    | ToolResultTerminalContent
-    | ToolResultSubagentContent,
-    Field(discriminator="type"),
+    Annotated[ToolResultTextContent, Tag("ToolResultTextContent")]
+    | Annotated[
+        ToolResultEmbeddedResourceContent, Tag("ToolResultEmbeddedResourceContent")
+    ]
+    | Annotated[ToolResultResourceContent, Tag("ToolResultResourceContent")]
+    | Annotated[ToolResultFileEditContent, Tag("ToolResultFileEditContent")]
+    | Annotated[ToolResultTerminalContent, Tag("ToolResultTerminalContent")]
+    | Annotated[ToolResultSubagentContent, Tag("ToolResultSubagentContent")],
+    Discriminator(_discriminate_tool_result_content),
 ]
 """Content block in a tool result.
 
@@ -2787,9 +3137,28 @@ class TerminalSessionClaim(_Model):
     """Optional tool call identifier within the turn"""
 
 
+def _discriminate_terminal_claim(value: Any) -> str | None:
+    """Pick the variant of `TerminalClaim` by its 'kind' tag."""
+    if isinstance(value, TerminalClientClaim):
+        return "TerminalClientClaim"
+    if isinstance(value, TerminalSessionClaim):
+        return "TerminalSessionClaim"
+    if isinstance(value, dict):
+        tag = value.get("kind")
+        kind = _json_kind(tag)
+        if kind == "string" and tag == "client":
+            return "TerminalClientClaim"
+        if kind == "string" and tag == "session":
+            return "TerminalSessionClaim"
+        return None
+    return None
+
+
 # Tagged by 'kind'.
 TerminalClaim: TypeAlias = Annotated[
-    TerminalClientClaim | TerminalSessionClaim, Field(discriminator="kind")
+    Annotated[TerminalClientClaim, Tag("TerminalClientClaim")]
+    | Annotated[TerminalSessionClaim, Tag("TerminalSessionClaim")],
+    Discriminator(_discriminate_terminal_claim),
 ]
 """Describes who currently holds a terminal. A terminal may be claimed by
 either a connected client or a session (e.g. during a tool call).
@@ -2885,9 +3254,28 @@ class TerminalCommandPart(_Model):
     """Wall-clock duration in milliseconds. Set at completion."""
 
 
+def _discriminate_terminal_content_part(value: Any) -> str | None:
+    """Pick the variant of `TerminalContentPart` by its 'type' tag."""
+    if isinstance(value, TerminalUnclassifiedPart):
+        return "TerminalUnclassifiedPart"
+    if isinstance(value, TerminalCommandPart):
+        return "TerminalCommandPart"
+    if isinstance(value, dict):
+        tag = value.get("type")
+        kind = _json_kind(tag)
+        if kind == "string" and tag == "unclassified":
+            return "TerminalUnclassifiedPart"
+        if kind == "string" and tag == "command":
+            return "TerminalCommandPart"
+        return None
+    return None
+
+
 # Tagged by 'type'.
 TerminalContentPart: TypeAlias = Annotated[
-    TerminalUnclassifiedPart | TerminalCommandPart, Field(discriminator="type")
+    Annotated[TerminalUnclassifiedPart, Tag("TerminalUnclassifiedPart")]
+    | Annotated[TerminalCommandPart, Tag("TerminalCommandPart")],
+    Discriminator(_discriminate_terminal_content_part),
 ]
 """A content part within terminal output."""
 

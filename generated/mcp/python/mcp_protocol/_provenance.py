@@ -22,7 +22,7 @@ FILES: dict[str, str] = {
     "client.py": "2afdbd0198c2cf90d6d4907401efc9b3a2844353d0427c2cab5f5053cf21b233",
     "errors.py": "960490e1f4c5ae85c0a394697f2514ca47c6962a301f09f45d985bd61df069f1",
     "methods.py": "3e8aca0fbbcc1bdc0c8ec8b9637237c3498fa45a9c6578a923d3ad68036ba262",
-    "models.py": "eeadd644816640e0c26d48d3dbba8250a2d5d43f6f6029813a13e522ad894631",
+    "models.py": "6c9245d069d7cde46b8f865c96c0b0a61ad0e3cc46bbd37f8fe16342c11ef055",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "a5100b8da70884d62c570e7fd7b611c2a24ede8d5732033d6236b7e5a07690eb",
     "stub_data.py": "85f0be6294fd09b9ab1c786bfec71027162962fe661b3a515e2dbacdde548010",

@@ -7,7 +7,7 @@ JSON-RPC 2.0 protocol between an AI application (the client) and a server that p
 from __future__ import annotations
 
 from collections.abc import Iterator
-from enum import Flag
+from enum import Enum, Flag
 from inspect import get_annotations
 from typing import (
     Annotated,
@@ -22,20 +22,31 @@ from typing import (
 
 from pydantic import (
     MISSING,
+    AfterValidator,
     AliasChoices,
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Discriminator,
     Field,
     GetCoreSchemaHandler,
     GetJsonSchemaHandler,
     GetPydanticSchema,
     JsonValue,
     Strict,
+    Tag,
     ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
 )
 from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema, InitErrorDetails, PydanticCustomError, core_schema
+from pydantic_core import (
+    CoreSchema,
+    InitErrorDetails,
+    PydanticCustomError,
+    core_schema,
+    to_jsonable_python,
+)
 
 # Declared extra keys narrow ``__pydantic_extra__``, pydantic's documented way; pyright
 # takes that for an incompatible override.
@@ -79,6 +90,113 @@ def _json_default(value: JsonValue) -> Any:
     return value
 
 
+def _same_json(left: Any, right: Any) -> bool:
+    """JSON equality: ``0.0`` is ``0``, ``false`` is not ``0``."""
+    if isinstance(left, bool) or isinstance(right, bool):
+        return type(left) is type(right) and left == right
+    if isinstance(left, list) or isinstance(right, list):
+        return (
+            isinstance(left, list)
+            and isinstance(right, list)
+            and len(left) == len(right)
+            and all(map(_same_json, left, right))
+        )
+    if isinstance(left, dict) or isinstance(right, dict):
+        return (
+            isinstance(left, dict)
+            and isinstance(right, dict)
+            and left.keys() == right.keys()
+            and all(_same_json(left[key], right[key]) for key in left)
+        )
+    return bool(left == right)
+
+
+def _omitted(written: JsonValue) -> AfterValidator:
+    """serde's ``skip_serializing_if``: the value a writer never writes (``null`` for an
+    ``Option``, ``[]`` for an empty ``Vec``...) reads as an absent key."""
+
+    def check(value: Any) -> Any:
+        jsonable = to_jsonable_python(value, by_alias=True)
+        return MISSING if _same_json(jsonable, written) else value
+
+    return AfterValidator(check)
+
+
+class _OnError:
+    """serde_with ``DefaultOnError``: a value that does not read is not an error; the
+    reader takes what an absent key gives (the default, or absent)."""
+
+    def __init__(self, default: Any) -> None:
+        self.default = default
+
+    def __call__(self, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        try:
+            return handler(value)
+        except ValidationError:
+            if self.default is MISSING:
+                return MISSING
+            return handler(self.default)
+
+
+class _Skipped:
+    """An item serde_with ``VecSkipError`` drops (it did not read)."""
+
+
+def _skip_invalid(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    try:
+        return handler(value)
+    except ValidationError:
+        return _Skipped()
+
+
+def _drop_skipped(items: list[Any]) -> list[Any]:
+    return [item for item in items if not isinstance(item, _Skipped)]
+
+
+def _array_form(data: Any, keys: tuple[tuple[str, bool], ...]) -> Any:
+    """serde_json also reads a struct from a JSON array of its fields' values, in
+    declaration order; a trailing value may be left out only where the field has its
+    own default."""
+    if not isinstance(data, list):
+        return data
+    if len(data) > len(keys):
+        raise PydanticCustomError(
+            "too_long", "Expected at most {count} values", {"count": len(keys)}
+        )
+    out: dict[str, Any] = {}
+    for position, (key, optional) in enumerate(keys):
+        if position < len(data):
+            out[key] = data[position]
+        elif not optional:
+            raise PydanticCustomError(
+                "missing", "Expected a value for {key}", {"key": key}
+            )
+    return out
+
+
+def _extra_at(data: Any, before: tuple[str, ...], extra: dict[str, Any] | None) -> Any:
+    """Move the extra keys (a flattened map's entries) to where the map stands: after the
+    keys in ``before``, before the others."""
+    if not isinstance(data, dict) or not extra:
+        return data
+    head = {key: value for key, value in data.items() if key in before}
+    middle = {key: value for key, value in data.items() if key in extra}
+    tail = {
+        key: value
+        for key, value in data.items()
+        if key not in head and key not in middle
+    }
+    return {**head, **middle, **tail}
+
+
+def _sorted_keys(entries: dict[Any, Any]) -> dict[Any, Any]:
+    """A map whose writer writes its entries in key order (Rust's ``BTreeMap``)."""
+    return dict(sorted(entries.items(), key=lambda item: str(item[0])))
+
+
+_SORTED_KEYS = AfterValidator(_sorted_keys)
+_SKIP_INVALID = WrapValidator(_skip_invalid)
+_DROP_SKIPPED = AfterValidator(_drop_skipped)
 _EXACT_INT = BeforeValidator(_exact_int)
 _EXACT_BOOL = BeforeValidator(_exact_bool)
 # Open enums are ``Enum | str``: try the enum first so known values become members.
@@ -98,6 +216,28 @@ def _is_flag_combination(value: int, flags: type[Flag]) -> bool:
     return covered == value and (value != 0 or has_zero)
 
 
+def _unit_map(value: Any, members: tuple[str, ...] | None) -> Any:
+    """serde_json's other form of a unit variant: ``{"member": null}`` is ``"member"``
+    (any key when an ``#[serde(other)]`` member catches the rest: ``members`` None)."""
+    if isinstance(value, dict) and len(value) == 1:
+        ((key, content),) = value.items()
+        if content is None and (members is None or key in members):
+            return key
+    return value
+
+
+def _open_member(cls: type[Enum], value: object, base: type[Any]) -> Any:
+    """A value of an open enum that is not a member: a pseudo-member holding it, so the
+    enum reads (and writes back) every value of its base type."""
+    if not isinstance(value, base) or isinstance(value, bool):
+        return None
+    construct: Any = base.__new__
+    member: Any = construct(cls, value)
+    member._name_ = str(value)
+    member._value_ = value
+    return member
+
+
 class _WireEnum:
     """Mixin of every enum: validate plain wire values (from JSON or ``json.loads``) of
     exactly the right JSON type; strict mode alone would demand enum instances from
@@ -105,7 +245,13 @@ class _WireEnum:
     bit-flag enum accepts every combination of its members and nothing else."""
 
     @classmethod
+    def _wire_form(cls, value: Any) -> Any:
+        """The wire value in another form the reader also takes (see the subclasses)."""
+        return value
+
+    @classmethod
     def _wire_value(cls, value: Any) -> Any:
+        value = cls._wire_form(value)
         if issubclass(cls, str):
             return _exact_str(value)
         value = _exact_int(value)
@@ -2707,10 +2853,43 @@ class ToolResultContent(_Model):
     """
 
 
+def _discriminate_sampling_message_content_block(value: Any) -> str | None:
+    """Pick the variant of `SamplingMessageContentBlock` by its 'type' tag."""
+    if isinstance(value, TextContent):
+        return "TextContent"
+    if isinstance(value, ImageContent):
+        return "ImageContent"
+    if isinstance(value, AudioContent):
+        return "AudioContent"
+    if isinstance(value, ToolUseContent):
+        return "ToolUseContent"
+    if isinstance(value, ToolResultContent):
+        return "ToolResultContent"
+    if isinstance(value, dict):
+        tag = value.get("type")
+        kind = _json_kind(tag)
+        if kind == "string" and tag == "text":
+            return "TextContent"
+        if kind == "string" and tag == "image":
+            return "ImageContent"
+        if kind == "string" and tag == "audio":
+            return "AudioContent"
+        if kind == "string" and tag == "tool_use":
+            return "ToolUseContent"
+        if kind == "string" and tag == "tool_result":
+            return "ToolResultContent"
+        return None
+    return None
+
+
 # Tagged by 'type'.
 SamplingMessageContentBlock: TypeAlias = Annotated[
-    TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent,
-    Field(discriminator="type"),
+    Annotated[TextContent, Tag("TextContent")]
+    | Annotated[ImageContent, Tag("ImageContent")]
+    | Annotated[AudioContent, Tag("AudioContent")]
+    | Annotated[ToolUseContent, Tag("ToolUseContent")]
+    | Annotated[ToolResultContent, Tag("ToolResultContent")],
+    Discriminator(_discriminate_sampling_message_content_block),
 ]
 
 
@@ -2776,10 +2955,43 @@ class Annotations(_Model):
     """
 
 
+def _discriminate_content_block(value: Any) -> str | None:
+    """Pick the variant of `ContentBlock` by its 'type' tag."""
+    if isinstance(value, TextContent):
+        return "TextContent"
+    if isinstance(value, ImageContent):
+        return "ImageContent"
+    if isinstance(value, AudioContent):
+        return "AudioContent"
+    if isinstance(value, ResourceLink):
+        return "ResourceLink"
+    if isinstance(value, EmbeddedResource):
+        return "EmbeddedResource"
+    if isinstance(value, dict):
+        tag = value.get("type")
+        kind = _json_kind(tag)
+        if kind == "string" and tag == "text":
+            return "TextContent"
+        if kind == "string" and tag == "image":
+            return "ImageContent"
+        if kind == "string" and tag == "audio":
+            return "AudioContent"
+        if kind == "string" and tag == "resource_link":
+            return "ResourceLink"
+        if kind == "string" and tag == "resource":
+            return "EmbeddedResource"
+        return None
+    return None
+
+
 # Tagged by 'type'.
 ContentBlock: TypeAlias = Annotated[
-    TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource,
-    Field(discriminator="type"),
+    Annotated[TextContent, Tag("TextContent")]
+    | Annotated[ImageContent, Tag("ImageContent")]
+    | Annotated[AudioContent, Tag("AudioContent")]
+    | Annotated[ResourceLink, Tag("ResourceLink")]
+    | Annotated[EmbeddedResource, Tag("EmbeddedResource")],
+    Discriminator(_discriminate_content_block),
 ]
 
 
@@ -2964,9 +3176,28 @@ class ResourceTemplateReference(_Model):
     """The URI or URI template of the resource."""
 
 
+def _discriminate_complete_request_params_ref(value: Any) -> str | None:
+    """Pick the variant of `CompleteRequestParamsRef` by its 'type' tag."""
+    if isinstance(value, PromptReference):
+        return "PromptReference"
+    if isinstance(value, ResourceTemplateReference):
+        return "ResourceTemplateReference"
+    if isinstance(value, dict):
+        tag = value.get("type")
+        kind = _json_kind(tag)
+        if kind == "string" and tag == "ref/prompt":
+            return "PromptReference"
+        if kind == "string" and tag == "ref/resource":
+            return "ResourceTemplateReference"
+        return None
+    return None
+
+
 # Tagged by 'type'.
 CompleteRequestParamsRef: TypeAlias = Annotated[
-    PromptReference | ResourceTemplateReference, Field(discriminator="type")
+    Annotated[PromptReference, Tag("PromptReference")]
+    | Annotated[ResourceTemplateReference, Tag("ResourceTemplateReference")],
+    Discriminator(_discriminate_complete_request_params_ref),
 ]
 
 
@@ -3512,37 +3743,143 @@ class ElicitationCompleteNotification(_Model):
     params: ElicitationCompleteNotificationParams
 
 
+def _discriminate_client_request(value: Any) -> str | None:
+    """Pick the variant of `ClientRequest` by its 'method' tag."""
+    if isinstance(value, PingRequest):
+        return "PingRequest"
+    if isinstance(value, InitializeRequest):
+        return "InitializeRequest"
+    if isinstance(value, CompleteRequest):
+        return "CompleteRequest"
+    if isinstance(value, SetLevelRequest):
+        return "SetLevelRequest"
+    if isinstance(value, GetPromptRequest):
+        return "GetPromptRequest"
+    if isinstance(value, ListPromptsRequest):
+        return "ListPromptsRequest"
+    if isinstance(value, ListResourcesRequest):
+        return "ListResourcesRequest"
+    if isinstance(value, ListResourceTemplatesRequest):
+        return "ListResourceTemplatesRequest"
+    if isinstance(value, ReadResourceRequest):
+        return "ReadResourceRequest"
+    if isinstance(value, SubscribeRequest):
+        return "SubscribeRequest"
+    if isinstance(value, UnsubscribeRequest):
+        return "UnsubscribeRequest"
+    if isinstance(value, CallToolRequest):
+        return "CallToolRequest"
+    if isinstance(value, ListToolsRequest):
+        return "ListToolsRequest"
+    if isinstance(value, GetTaskRequest):
+        return "GetTaskRequest"
+    if isinstance(value, GetTaskPayloadRequest):
+        return "GetTaskPayloadRequest"
+    if isinstance(value, ListTasksRequest):
+        return "ListTasksRequest"
+    if isinstance(value, CancelTaskRequest):
+        return "CancelTaskRequest"
+    if isinstance(value, dict):
+        tag = value.get("method")
+        kind = _json_kind(tag)
+        if kind == "string" and tag == "ping":
+            return "PingRequest"
+        if kind == "string" and tag == "initialize":
+            return "InitializeRequest"
+        if kind == "string" and tag == "completion/complete":
+            return "CompleteRequest"
+        if kind == "string" and tag == "logging/setLevel":
+            return "SetLevelRequest"
+        if kind == "string" and tag == "prompts/get":
+            return "GetPromptRequest"
+        if kind == "string" and tag == "prompts/list":
+            return "ListPromptsRequest"
+        if kind == "string" and tag == "resources/list":
+            return "ListResourcesRequest"
+        if kind == "string" and tag == "resources/templates/list":
+            return "ListResourceTemplatesRequest"
+        if kind == "string" and tag == "resources/read":
+            return "ReadResourceRequest"
+        if kind == "string" and tag == "resources/subscribe":
+            return "SubscribeRequest"
+        if kind == "string" and tag == "resources/unsubscribe":
+            return "UnsubscribeRequest"
+        if kind == "string" and tag == "tools/call":
+            return "CallToolRequest"
+        if kind == "string" and tag == "tools/list":
+            return "ListToolsRequest"
+        if kind == "string" and tag == "tasks/get":
+            return "GetTaskRequest"
+        if kind == "string" and tag == "tasks/result":
+            return "GetTaskPayloadRequest"
+        if kind == "string" and tag == "tasks/list":
+            return "ListTasksRequest"
+        if kind == "string" and tag == "tasks/cancel":
+            return "CancelTaskRequest"
+        return None
+    return None
+
+
 # Tagged by 'method'.
 ClientRequest: TypeAlias = Annotated[
-    PingRequest
-    | InitializeRequest
-    | CompleteRequest
-    | SetLevelRequest
-    | GetPromptRequest
-    | ListPromptsRequest
-    | ListResourcesRequest
-    | ListResourceTemplatesRequest
-    | ReadResourceRequest
-    | SubscribeRequest
-    | UnsubscribeRequest
-    | CallToolRequest
-    | ListToolsRequest
-    | GetTaskRequest
-    | GetTaskPayloadRequest
-    | ListTasksRequest
-    | CancelTaskRequest,
-    Field(discriminator="method"),
+    Annotated[PingRequest, Tag("PingRequest")]
+    | Annotated[InitializeRequest, Tag("InitializeRequest")]
+    | Annotated[CompleteRequest, Tag("CompleteRequest")]
+    | Annotated[SetLevelRequest, Tag("SetLevelRequest")]
+    | Annotated[GetPromptRequest, Tag("GetPromptRequest")]
+    | Annotated[ListPromptsRequest, Tag("ListPromptsRequest")]
+    | Annotated[ListResourcesRequest, Tag("ListResourcesRequest")]
+    | Annotated[ListResourceTemplatesRequest, Tag("ListResourceTemplatesRequest")]
+    | Annotated[ReadResourceRequest, Tag("ReadResourceRequest")]
+    | Annotated[SubscribeRequest, Tag("SubscribeRequest")]
+    | Annotated[UnsubscribeRequest, Tag("UnsubscribeRequest")]
+    | Annotated[CallToolRequest, Tag("CallToolRequest")]
+    | Annotated[ListToolsRequest, Tag("ListToolsRequest")]
+    | Annotated[GetTaskRequest, Tag("GetTaskRequest")]
+    | Annotated[GetTaskPayloadRequest, Tag("GetTaskPayloadRequest")]
+    | Annotated[ListTasksRequest, Tag("ListTasksRequest")]
+    | Annotated[CancelTaskRequest, Tag("CancelTaskRequest")],
+    Discriminator(_discriminate_client_request),
 ]
+
+
+def _discriminate_client_notification(value: Any) -> str | None:
+    """Pick the variant of `ClientNotification` by its 'method' tag."""
+    if isinstance(value, CancelledNotification):
+        return "CancelledNotification"
+    if isinstance(value, ProgressNotification):
+        return "ProgressNotification"
+    if isinstance(value, InitializedNotification):
+        return "InitializedNotification"
+    if isinstance(value, RootsListChangedNotification):
+        return "RootsListChangedNotification"
+    if isinstance(value, TaskStatusNotification):
+        return "TaskStatusNotification"
+    if isinstance(value, dict):
+        tag = value.get("method")
+        kind = _json_kind(tag)
+        if kind == "string" and tag == "notifications/cancelled":
+            return "CancelledNotification"
+        if kind == "string" and tag == "notifications/progress":
+            return "ProgressNotification"
+        if kind == "string" and tag == "notifications/initialized":
+            return "InitializedNotification"
+        if kind == "string" and tag == "notifications/roots/list_changed":
+            return "RootsListChangedNotification"
+        if kind == "string" and tag == "notifications/tasks/status":
+            return "TaskStatusNotification"
+        return None
+    return None
 
 
 # Tagged by 'method'.
 ClientNotification: TypeAlias = Annotated[
-    CancelledNotification
-    | ProgressNotification
-    | InitializedNotification
-    | RootsListChangedNotification
-    | TaskStatusNotification,
-    Field(discriminator="method"),
+    Annotated[CancelledNotification, Tag("CancelledNotification")]
+    | Annotated[ProgressNotification, Tag("ProgressNotification")]
+    | Annotated[InitializedNotification, Tag("InitializedNotification")]
+    | Annotated[RootsListChangedNotification, Tag("RootsListChangedNotification")]
+    | Annotated[TaskStatusNotification, Tag("TaskStatusNotification")],
+    Discriminator(_discriminate_client_notification),
 ]
 
 
@@ -3559,32 +3896,118 @@ ClientResult: TypeAlias = (
 )
 
 
+def _discriminate_server_request(value: Any) -> str | None:
+    """Pick the variant of `ServerRequest` by its 'method' tag."""
+    if isinstance(value, PingRequest):
+        return "PingRequest"
+    if isinstance(value, CreateMessageRequest):
+        return "CreateMessageRequest"
+    if isinstance(value, ListRootsRequest):
+        return "ListRootsRequest"
+    if isinstance(value, ElicitRequest):
+        return "ElicitRequest"
+    if isinstance(value, GetTaskRequest):
+        return "GetTaskRequest"
+    if isinstance(value, GetTaskPayloadRequest):
+        return "GetTaskPayloadRequest"
+    if isinstance(value, ListTasksRequest):
+        return "ListTasksRequest"
+    if isinstance(value, CancelTaskRequest):
+        return "CancelTaskRequest"
+    if isinstance(value, dict):
+        tag = value.get("method")
+        kind = _json_kind(tag)
+        if kind == "string" and tag == "ping":
+            return "PingRequest"
+        if kind == "string" and tag == "sampling/createMessage":
+            return "CreateMessageRequest"
+        if kind == "string" and tag == "roots/list":
+            return "ListRootsRequest"
+        if kind == "string" and tag == "elicitation/create":
+            return "ElicitRequest"
+        if kind == "string" and tag == "tasks/get":
+            return "GetTaskRequest"
+        if kind == "string" and tag == "tasks/result":
+            return "GetTaskPayloadRequest"
+        if kind == "string" and tag == "tasks/list":
+            return "ListTasksRequest"
+        if kind == "string" and tag == "tasks/cancel":
+            return "CancelTaskRequest"
+        return None
+    return None
+
+
 # Tagged by 'method'.
 ServerRequest: TypeAlias = Annotated[
-    PingRequest
-    | CreateMessageRequest
-    | ListRootsRequest
-    | ElicitRequest
-    | GetTaskRequest
-    | GetTaskPayloadRequest
-    | ListTasksRequest
-    | CancelTaskRequest,
-    Field(discriminator="method"),
+    Annotated[PingRequest, Tag("PingRequest")]
+    | Annotated[CreateMessageRequest, Tag("CreateMessageRequest")]
+    | Annotated[ListRootsRequest, Tag("ListRootsRequest")]
+    | Annotated[ElicitRequest, Tag("ElicitRequest")]
+    | Annotated[GetTaskRequest, Tag("GetTaskRequest")]
+    | Annotated[GetTaskPayloadRequest, Tag("GetTaskPayloadRequest")]
+    | Annotated[ListTasksRequest, Tag("ListTasksRequest")]
+    | Annotated[CancelTaskRequest, Tag("CancelTaskRequest")],
+    Discriminator(_discriminate_server_request),
 ]
+
+
+def _discriminate_server_notification(value: Any) -> str | None:
+    """Pick the variant of `ServerNotification` by its 'method' tag."""
+    if isinstance(value, CancelledNotification):
+        return "CancelledNotification"
+    if isinstance(value, ProgressNotification):
+        return "ProgressNotification"
+    if isinstance(value, LoggingMessageNotification):
+        return "LoggingMessageNotification"
+    if isinstance(value, ResourceUpdatedNotification):
+        return "ResourceUpdatedNotification"
+    if isinstance(value, ResourceListChangedNotification):
+        return "ResourceListChangedNotification"
+    if isinstance(value, ToolListChangedNotification):
+        return "ToolListChangedNotification"
+    if isinstance(value, PromptListChangedNotification):
+        return "PromptListChangedNotification"
+    if isinstance(value, ElicitationCompleteNotification):
+        return "ElicitationCompleteNotification"
+    if isinstance(value, TaskStatusNotification):
+        return "TaskStatusNotification"
+    if isinstance(value, dict):
+        tag = value.get("method")
+        kind = _json_kind(tag)
+        if kind == "string" and tag == "notifications/cancelled":
+            return "CancelledNotification"
+        if kind == "string" and tag == "notifications/progress":
+            return "ProgressNotification"
+        if kind == "string" and tag == "notifications/message":
+            return "LoggingMessageNotification"
+        if kind == "string" and tag == "notifications/resources/updated":
+            return "ResourceUpdatedNotification"
+        if kind == "string" and tag == "notifications/resources/list_changed":
+            return "ResourceListChangedNotification"
+        if kind == "string" and tag == "notifications/tools/list_changed":
+            return "ToolListChangedNotification"
+        if kind == "string" and tag == "notifications/prompts/list_changed":
+            return "PromptListChangedNotification"
+        if kind == "string" and tag == "notifications/elicitation/complete":
+            return "ElicitationCompleteNotification"
+        if kind == "string" and tag == "notifications/tasks/status":
+            return "TaskStatusNotification"
+        return None
+    return None
 
 
 # Tagged by 'method'.
 ServerNotification: TypeAlias = Annotated[
-    CancelledNotification
-    | ProgressNotification
-    | LoggingMessageNotification
-    | ResourceUpdatedNotification
-    | ResourceListChangedNotification
-    | ToolListChangedNotification
-    | PromptListChangedNotification
-    | ElicitationCompleteNotification
-    | TaskStatusNotification,
-    Field(discriminator="method"),
+    Annotated[CancelledNotification, Tag("CancelledNotification")]
+    | Annotated[ProgressNotification, Tag("ProgressNotification")]
+    | Annotated[LoggingMessageNotification, Tag("LoggingMessageNotification")]
+    | Annotated[ResourceUpdatedNotification, Tag("ResourceUpdatedNotification")]
+    | Annotated[ResourceListChangedNotification, Tag("ResourceListChangedNotification")]
+    | Annotated[ToolListChangedNotification, Tag("ToolListChangedNotification")]
+    | Annotated[PromptListChangedNotification, Tag("PromptListChangedNotification")]
+    | Annotated[ElicitationCompleteNotification, Tag("ElicitationCompleteNotification")]
+    | Annotated[TaskStatusNotification, Tag("TaskStatusNotification")],
+    Discriminator(_discriminate_server_notification),
 ]
 
 

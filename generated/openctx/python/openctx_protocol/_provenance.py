@@ -22,7 +22,7 @@ FILES: dict[str, str] = {
     "client.py": "f1c53c3d459d4041fd5b67cde2519c6b627e5f6c26d875ba0817eecf6cfbefc9",
     "errors.py": "6f34730106b9ce298de1638367186db62363e22be7926e65f92f6ab9d5fe0d98",
     "methods.py": "254a61f34e0851506f8793201ad0945504257cd1f3ef1be1c694fac9b4ed9d4b",
-    "models.py": "6211b86363bbcd88b527eab51119829a3b6691ea588b7b518d632bf0039ec763",
+    "models.py": "c8c0c5cc71dfe8b97f5812900ec3d9bd209a7a3b71b094afb4174f323a93cfc8",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "b410c0821df8e3b31274487f86ed206f540ec5430140f80b7fca25eee4e099d6",
     "stub_data.py": "b6ee3ba0138c69651666745ef1e6106ca4a19eedec7cef9cc69bda3f9956f27b",

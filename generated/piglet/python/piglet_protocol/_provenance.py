@@ -22,7 +22,7 @@ FILES: dict[str, str] = {
     "client.py": "786750eb9b625656efe0ec6bb004c6b61e14fa6b61bd2bb6740c05e8d251542e",
     "errors.py": "e75c047c39a9847aaf9912c246bddcf75e0ab52c60a86172f5fa04aaaffd5ee6",
     "methods.py": "332395f8e9ca31ef311c0744082a67bed28e32319ebbfa6e0baa1bb10e21cc9e",
-    "models.py": "bf9dc36e3243e9b1d402324f1b49ac0c713ae669951c10ffbf1bf9791b674863",
+    "models.py": "01ee14d7d69ba362f1b6628d90a9b98a12fdc0deca177a1c173de73dabbabd40",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "35eda7b292bb7674ab15f943aca3af5956d92f544214385b6e65c167cabc8936",
     "stub_data.py": "944140db47cae4d1256f857833d154867d8a70adb747fa712cddfb3a1ee6c500",

@@ -7,12 +7,13 @@ JSON-RPC 2.0-ish protocol between piglet (the host) and an external extension, a
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from enum import Flag
+from enum import Enum, Flag
 from inspect import get_annotations
 from typing import Annotated, Any, Literal, NamedTuple, cast, get_args, get_origin
 
 from pydantic import (
     MISSING,
+    AfterValidator,
     AliasChoices,
     BaseModel,
     BeforeValidator,
@@ -23,6 +24,8 @@ from pydantic import (
     GetPydanticSchema,
     JsonValue,
     ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
 )
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import (
@@ -108,6 +111,92 @@ def _left_out_when(default: JsonValue) -> Callable[[Any], bool]:
     return holds_default
 
 
+def _omitted(written: JsonValue) -> AfterValidator:
+    """serde's ``skip_serializing_if``: the value a writer never writes (``null`` for an
+    ``Option``, ``[]`` for an empty ``Vec``...) reads as an absent key."""
+
+    def check(value: Any) -> Any:
+        jsonable = to_jsonable_python(value, by_alias=True)
+        return MISSING if _same_json(jsonable, written) else value
+
+    return AfterValidator(check)
+
+
+class _OnError:
+    """serde_with ``DefaultOnError``: a value that does not read is not an error; the
+    reader takes what an absent key gives (the default, or absent)."""
+
+    def __init__(self, default: Any) -> None:
+        self.default = default
+
+    def __call__(self, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        try:
+            return handler(value)
+        except ValidationError:
+            if self.default is MISSING:
+                return MISSING
+            return handler(self.default)
+
+
+class _Skipped:
+    """An item serde_with ``VecSkipError`` drops (it did not read)."""
+
+
+def _skip_invalid(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    try:
+        return handler(value)
+    except ValidationError:
+        return _Skipped()
+
+
+def _drop_skipped(items: list[Any]) -> list[Any]:
+    return [item for item in items if not isinstance(item, _Skipped)]
+
+
+def _array_form(data: Any, keys: tuple[tuple[str, bool], ...]) -> Any:
+    """serde_json also reads a struct from a JSON array of its fields' values, in
+    declaration order; a trailing value may be left out only where the field has its
+    own default."""
+    if not isinstance(data, list):
+        return data
+    if len(data) > len(keys):
+        raise PydanticCustomError(
+            "too_long", "Expected at most {count} values", {"count": len(keys)}
+        )
+    out: dict[str, Any] = {}
+    for position, (key, optional) in enumerate(keys):
+        if position < len(data):
+            out[key] = data[position]
+        elif not optional:
+            raise PydanticCustomError(
+                "missing", "Expected a value for {key}", {"key": key}
+            )
+    return out
+
+
+def _extra_at(data: Any, before: tuple[str, ...], extra: dict[str, Any] | None) -> Any:
+    """Move the extra keys (a flattened map's entries) to where the map stands: after the
+    keys in ``before``, before the others."""
+    if not isinstance(data, dict) or not extra:
+        return data
+    head = {key: value for key, value in data.items() if key in before}
+    middle = {key: value for key, value in data.items() if key in extra}
+    tail = {
+        key: value
+        for key, value in data.items()
+        if key not in head and key not in middle
+    }
+    return {**head, **middle, **tail}
+
+
+def _sorted_keys(entries: dict[Any, Any]) -> dict[Any, Any]:
+    """A map whose writer writes its entries in key order (Rust's ``BTreeMap``)."""
+    return dict(sorted(entries.items(), key=lambda item: str(item[0])))
+
+
+_SORTED_KEYS = AfterValidator(_sorted_keys)
+_SKIP_INVALID = WrapValidator(_skip_invalid)
+_DROP_SKIPPED = AfterValidator(_drop_skipped)
 _EXACT_INT = BeforeValidator(_exact_int)
 _EXACT_BOOL = BeforeValidator(_exact_bool)
 # Open enums are ``Enum | str``: try the enum first so known values become members.
@@ -127,6 +216,28 @@ def _is_flag_combination(value: int, flags: type[Flag]) -> bool:
     return covered == value and (value != 0 or has_zero)
 
 
+def _unit_map(value: Any, members: tuple[str, ...] | None) -> Any:
+    """serde_json's other form of a unit variant: ``{"member": null}`` is ``"member"``
+    (any key when an ``#[serde(other)]`` member catches the rest: ``members`` None)."""
+    if isinstance(value, dict) and len(value) == 1:
+        ((key, content),) = value.items()
+        if content is None and (members is None or key in members):
+            return key
+    return value
+
+
+def _open_member(cls: type[Enum], value: object, base: type[Any]) -> Any:
+    """A value of an open enum that is not a member: a pseudo-member holding it, so the
+    enum reads (and writes back) every value of its base type."""
+    if not isinstance(value, base) or isinstance(value, bool):
+        return None
+    construct: Any = base.__new__
+    member: Any = construct(cls, value)
+    member._name_ = str(value)
+    member._value_ = value
+    return member
+
+
 class _WireEnum:
     """Mixin of every enum: validate plain wire values (from JSON or ``json.loads``) of
     exactly the right JSON type; strict mode alone would demand enum instances from
@@ -134,7 +245,13 @@ class _WireEnum:
     bit-flag enum accepts every combination of its members and nothing else."""
 
     @classmethod
+    def _wire_form(cls, value: Any) -> Any:
+        """The wire value in another form the reader also takes (see the subclasses)."""
+        return value
+
+    @classmethod
     def _wire_value(cls, value: Any) -> Any:
+        value = cls._wire_form(value)
         if issubclass(cls, str):
             return _exact_str(value)
         value = _exact_int(value)

@@ -1,0 +1,776 @@
+"""serde's wire forms of Rust structs and enums → IR declarations.
+
+Phase: frontend (used by ``rust.reader`` for every compiled struct, enum and type alias).
+Inputs: an ``Item`` (node + attributes) and the file's ``TypeConverter``.
+Outputs: IR declarations saying exactly what serde_json writes and reads:
+- named structs → ``StructDecl`` (``rename_all``/``rename`` applied, escapes decoded, ``""``
+  kept); ``tag = "t"`` on a struct → a synthesized first field ``t`` = the struct's name,
+  written always, its value never read (``default_on_error``);
+- newtype and ``transparent`` structs → ``AliasDecl(NEWTYPE)``; unit structs → ``null``;
+  tuple structs → ``TupleOf``; ``from``/``try_from``/``into`` → the named type's wire form;
+- unit-only enums → string ``EnumDecl`` (``#[serde(other)]`` → ``catch_all``; with one
+  ``#[serde(untagged)] Other(String)`` → an open enum); other enums → ``UnionDecl``
+  (externally tagged by default, ``tag`` → internally, ``tag`` + ``content`` → adjacently,
+  ``untagged``), struct variants lifted to ``<Enum><Variant>`` structs (internally tagged
+  ones carry the tag field), ``#[serde(untagged)]`` variants kept last as ``untagged``;
+- fields: ``Option`` + ``skip_serializing_if`` (or the container's ``skip_serializing_none``)
+  → may be absent, ``null`` read as absent (``omitted_value``); other ``skip_serializing_if``
+  predicates → the value left out (``[]``, ``{}``, the type's default); a bare ``Option`` →
+  always written, absent read as ``null``; ``default`` (on the field or the container) →
+  read optional with the default's JSON; serde_with ``DefaultOnError`` → ``default_on_error``,
+  ``VecSkipError`` → arrays that drop unreadable items; declared wrappers (tri-state:
+  absent / null / value) take their form; ``flatten`` kept as ``Field.flatten``;
+- ``deny_unknown_fields`` (or spec ``extra_keys = "forbid"``) → ``ExtraKeys.FORBID``.
+Defaults that depend on other declarations are left as placeholders (``PLACEHOLDER``...)
+for ``rust.reader`` to resolve once every declaration exists.
+Guarantees: never raises on user input; unknown attributes (SER001), constructs serde itself
+rejects (SER002), wire forms set by code (SER003) and unknown types (SYN003) are diagnostics.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+
+from tree_sitter import Node
+
+from codegen import ir
+from codegen.diagnostics import Diagnostics, Severity
+from codegen.frontends.common.syntax import node_text, span_of
+from codegen.frontends.rust.attrs import (
+    AttrReader,
+    Attrs,
+    apply_rename_rule,
+    attributed,
+    check_rule,
+    rename_value,
+)
+from codegen.frontends.rust.crate import Item
+from codegen.frontends.rust.serde_as import AsType, parse_as
+from codegen.frontends.rust.type_exprs import (
+    TypeConverter,
+    generic_base,
+    is_option,
+)
+from codegen.spec.source import SourceText
+
+NULL = ir.Primitive(ir.PrimitiveKind.NULL)
+_STRING = ir.Primitive(ir.PrimitiveKind.STRING)
+# Placeholders in ``default_json`` / ``omitted_value``, resolved by ``rust.reader``.
+PLACEHOLDER = "\x00"
+TYPE_DEFAULT = "\x00type"  # Default::default() of the field's type
+FN_DEFAULT = "\x00fn:"  # + the path of a ``default = "path"`` function
+CONTAINER_DEFAULT = "\x00container:"  # + the container whose Default fills the field
+
+_STRUCT_KEYS = {
+    "rename",
+    "rename_all",
+    "tag",
+    "transparent",
+    "deny_unknown_fields",
+    "default",
+    "bound",
+    "crate",
+    "expecting",
+}
+_ENUM_KEYS = {
+    "rename",
+    "rename_all",
+    "rename_all_fields",
+    "tag",
+    "content",
+    "untagged",
+    "deny_unknown_fields",
+    "bound",
+    "crate",
+    "expecting",
+}
+_FIELD_KEYS = {
+    "rename",
+    "skip_serializing_if",
+    "default",
+    "flatten",
+    "skip",
+    "skip_serializing",
+    "skip_deserializing",
+    "borrow",
+    "bound",
+}
+_VARIANT_KEYS = {
+    "rename",
+    "rename_all",
+    "skip",
+    "skip_serializing",
+    "skip_deserializing",
+    "bound",
+    "alias",
+    "untagged",
+    "other",
+}
+_CODE_KEYS = {
+    "from",
+    "try_from",
+    "into",
+    "remote",
+    "with",
+    "serialize_with",
+    "deserialize_with",
+    "getter",
+}
+_EMPTY_BY_TYPE = {"Vec": "[]", "VecDeque": "[]", "HashSet": "[]", "BTreeSet": "[]"}
+_EMPTY_MAPS = {"HashMap", "BTreeMap", "IndexMap", "Map"}
+_EMPTY_STRINGS = {"String", "str"}
+
+
+@dataclass
+class DeclFacts:
+    """What the declarations of a crate tell the default resolver and the method finder."""
+
+    derived_default: set[str] = field(default_factory=set)
+    variant_default: dict[str, str] = field(default_factory=dict)
+    docs: dict[str, ir.Lifecycle] = field(
+        default_factory=dict
+    )  # "Enum::Variant" → docs
+    variant_types: dict[str, list[tuple[str, str | None]]] = field(
+        default_factory=dict
+    )  # enum → [(variant, payload type name)]
+    extends: dict[str, dict[str, tuple[str, bool, ir.Span]]] = field(
+        default_factory=dict
+    )  # type → schemars extend pairs
+
+
+@dataclass
+class DeclBuilder:
+    source: SourceText
+    diags: Diagnostics
+    types: TypeConverter
+    reader: AttrReader
+    forbid_extra_keys: bool
+    facts: DeclFacts
+    lifted: list[ir.Decl] = field(default_factory=list)
+    array_form: tuple[tuple[str, bool], ...] | None = None  # of the last ``_fields``
+
+    def span(self, node: Node) -> ir.Span:
+        return span_of(self.source, node)
+
+    def item(self, item: Item) -> list[ir.Decl]:
+        node, attrs = item.node, item.attrs
+        name = node_text(node.child_by_field_name("name"))
+        if attrs.schemars_extend:
+            self.facts.extends[name] = attrs.schemars_extend
+        if node.type == "type_item":
+            target = node.child_by_field_name("type")
+            expr = self.types.convert(target) if target is not None else ir.AnyJson()
+            return [
+                ir.AliasDecl(
+                    name, expr, ir.AliasKind.ALIAS, attrs.lifecycle(), self.span(node)
+                )
+            ]
+        if "Default" in attrs.derives:
+            self.facts.derived_default.add(name)
+        if not ({"Serialize", "Deserialize"} & attrs.derives):
+            return []  # not a wire type: serde never sees it
+        if node.type == "struct_item":
+            decl = self._struct(node, name, attrs)
+        else:
+            decl = self._enum(node, name, attrs)
+        out = [*self.lifted, decl]
+        self.lifted = []
+        return out
+
+    def _check_keys(self, attrs: Attrs, allowed: set[str], what: str) -> None:
+        for arg in attrs.serde:
+            if arg.key in _CODE_KEYS:
+                if what in ("struct", "enum") and arg.key in (
+                    "from",
+                    "into",
+                    "try_from",
+                ):
+                    continue  # modelled: the named type's wire form
+                self.diags.report(
+                    "SER003",
+                    f"serde({arg.key}) on a {what}: the wire form is set by code; the "
+                    "declared type is assumed",
+                    arg.span,
+                )
+            elif arg.key not in allowed:
+                self.diags.report(
+                    "SER001",
+                    f"serde attribute {arg.key!r} on a {what} is not modelled; ignored",
+                    arg.span,
+                )
+
+    def _renamed(self, attrs: Attrs) -> str | None:
+        """The name ``rename`` gives, if any (``""`` is a name)."""
+        rename = attrs.get("rename")
+        return rename_value(rename, self.diags) if rename is not None else None
+
+    def _rule(self, attrs: Attrs, key: str) -> str | None:
+        arg = attrs.get(key)
+        return check_rule(arg, self.diags) if arg is not None else None
+
+    def _extra(self, attrs: Attrs) -> ir.ExtraKeys:
+        if self.forbid_extra_keys or attrs.has("deny_unknown_fields"):
+            return ir.ExtraKeys.FORBID
+        return ir.ExtraKeys.ALLOW
+
+    def _conversion(self, attrs: Attrs, name: str, node: Node) -> ir.Decl | None:
+        """``#[serde(from = "T", into = "U")]``: the wire form is T's (read) and U's
+        (written); modelled when they agree."""
+        read = attrs.get("from") or attrs.get("try_from")
+        write = attrs.get("into")
+        if read is None and write is None:
+            return None
+        chosen = read if read is not None else write
+        text = chosen.value if chosen is not None else None
+        if read is not None and write is not None and read.value != write.value:
+            self.diags.report(
+                "SER003",
+                f"{name} reads as {read.value} but writes as {write.value}; the read "
+                "form is modelled",
+                read.span,
+            )
+        if read is not None and read.key == "try_from":
+            self.diags.report(
+                "SER003",
+                f"{name} reads through TryFrom<{read.value}>, which may reject values; "
+                f"every {read.value} is assumed to read",
+                read.span,
+                Severity.NOTE,
+            )
+        target = self.types.convert_text(
+            text or "", chosen.span if chosen else self.span(node)
+        )
+        return ir.AliasDecl(
+            name, target, ir.AliasKind.NEWTYPE, attrs.lifecycle(), self.span(node)
+        )
+
+    # ------------------------------------------------------------------- structs
+
+    def _struct(self, node: Node, name: str, attrs: Attrs) -> ir.Decl:
+        self._check_keys(attrs, _STRUCT_KEYS, "struct")
+        span = self.span(node)
+        life = attrs.lifecycle()
+        converted = self._conversion(attrs, name, node)
+        if converted is not None:
+            return converted
+        body = node.child_by_field_name("body")
+        if body is None:
+            # serde_json writes a unit struct as null (and reads only null).
+            return ir.AliasDecl(name, NULL, ir.AliasKind.NEWTYPE, life, span)
+        if body.type == "ordered_field_declaration_list":
+            items = self._tuple_items(body)
+            if len(items) == 1:
+                return ir.AliasDecl(name, items[0], ir.AliasKind.NEWTYPE, life, span)
+            if attrs.has("transparent"):
+                self.diags.report("SER002", "transparent needs exactly one field", span)
+            return ir.AliasDecl(
+                name, ir.TupleOf(tuple(items)), ir.AliasKind.NEWTYPE, life, span
+            )
+        rule = self._rule(attrs, "rename_all")
+        container_default = name if attrs.has("default") else None
+        fields = self._fields(body, rule, container_default, attrs)
+        array_form = self.array_form
+        if attrs.has("transparent"):
+            if len(fields) != 1:
+                self.diags.report("SER002", "transparent needs exactly one field", span)
+            if fields:
+                only = fields[0]
+                target = only.type
+                if only.nullable or only.omitted_value == "null":
+                    target = ir.InlineUnion((target, NULL))
+                return ir.AliasDecl(name, target, ir.AliasKind.NEWTYPE, life, span)
+        tag = attrs.get("tag")
+        if tag is not None and tag.value is not None:
+            written = self._renamed(attrs)
+            written = name if written is None else written
+            if attrs.has("deny_unknown_fields"):
+                self.diags.report(
+                    "SER002",
+                    f"{name}: serde writes the tag {tag.value!r} but, with "
+                    "deny_unknown_fields, rejects it on read",
+                    tag.span,
+                    Severity.WARNING,
+                )
+            fields.insert(
+                0,
+                ir.Field(
+                    name=tag.value,
+                    wire_name=tag.value,
+                    type=ir.Literal(written),
+                    # serde writes the struct's name under the tag; its reader never
+                    # reads that key's value.
+                    presence=ir.Presence.WRITTEN_ALWAYS_READ_OPTIONAL,
+                    default_json=json.dumps(written),
+                    default_on_error=True,
+                    span=tag.span,
+                    synthesized=True,
+                ),
+            )
+        return ir.StructDecl(
+            name=name,
+            fields=tuple(fields),
+            extra_keys=self._extra(attrs),
+            lifecycle=life,
+            span=span,
+            array_form=array_form,
+        )
+
+    def _tuple_items(self, body: Node) -> list[ir.TypeExpr]:
+        items: list[ir.TypeExpr] = []
+        for child, attr_nodes in attributed(body.named_children):
+            if child.type in ("visibility_modifier",):
+                continue
+            attrs = self.reader.collect(attr_nodes)
+            if not attrs.enabled or attrs.has("skip"):
+                continue
+            items.append(self.types.convert(child))
+        return items
+
+    def _fields(
+        self,
+        body: Node,
+        rule: str | None,
+        container_default: str | None,
+        container: Attrs,
+    ) -> list[ir.Field]:
+        out: list[ir.Field] = []
+        skip_none = "skip_serializing_none" in container.markers
+        array: list[tuple[str, bool]] | None = []
+        for child, attrs_nodes in attributed(body.named_children):
+            if child.type != "field_declaration":
+                continue
+            attrs = self.reader.collect(attrs_nodes)
+            if not attrs.enabled or attrs.has("skip"):
+                continue
+            fld = self._field(child, attrs, rule, container_default, skip_none)
+            if fld is not None:
+                out.append(fld)
+            if fld is None or fld.flatten:
+                array = None  # skip_serializing is read but not modelled; flatten: maps only
+            elif array is not None and not attrs.has("skip_deserializing"):
+                array.append((fld.wire_name, attrs.has("default")))
+        self.array_form = tuple(array) if array is not None else None
+        return out
+
+    def _serde_as(self, attrs: Attrs) -> AsType | None:
+        arg = next(
+            (a for a in attrs.serde_as if a.key in ("deserialize_as", "as")), None
+        )
+        if arg is None or arg.value is None:
+            return None
+        parsed = parse_as(arg.value)
+        if parsed is None:
+            self.diags.report(
+                "SER001",
+                f"serde_as type {arg.value!r} is not readable; the field's own wire form "
+                "is assumed",
+                arg.span,
+            )
+        return parsed
+
+    def _field(
+        self,
+        node: Node,
+        attrs: Attrs,
+        rule: str | None,
+        container_default: str | None,
+        skip_none: bool,
+    ) -> ir.Field | None:
+        self._check_keys(attrs, _FIELD_KEYS, "field")
+        name = node_text(node.child_by_field_name("name")).removeprefix("r#")
+        type_node = node.child_by_field_name("type")
+        if type_node is None or attrs.has("skip") or attrs.has("skip_serializing"):
+            return None  # never written by serde (a reader ignores it as an extra key)
+        renamed = self._renamed(attrs)
+        wire = (
+            renamed
+            if renamed is not None
+            else apply_rename_rule(rule, name, variant=False)
+        )
+        span = self.span(node)
+        as_type = self._serde_as(attrs)
+        on_error = False
+        if as_type is not None and as_type.name == "DefaultOnError":
+            on_error, as_type = True, as_type.arg()
+        self._check_as(as_type, attrs)
+        option = is_option(type_node)
+        tri = self.types.wrapper_arg(type_node, "tri-state")
+        inner_as = (
+            as_type.arg() if as_type is not None and not as_type.is_same else None
+        )
+        if option is not None:
+            value = self.types.convert(option, inner_as)
+        elif tri is not None:
+            value = self.types.convert(tri, inner_as)
+        else:
+            value = self.types.convert(type_node, as_type)
+        base = ir.Field(
+            name=name,
+            wire_name=wire,
+            type=value,
+            lifecycle=attrs.lifecycle(),
+            span=span,
+            default_on_error=on_error,
+        )
+        default = attrs.get("default")
+        if default is not None:
+            default_value: str | None = (
+                FN_DEFAULT + default.value
+                if default.value is not None
+                else TYPE_DEFAULT
+            )
+        elif container_default is not None:
+            default_value = CONTAINER_DEFAULT + container_default
+        else:
+            default_value = None
+        if attrs.has("flatten"):
+            presence = (
+                ir.Presence.OPTIONAL if option is not None else ir.Presence.REQUIRED
+            )
+            return replace(
+                base, flatten=True, presence=presence, default_on_error=False
+            )
+        skip_if = attrs.get("skip_serializing_if")
+        predicate = skip_if.value if skip_if is not None else None
+        if (
+            predicate is None
+            and skip_none
+            and option is not None
+            and "serialize_always" not in attrs.markers
+        ):
+            predicate = "Option::is_none"
+        if predicate is not None:
+            omitted = self._omitted(predicate, type_node, option, tri, span)
+            if option is None and tri is None and default_value is None:
+                self.diags.report(
+                    "SER002",
+                    f"{name} is skipped when empty but has no `default`: serde cannot "
+                    "read back what it writes",
+                    span,
+                    Severity.WARNING,
+                )
+            return replace(
+                base,
+                presence=ir.Presence.OPTIONAL,
+                nullable=tri is not None,
+                omitted_value=omitted,
+                default_json=(
+                    None if option is not None or tri is not None else default_value
+                ),
+            )
+        if option is not None or tri is not None:
+            # A bare Option (or tri-state): always written (null for None/undefined);
+            # serde reads a missing key as None.
+            return replace(
+                base,
+                presence=ir.Presence.WRITTEN_ALWAYS_READ_OPTIONAL,
+                nullable=True,
+                default_json="null",
+            )
+        if default_value is not None or attrs.has("skip_deserializing"):
+            return replace(
+                base,
+                presence=ir.Presence.WRITTEN_ALWAYS_READ_OPTIONAL,
+                default_json=default_value or TYPE_DEFAULT,
+            )
+        if on_error:
+            # Required, but a value that does not read becomes Default::default().
+            return replace(base, default_json=TYPE_DEFAULT)
+        return base
+
+    def _check_as(self, as_type: AsType | None, attrs: Attrs) -> None:
+        known = {
+            "_",
+            "Same",
+            "Option",
+            "VecSkipError",
+            "DisplayFromStr",
+            *self.types.wrappers,
+        }
+        stack = [as_type] if as_type is not None else []
+        while stack:
+            current = stack.pop()
+            if current is None:
+                continue
+            if current.name not in known and current.name != "DefaultOnError":
+                arg = next((a for a in attrs.serde_as), None)
+                self.diags.report(
+                    "SER001",
+                    f"serde_as adapter {current.name} is not modelled; the field's own "
+                    "wire form is assumed there",
+                    arg.span if arg is not None else ir.NO_SPAN,
+                )
+                return
+            # VecSkipError's second argument is an error listener, not a type.
+            args = current.args[:1] if current.name == "VecSkipError" else current.args
+            stack.extend(args)
+
+    def _omitted(
+        self,
+        predicate: str,
+        type_node: Node,
+        option: Node | None,
+        tri: Node | None,
+        span: ir.Span,
+    ) -> str | None:
+        """The JSON of the value ``skip_serializing_if = predicate`` leaves out."""
+        function = predicate.rsplit("::", 1)[-1]
+        if option is not None and function == "is_none":
+            return "null"
+        if tri is not None:
+            return None  # undefined: no JSON value; null is kept
+        base = generic_base(type_node) or node_text(type_node).rsplit("::", 1)[-1]
+        if function == "is_empty":
+            if base in _EMPTY_BY_TYPE:
+                return _EMPTY_BY_TYPE[base]
+            if base in _EMPTY_MAPS:
+                return "{}"
+            if base in _EMPTY_STRINGS:
+                return '""'
+        if function in ("is_default", "is_zero", "is_false") or predicate.endswith(
+            "::is_default"
+        ):
+            return TYPE_DEFAULT
+        self.diags.report(
+            "SER003",
+            f"skip_serializing_if = {predicate!r}: when the key is left out is decided by "
+            "code; it is modelled as may be absent",
+            span,
+            Severity.NOTE,
+        )
+        return None
+
+    # --------------------------------------------------------------------- enums
+
+    def _enum(self, node: Node, name: str, attrs: Attrs) -> ir.Decl:
+        self._check_keys(attrs, _ENUM_KEYS, "enum")
+        span = self.span(node)
+        life = attrs.lifecycle()
+        converted = self._conversion(attrs, name, node)
+        rule = self._rule(attrs, "rename_all")
+        fields_rule = self._rule(attrs, "rename_all_fields")
+        tag = attrs.get("tag")
+        content = attrs.get("content")
+        untagged = attrs.has("untagged")
+        if untagged and tag is not None:
+            self.diags.report("SER002", "untagged and tag exclude each other", span)
+        if content is not None and tag is None:
+            self.diags.report("SER002", "content needs tag", content.span)
+        body = node.child_by_field_name("body")
+        variants: list[tuple[Node, Attrs]] = []
+        for child, attrs_nodes in attributed(
+            body.named_children if body is not None else []
+        ):
+            if child.type != "enum_variant":
+                continue
+            variant_attrs = self.reader.collect(attrs_nodes)
+            if not variant_attrs.enabled:
+                continue
+            ident = node_text(child.child_by_field_name("name"))
+            self.facts.docs[f"{name}::{ident}"] = variant_attrs.lifecycle()
+            if "default" in variant_attrs.markers:
+                self.facts.variant_default[name] = ident
+            payload = child.child_by_field_name("body")
+            payload_type = None
+            if payload is not None and payload.type == "ordered_field_declaration_list":
+                kinds = payload.children_by_field_name("type")
+                if len(kinds) == 1:
+                    payload_type = node_text(kinds[0]).rsplit("::", 1)[-1]
+            self.facts.variant_types.setdefault(name, []).append((ident, payload_type))
+            if variant_attrs.has("skip") or variant_attrs.has("skip_deserializing"):
+                continue
+            variants.append((child, variant_attrs))
+        if converted is not None:
+            return converted
+        self._check_untagged_order(name, variants, untagged)
+        tagged = [(v, a) for v, a in variants if not a.has("untagged")]
+        loose = [(v, a) for v, a in variants if a.has("untagged")]
+        all_unit = all(v.child_by_field_name("body") is None for v, _ in tagged)
+        if all_unit and not untagged and tag is None:
+            open_enum = self._open_string(loose)
+            if not loose or open_enum:
+                return self._string_enum(name, tagged, rule, life, span, open_enum)
+        if untagged:
+            repr_ = ir.UnionRepr.UNTAGGED
+        elif tag is not None and content is not None:
+            repr_ = ir.UnionRepr.ADJACENTLY_TAGGED
+        elif tag is not None:
+            repr_ = ir.UnionRepr.INTERNALLY_TAGGED
+        else:
+            repr_ = ir.UnionRepr.EXTERNALLY_TAGGED
+        skip_none = "skip_serializing_none" in attrs.markers
+        out = [
+            self._variant(name, v, a, (rule, fields_rule), repr_, attrs, skip_none)
+            for v, a in variants
+        ]
+        return ir.UnionDecl(
+            name=name,
+            variants=tuple(out),
+            repr=repr_,
+            tag_key=tag.value if tag is not None else None,
+            content_key=content.value if content is not None else None,
+            # serde reads an untagged enum as its first variant that deserializes.
+            first_fit=repr_ is ir.UnionRepr.UNTAGGED,
+            lifecycle=life,
+            span=span,
+        )
+
+    def _check_untagged_order(
+        self, name: str, variants: list[tuple[Node, Attrs]], untagged: bool
+    ) -> None:
+        seen_untagged = False
+        for node, attrs in variants:
+            if attrs.has("untagged") and untagged:
+                continue
+            if attrs.has("untagged"):
+                seen_untagged = True
+            elif seen_untagged:
+                self.diags.report(
+                    "SER002",
+                    f"{name}: serde requires #[serde(untagged)] variants to come after "
+                    "the tagged ones",
+                    self.span(node),
+                )
+                return
+
+    def _open_string(self, loose: list[tuple[Node, Attrs]]) -> bool:
+        """One untagged ``Other(String)`` after unit variants: any other string reads as
+        it and is written back as it was (an open string enum)."""
+        if len(loose) != 1:
+            return False
+        body = loose[0][0].child_by_field_name("body")
+        if body is None or body.type != "ordered_field_declaration_list":
+            return False
+        kinds = body.children_by_field_name("type")
+        return len(kinds) == 1 and self.types.convert(kinds[0]) == _STRING
+
+    def _variant_wire(self, node: Node, attrs: Attrs, rule: str | None) -> str:
+        ident = node_text(node.child_by_field_name("name")).removeprefix("r#")
+        renamed = self._renamed(attrs)
+        return (
+            renamed
+            if renamed is not None
+            else apply_rename_rule(rule, ident, variant=True)
+        )
+
+    def _string_enum(
+        self,
+        name: str,
+        variants: list[tuple[Node, Attrs]],
+        rule: str | None,
+        life: ir.Lifecycle,
+        span: ir.Span,
+        open_enum: bool,
+    ) -> ir.EnumDecl:
+        members = []
+        catch_all = None
+        for node, attrs in variants:
+            self._check_keys(
+                attrs, _VARIANT_KEYS - {"alias", "untagged"}, "unit variant"
+            )
+            ident = node_text(node.child_by_field_name("name"))
+            if attrs.has("other"):
+                catch_all = ident
+            members.append(
+                ir.EnumMember(
+                    name=ident,
+                    value=self._variant_wire(node, attrs, rule),
+                    lifecycle=attrs.lifecycle(),
+                    span=self.span(node),
+                )
+            )
+        return ir.EnumDecl(
+            name,
+            ir.EnumBase.STRING,
+            tuple(members),
+            open=open_enum,
+            catch_all=catch_all,
+            map_form=True,
+            lifecycle=life,
+            span=span,
+        )
+
+    def _variant(
+        self,
+        enum: str,
+        node: Node,
+        attrs: Attrs,
+        rules: tuple[str | None, str | None],
+        repr_: ir.UnionRepr,
+        enum_attrs: Attrs,
+        skip_none: bool,
+    ) -> ir.Variant:
+        rule, fields_rule = rules
+        self._check_keys(attrs, _VARIANT_KEYS, "variant")
+        ident = node_text(node.child_by_field_name("name")).removeprefix("r#")
+        wire = self._variant_wire(node, attrs, rule)
+        aliases = [a.value for a in attrs.serde if a.key == "alias" and a.value]
+        tag_values: tuple[str, ...] = (wire, *[a for a in aliases if a != wire])
+        loose = attrs.has("untagged") and repr_ is not ir.UnionRepr.UNTAGGED
+        body = node.child_by_field_name("body")
+        span = self.span(node)
+        life = attrs.lifecycle()
+        expr: ir.TypeExpr | None = None
+        if body is None:
+            expr = NULL if repr_ is ir.UnionRepr.UNTAGGED or loose else None
+        elif body.type == "ordered_field_declaration_list":
+            items = self._tuple_items(body)
+            if len(items) == 1:
+                expr = items[0]
+            else:
+                if repr_ is ir.UnionRepr.INTERNALLY_TAGGED and not loose:
+                    self.diags.report(
+                        "SER002",
+                        f"{enum}::{ident}: an internally tagged enum cannot hold a "
+                        "tuple variant",
+                        span,
+                    )
+                expr = ir.TupleOf(tuple(items))
+        else:
+            variant_rule = self._rule(attrs, "rename_all") or fields_rule
+            variant_attrs = Attrs(
+                markers={"skip_serializing_none"} if skip_none else set()
+            )
+            fields = self._fields(body, variant_rule, None, variant_attrs)
+            key = enum_attrs.get("tag")
+            if (
+                repr_ is ir.UnionRepr.INTERNALLY_TAGGED
+                and not loose
+                and key
+                and key.value is not None
+            ):
+                tag_type: ir.TypeExpr = (
+                    ir.Literal(wire)
+                    if len(tag_values) == 1
+                    else ir.InlineUnion(tuple(ir.Literal(v) for v in tag_values))
+                )
+                fields.insert(
+                    0,
+                    ir.Field(
+                        key.value, key.value, tag_type, span=span, synthesized=True
+                    ),
+                )
+            lifted = f"{enum}{ident}"
+            self.lifted.append(
+                ir.StructDecl(
+                    name=lifted,
+                    fields=tuple(fields),
+                    extra_keys=self._extra(enum_attrs),
+                    lifecycle=life,
+                    span=span,
+                    derived_from=f"{enum}::{ident}",
+                )
+            )
+            expr = ir.Ref(lifted, span)
+        if repr_ is ir.UnionRepr.UNTAGGED or loose:
+            tag_values = ()
+        return ir.Variant(
+            ident,
+            expr,
+            tag_values,
+            life,
+            span,
+            untagged=loose,
+            catch_all=attrs.has("other"),
+        )

@@ -1,0 +1,1 @@
+pub type Meta = serde_json::Map<String, serde_json::Value>;
