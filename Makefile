@@ -16,6 +16,10 @@ INTEROP_STAMP := $(INTEROP)/.installed
 NPM_DIR := build/oracle/npm
 TYPESCRIPT := $(NPM_DIR)/node_modules/typescript/package.json
 SPECS ?=
+# pyright, the second type checker of generated/ and of tests/typing (pinned by the lockfile
+# in tests/typing/npm).
+PYRIGHT_DIR := build/typing/npm
+PYRIGHT := $(PYRIGHT_DIR)/node_modules/.bin/pyright
 
 .PHONY: generate test check lint lint-generated bench fuzz corpus docs docs-check interop clean help oracle oracle-deps
 
@@ -49,9 +53,15 @@ $(TYPESCRIPT): codegen/oracles/npm/package.json codegen/oracles/npm/package-lock
 	cd $(NPM_DIR) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 	touch $@
 
+$(PYRIGHT): tests/typing/npm/package.json tests/typing/npm/package-lock.json
+	mkdir -p $(PYRIGHT_DIR)
+	cp tests/typing/npm/package.json tests/typing/npm/package-lock.json $(PYRIGHT_DIR)/
+	cd $(PYRIGHT_DIR) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	touch $@
+
 oracle-deps: $(STAMP) $(TYPESCRIPT)
 
-test: $(STAMP) $(TYPESCRIPT)
+test: $(STAMP) $(TYPESCRIPT) $(PYRIGHT)
 	$(CODEGEN) generate --check
 	$(BIN)/python -m pytest -q -n 2
 	$(MAKE) --no-print-directory check
@@ -63,8 +73,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check codegen tests bench
 	$(BIN)/black --check --quiet codegen tests bench
 
-lint-generated: $(STAMP)
+lint-generated: $(STAMP) $(PYRIGHT)
 	$(BIN)/mypy --strict $(GENERATED_PKGS)
+	$(PYRIGHT) --pythonpath $(BIN)/python $(GENERATED_PKGS)
 	$(BIN)/ruff check --isolated generated
 	$(BIN)/black --check --quiet generated
 

@@ -77,14 +77,28 @@ BASEMODEL_MEMBERS = frozenset(
     }
 )
 
-# Names an attribute must not take: keywords, soft keywords, builtins (a field named
-# ``list`` or ``type`` shadows the builtin inside the class body, where pydantic
-# resolves annotations), and BaseModel members.
-RESERVED_ATTRIBUTES = frozenset(
+# Names a module-level function must not take: keywords, soft keywords, builtins and
+# BaseModel members.
+RESERVED_NAMES = frozenset(
     set(keyword.kwlist)
     | set(keyword.softkwlist)
     | {name for name in dir(builtins) if not name.startswith("_")}
     | BASEMODEL_MEMBERS
+)
+
+# The builtins a generated class body names in its annotations: a field called ``list``
+# or ``str`` would shadow the builtin there (pydantic, mypy and pyright resolve a class
+# body's annotations in the class namespace first).
+ANNOTATION_BUILTINS = frozenset(
+    {"bool", "bytes", "dict", "float", "frozenset", "int", "list", "object", "set"}
+    | {"str", "tuple"}
+)
+
+# Names an attribute must not take: keywords, the builtins of annotations, and
+# BaseModel members.  Other builtins (``id``, ``type``, ``filter``, ``input``) are fine
+# attribute names, as in any Python class: ``id_`` would only make users guess.
+RESERVED_ATTRIBUTES = frozenset(
+    set(keyword.kwlist) | {"_"} | ANNOTATION_BUILTINS | BASEMODEL_MEMBERS
 )
 
 
@@ -140,8 +154,8 @@ def constant_case(name: str) -> str:
 def attribute_name(wire_name: str) -> str:
     """A model attribute for a JSON key: snake_case, never reserved, never private.
 
-    ``_meta`` → ``meta``; ``type`` → ``type_``; ``class`` → ``class_``; ``json`` →
-    ``json_``.
+    ``_meta`` → ``meta``; ``type`` → ``type``; ``class`` → ``class_``; ``json`` →
+    ``json_``; ``str`` → ``str_``.
     """
     text = snake_case(wire_name)
     return f"{text}_" if text in RESERVED_ATTRIBUTES or _is_protected(text) else text
@@ -150,7 +164,7 @@ def attribute_name(wire_name: str) -> str:
 def function_name(wire_name: str) -> str:
     """A module-level function name for a wire name (never a keyword or builtin)."""
     text = snake_case(wire_name)
-    return f"{text}_" if text in RESERVED_ATTRIBUTES else text
+    return f"{text}_" if text in RESERVED_NAMES else text
 
 
 def class_name(name: str) -> str:

@@ -8,7 +8,7 @@ Outputs: ``mutants(value, knowledge)``: ``(kind, description, text)`` triples, i
 order.  Kinds: ``drop`` (each key), ``null`` (each value), ``wrong-type`` (each value in
 another JSON type), ``enum`` (each string an unknown value), ``tag-wrong`` / ``tag-absent`` /
 ``tag-extra``, ``extra-key``, ``attr-name`` (a wire key spelled as the bindings' Python
-attribute, ``toolCallId`` → ``tool_call_id``, ``type`` → ``type_``), ``key-case``
+attribute, ``toolCallId`` → ``tool_call_id``, ``class`` → ``class_``), ``key-case``
 (``Name`` for ``name``), ``int-bound`` (the bounds of every Rust and Go integer type at each
 integer), ``int-float`` (``1.0`` for ``1``).
 Guarantees: pure and deterministic; each mutant differs from its base in one place (one

@@ -100,7 +100,7 @@ assert set(methods.METHODS) == {evil, "getFoo"}, sorted(methods.METHODS)
 assert methods.METHODS[evil].sender == 'cli"""ent'
 assert methods.METHODS[evil].receiver == "ser<b>ver"
 assert "__import__(\"os\")" in stub_data.ERRORS[-32001]
-fields = {f.alias for f in models.Foo.model_fields.values()}
+fields = {f.serialization_alias or n for n, f in models.Foo.model_fields.items()}
 assert {'a"b', "with space", "class", "__init__", "<script>"} <= fields, fields
 assert models.Foo.__doc__ and 'Ends early? """ then __import__("os")' in models.Foo.__doc__
 assert "<script>alert('doc')</script>" in models.Foo.__doc__

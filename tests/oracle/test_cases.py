@@ -45,7 +45,7 @@ def test_mutants_cover_every_kind() -> None:
         attribute_name=naming.attribute_name,
         case_insensitive_keys=True,
     )
-    value = {"type": "a", "toolCallId": 3, "items": [True]}
+    value = {"type": "a", "toolCallId": 3, "items": [True], "class": "x"}
     found = list(mutants(value, know))
     kinds = Counter(kind for kind, _, _ in found)
     assert set(kinds) == {
@@ -54,14 +54,23 @@ def test_mutants_cover_every_kind() -> None:
     }  # fmt: skip
     texts = {what: make() for _, what, make in found}
     assert texts["/toolCallId as tool_call_id"] == (
-        '{"type":"a","tool_call_id":3,"items":[true]}'
+        '{"type":"a","tool_call_id":3,"items":[true],"class":"x"}'
     )
-    assert texts["/type as type_"] == '{"type_":"a","toolCallId":3,"items":[true]}'
-    assert texts["3.0 at /toolCallId"] == '{"type":"a","toolCallId":3.0,"items":[true]}'
+    assert texts["/class as class_"] == (
+        '{"type":"a","toolCallId":3,"items":[true],"class_":"x"}'
+    )
+    assert "/type as type_" not in texts  # ``type`` is its own attribute name
+    assert texts["3.0 at /toolCallId"] == (
+        '{"type":"a","toolCallId":3.0,"items":[true],"class":"x"}'
+    )
     assert kinds["int-bound"] == len(INT_BOUNDS) - (3 in INT_BOUNDS)
-    assert json.loads(texts["drop /items"]) == {"type": "a", "toolCallId": 3}
+    assert json.loads(texts["drop /items"]) == {
+        "type": "a",
+        "toolCallId": 3,
+        "class": "x",
+    }
     # Each mutant leaves the base untouched (they are built lazily from it).
-    assert value == {"type": "a", "toolCallId": 3, "items": [True]}
+    assert value == {"type": "a", "toolCallId": 3, "items": [True], "class": "x"}
 
 
 def test_int_bounds_are_those_of_every_rust_and_go_integer() -> None:

@@ -79,9 +79,12 @@ def test_constant_case(name: str, expected: str) -> None:
 @pytest.mark.parametrize(
     ("wire", "expected"),
     [
-        ("type", "type_"),
-        ("id", "id_"),
+        # Builtins are fine attribute names, except those annotations use.
+        ("type", "type"),
+        ("id", "id"),
+        ("filter", "filter"),
         ("list", "list_"),
+        ("str", "str_"),
         ("from", "from_"),
         ("class", "class_"),
         ("json", "json_"),  # a BaseModel method
@@ -92,7 +95,7 @@ def test_constant_case(name: str, expected: str) -> None:
         ("name", "name"),
     ],
 )
-def test_attribute_name_avoids_keywords_builtins_and_basemodel(
+def test_attribute_name_avoids_keywords_annotation_builtins_and_basemodel(
     wire: str, expected: str
 ) -> None:
     assert naming.attribute_name(wire) == expected

@@ -436,7 +436,10 @@ def test_file_set_and_headers(rendered: dict[str, str]) -> None:
     assert rendered[f"{root}/_rpc.py"].split("\n", 1)[1] == runtime_source()
     assert sorted(rendered) == sorted(
         f"{root}/{name}"
-        for name in ("__init__.py", "models.py", "methods.py", "_rpc.py", "py.typed")
+        for name in (
+            *("__init__.py", "models.py", "methods.py", "errors.py", "_rpc.py"),
+            "py.typed",
+        )
     )
     assert rendered[f"{root}/py.typed"] == ""
     header = (
@@ -510,7 +513,11 @@ def test_empty_protocol_renders_a_valid_package(tmp_path: Path) -> None:
     assert tool(BIN / "black", "--check", "-q", package)[0] == 0
     module = import_package(python_dir, "empty_bindings")
     assert module.METHODS == {}
-    assert module.__all__ == ["METHODS", "MethodInfo"]
+    assert module.__all__ == [
+        *("INTERNAL_ERROR", "INVALID_PARAMS", "INVALID_REQUEST", "METHODS"),
+        *("METHOD_NOT_FOUND", "PARSE_ERROR", "MethodInfo", "RpcError"),
+        "TransportError",
+    ]
 
 
 # ------------------------------------------------------------------- presence & types
@@ -539,7 +546,7 @@ def test_meta_and_keyword_fields_are_aliased(pkg: ModuleType) -> None:
     roundtrip(pkg.Thing, text)
     model = pkg.Thing.model_validate_json(text)
     assert model.meta == {"trace": [1]}
-    assert model.type_ == "x" and model.url_path == "/a" and model.id_ == 1
+    assert model.type == "x" and model.url_path == "/a" and model.id == 1
     assert "meta" in pkg.Thing.model_fields and "_meta" not in pkg.Thing.model_fields
     # Populate by attribute name, dump by wire name.
     built = pkg.Thing(id=1, name="n", label=None, meta={"a": 1})
@@ -559,7 +566,7 @@ def test_messages_are_read_by_wire_name_only(pkg: ModuleType) -> None:
         with pytest.raises(ValidationError):
             read(thing(url_path="/a"))  # Thing is closed: an unknown key
         with pytest.raises(ValidationError):
-            read(thing(type_="x"))
+            read(thing(type_="x"))  # no attribute spelling is ever a wire name
     # An open model keeps the attribute spelling as an unknown key, never as the field.
     both = TypeAdapter(pkg.InitializeParams).validate_json(
         '{"protocolVersion":1,"protocol_version":2}'
@@ -635,7 +642,7 @@ def test_extra_keys_forbid_allow_and_typed_index_signature(pkg: ModuleType) -> N
 
 
 def test_bases_and_flatten_inline_fields_in_wire_order(pkg: ModuleType) -> None:
-    assert list(pkg.Thing.model_fields)[:3] == ["id_", "meta", "name"]
+    assert list(pkg.Thing.model_fields)[:3] == ["id", "meta", "name"]
     assert list(pkg.Flat.model_fields) == ["first", "a", "b", "z"]
     roundtrip(pkg.Flat, '{"first":0,"a":1,"b":"x","z":2}')
     roundtrip(pkg.Flat, '{"first":0,"a":1,"z":2}')
@@ -663,7 +670,7 @@ def test_string_enum(pkg: ModuleType) -> None:
     assert issubclass(pkg.ContentKind, str)
     assert pkg.ContentKind.TEXT.value == "text"
     model = pkg.TextContent.model_validate({"type": "text", "text": "x"})
-    assert model.type_ is pkg.ContentKind.TEXT
+    assert model.type is pkg.ContentKind.TEXT
     roundtrip(pkg.ContentKind, '"audio"')
     rejects(pkg.ContentKind, '"video"')
     rejects(pkg.ContentKind, '"TEXT"')
@@ -818,7 +825,7 @@ def test_aliases_newtypes_and_externals(
     # Aliases of scalars carry Strict(): TypeAdapter(Alias) is lax by default.
     assert "ToolCallId: TypeAlias = Annotated[int, Strict()]" in models
     assert (
-        "Wide: TypeAlias = Annotated[int, Strict()] | Annotated[float, Strict()]"
+        "Wide: TypeAlias = Annotated[\n    Annotated[int, Strict()] | Annotated[float, Strict()], _NUMBER\n]"
         in models
     )
     assert "# ActionEnvelope is defined outside this spec: any JSON value." in models

@@ -223,10 +223,14 @@ def _primitive(expr: ir.Primitive, strict: bool = False) -> str:
         bounds.append(f"pattern={pattern!r}")
     if bounds:
         metadata.append(f"Field({', '.join(bounds)})")
-    if not metadata:
-        return base
     extra = ", ".join(metadata)
-    return " | ".join(f"Annotated[{part}, {extra}]" for part in base.split(" | "))
+    text = (
+        " | ".join(f"Annotated[{part}, {extra}]" for part in base.split(" | "))
+        if metadata
+        else base
+    )
+    # ``_NUMBER``: one error for a value that is no number, not one per member.
+    return f"Annotated[{text}, _NUMBER]" if " | " in base else text
 
 
 def _flatten(expr: ir.TypeExpr, out: list[ir.TypeExpr]) -> None:

@@ -2,7 +2,7 @@
 
 Phase: backend (after the passes).
 Inputs: a normalized ``ir.Protocol`` and the Python package name.
-Outputs: ``python/<pkg>/{__init__,models,methods,_rpc}.py`` and ``py.typed`` (relative
+Outputs: ``python/<pkg>/{__init__,models,methods,errors,_rpc}.py`` and ``py.typed`` (relative
 to ``generated/<id>/``); ``_rpc`` is the runtime ``codegen/runtime/jsonrpc.py`` copied
 verbatim under the generated header.  The sibling modules compute a small view-model (names,
 annotations as strings, docstring blocks); ``templates/python/*.j2`` lay it out;
@@ -32,6 +32,7 @@ from codegen import ir
 from codegen.backends.escape import py_comment
 from codegen.backends.formatting import format_python
 from codegen.backends.python.decls import definition_order
+from codegen.backends.python.errors import STANDARD_ERRORS, error_views
 from codegen.backends.python.imports import import_order, render_with_imports
 from codegen.backends.python.methods import method_views
 from codegen.backends.python.text import docstring
@@ -51,7 +52,12 @@ _MODEL_HELPERS = (
     "_SORTED_KEYS",
     "_OnError",
     "_omitted",
+    "_NUMBER",
 )
+# What a generated package needs (also stated in its pyproject, README and import check:
+# the models use ``pydantic.MISSING``, which older releases do not export on Python 3.11).
+PYTHON_FLOOR = ">=3.11"
+PYDANTIC_REQUIREMENT = ">=2.14,<3"
 
 
 def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
@@ -87,18 +93,44 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
     }
     methods_py = render_with_imports("python/methods.py.j2", methods_ctx, defined)
     exported = import_order(d.name for d in decls if d.exported)
+    errors = error_views(protocol, {d.name for d in decls})
+    error_names = import_order([*STANDARD_ERRORS, *(e.name for e in errors)])
+    errors_py = render_template(
+        "python/errors.py.j2",
+        header=header,
+        module_doc=docstring(
+            f"Error codes of {title} (spec '{protocol.id}').\n\n"
+            "JSON-RPC's and the protocol's own codes, and the exceptions a client\n"
+            "raises: ``RpcError`` (the peer answered with an error: ``code``,\n"
+            "``message``, ``data``) and ``TransportError`` (the peer could not be\n"
+            "reached, or the connection failed).  A handler raises\n"
+            "``RpcError(CODE, message, data)`` to answer with an error.",
+            "",
+        ),
+        names=import_order([*error_names, "RpcError", "TransportError"]),
+        errors=errors,
+    )
     init_py = render_template(
         "python/__init__.py.j2",
         header=header,
-        module_doc=docstring(f"Typed bindings of {title} (spec '{protocol.id}').", ""),
+        module_doc=docstring(
+            f"Typed bindings of {title} (spec '{protocol.id}').\n\n"
+            f"Needs Python {PYTHON_FLOOR} and pydantic {PYDANTIC_REQUIREMENT}.",
+            "",
+        ),
         models=exported,
-        names=import_order([*exported, "METHODS", "MethodInfo"]),
+        errors=error_names,
+        names=import_order(
+            [*exported, *error_names, "METHODS", "MethodInfo", "RpcError"]
+            + ["TransportError"]
+        ),
     )
     root = f"python/{package}"
     return {
         # The runtime is linted and tested as codegen's own module: copied, not formatted.
         f"{root}/_rpc.py": f"{header}\n{runtime_source()}",
         f"{root}/__init__.py": format_python(init_py, filename="__init__.py"),
+        f"{root}/errors.py": format_python(errors_py, filename="errors.py"),
         f"{root}/methods.py": format_python(methods_py, filename="methods.py"),
         f"{root}/models.py": format_python(models_py, filename="models.py"),
         f"{root}/py.typed": "",

@@ -41,6 +41,7 @@ class DeclBuilder(TypeAnnotator):
     def __init__(self, protocol: ir.Protocol) -> None:
         super().__init__(protocol)
         self._tags = tag_overrides(protocol, self.index)
+        self._uses = _method_uses(protocol)
 
     def attrs(self, fields: list[ir.Field]) -> dict[str, str]:
         """Wire name → the attribute of a model with these fields."""
@@ -73,6 +74,7 @@ class DeclBuilder(TypeAnnotator):
             ),
             f"Synthesized from `{struct.derived_from}`." if struct.derived_from else "",
         )
+        docs = struct.lifecycle.docs.strip() or self._uses.get(struct.name, "")
         body: tuple[str, ...] = ()
         if extra_after is not None and len(extra_after) < len(kept):
             # serde writes a flattened map's entries where the map stands; pydantic
@@ -112,7 +114,11 @@ class DeclBuilder(TypeAnnotator):
             fields=kept,
             closed=struct.extra_keys is ir.ExtraKeys.FORBID and extra_type is None,
             extra_type=extra_type,
-            doc=lifecycle_text(struct.lifecycle.docs, struct.lifecycle, *notes),
+            doc=lifecycle_text(
+                docs or f"`{struct.name}` (the spec does not describe it).",
+                struct.lifecycle,
+                *notes,
+            ),
             exported=struct.exported,
         )
 
@@ -200,6 +206,13 @@ class DeclBuilder(TypeAnnotator):
         annotation = self._read_rules(fld, annotation, has_default, default_value)
         if fld.allowed_values_note:
             notes.insert(0, f"Allowed values: {fld.allowed_values_note}")
+        # One legal value and no default: type checkers see a default, the constructor
+        # fills it in (``_Model.__init__``), a message read from the wire must carry it.
+        filled = (
+            default is None
+            and not nullable
+            and _single_literal(self.index, fld.type, tags)
+        )
         args: list[str] = []
         if default is not None and (aliases or attr != fld.wire_name or extra_args):
             args.append(
@@ -212,9 +225,14 @@ class DeclBuilder(TypeAnnotator):
             args.append(f"validation_alias=AliasChoices({choices})")
             args.append(f"serialization_alias={json.dumps(aliases[0])}")
         elif attr != fld.wire_name:
-            args.append(f"alias={json.dumps(fld.wire_name)}")
+            # Not ``alias=``: type checkers would take the wire name for the
+            # constructor's parameter (PEP 681); these leave it the attribute name.
+            wire = json.dumps(fld.wire_name)
+            args.append(f"validation_alias={wire}, serialization_alias={wire}")
         args.extend(extra_args)
-        if args:
+        if filled:
+            value = f"_filled({', '.join(args)})"
+        elif args:
             value = f"Field({', '.join(args)})"
         else:
             value = default or ""
@@ -291,6 +309,10 @@ class DeclBuilder(TypeAnnotator):
                 else ""
             ),
         ]
+        docs = (
+            enum.lifecycle.docs.strip()
+            or f"`{enum.name}` (the spec does not describe it)."
+        )
         body: tuple[str, ...] = ()
         if enum.open and not enum.flags:
             wire = "str" if enum.base is ir.EnumBase.STRING else "int"
@@ -330,9 +352,7 @@ class DeclBuilder(TypeAnnotator):
             kind="enum",
             body=body,
             name=self.names[enum.name],
-            doc=docstring(
-                lifecycle_text(enum.lifecycle.docs, enum.lifecycle, *notes), "    "
-            ),
+            doc=docstring(lifecycle_text(docs, enum.lifecycle, *notes), "    "),
             base=base,
             members=members,
             exported=enum.exported,
@@ -378,6 +398,22 @@ class DeclBuilder(TypeAnnotator):
         return False
 
 
+def _method_uses(protocol: ir.Protocol) -> dict[str, str]:
+    """Struct name → a sentence naming the methods whose params or result it is: the
+    docstring of a type the spec leaves undocumented (most ``*Params``)."""
+    uses: dict[str, list[str]] = {}
+    for method in protocol.methods:
+        for role, expr in (("params", method.params), ("result", method.result)):
+            if isinstance(expr, ir.Ref):
+                kind = method.kind.value
+                text = f"the {role} of the `{method.wire_name}` {kind} ({method.direction.arrow()})"
+                uses.setdefault(expr.name, []).append(text)
+    return {
+        name: texts[0][0].upper() + "; ".join(texts)[1:] + "."
+        for name, texts in uses.items()
+    }
+
+
 def _is_instance_of(value: object, kind: ir.PrimitiveKind) -> bool:
     """Whether a JSON value is of a primitive kind (so it can be a plain default)."""
     if kind is ir.PrimitiveKind.BOOLEAN or isinstance(value, bool):
@@ -395,6 +431,18 @@ def _admits_none(annotation: str) -> bool:
         or annotation.endswith("| None")
         or annotation == "None"
     )
+
+
+def _single_literal(
+    index: Index, expr: ir.TypeExpr, tags: tuple[str | int | bool, ...] | None
+) -> bool:
+    """Whether a field's annotation is ``Literal`` of one value (a tag)."""
+    if tags is not None:
+        return len(tags) == 1
+    resolved = index.resolve(expr)
+    if isinstance(resolved, ir.Literal):
+        return not isinstance(resolved.value, float)
+    return isinstance(resolved, ir.EnumMemberRef)
 
 
 def _is_literal_like(index: Index, expr: ir.TypeExpr) -> bool:

@@ -24,20 +24,15 @@ __all__ = ["RESERVED_GLOBALS", "import_order", "names_in", "render_with_imports"
 # Where each name a generated module may use comes from (imports are computed from the
 # names the rendered text actually uses, so nothing unused is imported).
 _IMPORT_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("collections.abc", ("Callable",)),
+    ("collections.abc", ("Callable", "Iterator")),
     ("dataclasses", ("dataclass",)),
     ("enum", ("STRICT", "Enum", "Flag", "IntEnum", "IntFlag", "StrEnum")),
+    ("inspect", ("get_annotations",)),
     (
         "typing",
         (
-            "Annotated",
-            "Any",
-            "ClassVar",
-            "Literal",
-            "NewType",
-            "Self",
-            "TypeAlias",
-            "cast",
+            *("Annotated", "Any", "ClassVar", "Final", "Literal", "NamedTuple"),
+            *("NewType", "Self", "TypeAlias", "cast", "get_args", "get_origin"),
         ),
     ),
     # A pydantic dependency; ``typing.TypeAliasType`` needs Python 3.12.
@@ -50,21 +45,25 @@ _IMPORT_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
             *("Tag", "TypeAdapter", "AfterValidator", "ValidationError"),
             *("ValidatorFunctionWrapHandler", "WrapValidator", "model_validator"),
             *("SerializerFunctionWrapHandler", "model_serializer"),
-            *("GetJsonSchemaHandler",),
+            *("GetJsonSchemaHandler", "GetPydanticSchema"),
         ),
     ),
     ("pydantic.config", ("ExtraValues",)),
     ("pydantic.json_schema", ("JsonSchemaValue",)),
     (
         "pydantic_core",
-        ("CoreSchema", "PydanticCustomError", "core_schema", "to_jsonable_python"),
+        (
+            *("CoreSchema", "InitErrorDetails", "PydanticCustomError", "core_schema"),
+            "to_jsonable_python",
+        ),
     ),
 )
-_STDLIB = frozenset({"collections.abc", "dataclasses", "enum", "typing"})
+_STDLIB = frozenset({"collections.abc", "dataclasses", "enum", "inspect", "typing"})
 # Names the generated modules import or define at module level; spec types never take
 # them.
 RESERVED_GLOBALS = frozenset(
-    {name for _, names in _IMPORT_SOURCES for name in names} | {"METHODS", "MethodInfo"}
+    {name for _, names in _IMPORT_SOURCES for name in names}
+    | {"METHODS", "MethodInfo", "RpcError", "TransportError"}
 )
 
 

@@ -10,6 +10,7 @@ escaped, control characters blanked) and needs no reformatting at ``LINE_LENGTH`
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 from codegen import ir
@@ -23,6 +24,7 @@ __all__ = [
     "json_kind",
     "lifecycle_text",
     "py_literal",
+    "render_links",
 ]
 
 
@@ -46,11 +48,29 @@ def py_literal(value: object) -> str:
     raise TypeError(f"not a JSON value: {value!r}")
 
 
+# JSDoc / TSDoc inline links: ``{@link Target}``, ``{@link Target | label}``,
+# ``{@link Target label}`` (also ``@linkcode`` / ``@linkplain``).
+_JSDOC_LINK = re.compile(r"\{@link(?:code|plain)?\s+([^\s|}]+)\s*\|?\s*([^}]*)\}")
+
+
+def _link(match: re.Match[str]) -> str:
+    target, label = match.group(1), match.group(2).strip()
+    if "://" in target:
+        return f"{label} ({target})" if label else target
+    return f"{label} (`{target}`)" if label else f"`{target}`"
+
+
+def render_links(text: str) -> str:
+    """JSDoc ``{@link X}`` as reStructuredText-ish code (`` `X` ``), labels kept."""
+    return _JSDOC_LINK.sub(_link, text)
+
+
 def doc_lines(text: str) -> list[str]:
-    """The lines of ``text`` as docstring content: escaped so the docstring cannot end
-    early, control characters blanked, outer blank lines dropped, the rest dedented.
+    """The lines of ``text`` as docstring content: JSDoc links rendered, escaped so the
+    docstring cannot end early, control characters blanked, outer blank lines dropped,
+    the rest dedented.
     """
-    text = text.expandtabs(4).replace("\r\n", "\n").replace("\r", "\n")
+    text = render_links(text).expandtabs(4).replace("\r\n", "\n").replace("\r", "\n")
     text = "".join(ch if ch == "\n" or ch.isprintable() else " " for ch in text)
     text = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
     lines = [line.rstrip() for line in text.split("\n")]

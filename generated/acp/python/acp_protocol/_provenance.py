@@ -17,12 +17,13 @@ SOURCES: tuple[tuple[str, str], ...] = (
     ),
 )
 FILES: dict[str, str] = {
-    "__init__.py": "83191821479979f48b6716f238cdff988c3c9a7467b0f54c8c3c97d09fa0d5ee",
-    "_rpc.py": "6ba476538c49784e1caff721201b42d16a16c596b6aff283f53fb85799efa9ad",
-    "client.py": "826aad1a167ea2ba80ad842f4693b5445816b364787e9f0c47688bc67b66ea78",
+    "__init__.py": "14f1664f2dd51ca2971550d49a53fe1a8f885c718e7167ad7d6ba54258d51536",
+    "_rpc.py": "aa8c1e9f1cf18915223e67c524d2754020315992a139394e8cad9998de9eec5a",
+    "client.py": "d4cbbc5237fb3c1a44285f6b56b3c51d3431554cb5ecc179d86961534bafc9fb",
+    "errors.py": "87d815e439da4dd600d18963c99f5eb9ead18c77aed922e61e5c1f207bbe9e29",
     "methods.py": "30408762bc68f295406037c5c4147c3f2cb02c2a76d530cac6b233e667377993",
-    "models.py": "9fa86edfad8c0bb9583836eb647dec8251d4536ee09c56fde86ec65e50d8f581",
+    "models.py": "1a175a3afa828c2a0836834de6ee10b466b5384bb362706a7e006653ef0e9cf3",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-    "server.py": "f78d96a64dc753c793e6344225998b22b23541a00531093e70d78af0443d7db5",
+    "server.py": "1ee0afc0d631e27b2a8ae71b9578701a3dbdc2926fb1f3db7e0a14cdf44e09bf",
     "stub_data.py": "c6090e17fb984fedd22751f6c8b02adb6b1e7a2dcadd5c17b5930388540e3a79",
 }

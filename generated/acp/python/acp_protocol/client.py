@@ -34,8 +34,8 @@ STUB_COMMAND = (sys.executable, "-m", "acp_protocol.server", "--transport", "std
 
 class ClientHandler:
     """Handles what the agent sends to the client: override the
-    methods you serve (the others answer -32601); raise ``_rpc.RpcError`` to answer
-    with an error code.
+    methods you serve (the others answer -32601); raise ``RpcError`` (from the
+    package, or ``errors``) to answer with an error code.
     """
 
     async def stream_assistant_message_chunk(
@@ -159,7 +159,7 @@ class AcpClient:
         await self.close()
 
     @classmethod
-    async def stdio(
+    def stdio(
         cls,
         command: collections.abc.Sequence[str] | None = None,
         *,
@@ -167,9 +167,11 @@ class AcpClient:
         max_message_bytes: int = _rpc.DEFAULT_MAX_MESSAGE_BYTES,
         stderr: int | typing.IO[Any] | None = None,
         log: _rpc.MessageLog = _rpc.QUIET,
-    ) -> AcpClient:
+    ) -> _rpc.Connecting[AcpClient]:
         """Start ``command`` (default: the stub server) and talk newline-delimited
-        JSON over its stdin/stdout.
+        JSON over its stdin/stdout: ``async with AcpClient.stdio() as client:``
+        (or ``await`` it and ``close()`` the client).  A command that cannot start
+        raises ``TransportError``.
         """
         env: collections.abc.Mapping[str, str] | None = None
         if command is None:
@@ -181,16 +183,21 @@ class AcpClient:
                 "PYTHONPATH": os.pathsep.join(filter(None, [root, path])),
             }
         serving = handler or ClientHandler()
-        connection = await _rpc.connect_stdio(
-            command,
-            lambda _session: handlers(serving),
-            limit=max_message_bytes,
-            env=env,
-            stderr=stderr,
-            log=log,
-            methods=METHODS,
-        )
-        return cls(connection)
+        argv = command
+
+        async def connect() -> AcpClient:
+            connection = await _rpc.connect_stdio(
+                argv,
+                lambda _session: handlers(serving),
+                limit=max_message_bytes,
+                env=env,
+                stderr=stderr,
+                log=log,
+                methods=METHODS,
+            )
+            return cls(connection)
+
+        return _rpc.Connecting(connect)
 
     async def initialize(self, params: InitializeParams) -> InitializeResponse:
         """Initialize sets up the agent's state. It should be called before any other method,

@@ -6,13 +6,24 @@ JSON-RPC 2.0 protocol between a code editor (the client) and a coding agent, ove
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from enum import Enum, Flag, StrEnum
-from typing import Annotated, Any, Literal, TypeAlias, cast
+from inspect import get_annotations
+from typing import (
+    Annotated,
+    Any,
+    Literal,
+    NamedTuple,
+    TypeAlias,
+    cast,
+    get_args,
+    get_origin,
+)
 
 from pydantic import (
     MISSING,
     AfterValidator,
+    AliasChoices,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -20,6 +31,7 @@ from pydantic import (
     Field,
     GetCoreSchemaHandler,
     GetJsonSchemaHandler,
+    GetPydanticSchema,
     JsonValue,
     Strict,
     Tag,
@@ -31,10 +43,15 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import (
     CoreSchema,
+    InitErrorDetails,
     PydanticCustomError,
     core_schema,
     to_jsonable_python,
 )
+
+# Declared extra keys narrow ``__pydantic_extra__``, pydantic's documented way; pyright
+# takes that for an incompatible override.
+# pyright: reportIncompatibleVariableOverride=false
 
 # ---------------------------------------------------------------- runtime helpers
 
@@ -292,11 +309,67 @@ class _WireEnum:
         return handler(schema)
 
 
+def _filled(**options: Any) -> Any:
+    """A field with one legal value (a tag): the constructor fills it in when left out
+    (type checkers see a default), while a message read from the wire must carry it."""
+    return Field(**options)
+
+
+def _number_error(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """``int | float`` reports one error, not one per member, for a value that is no
+    number."""
+    schema = handler(source)
+    if schema["type"] == "union":
+        # ``float_type``: pydantic's own "Input should be a valid number".
+        schema = cast(CoreSchema, {**schema, "custom_error_type": "float_type"})
+    return schema
+
+
+_NUMBER = GetPydanticSchema(get_pydantic_core_schema=_number_error)
+
+
+class _InitPlan(NamedTuple):
+    """What the constructor of one model accepts and fills in (built on first use)."""
+
+    keys: frozenset[str]
+    fills: tuple[tuple[str, tuple[str, ...], Any], ...]
+    open: bool
+
+
+_INIT_PLANS: dict[type[BaseModel], _InitPlan] = {}
+
+
+def _init_plan(model: type[BaseModel]) -> _InitPlan:
+    keys: set[str] = set()
+    fills: list[tuple[str, tuple[str, ...], Any]] = []
+    for name, info in model.model_fields.items():
+        spellings = {name}
+        if isinstance(info.validation_alias, str):
+            spellings.add(info.validation_alias)
+        elif isinstance(info.validation_alias, AliasChoices):
+            spellings.update(
+                c for c in info.validation_alias.choices if isinstance(c, str)
+            )
+        keys.update(spellings)
+        literal = (
+            get_args(info.annotation) if get_origin(info.annotation) is Literal else ()
+        )
+        if info.is_required() and len(literal) == 1:
+            fills.append((name, tuple(sorted(spellings)), literal[0]))
+    declared_extra = any(
+        "__pydantic_extra__" in get_annotations(klass)
+        for klass in model.__mro__[: model.__mro__.index(_Model)]
+    )
+    plan = _InitPlan(frozenset(keys), tuple(fills), declared_extra)
+    _INIT_PLANS[model] = plan
+    return plan
+
+
 class _Model(BaseModel):
     """Base of every model: strict; built in Python by attribute or wire name, read from
     messages (``model_validate*``, any ``TypeAdapter``, the ``METHODS`` adapters) by wire
-    name only, dumped by wire name; keys the spec does not declare are kept, so a round
-    trip preserves them."""
+    name only, dumped by wire name; keys the spec does not declare are kept when read,
+    so a round trip preserves them, and refused when built in Python."""
 
     model_config = ConfigDict(
         strict=True,
@@ -308,14 +381,38 @@ class _Model(BaseModel):
 
     def __init__(self, /, **data: Any) -> None:
         """Build in Python: keyword arguments by attribute name (``tool_call_id=1``) or
-        by wire name (``toolCallId=1``); a message read from the wire never takes the
-        attribute spelling (``{"tool_call_id": 1}`` keeps it as an unknown key)."""
+        by wire name (``toolCallId=1``); a tag left out takes its one value; a keyword
+        the model does not declare is an error (a typo must not reach the wire) unless
+        the spec gives the object extra keys.  A message read from the wire never
+        takes the attribute spelling (``{"tool_call_id": 1}`` keeps it as an unknown
+        key)."""
+        plan = _INIT_PLANS.get(type(self)) or _init_plan(type(self))
+        for name, spellings, value in plan.fills:
+            if not any(key in data for key in spellings):
+                data[name] = value
+        unknown = [] if plan.open else [key for key in data if key not in plan.keys]
+        if unknown:
+            raise ValidationError.from_exception_data(
+                type(self).__name__,
+                [
+                    InitErrorDetails(
+                        type="extra_forbidden", loc=(key,), input=data[key]
+                    )
+                    for key in unknown
+                ],
+            )
         self.__pydantic_validator__.validate_python(
             data, self_instance=self, by_alias=True, by_name=True
         )
 
     # Reading never calls ``__init__`` (pydantic treats a marked ``__init__`` as its own).
     __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
+    def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
+        """The repr leaves out absent fields (``MISSING``), as the wire does."""
+        for name, value in super().__repr_args__():
+            if value is not MISSING:
+                yield name, value
 
 
 class _ClosedModel(_Model):
@@ -328,6 +425,8 @@ class _ClosedModel(_Model):
 
 
 class Error(_Model):
+    """`Error` (the spec does not describe it)."""
+
     code: Annotated[int, Field(ge=-2147483648, le=2147483647)]
     message: str
     data: Annotated[JsonValue | MISSING, _omitted(None)] = MISSING
@@ -340,6 +439,8 @@ class Error(_Model):
 
 
 class ErrorCode(_Model):
+    """`ErrorCode` (the spec does not describe it)."""
+
     code: Annotated[int, Field(ge=-2147483648, le=2147483647)]
     message: str
 
@@ -351,11 +452,21 @@ class ErrorCode(_Model):
 
 
 class Method(_Model):
+    """`Method` (the spec does not describe it)."""
+
     name: str
-    request_type: str = Field(alias="requestType")
-    param_payload: bool = Field(alias="paramPayload")
-    response_type: str = Field(alias="responseType")
-    response_payload: bool = Field(alias="responsePayload")
+    request_type: str = Field(
+        validation_alias="requestType", serialization_alias="requestType"
+    )
+    param_payload: bool = Field(
+        validation_alias="paramPayload", serialization_alias="paramPayload"
+    )
+    response_type: str = Field(
+        validation_alias="responseType", serialization_alias="responseType"
+    )
+    response_payload: bool = Field(
+        validation_alias="responsePayload", serialization_alias="responsePayload"
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -382,7 +493,9 @@ class InitializeParams(_Model):
     Otherwise the client can send other messages to the agent.
     """
 
-    protocol_version: ProtocolVersion = Field(alias="protocolVersion")
+    protocol_version: ProtocolVersion = Field(
+        validation_alias="protocolVersion", serialization_alias="protocolVersion"
+    )
     """The version of the protocol that the client supports.
     This should be the latest version supported by the client.
     """
@@ -403,12 +516,18 @@ ProtocolVersion: TypeAlias = Annotated[
 
 
 class InitializeResponse(_Model):
-    protocol_version: ProtocolVersion = Field(alias="protocolVersion")
+    """The result of the `initialize` request (client → agent)."""
+
+    protocol_version: ProtocolVersion = Field(
+        validation_alias="protocolVersion", serialization_alias="protocolVersion"
+    )
     """The version of the protocol that the agent supports.
     If the agent supports the requested version, it should respond with the same version.
     Otherwise, the agent should respond with the latest version it supports.
     """
-    is_authenticated: bool = Field(alias="isAuthenticated")
+    is_authenticated: bool = Field(
+        validation_alias="isAuthenticated", serialization_alias="isAuthenticated"
+    )
     """Indicates whether the agent is authenticated and
     ready to handle requests.
     """
@@ -506,13 +625,19 @@ StreamAssistantMessageChunkResponse: TypeAlias = None
 
 
 class AssistantMessageChunkText(_Model):
-    """Synthesized from `AssistantMessageChunk::Text`."""
+    """`AssistantMessageChunkText` (the spec does not describe it).
+
+    Synthesized from `AssistantMessageChunk::Text`.
+    """
 
     text: str
 
 
 class AssistantMessageChunkThought(_Model):
-    """Synthesized from `AssistantMessageChunk::Thought`."""
+    """`AssistantMessageChunkThought` (the spec does not describe it).
+
+    Synthesized from `AssistantMessageChunk::Thought`.
+    """
 
     thought: str
 
@@ -541,6 +666,8 @@ class RequestToolCallConfirmationParams(_Model):
 
 
 class Icon(_WireEnum, StrEnum):
+    """`Icon` (the spec does not describe it)."""
+
     FILE_SEARCH = "fileSearch"
     FOLDER = "folder"
     GLOBE = "globe"
@@ -569,43 +696,64 @@ class Icon(_WireEnum, StrEnum):
 
 
 class ToolCallConfirmationEdit(_Model):
-    """Synthesized from `ToolCallConfirmation::Edit`."""
+    """`ToolCallConfirmationEdit` (the spec does not describe it).
 
-    type_: Literal["edit"] = Field(alias="type")
+    Synthesized from `ToolCallConfirmation::Edit`.
+    """
+
+    type: Literal["edit"] = _filled()
     description: Annotated[str | None | MISSING, _omitted(None)] = MISSING
 
 
 class ToolCallConfirmationExecute(_Model):
-    """Synthesized from `ToolCallConfirmation::Execute`."""
+    """`ToolCallConfirmationExecute` (the spec does not describe it).
 
-    type_: Literal["execute"] = Field(alias="type")
+    Synthesized from `ToolCallConfirmation::Execute`.
+    """
+
+    type: Literal["execute"] = _filled()
     command: str
-    root_command: str = Field(alias="rootCommand")
+    root_command: str = Field(
+        validation_alias="rootCommand", serialization_alias="rootCommand"
+    )
     description: Annotated[str | None | MISSING, _omitted(None)] = MISSING
 
 
 class ToolCallConfirmationMcp(_Model):
-    """Synthesized from `ToolCallConfirmation::Mcp`."""
+    """`ToolCallConfirmationMcp` (the spec does not describe it).
 
-    type_: Literal["mcp"] = Field(alias="type")
-    server_name: str = Field(alias="serverName")
-    tool_name: str = Field(alias="toolName")
-    tool_display_name: str = Field(alias="toolDisplayName")
+    Synthesized from `ToolCallConfirmation::Mcp`.
+    """
+
+    type: Literal["mcp"] = _filled()
+    server_name: str = Field(
+        validation_alias="serverName", serialization_alias="serverName"
+    )
+    tool_name: str = Field(validation_alias="toolName", serialization_alias="toolName")
+    tool_display_name: str = Field(
+        validation_alias="toolDisplayName", serialization_alias="toolDisplayName"
+    )
     description: Annotated[str | None | MISSING, _omitted(None)] = MISSING
 
 
 class ToolCallConfirmationFetch(_Model):
-    """Synthesized from `ToolCallConfirmation::Fetch`."""
+    """`ToolCallConfirmationFetch` (the spec does not describe it).
 
-    type_: Literal["fetch"] = Field(alias="type")
+    Synthesized from `ToolCallConfirmation::Fetch`.
+    """
+
+    type: Literal["fetch"] = _filled()
     urls: list[str]
     description: Annotated[str | None | MISSING, _omitted(None)] = MISSING
 
 
 class ToolCallConfirmationOther(_Model):
-    """Synthesized from `ToolCallConfirmation::Other`."""
+    """`ToolCallConfirmationOther` (the spec does not describe it).
 
-    type_: Literal["other"] = Field(alias="type")
+    Synthesized from `ToolCallConfirmation::Other`.
+    """
+
+    type: Literal["other"] = _filled()
     description: str
 
 
@@ -650,15 +798,16 @@ ToolCallConfirmation: TypeAlias = Annotated[
 
 
 class RequestToolCallConfirmationResponse(_Model):
-    type_: Annotated[
+    """The result of the `requestToolCallConfirmation` request (agent → client)."""
+
+    type: Annotated[
         Literal["RequestToolCallConfirmationResponse"],
         WrapValidator(_OnError("RequestToolCallConfirmationResponse")),
     ] = Field(
         default_factory=lambda: _json_default("RequestToolCallConfirmationResponse"),
-        alias="type",
         validate_default=True,
     )
-    id_: ToolCallId = Field(alias="id")
+    id: ToolCallId
     outcome: ToolCallConfirmationOutcome
 
     @model_validator(mode="before")
@@ -669,6 +818,8 @@ class RequestToolCallConfirmationResponse(_Model):
 
 
 class ToolCallConfirmationOutcome(_WireEnum, StrEnum):
+    """`ToolCallConfirmationOutcome` (the spec does not describe it)."""
+
     ALLOW = "allow"
     """Allow this one call"""
     ALWAYS_ALLOW = "alwaysAllow"
@@ -730,12 +881,12 @@ class PushToolCallParams(_Model):
 
 
 class ToolCallLocation(_Model):
-    type_: Annotated[
+    """`ToolCallLocation` (the spec does not describe it)."""
+
+    type: Annotated[
         Literal["ToolCallLocation"], WrapValidator(_OnError("ToolCallLocation"))
     ] = Field(
-        default_factory=lambda: _json_default("ToolCallLocation"),
-        alias="type",
-        validate_default=True,
+        default_factory=lambda: _json_default("ToolCallLocation"), validate_default=True
     )
     path: str
     line: Annotated[
@@ -750,14 +901,15 @@ class ToolCallLocation(_Model):
 
 
 class PushToolCallResponse(_Model):
-    type_: Annotated[
+    """The result of the `pushToolCall` request (agent → client)."""
+
+    type: Annotated[
         Literal["PushToolCallResponse"], WrapValidator(_OnError("PushToolCallResponse"))
     ] = Field(
         default_factory=lambda: _json_default("PushToolCallResponse"),
-        alias="type",
         validate_default=True,
     )
-    id_: ToolCallId = Field(alias="id")
+    id: ToolCallId
 
     @model_validator(mode="before")
     @classmethod
@@ -778,7 +930,9 @@ class UpdateToolCallParams(_Model):
     `pushToolCall` or `requestToolCallConfirmation` respectively.
     """
 
-    tool_call_id: ToolCallId = Field(alias="toolCallId")
+    tool_call_id: ToolCallId = Field(
+        validation_alias="toolCallId", serialization_alias="toolCallId"
+    )
     status: ToolCallStatus
     content: ToolCallContent | None = None
 
@@ -795,6 +949,8 @@ UpdateToolCallResponse: TypeAlias = None
 
 
 class ToolCallStatus(_WireEnum, StrEnum):
+    """`ToolCallStatus` (the spec does not describe it)."""
+
     RUNNING = "running"
     """The tool call is currently running"""
     FINISHED = "finished"
@@ -816,19 +972,27 @@ class ToolCallStatus(_WireEnum, StrEnum):
 
 
 class ToolCallContentMarkdown(_Model):
-    """Synthesized from `ToolCallContent::Markdown`."""
+    """`ToolCallContentMarkdown` (the spec does not describe it).
 
-    type_: Literal["markdown"] = Field(alias="type")
+    Synthesized from `ToolCallContent::Markdown`.
+    """
+
+    type: Literal["markdown"] = _filled()
     markdown: str
 
 
 class ToolCallContentDiff(_Model):
-    """Synthesized from `ToolCallContent::Diff`."""
+    """`ToolCallContentDiff` (the spec does not describe it).
 
-    type_: Literal["diff"] = Field(alias="type")
+    Synthesized from `ToolCallContent::Diff`.
+    """
+
+    type: Literal["diff"] = _filled()
     path: str
-    old_text: str | None = Field(default=None, alias="oldText")
-    new_text: str = Field(alias="newText")
+    old_text: str | None = Field(
+        default=None, validation_alias="oldText", serialization_alias="oldText"
+    )
+    new_text: str = Field(validation_alias="newText", serialization_alias="newText")
 
 
 def _discriminate_tool_call_content(value: Any) -> str | None:
@@ -857,9 +1021,13 @@ ToolCallContent: TypeAlias = Annotated[
 
 
 class Diff(_Model):
+    """`Diff` (the spec does not describe it)."""
+
     path: str
-    old_text: str | None = Field(default=None, alias="oldText")
-    new_text: str = Field(alias="newText")
+    old_text: str | None = Field(
+        default=None, validation_alias="oldText", serialization_alias="oldText"
+    )
+    new_text: str = Field(validation_alias="newText", serialization_alias="newText")
 
     @model_validator(mode="before")
     @classmethod
@@ -871,6 +1039,8 @@ class Diff(_Model):
 
 
 class WriteTextFileParams(_Model):
+    """The params of the `writeTextFile` request (agent → client)."""
+
     path: str
     content: str
 
@@ -885,6 +1055,8 @@ WriteTextFileResponse: TypeAlias = None
 
 
 class ReadTextFileParams(_Model):
+    """The params of the `readTextFile` request (agent → client)."""
+
     path: str
     line: Annotated[
         Annotated[int, Field(ge=0, le=4294967295)] | None | MISSING, _omitted(None)
@@ -901,6 +1073,8 @@ class ReadTextFileParams(_Model):
 
 
 class ReadTextFileResponse(_Model):
+    """The result of the `readTextFile` request (agent → client)."""
+
     content: str
 
     @model_validator(mode="before")

@@ -81,12 +81,13 @@ SOURCES: tuple[tuple[str, str], ...] = (
     ),
 )
 FILES: dict[str, str] = {
-    "__init__.py": "176dd9bfc21680ba8d0f74c2de721c622b3e5ff4fb6775d12d5c0eb8433f4195",
-    "_rpc.py": "754bba3c6611b4109a213ef75e82e344f66a5e657456269a52e513479e38299d",
-    "client.py": "5d68c6c1bb661a82c0effbcb3132be7d32c8393ebe27dc125e332d5f591e460e",
+    "__init__.py": "1e96cb81a61437987dac1c25408fb621a79276879b4c3411d768111b5af7a384",
+    "_rpc.py": "8dbebb18b6791fd6d5183e4474555b572e8c1c0324e3ea051270ab82b684ce6e",
+    "client.py": "8667a3c51cd1282f78f5fcb70e6b416531f684e8fd823f9fb1cf670b88729e52",
+    "errors.py": "4d85d0578e52a9c3fbcb460b7ad14dbcf010ad16571076543cc42386d4a483e8",
     "methods.py": "277e448b1f51c6b9d418b76905b0a907242eb97b07664359ab17e7a52a38706a",
-    "models.py": "6a7d908b525ac0afb37e99c2be62297dc703b1f0fac424e36a85716c6853e62d",
+    "models.py": "3fd1493da5c196585cb79c73e0cdfb1b8f481575164b4c189078d53645bfc20c",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-    "server.py": "a76656aadf06aabf454aa5712d9e61112c309551da20ab3df3d3eb6e06db4821",
+    "server.py": "6e5cdf33b2ac94db76df3c85abcb8b87fb738f2f0548a9e654e7d677ca18fb92",
     "stub_data.py": "a784f9d128fa0f4e3a04d2558e1b1116e397376a397f9a97e454e363be0dfc5d",
 }

@@ -68,8 +68,8 @@ STUB_COMMAND = (sys.executable, "-m", "acp1_protocol.server", "--transport", "st
 
 class ClientHandler:
     """Handles what the agent sends to the client: override the
-    methods you serve (the others answer -32601); raise ``_rpc.RpcError`` to answer
-    with an error code.
+    methods you serve (the others answer -32601); raise ``RpcError`` (from the
+    package, or ``errors``) to answer with an error code.
     """
 
     async def session_update(self, params: SessionNotification) -> None:
@@ -381,7 +381,7 @@ class Acp1Client:
         await self.close()
 
     @classmethod
-    async def stdio(
+    def stdio(
         cls,
         command: collections.abc.Sequence[str] | None = None,
         *,
@@ -389,9 +389,11 @@ class Acp1Client:
         max_message_bytes: int = _rpc.DEFAULT_MAX_MESSAGE_BYTES,
         stderr: int | typing.IO[Any] | None = None,
         log: _rpc.MessageLog = _rpc.QUIET,
-    ) -> Acp1Client:
+    ) -> _rpc.Connecting[Acp1Client]:
         """Start ``command`` (default: the stub server) and talk newline-delimited
-        JSON over its stdin/stdout.
+        JSON over its stdin/stdout: ``async with Acp1Client.stdio() as client:``
+        (or ``await`` it and ``close()`` the client).  A command that cannot start
+        raises ``TransportError``.
         """
         env: collections.abc.Mapping[str, str] | None = None
         if command is None:
@@ -403,16 +405,21 @@ class Acp1Client:
                 "PYTHONPATH": os.pathsep.join(filter(None, [root, path])),
             }
         serving = handler or ClientHandler()
-        connection = await _rpc.connect_stdio(
-            command,
-            lambda _session: handlers(serving),
-            limit=max_message_bytes,
-            env=env,
-            stderr=stderr,
-            log=log,
-            methods=METHODS,
-        )
-        return cls(connection)
+        argv = command
+
+        async def connect() -> Acp1Client:
+            connection = await _rpc.connect_stdio(
+                argv,
+                lambda _session: handlers(serving),
+                limit=max_message_bytes,
+                env=env,
+                stderr=stderr,
+                log=log,
+                methods=METHODS,
+            )
+            return cls(connection)
+
+        return _rpc.Connecting(connect)
 
     async def initialize(self, params: InitializeRequest) -> InitializeResponse:
         """Establishes the connection with a client and negotiates protocol capabilities.

@@ -6,13 +6,26 @@ JSON-RPC 2.0 protocol between code editors (clients) and AI coding agents, over 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from enum import Enum, Flag, StrEnum
-from typing import Annotated, Any, Literal, NewType, Self, TypeAlias, cast
+from inspect import get_annotations
+from typing import (
+    Annotated,
+    Any,
+    Literal,
+    NamedTuple,
+    NewType,
+    Self,
+    TypeAlias,
+    cast,
+    get_args,
+    get_origin,
+)
 
 from pydantic import (
     MISSING,
     AfterValidator,
+    AliasChoices,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -20,6 +33,7 @@ from pydantic import (
     Field,
     GetCoreSchemaHandler,
     GetJsonSchemaHandler,
+    GetPydanticSchema,
     JsonValue,
     SerializerFunctionWrapHandler,
     Strict,
@@ -33,10 +47,15 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import (
     CoreSchema,
+    InitErrorDetails,
     PydanticCustomError,
     core_schema,
     to_jsonable_python,
 )
+
+# Declared extra keys narrow ``__pydantic_extra__``, pydantic's documented way; pyright
+# takes that for an incompatible override.
+# pyright: reportIncompatibleVariableOverride=false
 
 # ---------------------------------------------------------------- runtime helpers
 
@@ -294,11 +313,67 @@ class _WireEnum:
         return handler(schema)
 
 
+def _filled(**options: Any) -> Any:
+    """A field with one legal value (a tag): the constructor fills it in when left out
+    (type checkers see a default), while a message read from the wire must carry it."""
+    return Field(**options)
+
+
+def _number_error(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """``int | float`` reports one error, not one per member, for a value that is no
+    number."""
+    schema = handler(source)
+    if schema["type"] == "union":
+        # ``float_type``: pydantic's own "Input should be a valid number".
+        schema = cast(CoreSchema, {**schema, "custom_error_type": "float_type"})
+    return schema
+
+
+_NUMBER = GetPydanticSchema(get_pydantic_core_schema=_number_error)
+
+
+class _InitPlan(NamedTuple):
+    """What the constructor of one model accepts and fills in (built on first use)."""
+
+    keys: frozenset[str]
+    fills: tuple[tuple[str, tuple[str, ...], Any], ...]
+    open: bool
+
+
+_INIT_PLANS: dict[type[BaseModel], _InitPlan] = {}
+
+
+def _init_plan(model: type[BaseModel]) -> _InitPlan:
+    keys: set[str] = set()
+    fills: list[tuple[str, tuple[str, ...], Any]] = []
+    for name, info in model.model_fields.items():
+        spellings = {name}
+        if isinstance(info.validation_alias, str):
+            spellings.add(info.validation_alias)
+        elif isinstance(info.validation_alias, AliasChoices):
+            spellings.update(
+                c for c in info.validation_alias.choices if isinstance(c, str)
+            )
+        keys.update(spellings)
+        literal = (
+            get_args(info.annotation) if get_origin(info.annotation) is Literal else ()
+        )
+        if info.is_required() and len(literal) == 1:
+            fills.append((name, tuple(sorted(spellings)), literal[0]))
+    declared_extra = any(
+        "__pydantic_extra__" in get_annotations(klass)
+        for klass in model.__mro__[: model.__mro__.index(_Model)]
+    )
+    plan = _InitPlan(frozenset(keys), tuple(fills), declared_extra)
+    _INIT_PLANS[model] = plan
+    return plan
+
+
 class _Model(BaseModel):
     """Base of every model: strict; built in Python by attribute or wire name, read from
     messages (``model_validate*``, any ``TypeAdapter``, the ``METHODS`` adapters) by wire
-    name only, dumped by wire name; keys the spec does not declare are kept, so a round
-    trip preserves them."""
+    name only, dumped by wire name; keys the spec does not declare are kept when read,
+    so a round trip preserves them, and refused when built in Python."""
 
     model_config = ConfigDict(
         strict=True,
@@ -310,14 +385,38 @@ class _Model(BaseModel):
 
     def __init__(self, /, **data: Any) -> None:
         """Build in Python: keyword arguments by attribute name (``tool_call_id=1``) or
-        by wire name (``toolCallId=1``); a message read from the wire never takes the
-        attribute spelling (``{"tool_call_id": 1}`` keeps it as an unknown key)."""
+        by wire name (``toolCallId=1``); a tag left out takes its one value; a keyword
+        the model does not declare is an error (a typo must not reach the wire) unless
+        the spec gives the object extra keys.  A message read from the wire never
+        takes the attribute spelling (``{"tool_call_id": 1}`` keeps it as an unknown
+        key)."""
+        plan = _INIT_PLANS.get(type(self)) or _init_plan(type(self))
+        for name, spellings, value in plan.fills:
+            if not any(key in data for key in spellings):
+                data[name] = value
+        unknown = [] if plan.open else [key for key in data if key not in plan.keys]
+        if unknown:
+            raise ValidationError.from_exception_data(
+                type(self).__name__,
+                [
+                    InitErrorDetails(
+                        type="extra_forbidden", loc=(key,), input=data[key]
+                    )
+                    for key in unknown
+                ],
+            )
         self.__pydantic_validator__.validate_python(
             data, self_instance=self, by_alias=True, by_name=True
         )
 
     # Reading never calls ``__init__`` (pydantic treats a marked ``__init__`` as its own).
     __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
+    def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
+        """The repr leaves out absent fields (``MISSING``), as the wire does."""
+        for name, value in super().__repr_args__():
+            if value is not MISSING:
+                yield name, value
 
 
 class _ClosedModel(_Model):
@@ -349,6 +448,8 @@ The Server MUST reply with the same value in the Response object if included. Th
 
 
 class JsonRpcVersion(_WireEnum, StrEnum):
+    """`JsonRpcVersion` (the spec does not describe it)."""
+
     V2 = "2.0"
 
     @classmethod
@@ -372,7 +473,9 @@ class InitializeRequest(_Model):
     See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/initialization)
     """
 
-    protocol_version: ProtocolVersion = Field(alias="protocolVersion")
+    protocol_version: ProtocolVersion = Field(
+        validation_alias="protocolVersion", serialization_alias="protocolVersion"
+    )
     """The latest protocol version supported by the client."""
     client_capabilities: Annotated[
         ClientCapabilities,
@@ -393,7 +496,8 @@ class InitializeRequest(_Model):
                 "auth": {"terminal": False},
             }
         ),
-        alias="clientCapabilities",
+        validation_alias="clientCapabilities",
+        serialization_alias="clientCapabilities",
         validate_default=True,
     )
     """Capabilities supported by the client."""
@@ -401,14 +505,16 @@ class InitializeRequest(_Model):
         Implementation | None | MISSING,
         _omitted(None),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, alias="clientInfo")
+    ] = Field(
+        default=MISSING, validation_alias="clientInfo", serialization_alias="clientInfo"
+    )
     """Information about the Client name and version sent to the Agent.
 
     Note: in future versions of the protocol, this will be required.
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -439,7 +545,9 @@ class InitializeResponse(_Model):
     See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/initialization)
     """
 
-    protocol_version: ProtocolVersion = Field(alias="protocolVersion")
+    protocol_version: ProtocolVersion = Field(
+        validation_alias="protocolVersion", serialization_alias="protocolVersion"
+    )
     """The protocol version the client specified if supported by the agent,
     or the latest protocol version supported by the agent.
 
@@ -476,7 +584,8 @@ class InitializeResponse(_Model):
                 "auth": {},
             }
         ),
-        alias="agentCapabilities",
+        validation_alias="agentCapabilities",
+        serialization_alias="agentCapabilities",
         validate_default=True,
     )
     """Capabilities supported by the agent."""
@@ -485,7 +594,8 @@ class InitializeResponse(_Model):
         WrapValidator(_OnError([])),
     ] = Field(
         default_factory=lambda: _json_default([]),
-        alias="authMethods",
+        validation_alias="authMethods",
+        serialization_alias="authMethods",
         validate_default=True,
     )
     """Authentication methods supported by the agent."""
@@ -493,14 +603,16 @@ class InitializeResponse(_Model):
         Implementation | None | MISSING,
         _omitted(None),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, alias="agentInfo")
+    ] = Field(
+        default=MISSING, validation_alias="agentInfo", serialization_alias="agentInfo"
+    )
     """Information about the Agent name and version sent to the Client.
 
     Note: in future versions of the protocol, this will be required.
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -548,7 +660,7 @@ class Implementation(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -572,13 +684,15 @@ class AuthenticateRequest(_Model):
     Specifies which authentication method to use.
     """
 
-    method_id: AuthMethodId = Field(alias="methodId")
+    method_id: AuthMethodId = Field(
+        validation_alias="methodId", serialization_alias="methodId"
+    )
     """The ID of the authentication method to use.
     Must be one of the methods advertised in the initialize response.
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -598,7 +712,7 @@ class AuthenticateResponse(_Model):
 
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -621,7 +735,7 @@ class LogoutRequest(_Model):
 
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -641,7 +755,7 @@ class LogoutResponse(_Model):
 
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -671,7 +785,7 @@ class AgentAuthCapabilities(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -694,7 +808,7 @@ class LogoutCapabilities(_Model):
 
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -720,8 +834,8 @@ class AuthMethodTerminal_2(_Model):
     The `Terminal` variant of `AuthMethod` on the wire.
     """
 
-    type_: Literal["terminal"] = Field(alias="type")
-    id_: AuthMethodId = Field(alias="id")
+    type: Literal["terminal"] = _filled()
+    id: AuthMethodId
     """Unique identifier for this authentication method."""
     name: str
     """Human-readable name of the authentication method."""
@@ -748,7 +862,7 @@ class AuthMethodTerminal_2(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -788,7 +902,7 @@ class AuthMethodAgent(_Model):
     This is the default authentication method type.
     """
 
-    id_: AuthMethodId = Field(alias="id")
+    id: AuthMethodId
     """Unique identifier for this authentication method."""
     name: str
     """Human-readable name of the authentication method."""
@@ -798,7 +912,7 @@ class AuthMethodAgent(_Model):
     """Optional description providing more details about this authentication method."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -835,7 +949,7 @@ class AuthMethodTerminal(_Model):
     The client MUST NOT pass this method to `authenticate`.
     """
 
-    id_: AuthMethodId = Field(alias="id")
+    id: AuthMethodId
     """Unique identifier for this authentication method."""
     name: str
     """Human-readable name of the authentication method."""
@@ -862,7 +976,7 @@ class AuthMethodTerminal(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -900,7 +1014,10 @@ class NewSessionRequest(_Model):
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
     ] = Field(
-        default=MISSING, alias="additionalDirectories", exclude_if=_left_out_when([])
+        default=MISSING,
+        validation_alias="additionalDirectories",
+        serialization_alias="additionalDirectories",
+        exclude_if=_left_out_when([]),
     )
     """Additional workspace roots for this session. Each path must be absolute.
 
@@ -913,11 +1030,11 @@ class NewSessionRequest(_Model):
     mcp_servers: Annotated[
         Annotated[list[Annotated[McpServer, _SKIP_INVALID]], _DROP_SKIPPED],
         WrapValidator(_OnError([])),
-    ] = Field(alias="mcpServers")
+    ] = Field(validation_alias="mcpServers", serialization_alias="mcpServers")
     """List of MCP (Model Context Protocol) servers the agent should connect to."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -946,7 +1063,9 @@ class NewSessionResponse(_Model):
     See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/session-setup#creating-a-session)
     """
 
-    session_id: SessionId = Field(alias="sessionId")
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """Unique identifier for the created session.
 
     Used in all subsequent requests for this conversation.
@@ -966,11 +1085,15 @@ class NewSessionResponse(_Model):
         | MISSING,
         _omitted(None),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, alias="configOptions")
+    ] = Field(
+        default=MISSING,
+        validation_alias="configOptions",
+        serialization_alias="configOptions",
+    )
     """Initial session configuration options if supported by the Agent."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1004,7 +1127,7 @@ class LoadSessionRequest(_Model):
     mcp_servers: Annotated[
         Annotated[list[Annotated[McpServer, _SKIP_INVALID]], _DROP_SKIPPED],
         WrapValidator(_OnError([])),
-    ] = Field(alias="mcpServers")
+    ] = Field(validation_alias="mcpServers", serialization_alias="mcpServers")
     """List of MCP servers to connect to for this session."""
     cwd: str
     """The working directory for this session. Must be an absolute path."""
@@ -1013,7 +1136,10 @@ class LoadSessionRequest(_Model):
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
     ] = Field(
-        default=MISSING, alias="additionalDirectories", exclude_if=_left_out_when([])
+        default=MISSING,
+        validation_alias="additionalDirectories",
+        serialization_alias="additionalDirectories",
+        exclude_if=_left_out_when([]),
     )
     """Additional workspace roots to activate for this session. Each path must be absolute.
 
@@ -1024,11 +1150,13 @@ class LoadSessionRequest(_Model):
 
     Default when absent: `[]`.
     """
-    session_id: SessionId = Field(alias="sessionId")
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The ID of the session to load."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1070,11 +1198,15 @@ class LoadSessionResponse(_Model):
         | MISSING,
         _omitted(None),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, alias="configOptions")
+    ] = Field(
+        default=MISSING,
+        validation_alias="configOptions",
+        serialization_alias="configOptions",
+    )
     """Initial session configuration options if supported by the Agent."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1100,7 +1232,9 @@ class ResumeSessionRequest(_Model):
     Only available if the Agent supports the `sessionCapabilities.resume` capability.
     """
 
-    session_id: SessionId = Field(alias="sessionId")
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The ID of the session to resume."""
     cwd: str
     """The working directory for this session. Must be an absolute path."""
@@ -1109,7 +1243,10 @@ class ResumeSessionRequest(_Model):
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
     ] = Field(
-        default=MISSING, alias="additionalDirectories", exclude_if=_left_out_when([])
+        default=MISSING,
+        validation_alias="additionalDirectories",
+        serialization_alias="additionalDirectories",
+        exclude_if=_left_out_when([]),
     )
     """Additional workspace roots to activate for this session. Each path must be absolute.
 
@@ -1124,14 +1261,19 @@ class ResumeSessionRequest(_Model):
         Annotated[list[Annotated[McpServer, _SKIP_INVALID]], _DROP_SKIPPED] | MISSING,
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, alias="mcpServers", exclude_if=_left_out_when([]))
+    ] = Field(
+        default=MISSING,
+        validation_alias="mcpServers",
+        serialization_alias="mcpServers",
+        exclude_if=_left_out_when([]),
+    )
     """List of MCP servers to connect to for this session.
 
     Default when absent: `[]`.
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1173,11 +1315,15 @@ class ResumeSessionResponse(_Model):
         | MISSING,
         _omitted(None),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, alias="configOptions")
+    ] = Field(
+        default=MISSING,
+        validation_alias="configOptions",
+        serialization_alias="configOptions",
+    )
     """Initial session configuration options if supported by the Agent."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1204,11 +1350,13 @@ class CloseSessionRequest(_Model):
     Only available if the Agent supports the `sessionCapabilities.close` capability.
     """
 
-    session_id: SessionId = Field(alias="sessionId")
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The ID of the session to close."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1228,7 +1376,7 @@ class CloseSessionResponse(_Model):
 
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1256,7 +1404,7 @@ class ListSessionsRequest(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1281,13 +1429,15 @@ class ListSessionsResponse(_Model):
     """Array of session information objects"""
     next_cursor: Annotated[
         str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="nextCursor")
+    ] = Field(
+        default=MISSING, validation_alias="nextCursor", serialization_alias="nextCursor"
+    )
     """Opaque cursor token. If present, pass this in the next request's cursor parameter
     to fetch the next page. If absent, there are no more results.
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1310,11 +1460,13 @@ class DeleteSessionRequest(_Model):
     Only available if the Agent supports the `sessionCapabilities.delete` capability.
     """
 
-    session_id: SessionId = Field(alias="sessionId")
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The ID of the session to delete."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1334,7 +1486,7 @@ class DeleteSessionResponse(_Model):
 
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1352,7 +1504,9 @@ class DeleteSessionResponse(_Model):
 class SessionInfo(_Model):
     """Information about a session returned by session/list"""
 
-    session_id: SessionId = Field(alias="sessionId")
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """Unique identifier for the session"""
     cwd: str
     """The working directory for this session. Must be an absolute path."""
@@ -1361,7 +1515,10 @@ class SessionInfo(_Model):
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
     ] = Field(
-        default=MISSING, alias="additionalDirectories", exclude_if=_left_out_when([])
+        default=MISSING,
+        validation_alias="additionalDirectories",
+        serialization_alias="additionalDirectories",
+        exclude_if=_left_out_when([]),
     )
     """Additional workspace roots reported for this session. Each path must be absolute.
 
@@ -1377,11 +1534,13 @@ class SessionInfo(_Model):
     """Human-readable title for the session"""
     updated_at: Annotated[
         str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="updatedAt")
+    ] = Field(
+        default=MISSING, validation_alias="updatedAt", serialization_alias="updatedAt"
+    )
     """ISO 8601 timestamp of last activity"""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1409,16 +1568,18 @@ class SessionInfo(_Model):
 class SessionModeState(_Model):
     """The set of modes and the one currently active."""
 
-    current_mode_id: SessionModeId = Field(alias="currentModeId")
+    current_mode_id: SessionModeId = Field(
+        validation_alias="currentModeId", serialization_alias="currentModeId"
+    )
     """The current mode the Agent is in."""
     available_modes: Annotated[
         Annotated[list[Annotated[SessionMode, _SKIP_INVALID]], _DROP_SKIPPED],
         WrapValidator(_OnError([])),
-    ] = Field(alias="availableModes")
+    ] = Field(validation_alias="availableModes", serialization_alias="availableModes")
     """The set of modes that the Agent can operate in"""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1441,7 +1602,7 @@ class SessionMode(_Model):
     See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/session-modes)
     """
 
-    id_: SessionModeId = Field(alias="id")
+    id: SessionModeId
     """Stable identifier used to refer to this protocol object in later messages."""
     name: str
     """Human-readable name shown for this protocol object."""
@@ -1451,7 +1612,7 @@ class SessionMode(_Model):
     """Optional human-readable details shown with this protocol object."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1476,13 +1637,17 @@ SessionModeId = NewType("SessionModeId", str)
 class SetSessionModeRequest(_Model):
     """Request parameters for setting a session mode."""
 
-    session_id: SessionId = Field(alias="sessionId")
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The ID of the session to set the mode for."""
-    mode_id: SessionModeId = Field(alias="modeId")
+    mode_id: SessionModeId = Field(
+        validation_alias="modeId", serialization_alias="modeId"
+    )
     """The ID of the mode to set."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1504,7 +1669,7 @@ class SetSessionModeResponse(_Model):
 
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1544,7 +1709,7 @@ class SessionConfigSelectOption(_Model):
     """Optional description for this option value."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1578,7 +1743,7 @@ class SessionConfigSelectGroup(_Model):
     """The set of option values in this group."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1606,7 +1771,9 @@ SessionConfigSelectOptions: TypeAlias = Annotated[
 class SessionConfigSelect(_Model):
     """A single-value selector (dropdown) session configuration option payload."""
 
-    current_value: SessionConfigValueId = Field(alias="currentValue")
+    current_value: SessionConfigValueId = Field(
+        validation_alias="currentValue", serialization_alias="currentValue"
+    )
     """The currently selected value."""
     options: SessionConfigSelectOptions
     """The set of selectable options."""
@@ -1621,7 +1788,9 @@ class SessionConfigSelect(_Model):
 class SessionConfigBoolean(_Model):
     """A boolean on/off toggle session configuration option payload."""
 
-    current_value: bool = Field(alias="currentValue")
+    current_value: bool = Field(
+        validation_alias="currentValue", serialization_alias="currentValue"
+    )
     """The current value of the boolean option."""
 
     @model_validator(mode="before")
@@ -1679,8 +1848,10 @@ class SessionConfigKindSelect(_Model):
     The `Select` variant of `SessionConfigKind` on the wire.
     """
 
-    type_: Literal["select"] = Field(alias="type")
-    current_value: SessionConfigValueId = Field(alias="currentValue")
+    type: Literal["select"] = _filled()
+    current_value: SessionConfigValueId = Field(
+        validation_alias="currentValue", serialization_alias="currentValue"
+    )
     """The currently selected value."""
     options: SessionConfigSelectOptions
     """The set of selectable options."""
@@ -1692,8 +1863,10 @@ class SessionConfigKindBoolean(_Model):
     The `Boolean` variant of `SessionConfigKind` on the wire.
     """
 
-    type_: Literal["boolean"] = Field(alias="type")
-    current_value: bool = Field(alias="currentValue")
+    type: Literal["boolean"] = _filled()
+    current_value: bool = Field(
+        validation_alias="currentValue", serialization_alias="currentValue"
+    )
     """The current value of the boolean option."""
 
 
@@ -1731,7 +1904,7 @@ class SessionConfigOptionSelect(_Model):
     Synthesized from `SessionConfigOption with kind: SessionConfigKind::Select`.
     """
 
-    id_: SessionConfigId = Field(alias="id")
+    id: SessionConfigId
     """Unique identifier for the configuration option."""
     name: str
     """Human-readable label for the option."""
@@ -1745,14 +1918,16 @@ class SessionConfigOptionSelect(_Model):
         WrapValidator(_OnError(MISSING)),
     ] = MISSING
     """Optional semantic category for this option (UX only)."""
-    type_: Literal["select"] = Field(alias="type")
-    current_value: SessionConfigValueId = Field(alias="currentValue")
+    type: Literal["select"] = _filled()
+    current_value: SessionConfigValueId = Field(
+        validation_alias="currentValue", serialization_alias="currentValue"
+    )
     """The currently selected value."""
     options: SessionConfigSelectOptions
     """The set of selectable options."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1769,7 +1944,7 @@ class SessionConfigOptionBoolean(_Model):
     Synthesized from `SessionConfigOption with kind: SessionConfigKind::Boolean`.
     """
 
-    id_: SessionConfigId = Field(alias="id")
+    id: SessionConfigId
     """Unique identifier for the configuration option."""
     name: str
     """Human-readable label for the option."""
@@ -1783,12 +1958,14 @@ class SessionConfigOptionBoolean(_Model):
         WrapValidator(_OnError(MISSING)),
     ] = MISSING
     """Optional semantic category for this option (UX only)."""
-    type_: Literal["boolean"] = Field(alias="type")
-    current_value: bool = Field(alias="currentValue")
+    type: Literal["boolean"] = _filled()
+    current_value: bool = Field(
+        validation_alias="currentValue", serialization_alias="currentValue"
+    )
     """The current value of the boolean option."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1829,7 +2006,7 @@ class SessionConfigOptionValueBoolean(_Model):
     Synthesized from `SessionConfigOptionValue::Boolean`.
     """
 
-    type_: Literal["boolean"] = Field(alias="type")
+    type: Literal["boolean"] = _filled()
     value: bool
     """The boolean value."""
 
@@ -1904,16 +2081,20 @@ class SetSessionConfigOptionRequestBoolean(_Model):
     Synthesized from `SetSessionConfigOptionRequest with value: SessionConfigOptionValue::Boolean`.
     """
 
-    session_id: SessionId = Field(alias="sessionId")
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The ID of the session to set the configuration option for."""
-    config_id: SessionConfigId = Field(alias="configId")
+    config_id: SessionConfigId = Field(
+        validation_alias="configId", serialization_alias="configId"
+    )
     """The ID of the configuration option to set."""
-    type_: Literal["boolean"] = Field(alias="type")
+    type: Literal["boolean"] = _filled()
     value: bool
     """The boolean value."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1934,15 +2115,19 @@ class SetSessionConfigOptionRequestValueId(_Model):
     Synthesized from `SetSessionConfigOptionRequest with value: SessionConfigOptionValue::ValueId`.
     """
 
-    session_id: SessionId = Field(alias="sessionId")
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The ID of the session to set the configuration option for."""
-    config_id: SessionConfigId = Field(alias="configId")
+    config_id: SessionConfigId = Field(
+        validation_alias="configId", serialization_alias="configId"
+    )
     """The ID of the configuration option to set."""
     value: SessionConfigValueId
     """The value ID."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1986,11 +2171,11 @@ class SetSessionConfigOptionResponse(_Model):
     config_options: Annotated[
         Annotated[list[Annotated[SessionConfigOption, _SKIP_INVALID]], _DROP_SKIPPED],
         WrapValidator(_OnError([])),
-    ] = Field(alias="configOptions")
+    ] = Field(validation_alias="configOptions", serialization_alias="configOptions")
     """The full set of configuration options and their current values."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2013,7 +2198,7 @@ class McpServerHttp_2(_Model):
     The `Http` variant of `McpServer` on the wire.
     """
 
-    type_: Literal["http"] = Field(alias="type")
+    type: Literal["http"] = _filled()
     name: str
     """Human-readable name identifying this MCP server."""
     url: str
@@ -2022,7 +2207,7 @@ class McpServerHttp_2(_Model):
     """HTTP headers to set when making requests to the MCP server."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2039,7 +2224,7 @@ class McpServerSse_2(_Model):
     The `Sse` variant of `McpServer` on the wire.
     """
 
-    type_: Literal["sse"] = Field(alias="type")
+    type: Literal["sse"] = _filled()
     name: str
     """Human-readable name identifying this MCP server."""
     url: str
@@ -2048,7 +2233,7 @@ class McpServerSse_2(_Model):
     """HTTP headers to set when making requests to the MCP server."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2101,7 +2286,7 @@ class McpServerStdio(_Model):
     """Environment variables to set when launching the MCP server."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2147,7 +2332,7 @@ class McpServerHttp(_Model):
     """HTTP headers to set when making requests to the MCP server."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2175,7 +2360,7 @@ class McpServerSse(_Model):
     """HTTP headers to set when making requests to the MCP server."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2201,7 +2386,7 @@ class EnvVariable(_Model):
     """The value to set for the environment variable."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2225,7 +2410,7 @@ class HttpHeader(_Model):
     """The value to set for the HTTP header."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2248,7 +2433,9 @@ class PromptRequest(_Model):
     See protocol docs: [User Message](https://agentclientprotocol.com/protocol/prompt-turn#1-user-message)
     """
 
-    session_id: SessionId = Field(alias="sessionId")
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The ID of the session to send this user message to"""
     prompt: list[ContentBlock]
     """The blocks of content that compose the user's message.
@@ -2267,7 +2454,7 @@ class PromptRequest(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2290,11 +2477,13 @@ class PromptResponse(_Model):
     See protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/prompt-turn#4-check-for-completion)
     """
 
-    stop_reason: StopReason = Field(alias="stopReason")
+    stop_reason: StopReason = Field(
+        validation_alias="stopReason", serialization_alias="stopReason"
+    )
     """Indicates why the agent stopped processing the turn."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2362,7 +2551,7 @@ class AgentCapabilities(_Model):
     """
 
     load_session: Annotated[bool, WrapValidator(_OnError(False))] = Field(
-        default=False, alias="loadSession"
+        default=False, validation_alias="loadSession", serialization_alias="loadSession"
     )
     """Whether the agent supports `session/load`."""
     prompt_capabilities: Annotated[
@@ -2374,7 +2563,8 @@ class AgentCapabilities(_Model):
         default_factory=lambda: _json_default(
             {"image": False, "audio": False, "embeddedContext": False}
         ),
-        alias="promptCapabilities",
+        validation_alias="promptCapabilities",
+        serialization_alias="promptCapabilities",
         validate_default=True,
     )
     """Prompt capabilities supported by the agent."""
@@ -2382,7 +2572,8 @@ class AgentCapabilities(_Model):
         McpCapabilities, WrapValidator(_OnError({"http": False, "sse": False}))
     ] = Field(
         default_factory=lambda: _json_default({"http": False, "sse": False}),
-        alias="mcpCapabilities",
+        validation_alias="mcpCapabilities",
+        serialization_alias="mcpCapabilities",
         validate_default=True,
     )
     """MCP capabilities supported by the agent."""
@@ -2390,7 +2581,8 @@ class AgentCapabilities(_Model):
         SessionCapabilities, WrapValidator(_OnError({}))
     ] = Field(
         default_factory=lambda: _json_default({}),
-        alias="sessionCapabilities",
+        validation_alias="sessionCapabilities",
+        serialization_alias="sessionCapabilities",
         validate_default=True,
     )
     """Session lifecycle and prompt capabilities advertised by the agent."""
@@ -2400,7 +2592,7 @@ class AgentCapabilities(_Model):
     """Authentication-related capabilities supported by the agent."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2441,7 +2633,7 @@ class SessionCapabilities(_Model):
         SessionListCapabilities | None | MISSING,
         _omitted(None),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, alias="list")
+    ] = Field(default=MISSING, validation_alias="list", serialization_alias="list")
     """Whether the agent supports `session/list`.
 
     Optional. Omitted or `null` both mean the agent does not advertise support.
@@ -2461,7 +2653,11 @@ class SessionCapabilities(_Model):
         SessionAdditionalDirectoriesCapabilities | None | MISSING,
         _omitted(None),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, alias="additionalDirectories")
+    ] = Field(
+        default=MISSING,
+        validation_alias="additionalDirectories",
+        serialization_alias="additionalDirectories",
+    )
     """Whether the agent supports `additionalDirectories` on supported session lifecycle requests.
 
     Optional. Omitted or `null` both mean the agent does not advertise support.
@@ -2494,7 +2690,7 @@ class SessionCapabilities(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2527,7 +2723,7 @@ class SessionListCapabilities(_Model):
 
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2550,7 +2746,7 @@ class SessionDeleteCapabilities(_Model):
 
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2576,7 +2772,7 @@ class SessionAdditionalDirectoriesCapabilities(_Model):
 
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2599,7 +2795,7 @@ class SessionResumeCapabilities(_Model):
 
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2622,7 +2818,7 @@ class SessionCloseCapabilities(_Model):
 
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2657,7 +2853,9 @@ class PromptCapabilities(_Model):
     audio: Annotated[bool, WrapValidator(_OnError(False))] = False
     """Agent supports [`ContentBlock::Audio`]."""
     embedded_context: Annotated[bool, WrapValidator(_OnError(False))] = Field(
-        default=False, alias="embeddedContext"
+        default=False,
+        validation_alias="embeddedContext",
+        serialization_alias="embeddedContext",
     )
     """Agent supports embedded context in `session/prompt` requests.
 
@@ -2666,7 +2864,7 @@ class PromptCapabilities(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2698,7 +2896,7 @@ class McpCapabilities(_Model):
     """Agent supports [`McpServer::Sse`]."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2776,11 +2974,13 @@ class CancelNotification(_Model):
     See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/prompt-turn#cancellation)
     """
 
-    session_id: SessionId = Field(alias="sessionId")
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The ID of the session to cancel operations for."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2803,13 +3003,15 @@ class SessionNotification(_Model):
     See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/prompt-turn#3-agent-reports-output)
     """
 
-    session_id: SessionId = Field(alias="sessionId")
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The ID of the session this update pertains to."""
     update: SessionUpdate
     """The actual update content."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2832,12 +3034,16 @@ class SessionUpdateUserMessageChunk(_Model):
     The `UserMessageChunk` variant of `SessionUpdate` on the wire.
     """
 
-    session_update: Literal["user_message_chunk"] = Field(alias="sessionUpdate")
+    session_update: Literal["user_message_chunk"] = _filled(
+        validation_alias="sessionUpdate", serialization_alias="sessionUpdate"
+    )
     content: ContentBlock
     """A single item of content"""
     message_id: Annotated[
         MessageId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="messageId")
+    ] = Field(
+        default=MISSING, validation_alias="messageId", serialization_alias="messageId"
+    )
     """A unique identifier for the message this chunk belongs to.
 
     All chunks belonging to the same message share the same `messageId`.
@@ -2845,7 +3051,7 @@ class SessionUpdateUserMessageChunk(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2860,12 +3066,16 @@ class SessionUpdateAgentMessageChunk(_Model):
     The `AgentMessageChunk` variant of `SessionUpdate` on the wire.
     """
 
-    session_update: Literal["agent_message_chunk"] = Field(alias="sessionUpdate")
+    session_update: Literal["agent_message_chunk"] = _filled(
+        validation_alias="sessionUpdate", serialization_alias="sessionUpdate"
+    )
     content: ContentBlock
     """A single item of content"""
     message_id: Annotated[
         MessageId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="messageId")
+    ] = Field(
+        default=MISSING, validation_alias="messageId", serialization_alias="messageId"
+    )
     """A unique identifier for the message this chunk belongs to.
 
     All chunks belonging to the same message share the same `messageId`.
@@ -2873,7 +3083,7 @@ class SessionUpdateAgentMessageChunk(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2888,12 +3098,16 @@ class SessionUpdateAgentThoughtChunk(_Model):
     The `AgentThoughtChunk` variant of `SessionUpdate` on the wire.
     """
 
-    session_update: Literal["agent_thought_chunk"] = Field(alias="sessionUpdate")
+    session_update: Literal["agent_thought_chunk"] = _filled(
+        validation_alias="sessionUpdate", serialization_alias="sessionUpdate"
+    )
     content: ContentBlock
     """A single item of content"""
     message_id: Annotated[
         MessageId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="messageId")
+    ] = Field(
+        default=MISSING, validation_alias="messageId", serialization_alias="messageId"
+    )
     """A unique identifier for the message this chunk belongs to.
 
     All chunks belonging to the same message share the same `messageId`.
@@ -2901,7 +3115,7 @@ class SessionUpdateAgentThoughtChunk(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2916,8 +3130,12 @@ class SessionUpdateToolCall(_Model):
     The `ToolCall` variant of `SessionUpdate` on the wire.
     """
 
-    session_update: Literal["tool_call"] = Field(alias="sessionUpdate")
-    tool_call_id: ToolCallId = Field(alias="toolCallId")
+    session_update: Literal["tool_call"] = _filled(
+        validation_alias="sessionUpdate", serialization_alias="sessionUpdate"
+    )
+    tool_call_id: ToolCallId = Field(
+        validation_alias="toolCallId", serialization_alias="toolCallId"
+    )
     """Unique identifier for this tool call within the session."""
     title: str
     """Human-readable title describing what the tool is doing."""
@@ -2959,15 +3177,19 @@ class SessionUpdateToolCall(_Model):
     """
     raw_input: Annotated[
         JsonValue | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="rawInput")
+    ] = Field(
+        default=MISSING, validation_alias="rawInput", serialization_alias="rawInput"
+    )
     """Raw input parameters sent to the tool."""
     raw_output: Annotated[
         JsonValue | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="rawOutput")
+    ] = Field(
+        default=MISSING, validation_alias="rawOutput", serialization_alias="rawOutput"
+    )
     """Raw output returned by the tool."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2982,8 +3204,12 @@ class SessionUpdateToolCallUpdate(_Model):
     The `ToolCallUpdate` variant of `SessionUpdate` on the wire.
     """
 
-    session_update: Literal["tool_call_update"] = Field(alias="sessionUpdate")
-    tool_call_id: ToolCallId = Field(alias="toolCallId")
+    session_update: Literal["tool_call_update"] = _filled(
+        validation_alias="sessionUpdate", serialization_alias="sessionUpdate"
+    )
+    tool_call_id: ToolCallId = Field(
+        validation_alias="toolCallId", serialization_alias="toolCallId"
+    )
     """The ID of the tool call being updated."""
     kind: Annotated[
         ToolKind | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
@@ -3017,15 +3243,19 @@ class SessionUpdateToolCallUpdate(_Model):
     """Replace the locations collection."""
     raw_input: Annotated[
         JsonValue | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="rawInput")
+    ] = Field(
+        default=MISSING, validation_alias="rawInput", serialization_alias="rawInput"
+    )
     """Update the raw input."""
     raw_output: Annotated[
         JsonValue | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="rawOutput")
+    ] = Field(
+        default=MISSING, validation_alias="rawOutput", serialization_alias="rawOutput"
+    )
     """Update the raw output."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3041,7 +3271,9 @@ class SessionUpdatePlan(_Model):
     The `Plan` variant of `SessionUpdate` on the wire.
     """
 
-    session_update: Literal["plan"] = Field(alias="sessionUpdate")
+    session_update: Literal["plan"] = _filled(
+        validation_alias="sessionUpdate", serialization_alias="sessionUpdate"
+    )
     entries: Annotated[
         Annotated[list[Annotated[PlanEntry, _SKIP_INVALID]], _DROP_SKIPPED],
         WrapValidator(_OnError([])),
@@ -3053,7 +3285,7 @@ class SessionUpdatePlan(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3068,15 +3300,19 @@ class SessionUpdateAvailableCommandsUpdate(_Model):
     The `AvailableCommandsUpdate` variant of `SessionUpdate` on the wire.
     """
 
-    session_update: Literal["available_commands_update"] = Field(alias="sessionUpdate")
+    session_update: Literal["available_commands_update"] = _filled(
+        validation_alias="sessionUpdate", serialization_alias="sessionUpdate"
+    )
     available_commands: Annotated[
         Annotated[list[Annotated[AvailableCommand, _SKIP_INVALID]], _DROP_SKIPPED],
         WrapValidator(_OnError([])),
-    ] = Field(alias="availableCommands")
+    ] = Field(
+        validation_alias="availableCommands", serialization_alias="availableCommands"
+    )
     """Commands the agent can execute"""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3093,12 +3329,16 @@ class SessionUpdateCurrentModeUpdate(_Model):
     The `CurrentModeUpdate` variant of `SessionUpdate` on the wire.
     """
 
-    session_update: Literal["current_mode_update"] = Field(alias="sessionUpdate")
-    current_mode_id: SessionModeId = Field(alias="currentModeId")
+    session_update: Literal["current_mode_update"] = _filled(
+        validation_alias="sessionUpdate", serialization_alias="sessionUpdate"
+    )
+    current_mode_id: SessionModeId = Field(
+        validation_alias="currentModeId", serialization_alias="currentModeId"
+    )
     """The ID of the current mode"""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3113,15 +3353,17 @@ class SessionUpdateConfigOptionUpdate(_Model):
     The `ConfigOptionUpdate` variant of `SessionUpdate` on the wire.
     """
 
-    session_update: Literal["config_option_update"] = Field(alias="sessionUpdate")
+    session_update: Literal["config_option_update"] = _filled(
+        validation_alias="sessionUpdate", serialization_alias="sessionUpdate"
+    )
     config_options: Annotated[
         Annotated[list[Annotated[SessionConfigOption, _SKIP_INVALID]], _DROP_SKIPPED],
         WrapValidator(_OnError([])),
-    ] = Field(alias="configOptions")
+    ] = Field(validation_alias="configOptions", serialization_alias="configOptions")
     """The full set of configuration options and their current values."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3136,16 +3378,22 @@ class SessionUpdateSessionInfoUpdate(_Model):
     The `SessionInfoUpdate` variant of `SessionUpdate` on the wire.
     """
 
-    session_update: Literal["session_info_update"] = Field(alias="sessionUpdate")
+    session_update: Literal["session_info_update"] = _filled(
+        validation_alias="sessionUpdate", serialization_alias="sessionUpdate"
+    )
     title: Annotated[str | None | MISSING, WrapValidator(_OnError(MISSING))] = MISSING
     """Human-readable title for the session. Set to null to clear."""
     updated_at: Annotated[str | None | MISSING, WrapValidator(_OnError(MISSING))] = (
-        Field(default=MISSING, alias="updatedAt")
+        Field(
+            default=MISSING,
+            validation_alias="updatedAt",
+            serialization_alias="updatedAt",
+        )
     )
     """ISO 8601 timestamp of last activity. Set to null to clear."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3160,7 +3408,9 @@ class SessionUpdateUsageUpdate(_Model):
     The `UsageUpdate` variant of `SessionUpdate` on the wire.
     """
 
-    session_update: Literal["usage_update"] = Field(alias="sessionUpdate")
+    session_update: Literal["usage_update"] = _filled(
+        validation_alias="sessionUpdate", serialization_alias="sessionUpdate"
+    )
     used: Annotated[int, Field(ge=0, le=18446744073709551615)]
     """Tokens currently in context."""
     size: Annotated[int, Field(ge=0, le=18446744073709551615)]
@@ -3171,7 +3421,7 @@ class SessionUpdateUsageUpdate(_Model):
     """Cumulative session cost (optional)."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3262,11 +3512,13 @@ class CurrentModeUpdate(_Model):
     See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/session-modes)
     """
 
-    current_mode_id: SessionModeId = Field(alias="currentModeId")
+    current_mode_id: SessionModeId = Field(
+        validation_alias="currentModeId", serialization_alias="currentModeId"
+    )
     """The ID of the current mode"""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3287,11 +3539,11 @@ class ConfigOptionUpdate(_Model):
     config_options: Annotated[
         Annotated[list[Annotated[SessionConfigOption, _SKIP_INVALID]], _DROP_SKIPPED],
         WrapValidator(_OnError([])),
-    ] = Field(alias="configOptions")
+    ] = Field(validation_alias="configOptions", serialization_alias="configOptions")
     """The full set of configuration options and their current values."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3316,12 +3568,16 @@ class SessionInfoUpdate(_Model):
     title: Annotated[str | None | MISSING, WrapValidator(_OnError(MISSING))] = MISSING
     """Human-readable title for the session. Set to null to clear."""
     updated_at: Annotated[str | None | MISSING, WrapValidator(_OnError(MISSING))] = (
-        Field(default=MISSING, alias="updatedAt")
+        Field(
+            default=MISSING,
+            validation_alias="updatedAt",
+            serialization_alias="updatedAt",
+        )
     )
     """ISO 8601 timestamp of last activity. Set to null to clear."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3351,7 +3607,7 @@ class UsageUpdate(_Model):
     """Cumulative session cost (optional)."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3377,7 +3633,7 @@ class Cost(_Model):
     """ISO 4217 currency code (e.g., "USD", "EUR")."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3401,7 +3657,9 @@ class ContentChunk(_Model):
     """A single item of content"""
     message_id: Annotated[
         MessageId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="messageId")
+    ] = Field(
+        default=MISSING, validation_alias="messageId", serialization_alias="messageId"
+    )
     """A unique identifier for the message this chunk belongs to.
 
     All chunks belonging to the same message share the same `messageId`.
@@ -3409,7 +3667,7 @@ class ContentChunk(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3436,11 +3694,13 @@ class AvailableCommandsUpdate(_Model):
     available_commands: Annotated[
         Annotated[list[Annotated[AvailableCommand, _SKIP_INVALID]], _DROP_SKIPPED],
         WrapValidator(_OnError([])),
-    ] = Field(alias="availableCommands")
+    ] = Field(
+        validation_alias="availableCommands", serialization_alias="availableCommands"
+    )
     """Commands the agent can execute"""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3462,15 +3722,15 @@ class AvailableCommand(_Model):
     """Command name (e.g., `create_plan`, `research_codebase`)."""
     description: str
     """Human-readable description of what the command does."""
-    input_: Annotated[
+    input: Annotated[
         AvailableCommandInput | None | MISSING,
         _omitted(None),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, alias="input")
+    ] = MISSING
     """Input for the command if required"""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3495,7 +3755,7 @@ class UnstructuredCommandInput(_Model):
     """A hint to display when the input hasn't been provided yet"""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3523,15 +3783,19 @@ class RequestPermissionRequest(_Model):
     See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/tool-calls#requesting-permission)
     """
 
-    session_id: SessionId = Field(alias="sessionId")
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The session ID for this request."""
-    tool_call: ToolCallUpdate = Field(alias="toolCall")
+    tool_call: ToolCallUpdate = Field(
+        validation_alias="toolCall", serialization_alias="toolCall"
+    )
     """Details about the tool call requiring permission."""
     options: list[PermissionOption]
     """Available permission options for the user to choose from."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3557,7 +3821,9 @@ class RequestPermissionRequest(_Model):
 class PermissionOption(_Model):
     """An option presented to the user when requesting permission."""
 
-    option_id: PermissionOptionId = Field(alias="optionId")
+    option_id: PermissionOptionId = Field(
+        validation_alias="optionId", serialization_alias="optionId"
+    )
     """Unique identifier for this permission option."""
     name: str
     """Human-readable label to display to the user."""
@@ -3565,7 +3831,7 @@ class PermissionOption(_Model):
     """Hint about the nature of this permission option."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3623,7 +3889,7 @@ class RequestPermissionResponse(_Model):
     """The user's decision on the permission request."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3650,7 +3916,7 @@ class RequestPermissionOutcomeCancelled(_Model):
     The `Cancelled` variant of `RequestPermissionOutcome` on the wire.
     """
 
-    outcome: Literal["cancelled"]
+    outcome: Literal["cancelled"] = _filled()
 
 
 class RequestPermissionOutcomeSelected(_Model):
@@ -3659,12 +3925,14 @@ class RequestPermissionOutcomeSelected(_Model):
     The `Selected` variant of `RequestPermissionOutcome` on the wire.
     """
 
-    outcome: Literal["selected"]
-    option_id: PermissionOptionId = Field(alias="optionId")
+    outcome: Literal["selected"] = _filled()
+    option_id: PermissionOptionId = Field(
+        validation_alias="optionId", serialization_alias="optionId"
+    )
     """The ID of the option the user selected."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3702,11 +3970,13 @@ RequestPermissionOutcome: TypeAlias = Annotated[
 class SelectedPermissionOutcome(_Model):
     """The user selected one of the provided options."""
 
-    option_id: PermissionOptionId = Field(alias="optionId")
+    option_id: PermissionOptionId = Field(
+        validation_alias="optionId", serialization_alias="optionId"
+    )
     """The ID of the option the user selected."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3727,7 +3997,9 @@ class WriteTextFileRequest(_Model):
     Only available if the client supports the `fs.writeTextFile` capability.
     """
 
-    session_id: SessionId = Field(alias="sessionId")
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The session ID for this request."""
     path: str
     """Absolute path to the file to write."""
@@ -3735,7 +4007,7 @@ class WriteTextFileRequest(_Model):
     """The text content to write to the file."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3763,7 +4035,7 @@ class WriteTextFileResponse(_Model):
 
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3784,7 +4056,9 @@ class ReadTextFileRequest(_Model):
     Only available if the client supports the `fs.readTextFile` capability.
     """
 
-    session_id: SessionId = Field(alias="sessionId")
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The session ID for this request."""
     path: str
     """Absolute path to the file to read."""
@@ -3802,7 +4076,7 @@ class ReadTextFileRequest(_Model):
     """Maximum number of lines to read."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3833,7 +4107,7 @@ class ReadTextFileResponse(_Model):
     """Content payload returned by this response."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3855,7 +4129,9 @@ TerminalId = NewType("TerminalId", str)
 class CreateTerminalRequest(_Model):
     """Request to create a new terminal and execute a command."""
 
-    session_id: SessionId = Field(alias="sessionId")
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The session ID for this request."""
     command: str
     """The command to execute."""
@@ -3885,7 +4161,11 @@ class CreateTerminalRequest(_Model):
         Annotated[int, Field(ge=0, le=18446744073709551615)] | None | MISSING,
         _omitted(None),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, alias="outputByteLimit")
+    ] = Field(
+        default=MISSING,
+        validation_alias="outputByteLimit",
+        serialization_alias="outputByteLimit",
+    )
     """Maximum number of output bytes to retain.
 
     When the limit is exceeded, the Client truncates from the beginning of the output
@@ -3897,7 +4177,7 @@ class CreateTerminalRequest(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3926,11 +4206,13 @@ class CreateTerminalRequest(_Model):
 class CreateTerminalResponse(_Model):
     """Response containing the ID of the created terminal."""
 
-    terminal_id: TerminalId = Field(alias="terminalId")
+    terminal_id: TerminalId = Field(
+        validation_alias="terminalId", serialization_alias="terminalId"
+    )
     """The unique identifier for the created terminal."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3948,13 +4230,17 @@ class CreateTerminalResponse(_Model):
 class TerminalOutputRequest(_Model):
     """Request to get the current output and status of a terminal."""
 
-    session_id: SessionId = Field(alias="sessionId")
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The session ID for this request."""
-    terminal_id: TerminalId = Field(alias="terminalId")
+    terminal_id: TerminalId = Field(
+        validation_alias="terminalId", serialization_alias="terminalId"
+    )
     """The ID of the terminal to get output from."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3982,11 +4268,13 @@ class TerminalOutputResponse(_Model):
         TerminalExitStatus | None | MISSING,
         _omitted(None),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, alias="exitStatus")
+    ] = Field(
+        default=MISSING, validation_alias="exitStatus", serialization_alias="exitStatus"
+    )
     """Exit status if the command has completed."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4012,13 +4300,17 @@ class TerminalOutputResponse(_Model):
 class ReleaseTerminalRequest(_Model):
     """Request to release a terminal and free its resources."""
 
-    session_id: SessionId = Field(alias="sessionId")
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The session ID for this request."""
-    terminal_id: TerminalId = Field(alias="terminalId")
+    terminal_id: TerminalId = Field(
+        validation_alias="terminalId", serialization_alias="terminalId"
+    )
     """The ID of the terminal to release."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4040,7 +4332,7 @@ class ReleaseTerminalResponse(_Model):
 
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4058,13 +4350,17 @@ class ReleaseTerminalResponse(_Model):
 class KillTerminalRequest(_Model):
     """Request to kill a terminal without releasing it."""
 
-    session_id: SessionId = Field(alias="sessionId")
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The session ID for this request."""
-    terminal_id: TerminalId = Field(alias="terminalId")
+    terminal_id: TerminalId = Field(
+        validation_alias="terminalId", serialization_alias="terminalId"
+    )
     """The ID of the terminal to kill."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4086,7 +4382,7 @@ class KillTerminalResponse(_Model):
 
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4104,13 +4400,17 @@ class KillTerminalResponse(_Model):
 class WaitForTerminalExitRequest(_Model):
     """Request to wait for a terminal command to exit."""
 
-    session_id: SessionId = Field(alias="sessionId")
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The session ID for this request."""
-    terminal_id: TerminalId = Field(alias="terminalId")
+    terminal_id: TerminalId = Field(
+        validation_alias="terminalId", serialization_alias="terminalId"
+    )
     """The ID of the terminal to wait for."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4134,7 +4434,9 @@ class WaitForTerminalExitResponse(_Model):
         Annotated[int, Field(ge=0, le=4294967295)] | None | MISSING,
         _omitted(None),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, alias="exitCode")
+    ] = Field(
+        default=MISSING, validation_alias="exitCode", serialization_alias="exitCode"
+    )
     """The process exit code (may be null if terminated by signal)."""
     signal: Annotated[
         str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
@@ -4142,7 +4444,7 @@ class WaitForTerminalExitResponse(_Model):
     """The signal that terminated the process (may be null if exited normally)."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4158,7 +4460,9 @@ class TerminalExitStatus(_Model):
         Annotated[int, Field(ge=0, le=4294967295)] | None | MISSING,
         _omitted(None),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, alias="exitCode")
+    ] = Field(
+        default=MISSING, validation_alias="exitCode", serialization_alias="exitCode"
+    )
     """The process exit code (may be null if terminated by signal)."""
     signal: Annotated[
         str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
@@ -4166,7 +4470,7 @@ class TerminalExitStatus(_Model):
     """The signal that terminated the process (may be null if exited normally)."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4239,7 +4543,7 @@ class ClientCapabilities(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4271,7 +4575,11 @@ class ClientSessionCapabilities(_Model):
         SessionConfigOptionsCapabilities | None | MISSING,
         _omitted(None),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, alias="configOptions")
+    ] = Field(
+        default=MISSING,
+        validation_alias="configOptions",
+        serialization_alias="configOptions",
+    )
     """Config option capabilities supported by the client.
 
     Omitted or `null` both mean the client does not advertise support for any
@@ -4279,7 +4587,7 @@ class ClientSessionCapabilities(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4311,7 +4619,7 @@ class SessionConfigOptionsCapabilities(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4334,7 +4642,7 @@ class BooleanConfigOptionCapabilities(_Model):
 
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4366,7 +4674,7 @@ class AuthCapabilities(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4388,16 +4696,20 @@ class FileSystemCapabilities(_Model):
     """
 
     read_text_file: Annotated[bool, WrapValidator(_OnError(False))] = Field(
-        default=False, alias="readTextFile"
+        default=False,
+        validation_alias="readTextFile",
+        serialization_alias="readTextFile",
     )
     """Whether the Client supports `fs/read_text_file` requests."""
     write_text_file: Annotated[bool, WrapValidator(_OnError(False))] = Field(
-        default=False, alias="writeTextFile"
+        default=False,
+        validation_alias="writeTextFile",
+        serialization_alias="writeTextFile",
     )
     """Whether the Client supports `fs/write_text_file` requests."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4474,7 +4786,7 @@ class ContentBlockText(_Model):
     The `Text` variant of `ContentBlock` on the wire.
     """
 
-    type_: Literal["text"] = Field(alias="type")
+    type: Literal["text"] = _filled()
     annotations: Annotated[
         Annotations | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
     ] = MISSING
@@ -4484,7 +4796,7 @@ class ContentBlockText(_Model):
     """Text payload carried by this content block."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4501,7 +4813,7 @@ class ContentBlockImage(_Model):
     The `Image` variant of `ContentBlock` on the wire.
     """
 
-    type_: Literal["image"] = Field(alias="type")
+    type: Literal["image"] = _filled()
     annotations: Annotated[
         Annotations | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
     ] = MISSING
@@ -4509,7 +4821,7 @@ class ContentBlockImage(_Model):
     """
     data: str
     """Base64-encoded media payload."""
-    mime_type: str = Field(alias="mimeType")
+    mime_type: str = Field(validation_alias="mimeType", serialization_alias="mimeType")
     """MIME type describing the encoded media payload."""
     uri: Annotated[
         str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
@@ -4517,7 +4829,7 @@ class ContentBlockImage(_Model):
     """URI associated with this resource or media payload."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4534,7 +4846,7 @@ class ContentBlockAudio(_Model):
     The `Audio` variant of `ContentBlock` on the wire.
     """
 
-    type_: Literal["audio"] = Field(alias="type")
+    type: Literal["audio"] = _filled()
     annotations: Annotated[
         Annotations | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
     ] = MISSING
@@ -4542,11 +4854,11 @@ class ContentBlockAudio(_Model):
     """
     data: str
     """Base64-encoded media payload."""
-    mime_type: str = Field(alias="mimeType")
+    mime_type: str = Field(validation_alias="mimeType", serialization_alias="mimeType")
     """MIME type describing the encoded media payload."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4563,7 +4875,7 @@ class ContentBlockResourceLink(_Model):
     The `ResourceLink` variant of `ContentBlock` on the wire.
     """
 
-    type_: Literal["resource_link"] = Field(alias="type")
+    type: Literal["resource_link"] = _filled()
     annotations: Annotated[
         Annotations | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
     ] = MISSING
@@ -4575,7 +4887,9 @@ class ContentBlockResourceLink(_Model):
     """Optional human-readable details shown with this protocol object."""
     mime_type: Annotated[
         str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="mimeType")
+    ] = Field(
+        default=MISSING, validation_alias="mimeType", serialization_alias="mimeType"
+    )
     """MIME type describing the encoded media payload."""
     name: str
     """Human-readable name shown for this protocol object."""
@@ -4595,7 +4909,7 @@ class ContentBlockResourceLink(_Model):
     """URI associated with this resource or media payload."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4614,7 +4928,7 @@ class ContentBlockResource(_Model):
     The `Resource` variant of `ContentBlock` on the wire.
     """
 
-    type_: Literal["resource"] = Field(alias="type")
+    type: Literal["resource"] = _filled()
     annotations: Annotated[
         Annotations | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
     ] = MISSING
@@ -4624,7 +4938,7 @@ class ContentBlockResource(_Model):
     """Embedded resource payload, either text or binary data."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4700,7 +5014,7 @@ class TextContent(_Model):
     """Text payload carried by this content block."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4727,7 +5041,7 @@ class ImageContent(_Model):
     """
     data: str
     """Base64-encoded media payload."""
-    mime_type: str = Field(alias="mimeType")
+    mime_type: str = Field(validation_alias="mimeType", serialization_alias="mimeType")
     """MIME type describing the encoded media payload."""
     uri: Annotated[
         str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
@@ -4735,7 +5049,7 @@ class ImageContent(_Model):
     """URI associated with this resource or media payload."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4769,11 +5083,11 @@ class AudioContent(_Model):
     """
     data: str
     """Base64-encoded media payload."""
-    mime_type: str = Field(alias="mimeType")
+    mime_type: str = Field(validation_alias="mimeType", serialization_alias="mimeType")
     """MIME type describing the encoded media payload."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4808,7 +5122,7 @@ class EmbeddedResource(_Model):
     """Embedded resource payload, either text or binary data."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4830,7 +5144,9 @@ class TextResourceContents(_Model):
 
     mime_type: Annotated[
         str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="mimeType")
+    ] = Field(
+        default=MISSING, validation_alias="mimeType", serialization_alias="mimeType"
+    )
     """MIME type describing the encoded media payload."""
     text: str
     """Text payload carried by this content block."""
@@ -4838,7 +5154,7 @@ class TextResourceContents(_Model):
     """URI associated with this resource or media payload."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4862,13 +5178,15 @@ class BlobResourceContents(_Model):
     """Base64-encoded bytes for a binary resource payload."""
     mime_type: Annotated[
         str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="mimeType")
+    ] = Field(
+        default=MISSING, validation_alias="mimeType", serialization_alias="mimeType"
+    )
     """MIME type describing the encoded media payload."""
     uri: str
     """URI associated with this resource or media payload."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4906,7 +5224,9 @@ class ResourceLink(_Model):
     """Optional human-readable details shown with this protocol object."""
     mime_type: Annotated[
         str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="mimeType")
+    ] = Field(
+        default=MISSING, validation_alias="mimeType", serialization_alias="mimeType"
+    )
     """MIME type describing the encoded media payload."""
     name: str
     """Human-readable name shown for this protocol object."""
@@ -4926,7 +5246,7 @@ class ResourceLink(_Model):
     """URI associated with this resource or media payload."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4964,7 +5284,11 @@ class Annotations(_Model):
     """Intended recipients for this content, such as the user or assistant."""
     last_modified: Annotated[
         str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="lastModified")
+    ] = Field(
+        default=MISSING,
+        validation_alias="lastModified",
+        serialization_alias="lastModified",
+    )
     """Timestamp indicating when the underlying resource was last modified."""
     priority: Annotated[
         Annotated[float, Field(allow_inf_nan=False)] | None | MISSING,
@@ -4974,7 +5298,7 @@ class Annotations(_Model):
     """Relative importance of this content when clients choose what to surface."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5075,7 +5399,7 @@ class EnumOption(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5123,14 +5447,18 @@ class StringPropertySchema(_Model):
     """
     min_length: Annotated[
         Annotated[int, Field(ge=0, le=4294967295)] | None | MISSING, _omitted(None)
-    ] = Field(default=MISSING, alias="minLength")
+    ] = Field(
+        default=MISSING, validation_alias="minLength", serialization_alias="minLength"
+    )
     """Minimum string length.
 
     Optional. Omitted and `null` are equivalent and mean there is no minimum length constraint.
     """
     max_length: Annotated[
         Annotated[int, Field(ge=0, le=4294967295)] | None | MISSING, _omitted(None)
-    ] = Field(default=MISSING, alias="maxLength")
+    ] = Field(
+        default=MISSING, validation_alias="maxLength", serialization_alias="maxLength"
+    )
     """Maximum string length.
 
     Optional. Omitted and `null` are equivalent and mean there is no maximum length constraint.
@@ -5140,9 +5468,7 @@ class StringPropertySchema(_Model):
 
     Optional. Omitted and `null` are equivalent and mean there is no pattern constraint.
     """
-    format_: Annotated[StringFormat | None | MISSING, _omitted(None)] = Field(
-        default=MISSING, alias="format"
-    )
+    format: Annotated[StringFormat | None | MISSING, _omitted(None)] = MISSING
     """String format.
 
     Optional. Omitted and `null` are equivalent and mean there is no format constraint.
@@ -5160,7 +5486,7 @@ class StringPropertySchema(_Model):
     declared by `enum`.
     """
     one_of: Annotated[list[EnumOption] | None | MISSING, _omitted(None)] = Field(
-        default=MISSING, alias="oneOf"
+        default=MISSING, validation_alias="oneOf", serialization_alias="oneOf"
     )
     """Titled enum options for titled single-select enums.
     Optional. Omitted and `null` are equivalent and mean no titled single-select choices are
@@ -5168,7 +5494,7 @@ class StringPropertySchema(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5241,7 +5567,7 @@ class NumberPropertySchema(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5318,7 +5644,7 @@ class IntegerPropertySchema(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5371,7 +5697,7 @@ class BooleanPropertySchema(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5403,7 +5729,7 @@ class StringMultiSelectItems(_Model):
     """Allowed enum values."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5423,11 +5749,13 @@ class StringMultiSelectItems(_Model):
 class TitledMultiSelectItems(_Model):
     """Items definition for titled multi-select enum properties."""
 
-    any_of: list[EnumOption] = Field(alias="anyOf")
+    any_of: list[EnumOption] = Field(
+        validation_alias="anyOf", serialization_alias="anyOf"
+    )
     """Titled enum options."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5453,7 +5781,7 @@ class OtherMultiSelectItems(_Model):
     """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
-    type_: str = Field(alias="type")
+    type: str
     """Custom or future multi-select item type.
 
     Values beginning with `_` are reserved for implementation-specific
@@ -5475,12 +5803,12 @@ class MultiSelectItemsString(_Model):
     The `String` variant of `MultiSelectItems` on the wire.
     """
 
-    type_: Literal["string"] = Field(alias="type")
+    type: Literal["string"] = _filled()
     enum: list[str]
     """Allowed enum values."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5540,7 +5868,9 @@ class MultiSelectPropertySchema(_Model):
     min_items: Annotated[
         Annotated[int, Field(ge=0, le=18446744073709551615)] | None | MISSING,
         _omitted(None),
-    ] = Field(default=MISSING, alias="minItems")
+    ] = Field(
+        default=MISSING, validation_alias="minItems", serialization_alias="minItems"
+    )
     """Minimum number of items to select.
 
     Optional. Omitted and `null` are equivalent and mean there is no minimum selection count.
@@ -5548,7 +5878,9 @@ class MultiSelectPropertySchema(_Model):
     max_items: Annotated[
         Annotated[int, Field(ge=0, le=18446744073709551615)] | None | MISSING,
         _omitted(None),
-    ] = Field(default=MISSING, alias="maxItems")
+    ] = Field(
+        default=MISSING, validation_alias="maxItems", serialization_alias="maxItems"
+    )
     """Maximum number of items to select.
 
     Optional. Omitted and `null` are equivalent and mean there is no maximum selection count.
@@ -5566,7 +5898,7 @@ class MultiSelectPropertySchema(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5600,7 +5932,7 @@ class ElicitationPropertySchemaString(_Model):
     The `String` variant of `ElicitationPropertySchema` on the wire.
     """
 
-    type_: Literal["string"] = Field(alias="type")
+    type: Literal["string"] = _filled()
     title: Annotated[
         str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
     ] = MISSING
@@ -5617,14 +5949,18 @@ class ElicitationPropertySchemaString(_Model):
     """
     min_length: Annotated[
         Annotated[int, Field(ge=0, le=4294967295)] | None | MISSING, _omitted(None)
-    ] = Field(default=MISSING, alias="minLength")
+    ] = Field(
+        default=MISSING, validation_alias="minLength", serialization_alias="minLength"
+    )
     """Minimum string length.
 
     Optional. Omitted and `null` are equivalent and mean there is no minimum length constraint.
     """
     max_length: Annotated[
         Annotated[int, Field(ge=0, le=4294967295)] | None | MISSING, _omitted(None)
-    ] = Field(default=MISSING, alias="maxLength")
+    ] = Field(
+        default=MISSING, validation_alias="maxLength", serialization_alias="maxLength"
+    )
     """Maximum string length.
 
     Optional. Omitted and `null` are equivalent and mean there is no maximum length constraint.
@@ -5634,9 +5970,7 @@ class ElicitationPropertySchemaString(_Model):
 
     Optional. Omitted and `null` are equivalent and mean there is no pattern constraint.
     """
-    format_: Annotated[StringFormat | None | MISSING, _omitted(None)] = Field(
-        default=MISSING, alias="format"
-    )
+    format: Annotated[StringFormat | None | MISSING, _omitted(None)] = MISSING
     """String format.
 
     Optional. Omitted and `null` are equivalent and mean there is no format constraint.
@@ -5654,7 +5988,7 @@ class ElicitationPropertySchemaString(_Model):
     declared by `enum`.
     """
     one_of: Annotated[list[EnumOption] | None | MISSING, _omitted(None)] = Field(
-        default=MISSING, alias="oneOf"
+        default=MISSING, validation_alias="oneOf", serialization_alias="oneOf"
     )
     """Titled enum options for titled single-select enums.
     Optional. Omitted and `null` are equivalent and mean no titled single-select choices are
@@ -5662,7 +5996,7 @@ class ElicitationPropertySchemaString(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5679,7 +6013,7 @@ class ElicitationPropertySchemaNumber(_Model):
     The `Number` variant of `ElicitationPropertySchema` on the wire.
     """
 
-    type_: Literal["number"] = Field(alias="type")
+    type: Literal["number"] = _filled()
     title: Annotated[
         str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
     ] = MISSING
@@ -5719,7 +6053,7 @@ class ElicitationPropertySchemaNumber(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5736,7 +6070,7 @@ class ElicitationPropertySchemaInteger(_Model):
     The `Integer` variant of `ElicitationPropertySchema` on the wire.
     """
 
-    type_: Literal["integer"] = Field(alias="type")
+    type: Literal["integer"] = _filled()
     title: Annotated[
         str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
     ] = MISSING
@@ -5784,7 +6118,7 @@ class ElicitationPropertySchemaInteger(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5801,7 +6135,7 @@ class ElicitationPropertySchemaBoolean(_Model):
     The `Boolean` variant of `ElicitationPropertySchema` on the wire.
     """
 
-    type_: Literal["boolean"] = Field(alias="type")
+    type: Literal["boolean"] = _filled()
     title: Annotated[
         str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
     ] = MISSING
@@ -5825,7 +6159,7 @@ class ElicitationPropertySchemaBoolean(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5842,7 +6176,7 @@ class ElicitationPropertySchemaArray(_Model):
     The `Array` variant of `ElicitationPropertySchema` on the wire.
     """
 
-    type_: Literal["array"] = Field(alias="type")
+    type: Literal["array"] = _filled()
     title: Annotated[
         str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
     ] = MISSING
@@ -5860,7 +6194,9 @@ class ElicitationPropertySchemaArray(_Model):
     min_items: Annotated[
         Annotated[int, Field(ge=0, le=18446744073709551615)] | None | MISSING,
         _omitted(None),
-    ] = Field(default=MISSING, alias="minItems")
+    ] = Field(
+        default=MISSING, validation_alias="minItems", serialization_alias="minItems"
+    )
     """Minimum number of items to select.
 
     Optional. Omitted and `null` are equivalent and mean there is no minimum selection count.
@@ -5868,7 +6204,9 @@ class ElicitationPropertySchemaArray(_Model):
     max_items: Annotated[
         Annotated[int, Field(ge=0, le=18446744073709551615)] | None | MISSING,
         _omitted(None),
-    ] = Field(default=MISSING, alias="maxItems")
+    ] = Field(
+        default=MISSING, validation_alias="maxItems", serialization_alias="maxItems"
+    )
     """Maximum number of items to select.
 
     Optional. Omitted and `null` are equivalent and mean there is no maximum selection count.
@@ -5886,7 +6224,7 @@ class ElicitationPropertySchemaArray(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5952,7 +6290,7 @@ class OtherElicitationPropertySchema(_Model):
     """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
-    type_: str = Field(alias="type")
+    type: str
     """Custom or future elicitation property schema type.
 
     Values beginning with `_` are reserved for implementation-specific
@@ -5987,8 +6325,8 @@ class ElicitationSchema(_Model):
     as required by the elicitation specification.
     """
 
-    type_: Annotated[ElicitationSchemaType, WrapValidator(_OnError("object"))] = Field(
-        default=ElicitationSchemaType.OBJECT, alias="type"
+    type: Annotated[ElicitationSchemaType, WrapValidator(_OnError("object"))] = (
+        ElicitationSchemaType.OBJECT
     )
     """Type discriminator. Always `"object"`."""
     title: Annotated[
@@ -6016,7 +6354,7 @@ class ElicitationSchema(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6068,7 +6406,7 @@ class ElicitationCapabilities(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6093,7 +6431,7 @@ class ElicitationFormCapabilities(_Model):
 
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6118,7 +6456,7 @@ class ElicitationUrlCapabilities(_Model):
 
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6143,11 +6481,15 @@ class ElicitationSessionScope(_Model):
     during a tool call and needs to redirect it to the user.
     """
 
-    session_id: SessionId = Field(alias="sessionId")
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The session this elicitation is tied to."""
     tool_call_id: Annotated[
         ToolCallId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="toolCallId")
+    ] = Field(
+        default=MISSING, validation_alias="toolCallId", serialization_alias="toolCallId"
+    )
     """Optional tool call within the session.
 
     Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
@@ -6166,7 +6508,9 @@ class ElicitationRequestScope(_Model):
     (e.g., during auth/configuration phases before any session is started).
     """
 
-    request_id: RequestId = Field(alias="requestId")
+    request_id: RequestId = Field(
+        validation_alias="requestId", serialization_alias="requestId"
+    )
     """The request this elicitation is tied to."""
 
     @model_validator(mode="before")
@@ -6197,24 +6541,30 @@ class CreateElicitationRequestFormSession(_Model):
     Synthesized from `CreateElicitationRequestForm with mode: ElicitationModeForm::Session`.
     """
 
-    mode: Literal["form"]
-    session_id: SessionId = Field(alias="sessionId")
+    mode: Literal["form"] = _filled()
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The session this elicitation is tied to."""
     tool_call_id: Annotated[
         ToolCallId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="toolCallId")
+    ] = Field(
+        default=MISSING, validation_alias="toolCallId", serialization_alias="toolCallId"
+    )
     """Optional tool call within the session.
 
     Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
     session without a specific tool call.
     """
-    requested_schema: ElicitationSchema = Field(alias="requestedSchema")
+    requested_schema: ElicitationSchema = Field(
+        validation_alias="requestedSchema", serialization_alias="requestedSchema"
+    )
     """A JSON Schema describing the form fields to present to the user."""
     message: str
     """A human-readable message describing what input is needed."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6240,16 +6590,20 @@ class CreateElicitationRequestFormRequest(_Model):
     Synthesized from `CreateElicitationRequestForm with mode: ElicitationModeForm::Request`.
     """
 
-    mode: Literal["form"]
-    request_id: RequestId = Field(alias="requestId")
+    mode: Literal["form"] = _filled()
+    request_id: RequestId = Field(
+        validation_alias="requestId", serialization_alias="requestId"
+    )
     """The request this elicitation is tied to."""
-    requested_schema: ElicitationSchema = Field(alias="requestedSchema")
+    requested_schema: ElicitationSchema = Field(
+        validation_alias="requestedSchema", serialization_alias="requestedSchema"
+    )
     """A JSON Schema describing the form fields to present to the user."""
     message: str
     """A human-readable message describing what input is needed."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6289,18 +6643,24 @@ class CreateElicitationRequestUrlSession(_Model):
     Synthesized from `CreateElicitationRequestUrl with mode: ElicitationModeUrl::Session`.
     """
 
-    mode: Literal["url"]
-    session_id: SessionId = Field(alias="sessionId")
+    mode: Literal["url"] = _filled()
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The session this elicitation is tied to."""
     tool_call_id: Annotated[
         ToolCallId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="toolCallId")
+    ] = Field(
+        default=MISSING, validation_alias="toolCallId", serialization_alias="toolCallId"
+    )
     """Optional tool call within the session.
 
     Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
     session without a specific tool call.
     """
-    elicitation_id: ElicitationId = Field(alias="elicitationId")
+    elicitation_id: ElicitationId = Field(
+        validation_alias="elicitationId", serialization_alias="elicitationId"
+    )
     """The unique identifier for this elicitation."""
     url: str
     """The URL to direct the user to."""
@@ -6308,7 +6668,7 @@ class CreateElicitationRequestUrlSession(_Model):
     """A human-readable message describing what input is needed."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6334,10 +6694,14 @@ class CreateElicitationRequestUrlRequest(_Model):
     Synthesized from `CreateElicitationRequestUrl with mode: ElicitationModeUrl::Request`.
     """
 
-    mode: Literal["url"]
-    request_id: RequestId = Field(alias="requestId")
+    mode: Literal["url"] = _filled()
+    request_id: RequestId = Field(
+        validation_alias="requestId", serialization_alias="requestId"
+    )
     """The request this elicitation is tied to."""
-    elicitation_id: ElicitationId = Field(alias="elicitationId")
+    elicitation_id: ElicitationId = Field(
+        validation_alias="elicitationId", serialization_alias="elicitationId"
+    )
     """The unique identifier for this elicitation."""
     url: str
     """The URL to direct the user to."""
@@ -6345,7 +6709,7 @@ class CreateElicitationRequestUrlRequest(_Model):
     """A human-readable message describing what input is needed."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6401,11 +6765,15 @@ class CreateElicitationRequestOtherSession(_Model):
     extensions. Unknown values that do not begin with `_` are reserved for
     future ACP variants.
     """
-    session_id: SessionId = Field(alias="sessionId")
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The session this elicitation is tied to."""
     tool_call_id: Annotated[
         ToolCallId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="toolCallId")
+    ] = Field(
+        default=MISSING, validation_alias="toolCallId", serialization_alias="toolCallId"
+    )
     """Optional tool call within the session.
 
     Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
@@ -6415,7 +6783,7 @@ class CreateElicitationRequestOtherSession(_Model):
     """A human-readable message describing what input is needed."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6470,13 +6838,15 @@ class CreateElicitationRequestOtherRequest(_Model):
     extensions. Unknown values that do not begin with `_` are reserved for
     future ACP variants.
     """
-    request_id: RequestId = Field(alias="requestId")
+    request_id: RequestId = Field(
+        validation_alias="requestId", serialization_alias="requestId"
+    )
     """The request this elicitation is tied to."""
     message: str
     """A human-readable message describing what input is needed."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6584,18 +6954,24 @@ class ElicitationModeFormSession(_Model):
     Synthesized from `ElicitationModeForm with payload: ElicitationFormMode::Session`.
     """
 
-    mode: Literal["form"]
-    session_id: SessionId = Field(alias="sessionId")
+    mode: Literal["form"] = _filled()
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The session this elicitation is tied to."""
     tool_call_id: Annotated[
         ToolCallId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="toolCallId")
+    ] = Field(
+        default=MISSING, validation_alias="toolCallId", serialization_alias="toolCallId"
+    )
     """Optional tool call within the session.
 
     Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
     session without a specific tool call.
     """
-    requested_schema: ElicitationSchema = Field(alias="requestedSchema")
+    requested_schema: ElicitationSchema = Field(
+        validation_alias="requestedSchema", serialization_alias="requestedSchema"
+    )
     """A JSON Schema describing the form fields to present to the user."""
 
 
@@ -6608,10 +6984,14 @@ class ElicitationModeFormRequest(_Model):
     Synthesized from `ElicitationModeForm with payload: ElicitationFormMode::Request`.
     """
 
-    mode: Literal["form"]
-    request_id: RequestId = Field(alias="requestId")
+    mode: Literal["form"] = _filled()
+    request_id: RequestId = Field(
+        validation_alias="requestId", serialization_alias="requestId"
+    )
     """The request this elicitation is tied to."""
-    requested_schema: ElicitationSchema = Field(alias="requestedSchema")
+    requested_schema: ElicitationSchema = Field(
+        validation_alias="requestedSchema", serialization_alias="requestedSchema"
+    )
     """A JSON Schema describing the form fields to present to the user."""
 
 
@@ -6630,18 +7010,24 @@ class ElicitationModeUrlSession(_Model):
     Synthesized from `ElicitationModeUrl with payload: ElicitationUrlMode::Session`.
     """
 
-    mode: Literal["url"]
-    session_id: SessionId = Field(alias="sessionId")
+    mode: Literal["url"] = _filled()
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The session this elicitation is tied to."""
     tool_call_id: Annotated[
         ToolCallId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="toolCallId")
+    ] = Field(
+        default=MISSING, validation_alias="toolCallId", serialization_alias="toolCallId"
+    )
     """Optional tool call within the session.
 
     Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
     session without a specific tool call.
     """
-    elicitation_id: ElicitationId = Field(alias="elicitationId")
+    elicitation_id: ElicitationId = Field(
+        validation_alias="elicitationId", serialization_alias="elicitationId"
+    )
     """The unique identifier for this elicitation."""
     url: str
     """The URL to direct the user to."""
@@ -6656,10 +7042,14 @@ class ElicitationModeUrlRequest(_Model):
     Synthesized from `ElicitationModeUrl with payload: ElicitationUrlMode::Request`.
     """
 
-    mode: Literal["url"]
-    request_id: RequestId = Field(alias="requestId")
+    mode: Literal["url"] = _filled()
+    request_id: RequestId = Field(
+        validation_alias="requestId", serialization_alias="requestId"
+    )
     """The request this elicitation is tied to."""
-    elicitation_id: ElicitationId = Field(alias="elicitationId")
+    elicitation_id: ElicitationId = Field(
+        validation_alias="elicitationId", serialization_alias="elicitationId"
+    )
     """The unique identifier for this elicitation."""
     url: str
     """The URL to direct the user to."""
@@ -6730,11 +7120,15 @@ class OtherElicitationModeSession(_Model):
     extensions. Unknown values that do not begin with `_` are reserved for
     future ACP variants.
     """
-    session_id: SessionId = Field(alias="sessionId")
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The session this elicitation is tied to."""
     tool_call_id: Annotated[
         ToolCallId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="toolCallId")
+    ] = Field(
+        default=MISSING, validation_alias="toolCallId", serialization_alias="toolCallId"
+    )
     """Optional tool call within the session.
 
     Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
@@ -6770,7 +7164,9 @@ class OtherElicitationModeRequest(_Model):
     extensions. Unknown values that do not begin with `_` are reserved for
     future ACP variants.
     """
-    request_id: RequestId = Field(alias="requestId")
+    request_id: RequestId = Field(
+        validation_alias="requestId", serialization_alias="requestId"
+    )
     """The request this elicitation is tied to."""
 
     @model_validator(mode="after")
@@ -6808,17 +7204,23 @@ class ElicitationFormModeSession(_Model):
     Synthesized from `ElicitationFormMode with scope: ElicitationScope::Session`.
     """
 
-    session_id: SessionId = Field(alias="sessionId")
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The session this elicitation is tied to."""
     tool_call_id: Annotated[
         ToolCallId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="toolCallId")
+    ] = Field(
+        default=MISSING, validation_alias="toolCallId", serialization_alias="toolCallId"
+    )
     """Optional tool call within the session.
 
     Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
     session without a specific tool call.
     """
-    requested_schema: ElicitationSchema = Field(alias="requestedSchema")
+    requested_schema: ElicitationSchema = Field(
+        validation_alias="requestedSchema", serialization_alias="requestedSchema"
+    )
     """A JSON Schema describing the form fields to present to the user."""
 
 
@@ -6831,9 +7233,13 @@ class ElicitationFormModeRequest(_Model):
     Synthesized from `ElicitationFormMode with scope: ElicitationScope::Request`.
     """
 
-    request_id: RequestId = Field(alias="requestId")
+    request_id: RequestId = Field(
+        validation_alias="requestId", serialization_alias="requestId"
+    )
     """The request this elicitation is tied to."""
-    requested_schema: ElicitationSchema = Field(alias="requestedSchema")
+    requested_schema: ElicitationSchema = Field(
+        validation_alias="requestedSchema", serialization_alias="requestedSchema"
+    )
     """A JSON Schema describing the form fields to present to the user."""
 
 
@@ -6853,17 +7259,23 @@ class ElicitationUrlModeSession(_Model):
     Synthesized from `ElicitationUrlMode with scope: ElicitationScope::Session`.
     """
 
-    session_id: SessionId = Field(alias="sessionId")
+    session_id: SessionId = Field(
+        validation_alias="sessionId", serialization_alias="sessionId"
+    )
     """The session this elicitation is tied to."""
     tool_call_id: Annotated[
         ToolCallId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="toolCallId")
+    ] = Field(
+        default=MISSING, validation_alias="toolCallId", serialization_alias="toolCallId"
+    )
     """Optional tool call within the session.
 
     Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
     session without a specific tool call.
     """
-    elicitation_id: ElicitationId = Field(alias="elicitationId")
+    elicitation_id: ElicitationId = Field(
+        validation_alias="elicitationId", serialization_alias="elicitationId"
+    )
     """The unique identifier for this elicitation."""
     url: str
     """The URL to direct the user to."""
@@ -6878,9 +7290,13 @@ class ElicitationUrlModeRequest(_Model):
     Synthesized from `ElicitationUrlMode with scope: ElicitationScope::Request`.
     """
 
-    request_id: RequestId = Field(alias="requestId")
+    request_id: RequestId = Field(
+        validation_alias="requestId", serialization_alias="requestId"
+    )
     """The request this elicitation is tied to."""
-    elicitation_id: ElicitationId = Field(alias="elicitationId")
+    elicitation_id: ElicitationId = Field(
+        validation_alias="elicitationId", serialization_alias="elicitationId"
+    )
     """The unique identifier for this elicitation."""
     url: str
     """The URL to direct the user to."""
@@ -6901,7 +7317,7 @@ class CreateElicitationResponseAccept(_Model):
     Synthesized from `CreateElicitationResponse with action: ElicitationAction::Accept`.
     """
 
-    action: Literal["accept"]
+    action: Literal["accept"] = _filled()
     content: Annotated[
         Annotated[dict[str, ElicitationContentValue], _SORTED_KEYS] | None | MISSING,
         _omitted(None),
@@ -6909,7 +7325,7 @@ class CreateElicitationResponseAccept(_Model):
     """The user-provided content, if any, as an object matching the requested schema."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6928,10 +7344,10 @@ class CreateElicitationResponseDecline(_Model):
     Synthesized from `CreateElicitationResponse with action: ElicitationAction::Decline`.
     """
 
-    action: Literal["decline"]
+    action: Literal["decline"] = _filled()
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6950,10 +7366,10 @@ class CreateElicitationResponseCancel(_Model):
     Synthesized from `CreateElicitationResponse with action: ElicitationAction::Cancel`.
     """
 
-    action: Literal["cancel"]
+    action: Literal["cancel"] = _filled()
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6990,7 +7406,7 @@ class CreateElicitationResponseOther(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -7056,7 +7472,7 @@ class ElicitationActionAccept(_Model):
     The `Accept` variant of `ElicitationAction` on the wire.
     """
 
-    action: Literal["accept"]
+    action: Literal["accept"] = _filled()
     content: Annotated[
         Annotated[dict[str, ElicitationContentValue], _SORTED_KEYS] | None | MISSING,
         _omitted(None),
@@ -7070,7 +7486,7 @@ class ElicitationActionDecline(_Model):
     The `Decline` variant of `ElicitationAction` on the wire.
     """
 
-    action: Literal["decline"]
+    action: Literal["decline"] = _filled()
 
 
 class ElicitationActionCancel(_Model):
@@ -7079,7 +7495,7 @@ class ElicitationActionCancel(_Model):
     The `Cancel` variant of `ElicitationAction` on the wire.
     """
 
-    action: Literal["cancel"]
+    action: Literal["cancel"] = _filled()
 
 
 def _discriminate_elicitation_action_tagged(value: Any) -> str | None:
@@ -7176,11 +7592,13 @@ ElicitationContentValue: TypeAlias = Annotated[
 class CompleteElicitationNotification(_Model):
     """Notification sent by the agent when a URL-based elicitation is complete."""
 
-    elicitation_id: ElicitationId = Field(alias="elicitationId")
+    elicitation_id: ElicitationId = Field(
+        validation_alias="elicitationId", serialization_alias="elicitationId"
+    )
     """The ID of the elicitation that completed."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -7295,7 +7713,7 @@ class Plan(_Model):
     """
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -7328,7 +7746,7 @@ class PlanEntry(_Model):
     """Current execution status of this task."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -7412,11 +7830,13 @@ class CancelRequestNotification(_Model):
     See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/cancellation)
     """
 
-    request_id: RequestId = Field(alias="requestId")
+    request_id: RequestId = Field(
+        validation_alias="requestId", serialization_alias="requestId"
+    )
     """The ID of the request to cancel."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -7456,7 +7876,9 @@ class ToolCall(_Model):
     See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/tool-calls)
     """
 
-    tool_call_id: ToolCallId = Field(alias="toolCallId")
+    tool_call_id: ToolCallId = Field(
+        validation_alias="toolCallId", serialization_alias="toolCallId"
+    )
     """Unique identifier for this tool call within the session."""
     title: str
     """Human-readable title describing what the tool is doing."""
@@ -7498,15 +7920,19 @@ class ToolCall(_Model):
     """
     raw_input: Annotated[
         JsonValue | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="rawInput")
+    ] = Field(
+        default=MISSING, validation_alias="rawInput", serialization_alias="rawInput"
+    )
     """Raw input parameters sent to the tool."""
     raw_output: Annotated[
         JsonValue | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="rawOutput")
+    ] = Field(
+        default=MISSING, validation_alias="rawOutput", serialization_alias="rawOutput"
+    )
     """Raw output returned by the tool."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -7543,7 +7969,9 @@ class ToolCallUpdate(_Model):
     See protocol docs: [Updating](https://agentclientprotocol.com/protocol/tool-calls#updating)
     """
 
-    tool_call_id: ToolCallId = Field(alias="toolCallId")
+    tool_call_id: ToolCallId = Field(
+        validation_alias="toolCallId", serialization_alias="toolCallId"
+    )
     """The ID of the tool call being updated."""
     kind: Annotated[
         ToolKind | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
@@ -7577,15 +8005,19 @@ class ToolCallUpdate(_Model):
     """Replace the locations collection."""
     raw_input: Annotated[
         JsonValue | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="rawInput")
+    ] = Field(
+        default=MISSING, validation_alias="rawInput", serialization_alias="rawInput"
+    )
     """Update the raw input."""
     raw_output: Annotated[
         JsonValue | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="rawOutput")
+    ] = Field(
+        default=MISSING, validation_alias="rawOutput", serialization_alias="rawOutput"
+    )
     """Update the raw output."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -7635,11 +8067,15 @@ class ToolCallUpdateFields(_Model):
     """Replace the locations collection."""
     raw_input: Annotated[
         JsonValue | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="rawInput")
+    ] = Field(
+        default=MISSING, validation_alias="rawInput", serialization_alias="rawInput"
+    )
     """Update the raw input."""
     raw_output: Annotated[
         JsonValue | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="rawOutput")
+    ] = Field(
+        default=MISSING, validation_alias="rawOutput", serialization_alias="rawOutput"
+    )
     """Update the raw output."""
 
     @model_validator(mode="before")
@@ -7746,12 +8182,12 @@ class ToolCallContentContent(_Model):
     The `Content` variant of `ToolCallContent` on the wire.
     """
 
-    type_: Literal["content"] = Field(alias="type")
+    type: Literal["content"] = _filled()
     content: ContentBlock
     """The actual content block."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -7766,18 +8202,20 @@ class ToolCallContentDiff(_Model):
     The `Diff` variant of `ToolCallContent` on the wire.
     """
 
-    type_: Literal["diff"] = Field(alias="type")
+    type: Literal["diff"] = _filled()
     path: str
     """The absolute file path being modified."""
     old_text: Annotated[
         str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="oldText")
+    ] = Field(
+        default=MISSING, validation_alias="oldText", serialization_alias="oldText"
+    )
     """The original content (None for new files)."""
-    new_text: str = Field(alias="newText")
+    new_text: str = Field(validation_alias="newText", serialization_alias="newText")
     """The new content after modification."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -7796,12 +8234,14 @@ class ToolCallContentTerminal(_Model):
     The `Terminal` variant of `ToolCallContent` on the wire.
     """
 
-    type_: Literal["terminal"] = Field(alias="type")
-    terminal_id: TerminalId = Field(alias="terminalId")
+    type: Literal["terminal"] = _filled()
+    terminal_id: TerminalId = Field(
+        validation_alias="terminalId", serialization_alias="terminalId"
+    )
     """Identifier of the terminal instance to embed in the content stream."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -7854,7 +8294,7 @@ class Content(_Model):
     """The actual content block."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -7877,11 +8317,13 @@ class Terminal(_Model):
     See protocol docs: [Terminal](https://agentclientprotocol.com/protocol/terminals)
     """
 
-    terminal_id: TerminalId = Field(alias="terminalId")
+    terminal_id: TerminalId = Field(
+        validation_alias="terminalId", serialization_alias="terminalId"
+    )
     """Identifier of the terminal instance to embed in the content stream."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -7908,13 +8350,15 @@ class Diff(_Model):
     """The absolute file path being modified."""
     old_text: Annotated[
         str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="oldText")
+    ] = Field(
+        default=MISSING, validation_alias="oldText", serialization_alias="oldText"
+    )
     """The original content (None for new files)."""
-    new_text: str = Field(alias="newText")
+    new_text: str = Field(validation_alias="newText", serialization_alias="newText")
     """The new content after modification."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -7951,7 +8395,7 @@ class ToolCallLocation(_Model):
     """Optional line number within the file."""
     meta: Annotated[
         Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, alias="_meta")
+    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.

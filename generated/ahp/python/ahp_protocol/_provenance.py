@@ -21,12 +21,13 @@ SOURCES: tuple[tuple[str, str], ...] = (
     ),
 )
 FILES: dict[str, str] = {
-    "__init__.py": "133e4c50591a03a3d39c686f38e87653a6d7693220451a8077fcad3a2d155864",
-    "_rpc.py": "7b3640a463258034694e32095f836edcdd4634d6d7a7127378be8d7dc969a3a5",
-    "client.py": "ddc3a8363660fe5275193c021bf045c66085e7c28ff74f82f5df731bf3ce93c7",
+    "__init__.py": "6fce201bf48df3bd7881ab4c6da1e878417eed0bf96a19f56056bd7a6d15e714",
+    "_rpc.py": "13c746b97426428cd0e07d222d2669c71a154ba5653564c7cffaea3dffaccd4a",
+    "client.py": "abaf04f447cb9260b49b19c2d7e42dda2614bf26df63833b727e0bc5c7a14941",
+    "errors.py": "f6093f8093e936c35886721a7360abdd62e3fc6e97777717a7a9858588ec53db",
     "methods.py": "15a7e521993c96f4a0e218a8ea08ce4f9dca3d4c069228d0c8d45d13f85b5dfc",
-    "models.py": "eecaa3d2039bb01c12faa642e14f44996139f43433db5a9f810f061e33e14fdc",
+    "models.py": "e9501609cfa3d9f57c71597a9d8e66fa89837fb077af9f10cda5c35be553cd03",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-    "server.py": "813132e2eedf3a8421883920be520a238cd2d2efd4f55c68f5af36a77f62479f",
+    "server.py": "2ec4cd4b95e019ff69bada694b625dea6f1ca7c76d2d7ed8dc6cf11275b3d806",
     "stub_data.py": "c58fe29a53fe281c285b4a963410b1b1f28d8cae0ba4fd33ebf68d5fc874036b",
 }

@@ -56,8 +56,8 @@ STUB_COMMAND = (sys.executable, "-m", "ahp_protocol.server", "--transport", "std
 
 class ClientHandler:
     """Handles what the server sends to the client: override the
-    methods you serve (the others answer -32601); raise ``_rpc.RpcError`` to answer
-    with an error code.
+    methods you serve (the others answer -32601); raise ``RpcError`` (from the
+    package, or ``errors``) to answer with an error code.
     """
 
 
@@ -93,7 +93,7 @@ class AhpClient:
         await self.close()
 
     @classmethod
-    async def stdio(
+    def stdio(
         cls,
         command: collections.abc.Sequence[str] | None = None,
         *,
@@ -101,9 +101,11 @@ class AhpClient:
         max_message_bytes: int = _rpc.DEFAULT_MAX_MESSAGE_BYTES,
         stderr: int | typing.IO[Any] | None = None,
         log: _rpc.MessageLog = _rpc.QUIET,
-    ) -> AhpClient:
+    ) -> _rpc.Connecting[AhpClient]:
         """Start ``command`` (default: the stub server) and talk newline-delimited
-        JSON over its stdin/stdout.
+        JSON over its stdin/stdout: ``async with AhpClient.stdio() as client:``
+        (or ``await`` it and ``close()`` the client).  A command that cannot start
+        raises ``TransportError``.
         """
         env: collections.abc.Mapping[str, str] | None = None
         if command is None:
@@ -115,36 +117,49 @@ class AhpClient:
                 "PYTHONPATH": os.pathsep.join(filter(None, [root, path])),
             }
         serving = handler or ClientHandler()
-        connection = await _rpc.connect_stdio(
-            command,
-            lambda _session: handlers(serving),
-            limit=max_message_bytes,
-            env=env,
-            stderr=stderr,
-            log=log,
-            methods=METHODS,
-        )
-        return cls(connection)
+        argv = command
+
+        async def connect() -> AhpClient:
+            connection = await _rpc.connect_stdio(
+                argv,
+                lambda _session: handlers(serving),
+                limit=max_message_bytes,
+                env=env,
+                stderr=stderr,
+                log=log,
+                methods=METHODS,
+            )
+            return cls(connection)
+
+        return _rpc.Connecting(connect)
 
     @classmethod
-    async def websocket(
+    def websocket(
         cls,
         url: str,
         *,
         handler: ClientHandler | None = None,
         max_message_bytes: int = _rpc.DEFAULT_MAX_MESSAGE_BYTES,
         log: _rpc.MessageLog = _rpc.QUIET,
-    ) -> AhpClient:
-        """Connect to a WebSocket server (``ws://127.0.0.1:PORT/``)."""
+    ) -> _rpc.Connecting[AhpClient]:
+        """Connect to a WebSocket server (``ws://127.0.0.1:PORT/``):
+        ``async with AhpClient.websocket(url) as client:`` (or ``await`` it and
+        ``close()`` the client).  A refused or failed connection raises
+        ``TransportError``.
+        """
         serving = handler or ClientHandler()
-        connection = await _rpc.connect_websocket(
-            url,
-            lambda _session: handlers(serving),
-            limit=max_message_bytes,
-            log=log,
-            methods=METHODS,
-        )
-        return cls(connection)
+
+        async def connect() -> AhpClient:
+            connection = await _rpc.connect_websocket(
+                url,
+                lambda _session: handlers(serving),
+                limit=max_message_bytes,
+                log=log,
+                methods=METHODS,
+            )
+            return cls(connection)
+
+        return _rpc.Connecting(connect)
 
     async def initialize(self, params: InitializeParams) -> InitializeResult:
         """Establishes a new connection and negotiates the protocol version.

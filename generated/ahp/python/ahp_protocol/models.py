@@ -6,12 +6,24 @@ JSON-RPC 2.0 protocol between VS Code and an agent host, over WebSocket or stdio
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from enum import STRICT, Enum, Flag, IntFlag, StrEnum
-from typing import Annotated, Any, Literal, TypeAlias, cast
+from inspect import get_annotations
+from typing import (
+    Annotated,
+    Any,
+    Literal,
+    NamedTuple,
+    TypeAlias,
+    cast,
+    get_args,
+    get_origin,
+)
 
 from pydantic import (
     MISSING,
     AfterValidator,
+    AliasChoices,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -19,6 +31,7 @@ from pydantic import (
     Field,
     GetCoreSchemaHandler,
     GetJsonSchemaHandler,
+    GetPydanticSchema,
     JsonValue,
     Tag,
     ValidationError,
@@ -28,10 +41,15 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import (
     CoreSchema,
+    InitErrorDetails,
     PydanticCustomError,
     core_schema,
     to_jsonable_python,
 )
+
+# Declared extra keys narrow ``__pydantic_extra__``, pydantic's documented way; pyright
+# takes that for an incompatible override.
+# pyright: reportIncompatibleVariableOverride=false
 
 # ---------------------------------------------------------------- runtime helpers
 
@@ -277,11 +295,67 @@ class _WireEnum:
         return handler(schema)
 
 
+def _filled(**options: Any) -> Any:
+    """A field with one legal value (a tag): the constructor fills it in when left out
+    (type checkers see a default), while a message read from the wire must carry it."""
+    return Field(**options)
+
+
+def _number_error(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """``int | float`` reports one error, not one per member, for a value that is no
+    number."""
+    schema = handler(source)
+    if schema["type"] == "union":
+        # ``float_type``: pydantic's own "Input should be a valid number".
+        schema = cast(CoreSchema, {**schema, "custom_error_type": "float_type"})
+    return schema
+
+
+_NUMBER = GetPydanticSchema(get_pydantic_core_schema=_number_error)
+
+
+class _InitPlan(NamedTuple):
+    """What the constructor of one model accepts and fills in (built on first use)."""
+
+    keys: frozenset[str]
+    fills: tuple[tuple[str, tuple[str, ...], Any], ...]
+    open: bool
+
+
+_INIT_PLANS: dict[type[BaseModel], _InitPlan] = {}
+
+
+def _init_plan(model: type[BaseModel]) -> _InitPlan:
+    keys: set[str] = set()
+    fills: list[tuple[str, tuple[str, ...], Any]] = []
+    for name, info in model.model_fields.items():
+        spellings = {name}
+        if isinstance(info.validation_alias, str):
+            spellings.add(info.validation_alias)
+        elif isinstance(info.validation_alias, AliasChoices):
+            spellings.update(
+                c for c in info.validation_alias.choices if isinstance(c, str)
+            )
+        keys.update(spellings)
+        literal = (
+            get_args(info.annotation) if get_origin(info.annotation) is Literal else ()
+        )
+        if info.is_required() and len(literal) == 1:
+            fills.append((name, tuple(sorted(spellings)), literal[0]))
+    declared_extra = any(
+        "__pydantic_extra__" in get_annotations(klass)
+        for klass in model.__mro__[: model.__mro__.index(_Model)]
+    )
+    plan = _InitPlan(frozenset(keys), tuple(fills), declared_extra)
+    _INIT_PLANS[model] = plan
+    return plan
+
+
 class _Model(BaseModel):
     """Base of every model: strict; built in Python by attribute or wire name, read from
     messages (``model_validate*``, any ``TypeAdapter``, the ``METHODS`` adapters) by wire
-    name only, dumped by wire name; keys the spec does not declare are kept, so a round
-    trip preserves them."""
+    name only, dumped by wire name; keys the spec does not declare are kept when read,
+    so a round trip preserves them, and refused when built in Python."""
 
     model_config = ConfigDict(
         strict=True,
@@ -293,14 +367,38 @@ class _Model(BaseModel):
 
     def __init__(self, /, **data: Any) -> None:
         """Build in Python: keyword arguments by attribute name (``tool_call_id=1``) or
-        by wire name (``toolCallId=1``); a message read from the wire never takes the
-        attribute spelling (``{"tool_call_id": 1}`` keeps it as an unknown key)."""
+        by wire name (``toolCallId=1``); a tag left out takes its one value; a keyword
+        the model does not declare is an error (a typo must not reach the wire) unless
+        the spec gives the object extra keys.  A message read from the wire never
+        takes the attribute spelling (``{"tool_call_id": 1}`` keeps it as an unknown
+        key)."""
+        plan = _INIT_PLANS.get(type(self)) or _init_plan(type(self))
+        for name, spellings, value in plan.fills:
+            if not any(key in data for key in spellings):
+                data[name] = value
+        unknown = [] if plan.open else [key for key in data if key not in plan.keys]
+        if unknown:
+            raise ValidationError.from_exception_data(
+                type(self).__name__,
+                [
+                    InitErrorDetails(
+                        type="extra_forbidden", loc=(key,), input=data[key]
+                    )
+                    for key in unknown
+                ],
+            )
         self.__pydantic_validator__.validate_python(
             data, self_instance=self, by_alias=True, by_name=True
         )
 
     # Reading never calls ``__init__`` (pydantic treats a marked ``__init__`` as its own).
     __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
+    def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
+        """The repr leaves out absent fields (``MISSING``), as the wire does."""
+        for name, value in super().__repr_args__():
+            if value is not MISSING:
+                yield name, value
 
 
 class _ClosedModel(_Model):
@@ -313,12 +411,18 @@ class _ClosedModel(_Model):
 
 
 class InitializeParams(_Model):
-    protocol_version: int | float = Field(alias="protocolVersion")
+    """The params of the `initialize` request (client → server)."""
+
+    protocol_version: Annotated[int | float, _NUMBER] = Field(
+        validation_alias="protocolVersion", serialization_alias="protocolVersion"
+    )
     """Protocol version the client speaks"""
-    client_id: str = Field(alias="clientId")
+    client_id: str = Field(validation_alias="clientId", serialization_alias="clientId")
     """Unique client identifier"""
     initial_subscriptions: list[URI] | MISSING = Field(
-        default=MISSING, alias="initialSubscriptions"
+        default=MISSING,
+        validation_alias="initialSubscriptions",
+        serialization_alias="initialSubscriptions",
     )
     """URIs to subscribe to during handshake"""
     locale: str | MISSING = MISSING
@@ -335,13 +439,21 @@ class InitializeResult(_Model):
     error code `-32005` (`UnsupportedProtocolVersion`).
     """
 
-    protocol_version: int | float = Field(alias="protocolVersion")
+    protocol_version: Annotated[int | float, _NUMBER] = Field(
+        validation_alias="protocolVersion", serialization_alias="protocolVersion"
+    )
     """Protocol version the server speaks"""
-    server_seq: int | float = Field(alias="serverSeq")
+    server_seq: Annotated[int | float, _NUMBER] = Field(
+        validation_alias="serverSeq", serialization_alias="serverSeq"
+    )
     """Current server sequence number"""
     snapshots: list[Snapshot]
     """Snapshots for each `initialSubscriptions` URI"""
-    default_directory: URI | MISSING = Field(default=MISSING, alias="defaultDirectory")
+    default_directory: URI | MISSING = Field(
+        default=MISSING,
+        validation_alias="defaultDirectory",
+        serialization_alias="defaultDirectory",
+    )
     """Suggested default directory for remote filesystem browsing"""
 
 
@@ -353,9 +465,13 @@ class ReconnectResultType(_WireEnum, StrEnum):
 
 
 class ReconnectParams(_Model):
-    client_id: str = Field(alias="clientId")
+    """The params of the `reconnect` request (client → server)."""
+
+    client_id: str = Field(validation_alias="clientId", serialization_alias="clientId")
     """Client identifier from the original connection"""
-    last_seen_server_seq: int | float = Field(alias="lastSeenServerSeq")
+    last_seen_server_seq: Annotated[int | float, _NUMBER] = Field(
+        validation_alias="lastSeenServerSeq", serialization_alias="lastSeenServerSeq"
+    )
     """Last `serverSeq` the client received"""
     subscriptions: list[URI]
     """URIs the client was subscribed to"""
@@ -367,7 +483,7 @@ class ReconnectReplayResult(_Model):
     The server MUST include all replayed data in the response.
     """
 
-    type_: Literal[ReconnectResultType.REPLAY] = Field(alias="type")
+    type: Literal[ReconnectResultType.REPLAY] = _filled()
     """Discriminant"""
     actions: list[ActionEnvelope]
     """Missed action envelopes since `lastSeenServerSeq`"""
@@ -376,7 +492,7 @@ class ReconnectReplayResult(_Model):
 class ReconnectSnapshotResult(_Model):
     """Reconnect result when the gap exceeds the replay buffer."""
 
-    type_: Literal[ReconnectResultType.SNAPSHOT] = Field(alias="type")
+    type: Literal[ReconnectResultType.SNAPSHOT] = _filled()
     """Discriminant"""
     snapshots: list[Snapshot]
     """Fresh snapshots for each subscription"""
@@ -409,6 +525,8 @@ ReconnectResult: TypeAlias = Annotated[
 
 
 class SubscribeParams(_Model):
+    """The params of the `subscribe` request (client → server)."""
+
     resource: URI
     """URI to subscribe to"""
 
@@ -430,19 +548,25 @@ class SessionForkSource(_Model):
 
     session: URI
     """URI of the existing session to fork from"""
-    turn_id: str = Field(alias="turnId")
+    turn_id: str = Field(validation_alias="turnId", serialization_alias="turnId")
     """Turn ID in the source session; content up to and including this turn's response is copied
     """
 
 
 class CreateSessionParams(_Model):
+    """The params of the `createSession` request (client → server)."""
+
     session: URI
     """Session URI (client-chosen, e.g. `copilot:/<uuid>`)"""
     provider: str | MISSING = MISSING
     """Agent provider ID"""
     model: ModelSelection | MISSING = MISSING
     """Model selection (ID and optional model-specific configuration)"""
-    working_directory: URI | MISSING = Field(default=MISSING, alias="workingDirectory")
+    working_directory: URI | MISSING = Field(
+        default=MISSING,
+        validation_alias="workingDirectory",
+        serialization_alias="workingDirectory",
+    )
     """Working directory for the session"""
     fork: SessionForkSource | MISSING = MISSING
     """Fork from an existing session. The new session is populated with content
@@ -453,7 +577,9 @@ class CreateSessionParams(_Model):
     Keys and values correspond to the schema returned by the server.
     """
     active_client: SessionActiveClient | MISSING = Field(
-        default=MISSING, alias="activeClient"
+        default=MISSING,
+        validation_alias="activeClient",
+        serialization_alias="activeClient",
     )
     """Eagerly claim the active client role for the new session.
 
@@ -465,11 +591,15 @@ class CreateSessionParams(_Model):
 
 
 class DisposeSessionParams(_Model):
+    """The params of the `disposeSession` request (client → server)."""
+
     session: URI
     """Session URI to dispose"""
 
 
 class CreateTerminalParams(_Model):
+    """The params of the `createTerminal` request (client → server)."""
+
     terminal: URI
     """Terminal URI (client-chosen)"""
     claim: TerminalClaim
@@ -478,21 +608,23 @@ class CreateTerminalParams(_Model):
     """Human-readable terminal name"""
     cwd: URI | MISSING = MISSING
     """Initial working directory URI"""
-    cols: int | float | MISSING = MISSING
+    cols: Annotated[int | float, _NUMBER] | MISSING = MISSING
     """Initial terminal width in columns"""
-    rows: int | float | MISSING = MISSING
+    rows: Annotated[int | float, _NUMBER] | MISSING = MISSING
     """Initial terminal height in rows"""
 
 
 class DisposeTerminalParams(_Model):
+    """The params of the `disposeTerminal` request (client → server)."""
+
     terminal: URI
     """Terminal URI to dispose"""
 
 
 class ListSessionsParams(_Model):
-    filter_: dict[str, JsonValue] | list[JsonValue] | MISSING = Field(
-        default=MISSING, alias="filter"
-    )
+    """The params of the `listSessions` request (client → server)."""
+
+    filter: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
     """Optional filter criteria"""
 
 
@@ -511,6 +643,8 @@ class ContentEncoding(_WireEnum, StrEnum):
 
 
 class ResourceReadParams(_Model):
+    """The params of the `resourceRead` request (client → server)."""
+
     uri: str
     """Content URI from a `ContentRef`"""
     encoding: ContentEncoding | MISSING = MISSING
@@ -529,20 +663,32 @@ class ResourceReadResult(_Model):
     """Content encoded as a string"""
     encoding: ContentEncoding
     """How `data` is encoded"""
-    content_type: str | MISSING = Field(default=MISSING, alias="contentType")
+    content_type: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="contentType",
+        serialization_alias="contentType",
+    )
     """Content type (e.g. `"image/png"`, `"text/plain"`)"""
 
 
 class ResourceWriteParams(_Model):
+    """The params of the `resourceWrite` request (client → server)."""
+
     uri: URI
     """Target file URI on the server filesystem"""
     data: str
     """Content encoded as a string"""
     encoding: ContentEncoding
     """How `data` is encoded"""
-    content_type: str | MISSING = Field(default=MISSING, alias="contentType")
+    content_type: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="contentType",
+        serialization_alias="contentType",
+    )
     """Content type (e.g. `"text/plain"`, `"image/png"`)"""
-    create_only: bool | MISSING = Field(default=MISSING, alias="createOnly")
+    create_only: bool | MISSING = Field(
+        default=MISSING, validation_alias="createOnly", serialization_alias="createOnly"
+    )
     """If `true`, the server MUST fail if the file already exists instead of
     overwriting it. Useful for safe creation of new files.
     """
@@ -556,6 +702,8 @@ class ResourceWriteResult(_Model):
 
 
 class ResourceListParams(_Model):
+    """The params of the `resourceList` request (client → server)."""
+
     uri: URI
     """Directory URI on the server filesystem"""
 
@@ -565,7 +713,7 @@ class DirectoryEntry(_Model):
 
     name: str
     """Base name of the entry"""
-    type_: Literal["file", "directory"] = Field(alias="type")
+    type: Literal["file", "directory"]
     """Whether the entry is a file or directory"""
 
 
@@ -577,11 +725,13 @@ class ResourceListResult(_Model):
 
 
 class FetchTurnsParams(_Model):
+    """The params of the `fetchTurns` request (client → server)."""
+
     session: URI
     """Session URI"""
     before: str | MISSING = MISSING
     """Turn ID to fetch before (exclusive). Omit to fetch from the most recent turn."""
-    limit: int | float | MISSING = MISSING
+    limit: Annotated[int | float, _NUMBER] | MISSING = MISSING
     """Maximum number of turns to return. Server MAY impose its own upper bound."""
 
 
@@ -590,28 +740,40 @@ class FetchTurnsResult(_Model):
 
     turns: list[Turn]
     """The requested turns, ordered oldest-first"""
-    has_more: bool = Field(alias="hasMore")
+    has_more: bool = Field(validation_alias="hasMore", serialization_alias="hasMore")
     """Whether more turns exist before the returned range"""
 
 
 class UnsubscribeParams(_Model):
+    """The params of the `unsubscribe` notification (client → server)."""
+
     resource: URI
     """URI to unsubscribe from"""
 
 
 class DispatchActionParams(_Model):
-    client_seq: int | float = Field(alias="clientSeq")
+    """The params of the `dispatchAction` notification (client → server)."""
+
+    client_seq: Annotated[int | float, _NUMBER] = Field(
+        validation_alias="clientSeq", serialization_alias="clientSeq"
+    )
     """Client sequence number"""
     action: StateAction
     """The action to dispatch"""
 
 
 class ResourceCopyParams(_Model):
+    """The params of the `resourceCopy` request (client → server)."""
+
     source: URI
     """Source URI to copy from"""
     destination: URI
     """Destination URI to copy to"""
-    fail_if_exists: bool | MISSING = Field(default=MISSING, alias="failIfExists")
+    fail_if_exists: bool | MISSING = Field(
+        default=MISSING,
+        validation_alias="failIfExists",
+        serialization_alias="failIfExists",
+    )
     """If `true`, the server MUST fail if the destination already exists instead
     of overwriting it.
     """
@@ -625,6 +787,8 @@ class ResourceCopyResult(_Model):
 
 
 class ResourceDeleteParams(_Model):
+    """The params of the `resourceDelete` request (client → server)."""
+
     uri: URI
     """URI of the resource to delete"""
     recursive: bool | MISSING = MISSING
@@ -641,11 +805,17 @@ class ResourceDeleteResult(_Model):
 
 
 class ResourceMoveParams(_Model):
+    """The params of the `resourceMove` request (client → server)."""
+
     source: URI
     """Source URI to move from"""
     destination: URI
     """Destination URI to move to"""
-    fail_if_exists: bool | MISSING = Field(default=MISSING, alias="failIfExists")
+    fail_if_exists: bool | MISSING = Field(
+        default=MISSING,
+        validation_alias="failIfExists",
+        serialization_alias="failIfExists",
+    )
     """If `true`, the server MUST fail if the destination already exists instead
     of overwriting it.
     """
@@ -659,6 +829,8 @@ class ResourceMoveResult(_Model):
 
 
 class AuthenticateParams(_Model):
+    """The params of the `authenticate` request (client → server)."""
+
     resource: str
     """The protected resource identifier. MUST match a `resource` value from
     `ProtectedResourceMetadata` declared in `AgentInfo.protectedResources`.
@@ -677,9 +849,15 @@ class AuthenticateResult(_Model):
 
 
 class ResolveSessionConfigParams(_Model):
+    """The params of the `resolveSessionConfig` request (client → server)."""
+
     provider: str | MISSING = MISSING
     """Agent provider ID"""
-    working_directory: URI | MISSING = Field(default=MISSING, alias="workingDirectory")
+    working_directory: URI | MISSING = Field(
+        default=MISSING,
+        validation_alias="workingDirectory",
+        serialization_alias="workingDirectory",
+    )
     """Working directory for the session"""
     config: dict[str, JsonValue] | MISSING = MISSING
     """Current user-filled configuration values"""
@@ -688,7 +866,9 @@ class ResolveSessionConfigParams(_Model):
 class ResolveSessionConfigResult(_Model):
     """Result of the `resolveSessionConfig` command."""
 
-    schema_: SessionConfigSchema = Field(alias="schema")
+    schema_: SessionConfigSchema = Field(
+        validation_alias="schema", serialization_alias="schema"
+    )
     """JSON Schema describing available configuration properties given the current context
     """
     values: dict[str, JsonValue]
@@ -708,13 +888,19 @@ class SessionConfigValueItem(_Model):
 
 
 class SessionConfigCompletionsParams(_Model):
+    """The params of the `sessionConfigCompletions` request (client → server)."""
+
     provider: str | MISSING = MISSING
     """Agent provider ID"""
-    working_directory: URI | MISSING = Field(default=MISSING, alias="workingDirectory")
+    working_directory: URI | MISSING = Field(
+        default=MISSING,
+        validation_alias="workingDirectory",
+        serialization_alias="workingDirectory",
+    )
     """Working directory for the session"""
     config: dict[str, JsonValue] | MISSING = MISSING
     """Current user-filled configuration values (provides context for the query)"""
-    property_: str = Field(alias="property")
+    property: str
     """Property id from the schema to query values for"""
     query: str | MISSING = MISSING
     """Search filter text (empty or omitted returns default/recent values)"""
@@ -732,7 +918,10 @@ URI: TypeAlias = str
 
 
 class StringOrMarkdownObject(_Model):
-    """Synthesized from `StringOrMarkdown`."""
+    """`StringOrMarkdownObject` (the spec does not describe it).
+
+    Synthesized from `StringOrMarkdown`.
+    """
 
     markdown: str
 
@@ -759,7 +948,11 @@ class Icon(_Model):
     Consumers SHOULD take appropriate precautions when consuming SVGs as they can contain
     executable JavaScript.
     """
-    content_type: str | MISSING = Field(default=MISSING, alias="contentType")
+    content_type: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="contentType",
+        serialization_alias="contentType",
+    )
     """Optional MIME type override if the source MIME type is missing or generic.
     For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
     """
@@ -839,8 +1032,10 @@ class RootState(_Model):
 
     agents: list[AgentInfo]
     """Available agent backends and their models"""
-    active_sessions: int | float | MISSING = Field(
-        default=MISSING, alias="activeSessions"
+    active_sessions: Annotated[int | float, _NUMBER] | MISSING = Field(
+        default=MISSING,
+        validation_alias="activeSessions",
+        serialization_alias="activeSessions",
     )
     """Number of active (non-disposed) sessions on the server"""
     terminals: list[TerminalInfo] | MISSING = MISSING
@@ -851,16 +1046,22 @@ class RootState(_Model):
 
 
 class AgentInfo(_Model):
+    """`AgentInfo` (the spec does not describe it)."""
+
     provider: str
     """Agent provider ID (e.g. `'copilot'`)"""
-    display_name: str = Field(alias="displayName")
+    display_name: str = Field(
+        validation_alias="displayName", serialization_alias="displayName"
+    )
     """Human-readable name"""
     description: str
     """Description string"""
     models: list[SessionModelInfo]
     """Available models for this agent"""
     protected_resources: list[ProtectedResourceMetadata] | MISSING = Field(
-        default=MISSING, alias="protectedResources"
+        default=MISSING,
+        validation_alias="protectedResources",
+        serialization_alias="protectedResources",
     )
     """Protected resources this agent requires authentication for.
 
@@ -879,34 +1080,50 @@ class AgentInfo(_Model):
 
 
 class SessionModelInfo(_Model):
-    id_: str = Field(alias="id")
+    """`SessionModelInfo` (the spec does not describe it)."""
+
+    id: str
     """Model identifier"""
     provider: str
     """Provider this model belongs to"""
     name: str
     """Human-readable model name"""
-    max_context_window: int | float | MISSING = Field(
-        default=MISSING, alias="maxContextWindow"
+    max_context_window: Annotated[int | float, _NUMBER] | MISSING = Field(
+        default=MISSING,
+        validation_alias="maxContextWindow",
+        serialization_alias="maxContextWindow",
     )
     """Maximum context window size"""
-    supports_vision: bool | MISSING = Field(default=MISSING, alias="supportsVision")
+    supports_vision: bool | MISSING = Field(
+        default=MISSING,
+        validation_alias="supportsVision",
+        serialization_alias="supportsVision",
+    )
     """Whether the model supports vision"""
-    policy_state: PolicyState | MISSING = Field(default=MISSING, alias="policyState")
+    policy_state: PolicyState | MISSING = Field(
+        default=MISSING,
+        validation_alias="policyState",
+        serialization_alias="policyState",
+    )
     """Policy configuration state"""
-    config_schema: ConfigSchema | MISSING = Field(default=MISSING, alias="configSchema")
+    config_schema: ConfigSchema | MISSING = Field(
+        default=MISSING,
+        validation_alias="configSchema",
+        serialization_alias="configSchema",
+    )
     """Configuration schema describing model-specific options (e.g. thinking
     level). Clients present this as a form and pass the resolved values in
-    {@link ModelSelection.config} when creating or changing sessions.
+    `ModelSelection.config` when creating or changing sessions.
     """
 
 
 class ModelSelection(_Model):
     """A model selection: the chosen model ID together with any model-specific
     configuration values whose keys correspond to the model's
-    {@link SessionModelInfo.configSchema}.
+    `SessionModelInfo.configSchema`.
     """
 
-    id_: str = Field(alias="id")
+    id: str
     """Model identifier"""
     config: dict[str, str] | MISSING = MISSING
     """Model-specific configuration values"""
@@ -929,9 +1146,11 @@ class PendingMessage(_Model):
     current turn naturally finishes.
     """
 
-    id_: str = Field(alias="id")
+    id: str
     """Unique identifier for this pending message"""
-    user_message: UserMessage = Field(alias="userMessage")
+    user_message: UserMessage = Field(
+        validation_alias="userMessage", serialization_alias="userMessage"
+    )
     """The message content"""
 
 
@@ -974,31 +1193,47 @@ class SessionState(_Model):
     """Lightweight session metadata"""
     lifecycle: SessionLifecycle
     """Session initialization state"""
-    creation_error: ErrorInfo | MISSING = Field(default=MISSING, alias="creationError")
+    creation_error: ErrorInfo | MISSING = Field(
+        default=MISSING,
+        validation_alias="creationError",
+        serialization_alias="creationError",
+    )
     """Error details if creation failed"""
     server_tools: list[ToolDefinition] | MISSING = Field(
-        default=MISSING, alias="serverTools"
+        default=MISSING,
+        validation_alias="serverTools",
+        serialization_alias="serverTools",
     )
     """Tools provided by the server (agent host) for this session"""
     active_client: SessionActiveClient | MISSING = Field(
-        default=MISSING, alias="activeClient"
+        default=MISSING,
+        validation_alias="activeClient",
+        serialization_alias="activeClient",
     )
     """The client currently providing tools and interactive capabilities to this session
     """
     turns: list[Turn]
     """Completed turns"""
-    active_turn: ActiveTurn | MISSING = Field(default=MISSING, alias="activeTurn")
+    active_turn: ActiveTurn | MISSING = Field(
+        default=MISSING, validation_alias="activeTurn", serialization_alias="activeTurn"
+    )
     """Currently in-progress turn"""
     steering_message: PendingMessage | MISSING = Field(
-        default=MISSING, alias="steeringMessage"
+        default=MISSING,
+        validation_alias="steeringMessage",
+        serialization_alias="steeringMessage",
     )
     """Message to inject into the current turn at a convenient point"""
     queued_messages: list[PendingMessage] | MISSING = Field(
-        default=MISSING, alias="queuedMessages"
+        default=MISSING,
+        validation_alias="queuedMessages",
+        serialization_alias="queuedMessages",
     )
     """Messages to send automatically as new turns after the current turn finishes"""
     input_requests: list[SessionInputRequest] | MISSING = Field(
-        default=MISSING, alias="inputRequests"
+        default=MISSING,
+        validation_alias="inputRequests",
+        serialization_alias="inputRequests",
     )
     """Requests for user input that are currently blocking or informing session progress
     """
@@ -1008,9 +1243,11 @@ class SessionState(_Model):
     """Server-provided customizations active in this session.
 
     Client-provided customizations are available on
-    {@link SessionActiveClient.customizations | activeClient.customizations}.
+    activeClient.customizations (`SessionActiveClient.customizations`).
     """
-    meta: dict[str, JsonValue] | MISSING = Field(default=MISSING, alias="_meta")
+    meta: dict[str, JsonValue] | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """Additional provider-specific metadata for this session.
 
     Clients MAY look for well-known keys here to provide enhanced UI.
@@ -1026,9 +1263,13 @@ class SessionActiveClient(_Model):
     automatically unset the active client if that client disconnects.
     """
 
-    client_id: str = Field(alias="clientId")
+    client_id: str = Field(validation_alias="clientId", serialization_alias="clientId")
     """Client identifier (matches `clientId` from `initialize`)"""
-    display_name: str | MISSING = Field(default=MISSING, alias="displayName")
+    display_name: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="displayName",
+        serialization_alias="displayName",
+    )
     """Human-readable client name (e.g. `"VS Code"`)"""
     tools: list[ToolDefinition]
     """Tools this client provides to the session"""
@@ -1041,11 +1282,15 @@ class ProjectInfo(_Model):
 
     uri: URI
     """Project URI"""
-    display_name: str = Field(alias="displayName")
+    display_name: str = Field(
+        validation_alias="displayName", serialization_alias="displayName"
+    )
     """Human-readable project name"""
 
 
 class SessionSummary(_Model):
+    """`SessionSummary` (the spec does not describe it)."""
+
     resource: URI
     """Session URI"""
     provider: str
@@ -1056,15 +1301,23 @@ class SessionSummary(_Model):
     """Current session status"""
     activity: str | MISSING = MISSING
     """Human-readable description of what the session is currently doing"""
-    created_at: int | float = Field(alias="createdAt")
+    created_at: Annotated[int | float, _NUMBER] = Field(
+        validation_alias="createdAt", serialization_alias="createdAt"
+    )
     """Creation timestamp"""
-    modified_at: int | float = Field(alias="modifiedAt")
+    modified_at: Annotated[int | float, _NUMBER] = Field(
+        validation_alias="modifiedAt", serialization_alias="modifiedAt"
+    )
     """Last modification timestamp"""
     project: ProjectInfo | MISSING = MISSING
     """Server-owned project for this session"""
     model: ModelSelection | MISSING = MISSING
     """Currently selected model"""
-    working_directory: URI | MISSING = Field(default=MISSING, alias="workingDirectory")
+    working_directory: URI | MISSING = Field(
+        default=MISSING,
+        validation_alias="workingDirectory",
+        serialization_alias="workingDirectory",
+    )
     """The working directory URI for this session"""
     diffs: list[FileEdit] | MISSING = MISSING
     """Files changed during this session with diff statistics"""
@@ -1078,13 +1331,11 @@ class ConfigPropertySchema(_Model):
     (`enumLabels`, `enumDescriptions`) are parallel arrays that provide UI
     metadata for each `enum` value.
 
-    This is the generic base type. See {@link SessionConfigPropertySchema} for
+    This is the generic base type. See `SessionConfigPropertySchema` for
     session-specific extensions.
     """
 
-    type_: Literal["string", "number", "boolean", "array", "object"] = Field(
-        alias="type"
-    )
+    type: Literal["string", "number", "boolean", "array", "object"]
     """JSON Schema: property type"""
     title: str
     """JSON Schema: human-readable label for the property"""
@@ -1094,13 +1345,19 @@ class ConfigPropertySchema(_Model):
     """JSON Schema: default value"""
     enum: list[str] | MISSING = MISSING
     """JSON Schema: allowed values (typically used with `string` type)"""
-    enum_labels: list[str] | MISSING = Field(default=MISSING, alias="enumLabels")
+    enum_labels: list[str] | MISSING = Field(
+        default=MISSING, validation_alias="enumLabels", serialization_alias="enumLabels"
+    )
     """Display extension: human-readable label per enum value (parallel array)"""
     enum_descriptions: list[str] | MISSING = Field(
-        default=MISSING, alias="enumDescriptions"
+        default=MISSING,
+        validation_alias="enumDescriptions",
+        serialization_alias="enumDescriptions",
     )
     """Display extension: description per enum value (parallel array)"""
-    read_only: bool | MISSING = Field(default=MISSING, alias="readOnly")
+    read_only: bool | MISSING = Field(
+        default=MISSING, validation_alias="readOnly", serialization_alias="readOnly"
+    )
     """JSON Schema: when `true`, the property is displayed but cannot be modified by the user
     """
     items: ConfigPropertySchema | MISSING = MISSING
@@ -1115,11 +1372,11 @@ class ConfigPropertySchema(_Model):
 class ConfigSchema(_Model):
     """A JSON Schema object describing available configuration properties.
 
-    This is the generic base type. See {@link SessionConfigSchema} for
+    This is the generic base type. See `SessionConfigSchema` for
     session-specific usage.
     """
 
-    type_: Literal["object"] = Field(alias="type")
+    type: Literal["object"] = _filled()
     """JSON Schema: always `'object'`"""
     properties: dict[str, ConfigPropertySchema]
     """JSON Schema: property descriptors keyed by property id"""
@@ -1134,7 +1391,9 @@ class RootConfigState(_Model):
     contain the current value for each resolved property.
     """
 
-    schema_: ConfigSchema = Field(alias="schema")
+    schema_: ConfigSchema = Field(
+        validation_alias="schema", serialization_alias="schema"
+    )
     """JSON Schema describing available configuration properties"""
     values: dict[str, JsonValue]
     """Current configuration values"""
@@ -1143,15 +1402,13 @@ class RootConfigState(_Model):
 class SessionConfigPropertySchema(_Model):
     """A session configuration property descriptor.
 
-    Extends the generic {@link ConfigPropertySchema} with session-specific
+    Extends the generic `ConfigPropertySchema` with session-specific
     display extensions.
 
     Extends ConfigPropertySchema (their fields are inlined, in wire order).
     """
 
-    type_: Literal["string", "number", "boolean", "array", "object"] = Field(
-        alias="type"
-    )
+    type: Literal["string", "number", "boolean", "array", "object"]
     """JSON Schema: property type"""
     title: str
     """JSON Schema: human-readable label for the property"""
@@ -1161,13 +1418,19 @@ class SessionConfigPropertySchema(_Model):
     """JSON Schema: default value"""
     enum: list[str] | MISSING = MISSING
     """JSON Schema: allowed values (typically used with `string` type)"""
-    enum_labels: list[str] | MISSING = Field(default=MISSING, alias="enumLabels")
+    enum_labels: list[str] | MISSING = Field(
+        default=MISSING, validation_alias="enumLabels", serialization_alias="enumLabels"
+    )
     """Display extension: human-readable label per enum value (parallel array)"""
     enum_descriptions: list[str] | MISSING = Field(
-        default=MISSING, alias="enumDescriptions"
+        default=MISSING,
+        validation_alias="enumDescriptions",
+        serialization_alias="enumDescriptions",
     )
     """Display extension: description per enum value (parallel array)"""
-    read_only: bool | MISSING = Field(default=MISSING, alias="readOnly")
+    read_only: bool | MISSING = Field(
+        default=MISSING, validation_alias="readOnly", serialization_alias="readOnly"
+    )
     """JSON Schema: when `true`, the property is displayed but cannot be modified by the user
     """
     items: ConfigPropertySchema | MISSING = MISSING
@@ -1177,20 +1440,28 @@ class SessionConfigPropertySchema(_Model):
     """
     required: list[str] | MISSING = MISSING
     """JSON Schema: list of required property ids (used when `type` is `'object'`)"""
-    enum_dynamic: bool | MISSING = Field(default=MISSING, alias="enumDynamic")
+    enum_dynamic: bool | MISSING = Field(
+        default=MISSING,
+        validation_alias="enumDynamic",
+        serialization_alias="enumDynamic",
+    )
     """Display extension: when `true`, the full set of allowed values is too large
     to enumerate statically. The client SHOULD use `sessionConfigCompletions`
     to fetch matching values based on user input. Any values in `enum` are
     seed/recent values for initial display.
     """
-    session_mutable: bool | MISSING = Field(default=MISSING, alias="sessionMutable")
+    session_mutable: bool | MISSING = Field(
+        default=MISSING,
+        validation_alias="sessionMutable",
+        serialization_alias="sessionMutable",
+    )
     """When `true`, the user may change this property after session creation"""
 
 
 class SessionConfigSchema(_Model):
     """A JSON Schema object describing available session configuration metadata."""
 
-    type_: Literal["object"] = Field(alias="type")
+    type: Literal["object"] = _filled()
     """JSON Schema: always `'object'`"""
     properties: dict[str, SessionConfigPropertySchema]
     """JSON Schema: property descriptors keyed by property id"""
@@ -1205,7 +1476,9 @@ class SessionConfigState(_Model):
     contain the current value for each resolved property.
     """
 
-    schema_: SessionConfigSchema = Field(alias="schema")
+    schema_: SessionConfigSchema = Field(
+        validation_alias="schema", serialization_alias="schema"
+    )
     """JSON Schema describing available configuration properties"""
     values: dict[str, JsonValue]
     """Current configuration values"""
@@ -1233,7 +1506,7 @@ class SessionInputQuestionKind(_WireEnum, StrEnum):
 class SessionInputOption(_Model):
     """A choice in a select-style question."""
 
-    id_: str = Field(alias="id")
+    id: str
     """Stable option identifier; for MCP enum values this is the enum string"""
     label: str
     """Display label"""
@@ -1244,7 +1517,9 @@ class SessionInputOption(_Model):
 
 
 class SessionInputQuestionBase(_Model):
-    id_: str = Field(alias="id")
+    """`SessionInputQuestionBase` (the spec does not describe it)."""
+
+    id: str
     """Stable question identifier used as the key in `answers`"""
     title: str | MISSING = MISSING
     """Short display title"""
@@ -1260,7 +1535,7 @@ class SessionInputTextQuestion(_Model):
     Extends SessionInputQuestionBase (their fields are inlined, in wire order).
     """
 
-    id_: str = Field(alias="id")
+    id: str
     """Stable question identifier used as the key in `answers`"""
     title: str | MISSING = MISSING
     """Short display title"""
@@ -1268,14 +1543,18 @@ class SessionInputTextQuestion(_Model):
     """Prompt shown to the user"""
     required: bool | MISSING = MISSING
     """Whether the user must answer this question to accept the request"""
-    kind: Literal[SessionInputQuestionKind.TEXT]
-    format_: str | MISSING = Field(default=MISSING, alias="format")
+    kind: Literal[SessionInputQuestionKind.TEXT] = _filled()
+    format: str | MISSING = MISSING
     """Format hint for text questions, such as `email`, `uri`, `date`, or `date-time`"""
-    min_: int | float | MISSING = Field(default=MISSING, alias="min")
+    min: Annotated[int | float, _NUMBER] | MISSING = MISSING
     """Minimum string length"""
-    max_: int | float | MISSING = Field(default=MISSING, alias="max")
+    max: Annotated[int | float, _NUMBER] | MISSING = MISSING
     """Maximum string length"""
-    default_value: str | MISSING = Field(default=MISSING, alias="defaultValue")
+    default_value: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="defaultValue",
+        serialization_alias="defaultValue",
+    )
     """Default text"""
 
 
@@ -1285,7 +1564,7 @@ class SessionInputNumberQuestion(_Model):
     Extends SessionInputQuestionBase (their fields are inlined, in wire order).
     """
 
-    id_: str = Field(alias="id")
+    id: str
     """Stable question identifier used as the key in `answers`"""
     title: str | MISSING = MISSING
     """Short display title"""
@@ -1294,11 +1573,15 @@ class SessionInputNumberQuestion(_Model):
     required: bool | MISSING = MISSING
     """Whether the user must answer this question to accept the request"""
     kind: Literal[SessionInputQuestionKind.NUMBER, SessionInputQuestionKind.INTEGER]
-    min_: int | float | MISSING = Field(default=MISSING, alias="min")
+    min: Annotated[int | float, _NUMBER] | MISSING = MISSING
     """Minimum value"""
-    max_: int | float | MISSING = Field(default=MISSING, alias="max")
+    max: Annotated[int | float, _NUMBER] | MISSING = MISSING
     """Maximum value"""
-    default_value: int | float | MISSING = Field(default=MISSING, alias="defaultValue")
+    default_value: Annotated[int | float, _NUMBER] | MISSING = Field(
+        default=MISSING,
+        validation_alias="defaultValue",
+        serialization_alias="defaultValue",
+    )
     """Default numeric value"""
 
 
@@ -1308,7 +1591,7 @@ class SessionInputBooleanQuestion(_Model):
     Extends SessionInputQuestionBase (their fields are inlined, in wire order).
     """
 
-    id_: str = Field(alias="id")
+    id: str
     """Stable question identifier used as the key in `answers`"""
     title: str | MISSING = MISSING
     """Short display title"""
@@ -1316,8 +1599,12 @@ class SessionInputBooleanQuestion(_Model):
     """Prompt shown to the user"""
     required: bool | MISSING = MISSING
     """Whether the user must answer this question to accept the request"""
-    kind: Literal[SessionInputQuestionKind.BOOLEAN]
-    default_value: bool | MISSING = Field(default=MISSING, alias="defaultValue")
+    kind: Literal[SessionInputQuestionKind.BOOLEAN] = _filled()
+    default_value: bool | MISSING = Field(
+        default=MISSING,
+        validation_alias="defaultValue",
+        serialization_alias="defaultValue",
+    )
     """Default boolean value"""
 
 
@@ -1327,7 +1614,7 @@ class SessionInputSingleSelectQuestion(_Model):
     Extends SessionInputQuestionBase (their fields are inlined, in wire order).
     """
 
-    id_: str = Field(alias="id")
+    id: str
     """Stable question identifier used as the key in `answers`"""
     title: str | MISSING = MISSING
     """Short display title"""
@@ -1335,11 +1622,13 @@ class SessionInputSingleSelectQuestion(_Model):
     """Prompt shown to the user"""
     required: bool | MISSING = MISSING
     """Whether the user must answer this question to accept the request"""
-    kind: Literal[SessionInputQuestionKind.SINGLE_SELECT]
+    kind: Literal[SessionInputQuestionKind.SINGLE_SELECT] = _filled()
     options: list[SessionInputOption]
     """Options the user may select from"""
     allow_freeform_input: bool | MISSING = Field(
-        default=MISSING, alias="allowFreeformInput"
+        default=MISSING,
+        validation_alias="allowFreeformInput",
+        serialization_alias="allowFreeformInput",
     )
     """Whether the user may enter text instead of selecting an option"""
 
@@ -1350,7 +1639,7 @@ class SessionInputMultiSelectQuestion(_Model):
     Extends SessionInputQuestionBase (their fields are inlined, in wire order).
     """
 
-    id_: str = Field(alias="id")
+    id: str
     """Stable question identifier used as the key in `answers`"""
     title: str | MISSING = MISSING
     """Short display title"""
@@ -1358,16 +1647,18 @@ class SessionInputMultiSelectQuestion(_Model):
     """Prompt shown to the user"""
     required: bool | MISSING = MISSING
     """Whether the user must answer this question to accept the request"""
-    kind: Literal[SessionInputQuestionKind.MULTI_SELECT]
+    kind: Literal[SessionInputQuestionKind.MULTI_SELECT] = _filled()
     options: list[SessionInputOption]
     """Options the user may select from"""
     allow_freeform_input: bool | MISSING = Field(
-        default=MISSING, alias="allowFreeformInput"
+        default=MISSING,
+        validation_alias="allowFreeformInput",
+        serialization_alias="allowFreeformInput",
     )
     """Whether the user may enter text in addition to selecting options"""
-    min_: int | float | MISSING = Field(default=MISSING, alias="min")
+    min: Annotated[int | float, _NUMBER] | MISSING = MISSING
     """Minimum selected item count"""
-    max_: int | float | MISSING = Field(default=MISSING, alias="max")
+    max: Annotated[int | float, _NUMBER] | MISSING = MISSING
     """Maximum selected item count"""
 
 
@@ -1426,7 +1717,7 @@ class SessionInputRequest(_Model):
     with `session/inputCompleted`.
     """
 
-    id_: str = Field(alias="id")
+    id: str
     """Stable request identifier"""
     message: str | MISSING = MISSING
     """Display message for the request as a whole"""
@@ -1451,34 +1742,46 @@ class SessionInputAnswerValueKind(_WireEnum, StrEnum):
 class SessionInputTextAnswerValue(_Model):
     """Value captured for one answer."""
 
-    kind: Literal[SessionInputAnswerValueKind.TEXT]
+    kind: Literal[SessionInputAnswerValueKind.TEXT] = _filled()
     value: str
 
 
 class SessionInputNumberAnswerValue(_Model):
-    kind: Literal[SessionInputAnswerValueKind.NUMBER]
-    value: int | float
+    """`SessionInputNumberAnswerValue` (the spec does not describe it)."""
+
+    kind: Literal[SessionInputAnswerValueKind.NUMBER] = _filled()
+    value: Annotated[int | float, _NUMBER]
 
 
 class SessionInputBooleanAnswerValue(_Model):
-    kind: Literal[SessionInputAnswerValueKind.BOOLEAN]
+    """`SessionInputBooleanAnswerValue` (the spec does not describe it)."""
+
+    kind: Literal[SessionInputAnswerValueKind.BOOLEAN] = _filled()
     value: bool
 
 
 class SessionInputSelectedAnswerValue(_Model):
-    kind: Literal[SessionInputAnswerValueKind.SELECTED]
+    """`SessionInputSelectedAnswerValue` (the spec does not describe it)."""
+
+    kind: Literal[SessionInputAnswerValueKind.SELECTED] = _filled()
     value: str
     freeform_values: list[str] | MISSING = Field(
-        default=MISSING, alias="freeformValues"
+        default=MISSING,
+        validation_alias="freeformValues",
+        serialization_alias="freeformValues",
     )
     """Free-form text entered instead of selecting an option"""
 
 
 class SessionInputSelectedManyAnswerValue(_Model):
-    kind: Literal[SessionInputAnswerValueKind.SELECTED_MANY]
+    """`SessionInputSelectedManyAnswerValue` (the spec does not describe it)."""
+
+    kind: Literal[SessionInputAnswerValueKind.SELECTED_MANY] = _filled()
     value: list[str]
     freeform_values: list[str] | MISSING = Field(
-        default=MISSING, alias="freeformValues"
+        default=MISSING,
+        validation_alias="freeformValues",
+        serialization_alias="freeformValues",
     )
     """Free-form text entered in addition to selected options"""
 
@@ -1526,6 +1829,8 @@ SessionInputAnswerValue: TypeAlias = Annotated[
 
 
 class SessionInputAnswered(_Model):
+    """`SessionInputAnswered` (the spec does not describe it)."""
+
     state: Literal[SessionInputAnswerState.DRAFT, SessionInputAnswerState.SUBMITTED]
     """Answer state"""
     value: SessionInputAnswerValue
@@ -1533,10 +1838,14 @@ class SessionInputAnswered(_Model):
 
 
 class SessionInputSkipped(_Model):
-    state: Literal[SessionInputAnswerState.SKIPPED]
+    """`SessionInputSkipped` (the spec does not describe it)."""
+
+    state: Literal[SessionInputAnswerState.SKIPPED] = _filled()
     """Answer state"""
     freeform_values: list[str] | MISSING = Field(
-        default=MISSING, alias="freeformValues"
+        default=MISSING,
+        validation_alias="freeformValues",
+        serialization_alias="freeformValues",
     )
     """Free-form reason or value captured while skipping, if any"""
 
@@ -1596,11 +1905,15 @@ class AttachmentType(_WireEnum, StrEnum):
 class Turn(_Model):
     """A completed request/response cycle."""
 
-    id_: str = Field(alias="id")
+    id: str
     """Turn identifier"""
-    user_message: UserMessage = Field(alias="userMessage")
+    user_message: UserMessage = Field(
+        validation_alias="userMessage", serialization_alias="userMessage"
+    )
     """The user's input"""
-    response_parts: list[ResponsePart] = Field(alias="responseParts")
+    response_parts: list[ResponsePart] = Field(
+        validation_alias="responseParts", serialization_alias="responseParts"
+    )
     """All response content in stream order: text, tool calls, reasoning, and content refs.
 
     Consumers should derive display text by concatenating markdown parts,
@@ -1617,11 +1930,15 @@ class Turn(_Model):
 class ActiveTurn(_Model):
     """An in-progress turn — the assistant is actively streaming."""
 
-    id_: str = Field(alias="id")
+    id: str
     """Turn identifier"""
-    user_message: UserMessage = Field(alias="userMessage")
+    user_message: UserMessage = Field(
+        validation_alias="userMessage", serialization_alias="userMessage"
+    )
     """The user's input"""
-    response_parts: list[ResponsePart] = Field(alias="responseParts")
+    response_parts: list[ResponsePart] = Field(
+        validation_alias="responseParts", serialization_alias="responseParts"
+    )
     """All response content in stream order: text, tool calls, reasoning, and content refs.
 
     Tool call parts include `pendingPermissions` when permissions are awaiting user approval.
@@ -1631,6 +1948,8 @@ class ActiveTurn(_Model):
 
 
 class UserMessage(_Model):
+    """`UserMessage` (the spec does not describe it)."""
+
     text: str
     """Message text"""
     attachments: list[MessageAttachment] | MISSING = MISSING
@@ -1638,11 +1957,17 @@ class UserMessage(_Model):
 
 
 class MessageAttachment(_Model):
-    type_: AttachmentType = Field(alias="type")
+    """`MessageAttachment` (the spec does not describe it)."""
+
+    type: AttachmentType
     """Attachment type"""
     uri: URI
     """File/directory URI"""
-    display_name: str | MISSING = Field(default=MISSING, alias="displayName")
+    display_name: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="displayName",
+        serialization_alias="displayName",
+    )
     """Display name"""
 
 
@@ -1656,9 +1981,11 @@ class ResponsePartKind(_WireEnum, StrEnum):
 
 
 class MarkdownResponsePart(_Model):
-    kind: Literal[ResponsePartKind.MARKDOWN]
+    """`MarkdownResponsePart` (the spec does not describe it)."""
+
+    kind: Literal[ResponsePartKind.MARKDOWN] = _filled()
     """Discriminant"""
-    id_: str = Field(alias="id")
+    id: str
     """Part identifier, used by `session/delta` to target this part for content appends
     """
     content: str
@@ -1670,9 +1997,15 @@ class ContentRef(_Model):
 
     uri: URI
     """Content URI"""
-    size_hint: int | float | MISSING = Field(default=MISSING, alias="sizeHint")
+    size_hint: Annotated[int | float, _NUMBER] | MISSING = Field(
+        default=MISSING, validation_alias="sizeHint", serialization_alias="sizeHint"
+    )
     """Approximate size in bytes"""
-    content_type: str | MISSING = Field(default=MISSING, alias="contentType")
+    content_type: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="contentType",
+        serialization_alias="contentType",
+    )
     """Content MIME type"""
 
 
@@ -1684,11 +2017,17 @@ class ResourceReponsePart(_Model):
 
     uri: URI
     """Content URI"""
-    size_hint: int | float | MISSING = Field(default=MISSING, alias="sizeHint")
+    size_hint: Annotated[int | float, _NUMBER] | MISSING = Field(
+        default=MISSING, validation_alias="sizeHint", serialization_alias="sizeHint"
+    )
     """Approximate size in bytes"""
-    content_type: str | MISSING = Field(default=MISSING, alias="contentType")
+    content_type: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="contentType",
+        serialization_alias="contentType",
+    )
     """Content MIME type"""
-    kind: Literal[ResponsePartKind.CONTENT_REF]
+    kind: Literal[ResponsePartKind.CONTENT_REF] = _filled()
     """Discriminant"""
 
 
@@ -1700,18 +2039,20 @@ class ToolCallResponsePart(_Model):
     actions that target this part.
     """
 
-    kind: Literal[ResponsePartKind.TOOL_CALL]
+    kind: Literal[ResponsePartKind.TOOL_CALL] = _filled()
     """Discriminant"""
-    tool_call: ToolCallState = Field(alias="toolCall")
+    tool_call: ToolCallState = Field(
+        validation_alias="toolCall", serialization_alias="toolCall"
+    )
     """Full tool call lifecycle state"""
 
 
 class ReasoningResponsePart(_Model):
     """Reasoning/thinking content from the model."""
 
-    kind: Literal[ResponsePartKind.REASONING]
+    kind: Literal[ResponsePartKind.REASONING] = _filled()
     """Discriminant"""
-    id_: str = Field(alias="id")
+    id: str
     """Part identifier, used by `session/reasoning` to target this part for content appends
     """
     content: str
@@ -1798,13 +2139,13 @@ class ConfirmationOption(_Model):
     "Approve in this Session" or "Deny with reason."
     """
 
-    id_: str = Field(alias="id")
+    id: str
     """Unique identifier for the option, returned in the confirmed action"""
     label: str
     """Human-readable label displayed to the user"""
     kind: ConfirmationOptionKind
     """Whether this option represents an approval or denial"""
-    group: int | float | MISSING = MISSING
+    group: Annotated[int | float, _NUMBER] | MISSING = MISSING
     """Logical group number for visual categorisation.
 
     Clients SHOULD display options in the order they are defined and MAY
@@ -1816,20 +2157,30 @@ class ConfirmationOption(_Model):
 class ToolCallBase(_Model):
     """Metadata common to all tool call states."""
 
-    tool_call_id: str = Field(alias="toolCallId")
+    tool_call_id: str = Field(
+        validation_alias="toolCallId", serialization_alias="toolCallId"
+    )
     """Unique tool call identifier"""
-    tool_name: str = Field(alias="toolName")
+    tool_name: str = Field(validation_alias="toolName", serialization_alias="toolName")
     """Internal tool name (for debugging/logging)"""
-    display_name: str = Field(alias="displayName")
+    display_name: str = Field(
+        validation_alias="displayName", serialization_alias="displayName"
+    )
     """Human-readable tool name"""
-    tool_client_id: str | MISSING = Field(default=MISSING, alias="toolClientId")
+    tool_client_id: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="toolClientId",
+        serialization_alias="toolClientId",
+    )
     """If this tool is provided by a client, the `clientId` of the owning client.
     Absent for server-side tools.
 
     When set, the identified client is responsible for executing the tool and
     dispatching `session/toolCallComplete` with the result.
     """
-    meta: dict[str, JsonValue] | MISSING = Field(default=MISSING, alias="_meta")
+    meta: dict[str, JsonValue] | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """Additional provider-specific metadata for this tool call.
 
     Clients MAY look for well-known keys here to provide enhanced UI.
@@ -1842,14 +2193,21 @@ class ToolCallBase(_Model):
 class ToolCallParameterFields(_Model):
     """Properties available once tool call parameters are fully received."""
 
-    invocation_message: StringOrMarkdown = Field(alias="invocationMessage")
+    invocation_message: StringOrMarkdown = Field(
+        validation_alias="invocationMessage", serialization_alias="invocationMessage"
+    )
     """Message describing what the tool will do"""
-    tool_input: str | MISSING = Field(default=MISSING, alias="toolInput")
+    tool_input: str | MISSING = Field(
+        default=MISSING, validation_alias="toolInput", serialization_alias="toolInput"
+    )
     """Raw tool input"""
 
 
 class ToolCallResultError(_Model):
-    """Synthesized from `ToolCallResult.error`."""
+    """`ToolCallResultError` (the spec does not describe it).
+
+    Synthesized from `ToolCallResult.error`.
+    """
 
     message: str
     code: str | MISSING = MISSING
@@ -1860,7 +2218,9 @@ class ToolCallResult(_Model):
 
     success: bool
     """Whether the tool succeeded"""
-    past_tense_message: StringOrMarkdown = Field(alias="pastTenseMessage")
+    past_tense_message: StringOrMarkdown = Field(
+        validation_alias="pastTenseMessage", serialization_alias="pastTenseMessage"
+    )
     """Past-tense description of what the tool did"""
     content: list[ToolResultContent] | MISSING = MISSING
     """Unstructured result content blocks.
@@ -1868,7 +2228,9 @@ class ToolCallResult(_Model):
     This mirrors the `content` field of MCP `CallToolResult`.
     """
     structured_content: dict[str, JsonValue] | MISSING = Field(
-        default=MISSING, alias="structuredContent"
+        default=MISSING,
+        validation_alias="structuredContent",
+        serialization_alias="structuredContent",
     )
     """Optional structured result object.
 
@@ -1884,20 +2246,30 @@ class ToolCallStreamingState(_Model):
     Extends ToolCallBase (their fields are inlined, in wire order).
     """
 
-    tool_call_id: str = Field(alias="toolCallId")
+    tool_call_id: str = Field(
+        validation_alias="toolCallId", serialization_alias="toolCallId"
+    )
     """Unique tool call identifier"""
-    tool_name: str = Field(alias="toolName")
+    tool_name: str = Field(validation_alias="toolName", serialization_alias="toolName")
     """Internal tool name (for debugging/logging)"""
-    display_name: str = Field(alias="displayName")
+    display_name: str = Field(
+        validation_alias="displayName", serialization_alias="displayName"
+    )
     """Human-readable tool name"""
-    tool_client_id: str | MISSING = Field(default=MISSING, alias="toolClientId")
+    tool_client_id: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="toolClientId",
+        serialization_alias="toolClientId",
+    )
     """If this tool is provided by a client, the `clientId` of the owning client.
     Absent for server-side tools.
 
     When set, the identified client is responsible for executing the tool and
     dispatching `session/toolCallComplete` with the result.
     """
-    meta: dict[str, JsonValue] | MISSING = Field(default=MISSING, alias="_meta")
+    meta: dict[str, JsonValue] | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """Additional provider-specific metadata for this tool call.
 
     Clients MAY look for well-known keys here to provide enhanced UI.
@@ -1905,17 +2277,26 @@ class ToolCallStreamingState(_Model):
     indicates the tool operated on a terminal (both `input` and `output` may
     contain escape sequences).
     """
-    status: Literal[ToolCallStatus.STREAMING]
-    partial_input: str | MISSING = Field(default=MISSING, alias="partialInput")
+    status: Literal[ToolCallStatus.STREAMING] = _filled()
+    partial_input: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="partialInput",
+        serialization_alias="partialInput",
+    )
     """Partial parameters accumulated so far"""
     invocation_message: StringOrMarkdown | MISSING = Field(
-        default=MISSING, alias="invocationMessage"
+        default=MISSING,
+        validation_alias="invocationMessage",
+        serialization_alias="invocationMessage",
     )
     """Progress message shown while parameters are streaming"""
 
 
 class ToolCallPendingConfirmationStateEdits(_Model):
-    """Synthesized from `ToolCallPendingConfirmationState.edits`."""
+    """`ToolCallPendingConfirmationStateEdits` (the spec does not describe it).
+
+    Synthesized from `ToolCallPendingConfirmationState.edits`.
+    """
 
     items: list[FileEdit]
 
@@ -1927,20 +2308,30 @@ class ToolCallPendingConfirmationState(_Model):
     Extends ToolCallBase, ToolCallParameterFields (their fields are inlined, in wire order).
     """
 
-    tool_call_id: str = Field(alias="toolCallId")
+    tool_call_id: str = Field(
+        validation_alias="toolCallId", serialization_alias="toolCallId"
+    )
     """Unique tool call identifier"""
-    tool_name: str = Field(alias="toolName")
+    tool_name: str = Field(validation_alias="toolName", serialization_alias="toolName")
     """Internal tool name (for debugging/logging)"""
-    display_name: str = Field(alias="displayName")
+    display_name: str = Field(
+        validation_alias="displayName", serialization_alias="displayName"
+    )
     """Human-readable tool name"""
-    tool_client_id: str | MISSING = Field(default=MISSING, alias="toolClientId")
+    tool_client_id: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="toolClientId",
+        serialization_alias="toolClientId",
+    )
     """If this tool is provided by a client, the `clientId` of the owning client.
     Absent for server-side tools.
 
     When set, the identified client is responsible for executing the tool and
     dispatching `session/toolCallComplete` with the result.
     """
-    meta: dict[str, JsonValue] | MISSING = Field(default=MISSING, alias="_meta")
+    meta: dict[str, JsonValue] | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """Additional provider-specific metadata for this tool call.
 
     Clients MAY look for well-known keys here to provide enhanced UI.
@@ -1948,13 +2339,19 @@ class ToolCallPendingConfirmationState(_Model):
     indicates the tool operated on a terminal (both `input` and `output` may
     contain escape sequences).
     """
-    invocation_message: StringOrMarkdown = Field(alias="invocationMessage")
+    invocation_message: StringOrMarkdown = Field(
+        validation_alias="invocationMessage", serialization_alias="invocationMessage"
+    )
     """Message describing what the tool will do"""
-    tool_input: str | MISSING = Field(default=MISSING, alias="toolInput")
+    tool_input: str | MISSING = Field(
+        default=MISSING, validation_alias="toolInput", serialization_alias="toolInput"
+    )
     """Raw tool input"""
-    status: Literal[ToolCallStatus.PENDING_CONFIRMATION]
+    status: Literal[ToolCallStatus.PENDING_CONFIRMATION] = _filled()
     confirmation_title: StringOrMarkdown | MISSING = Field(
-        default=MISSING, alias="confirmationTitle"
+        default=MISSING,
+        validation_alias="confirmationTitle",
+        serialization_alias="confirmationTitle",
     )
     """Short title for the confirmation prompt (e.g. `"Run in terminal"`, `"Write file"`)
     """
@@ -1966,7 +2363,7 @@ class ToolCallPendingConfirmationState(_Model):
     options: list[ConfirmationOption] | MISSING = MISSING
     """Options the server offers for this confirmation. When present, the client
     SHOULD render these instead of a plain approve/deny UI. Each option
-    belongs to a {@link ConfirmationOptionGroup} so the client can still
+    belongs to a `ConfirmationOptionGroup` so the client can still
     categorise the choices.
     """
 
@@ -1977,20 +2374,30 @@ class ToolCallRunningState(_Model):
     Extends ToolCallBase, ToolCallParameterFields (their fields are inlined, in wire order).
     """
 
-    tool_call_id: str = Field(alias="toolCallId")
+    tool_call_id: str = Field(
+        validation_alias="toolCallId", serialization_alias="toolCallId"
+    )
     """Unique tool call identifier"""
-    tool_name: str = Field(alias="toolName")
+    tool_name: str = Field(validation_alias="toolName", serialization_alias="toolName")
     """Internal tool name (for debugging/logging)"""
-    display_name: str = Field(alias="displayName")
+    display_name: str = Field(
+        validation_alias="displayName", serialization_alias="displayName"
+    )
     """Human-readable tool name"""
-    tool_client_id: str | MISSING = Field(default=MISSING, alias="toolClientId")
+    tool_client_id: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="toolClientId",
+        serialization_alias="toolClientId",
+    )
     """If this tool is provided by a client, the `clientId` of the owning client.
     Absent for server-side tools.
 
     When set, the identified client is responsible for executing the tool and
     dispatching `session/toolCallComplete` with the result.
     """
-    meta: dict[str, JsonValue] | MISSING = Field(default=MISSING, alias="_meta")
+    meta: dict[str, JsonValue] | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """Additional provider-specific metadata for this tool call.
 
     Clients MAY look for well-known keys here to provide enhanced UI.
@@ -1998,15 +2405,21 @@ class ToolCallRunningState(_Model):
     indicates the tool operated on a terminal (both `input` and `output` may
     contain escape sequences).
     """
-    invocation_message: StringOrMarkdown = Field(alias="invocationMessage")
+    invocation_message: StringOrMarkdown = Field(
+        validation_alias="invocationMessage", serialization_alias="invocationMessage"
+    )
     """Message describing what the tool will do"""
-    tool_input: str | MISSING = Field(default=MISSING, alias="toolInput")
+    tool_input: str | MISSING = Field(
+        default=MISSING, validation_alias="toolInput", serialization_alias="toolInput"
+    )
     """Raw tool input"""
-    status: Literal[ToolCallStatus.RUNNING]
+    status: Literal[ToolCallStatus.RUNNING] = _filled()
     confirmed: ToolCallConfirmationReason
     """How the tool was confirmed for execution"""
     selected_option: ConfirmationOption | MISSING = Field(
-        default=MISSING, alias="selectedOption"
+        default=MISSING,
+        validation_alias="selectedOption",
+        serialization_alias="selectedOption",
     )
     """The confirmation option the user selected, if confirmation options were provided
     """
@@ -2024,20 +2437,30 @@ class ToolCallPendingResultConfirmationState(_Model):
     Extends ToolCallBase, ToolCallParameterFields, ToolCallResult (their fields are inlined, in wire order).
     """
 
-    tool_call_id: str = Field(alias="toolCallId")
+    tool_call_id: str = Field(
+        validation_alias="toolCallId", serialization_alias="toolCallId"
+    )
     """Unique tool call identifier"""
-    tool_name: str = Field(alias="toolName")
+    tool_name: str = Field(validation_alias="toolName", serialization_alias="toolName")
     """Internal tool name (for debugging/logging)"""
-    display_name: str = Field(alias="displayName")
+    display_name: str = Field(
+        validation_alias="displayName", serialization_alias="displayName"
+    )
     """Human-readable tool name"""
-    tool_client_id: str | MISSING = Field(default=MISSING, alias="toolClientId")
+    tool_client_id: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="toolClientId",
+        serialization_alias="toolClientId",
+    )
     """If this tool is provided by a client, the `clientId` of the owning client.
     Absent for server-side tools.
 
     When set, the identified client is responsible for executing the tool and
     dispatching `session/toolCallComplete` with the result.
     """
-    meta: dict[str, JsonValue] | MISSING = Field(default=MISSING, alias="_meta")
+    meta: dict[str, JsonValue] | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """Additional provider-specific metadata for this tool call.
 
     Clients MAY look for well-known keys here to provide enhanced UI.
@@ -2045,13 +2468,19 @@ class ToolCallPendingResultConfirmationState(_Model):
     indicates the tool operated on a terminal (both `input` and `output` may
     contain escape sequences).
     """
-    invocation_message: StringOrMarkdown = Field(alias="invocationMessage")
+    invocation_message: StringOrMarkdown = Field(
+        validation_alias="invocationMessage", serialization_alias="invocationMessage"
+    )
     """Message describing what the tool will do"""
-    tool_input: str | MISSING = Field(default=MISSING, alias="toolInput")
+    tool_input: str | MISSING = Field(
+        default=MISSING, validation_alias="toolInput", serialization_alias="toolInput"
+    )
     """Raw tool input"""
     success: bool
     """Whether the tool succeeded"""
-    past_tense_message: StringOrMarkdown = Field(alias="pastTenseMessage")
+    past_tense_message: StringOrMarkdown = Field(
+        validation_alias="pastTenseMessage", serialization_alias="pastTenseMessage"
+    )
     """Past-tense description of what the tool did"""
     content: list[ToolResultContent] | MISSING = MISSING
     """Unstructured result content blocks.
@@ -2059,7 +2488,9 @@ class ToolCallPendingResultConfirmationState(_Model):
     This mirrors the `content` field of MCP `CallToolResult`.
     """
     structured_content: dict[str, JsonValue] | MISSING = Field(
-        default=MISSING, alias="structuredContent"
+        default=MISSING,
+        validation_alias="structuredContent",
+        serialization_alias="structuredContent",
     )
     """Optional structured result object.
 
@@ -2067,11 +2498,13 @@ class ToolCallPendingResultConfirmationState(_Model):
     """
     error: ToolCallResultError | MISSING = MISSING
     """Error details if the tool failed"""
-    status: Literal[ToolCallStatus.PENDING_RESULT_CONFIRMATION]
+    status: Literal[ToolCallStatus.PENDING_RESULT_CONFIRMATION] = _filled()
     confirmed: ToolCallConfirmationReason
     """How the tool was confirmed for execution"""
     selected_option: ConfirmationOption | MISSING = Field(
-        default=MISSING, alias="selectedOption"
+        default=MISSING,
+        validation_alias="selectedOption",
+        serialization_alias="selectedOption",
     )
     """The confirmation option the user selected, if confirmation options were provided
     """
@@ -2083,20 +2516,30 @@ class ToolCallCompletedState(_Model):
     Extends ToolCallBase, ToolCallParameterFields, ToolCallResult (their fields are inlined, in wire order).
     """
 
-    tool_call_id: str = Field(alias="toolCallId")
+    tool_call_id: str = Field(
+        validation_alias="toolCallId", serialization_alias="toolCallId"
+    )
     """Unique tool call identifier"""
-    tool_name: str = Field(alias="toolName")
+    tool_name: str = Field(validation_alias="toolName", serialization_alias="toolName")
     """Internal tool name (for debugging/logging)"""
-    display_name: str = Field(alias="displayName")
+    display_name: str = Field(
+        validation_alias="displayName", serialization_alias="displayName"
+    )
     """Human-readable tool name"""
-    tool_client_id: str | MISSING = Field(default=MISSING, alias="toolClientId")
+    tool_client_id: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="toolClientId",
+        serialization_alias="toolClientId",
+    )
     """If this tool is provided by a client, the `clientId` of the owning client.
     Absent for server-side tools.
 
     When set, the identified client is responsible for executing the tool and
     dispatching `session/toolCallComplete` with the result.
     """
-    meta: dict[str, JsonValue] | MISSING = Field(default=MISSING, alias="_meta")
+    meta: dict[str, JsonValue] | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """Additional provider-specific metadata for this tool call.
 
     Clients MAY look for well-known keys here to provide enhanced UI.
@@ -2104,13 +2547,19 @@ class ToolCallCompletedState(_Model):
     indicates the tool operated on a terminal (both `input` and `output` may
     contain escape sequences).
     """
-    invocation_message: StringOrMarkdown = Field(alias="invocationMessage")
+    invocation_message: StringOrMarkdown = Field(
+        validation_alias="invocationMessage", serialization_alias="invocationMessage"
+    )
     """Message describing what the tool will do"""
-    tool_input: str | MISSING = Field(default=MISSING, alias="toolInput")
+    tool_input: str | MISSING = Field(
+        default=MISSING, validation_alias="toolInput", serialization_alias="toolInput"
+    )
     """Raw tool input"""
     success: bool
     """Whether the tool succeeded"""
-    past_tense_message: StringOrMarkdown = Field(alias="pastTenseMessage")
+    past_tense_message: StringOrMarkdown = Field(
+        validation_alias="pastTenseMessage", serialization_alias="pastTenseMessage"
+    )
     """Past-tense description of what the tool did"""
     content: list[ToolResultContent] | MISSING = MISSING
     """Unstructured result content blocks.
@@ -2118,7 +2567,9 @@ class ToolCallCompletedState(_Model):
     This mirrors the `content` field of MCP `CallToolResult`.
     """
     structured_content: dict[str, JsonValue] | MISSING = Field(
-        default=MISSING, alias="structuredContent"
+        default=MISSING,
+        validation_alias="structuredContent",
+        serialization_alias="structuredContent",
     )
     """Optional structured result object.
 
@@ -2126,11 +2577,13 @@ class ToolCallCompletedState(_Model):
     """
     error: ToolCallResultError | MISSING = MISSING
     """Error details if the tool failed"""
-    status: Literal[ToolCallStatus.COMPLETED]
+    status: Literal[ToolCallStatus.COMPLETED] = _filled()
     confirmed: ToolCallConfirmationReason
     """How the tool was confirmed for execution"""
     selected_option: ConfirmationOption | MISSING = Field(
-        default=MISSING, alias="selectedOption"
+        default=MISSING,
+        validation_alias="selectedOption",
+        serialization_alias="selectedOption",
     )
     """The confirmation option the user selected, if confirmation options were provided
     """
@@ -2142,20 +2595,30 @@ class ToolCallCancelledState(_Model):
     Extends ToolCallBase, ToolCallParameterFields (their fields are inlined, in wire order).
     """
 
-    tool_call_id: str = Field(alias="toolCallId")
+    tool_call_id: str = Field(
+        validation_alias="toolCallId", serialization_alias="toolCallId"
+    )
     """Unique tool call identifier"""
-    tool_name: str = Field(alias="toolName")
+    tool_name: str = Field(validation_alias="toolName", serialization_alias="toolName")
     """Internal tool name (for debugging/logging)"""
-    display_name: str = Field(alias="displayName")
+    display_name: str = Field(
+        validation_alias="displayName", serialization_alias="displayName"
+    )
     """Human-readable tool name"""
-    tool_client_id: str | MISSING = Field(default=MISSING, alias="toolClientId")
+    tool_client_id: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="toolClientId",
+        serialization_alias="toolClientId",
+    )
     """If this tool is provided by a client, the `clientId` of the owning client.
     Absent for server-side tools.
 
     When set, the identified client is responsible for executing the tool and
     dispatching `session/toolCallComplete` with the result.
     """
-    meta: dict[str, JsonValue] | MISSING = Field(default=MISSING, alias="_meta")
+    meta: dict[str, JsonValue] | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """Additional provider-specific metadata for this tool call.
 
     Clients MAY look for well-known keys here to provide enhanced UI.
@@ -2163,23 +2626,33 @@ class ToolCallCancelledState(_Model):
     indicates the tool operated on a terminal (both `input` and `output` may
     contain escape sequences).
     """
-    invocation_message: StringOrMarkdown = Field(alias="invocationMessage")
+    invocation_message: StringOrMarkdown = Field(
+        validation_alias="invocationMessage", serialization_alias="invocationMessage"
+    )
     """Message describing what the tool will do"""
-    tool_input: str | MISSING = Field(default=MISSING, alias="toolInput")
+    tool_input: str | MISSING = Field(
+        default=MISSING, validation_alias="toolInput", serialization_alias="toolInput"
+    )
     """Raw tool input"""
-    status: Literal[ToolCallStatus.CANCELLED]
+    status: Literal[ToolCallStatus.CANCELLED] = _filled()
     reason: ToolCallCancellationReason
     """Why the tool was cancelled"""
     reason_message: StringOrMarkdown | MISSING = Field(
-        default=MISSING, alias="reasonMessage"
+        default=MISSING,
+        validation_alias="reasonMessage",
+        serialization_alias="reasonMessage",
     )
     """Optional message explaining the cancellation"""
     user_suggestion: UserMessage | MISSING = Field(
-        default=MISSING, alias="userSuggestion"
+        default=MISSING,
+        validation_alias="userSuggestion",
+        serialization_alias="userSuggestion",
     )
     """What the user suggested doing instead"""
     selected_option: ConfirmationOption | MISSING = Field(
-        default=MISSING, alias="selectedOption"
+        default=MISSING,
+        validation_alias="selectedOption",
+        serialization_alias="selectedOption",
     )
     """The confirmation option the user selected, if confirmation options were provided
     """
@@ -2241,17 +2714,23 @@ for the full state machine diagram.
 
 
 class ToolDefinitionInputSchema(_Model):
-    """Synthesized from `ToolDefinition.inputSchema`."""
+    """`ToolDefinitionInputSchema` (the spec does not describe it).
 
-    type_: Literal["object"] = Field(alias="type")
+    Synthesized from `ToolDefinition.inputSchema`.
+    """
+
+    type: Literal["object"] = _filled()
     properties: dict[str, dict[str, JsonValue] | list[JsonValue]] | MISSING = MISSING
     required: list[str] | MISSING = MISSING
 
 
 class ToolDefinitionOutputSchema(_Model):
-    """Synthesized from `ToolDefinition.outputSchema`."""
+    """`ToolDefinitionOutputSchema` (the spec does not describe it).
 
-    type_: Literal["object"] = Field(alias="type")
+    Synthesized from `ToolDefinition.outputSchema`.
+    """
+
+    type: Literal["object"] = _filled()
     properties: dict[str, dict[str, JsonValue] | list[JsonValue]] | MISSING = MISSING
     required: list[str] | MISSING = MISSING
 
@@ -2266,7 +2745,9 @@ class ToolDefinition(_Model):
     description: str | MISSING = MISSING
     """Description of what the tool does"""
     input_schema: ToolDefinitionInputSchema | MISSING = Field(
-        default=MISSING, alias="inputSchema"
+        default=MISSING,
+        validation_alias="inputSchema",
+        serialization_alias="inputSchema",
     )
     """JSON Schema defining the expected input parameters.
 
@@ -2274,7 +2755,9 @@ class ToolDefinition(_Model):
     Mirrors MCP `Tool.inputSchema`.
     """
     output_schema: ToolDefinitionOutputSchema | MISSING = Field(
-        default=MISSING, alias="outputSchema"
+        default=MISSING,
+        validation_alias="outputSchema",
+        serialization_alias="outputSchema",
     )
     """JSON Schema defining the structure of the tool's output.
 
@@ -2282,7 +2765,9 @@ class ToolDefinition(_Model):
     """
     annotations: ToolAnnotations | MISSING = MISSING
     """Behavioral hints about the tool. All properties are advisory."""
-    meta: dict[str, JsonValue] | MISSING = Field(default=MISSING, alias="_meta")
+    meta: dict[str, JsonValue] | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """Additional provider-specific metadata.
 
     Mirrors the MCP `_meta` convention.
@@ -2298,14 +2783,30 @@ class ToolAnnotations(_Model):
 
     title: str | MISSING = MISSING
     """Alternate human-readable title"""
-    read_only_hint: bool | MISSING = Field(default=MISSING, alias="readOnlyHint")
+    read_only_hint: bool | MISSING = Field(
+        default=MISSING,
+        validation_alias="readOnlyHint",
+        serialization_alias="readOnlyHint",
+    )
     """Tool does not modify its environment (default: false)"""
-    destructive_hint: bool | MISSING = Field(default=MISSING, alias="destructiveHint")
+    destructive_hint: bool | MISSING = Field(
+        default=MISSING,
+        validation_alias="destructiveHint",
+        serialization_alias="destructiveHint",
+    )
     """Tool may perform destructive updates (default: true)"""
-    idempotent_hint: bool | MISSING = Field(default=MISSING, alias="idempotentHint")
+    idempotent_hint: bool | MISSING = Field(
+        default=MISSING,
+        validation_alias="idempotentHint",
+        serialization_alias="idempotentHint",
+    )
     """Repeated calls with the same arguments have no additional effect (default: false)
     """
-    open_world_hint: bool | MISSING = Field(default=MISSING, alias="openWorldHint")
+    open_world_hint: bool | MISSING = Field(
+        default=MISSING,
+        validation_alias="openWorldHint",
+        serialization_alias="openWorldHint",
+    )
     """Tool may interact with external entities (default: true)"""
 
 
@@ -2326,7 +2827,7 @@ class ToolResultTextContent(_Model):
     Mirrors MCP `TextContent`.
     """
 
-    type_: Literal[ToolResultContentType.TEXT] = Field(alias="type")
+    type: Literal[ToolResultContentType.TEXT] = _filled()
     text: str
     """The text content"""
 
@@ -2337,32 +2838,43 @@ class ToolResultEmbeddedResourceContent(_Model):
     Mirrors MCP `EmbeddedResource` for inline binary data.
     """
 
-    type_: Literal[ToolResultContentType.EMBEDDED_RESOURCE] = Field(alias="type")
+    type: Literal[ToolResultContentType.EMBEDDED_RESOURCE] = _filled()
     data: str
     """Base64-encoded data"""
-    content_type: str = Field(alias="contentType")
+    content_type: str = Field(
+        validation_alias="contentType", serialization_alias="contentType"
+    )
     """Content type (e.g. `"image/png"`, `"application/pdf"`)"""
 
 
 class ToolResultResourceContent(_Model):
     """A reference to a resource stored outside the tool result.
 
-    Wraps {@link ContentRef} for lazy-loading large results.
+    Wraps `ContentRef` for lazy-loading large results.
 
     Extends ContentRef (their fields are inlined, in wire order).
     """
 
     uri: URI
     """Content URI"""
-    size_hint: int | float | MISSING = Field(default=MISSING, alias="sizeHint")
+    size_hint: Annotated[int | float, _NUMBER] | MISSING = Field(
+        default=MISSING, validation_alias="sizeHint", serialization_alias="sizeHint"
+    )
     """Approximate size in bytes"""
-    content_type: str | MISSING = Field(default=MISSING, alias="contentType")
+    content_type: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="contentType",
+        serialization_alias="contentType",
+    )
     """Content MIME type"""
-    type_: Literal[ToolResultContentType.RESOURCE] = Field(alias="type")
+    type: Literal[ToolResultContentType.RESOURCE] = _filled()
 
 
 class FileEditBefore(_Model):
-    """Synthesized from `FileEdit.before`."""
+    """`FileEditBefore` (the spec does not describe it).
+
+    Synthesized from `FileEdit.before`.
+    """
 
     uri: URI
     """URI of the file before the edit"""
@@ -2371,7 +2883,10 @@ class FileEditBefore(_Model):
 
 
 class FileEditAfter(_Model):
-    """Synthesized from `FileEdit.after`."""
+    """`FileEditAfter` (the spec does not describe it).
+
+    Synthesized from `FileEdit.after`.
+    """
 
     uri: URI
     """URI of the file after the edit"""
@@ -2380,11 +2895,14 @@ class FileEditAfter(_Model):
 
 
 class FileEditDiff(_Model):
-    """Synthesized from `FileEdit.diff`."""
+    """`FileEditDiff` (the spec does not describe it).
 
-    added: int | float | MISSING = MISSING
+    Synthesized from `FileEdit.diff`.
+    """
+
+    added: Annotated[int | float, _NUMBER] | MISSING = MISSING
     """Number of items added (e.g., lines for text files, cells for notebooks)"""
-    removed: int | float | MISSING = MISSING
+    removed: Annotated[int | float, _NUMBER] | MISSING = MISSING
     """Number of items removed (e.g., lines for text files, cells for notebooks)"""
 
 
@@ -2417,7 +2935,7 @@ class ToolResultFileEditContent(_Model):
     """The file state after the edit. Absent for file deletions."""
     diff: FileEditDiff | MISSING = MISSING
     """Optional diff display metadata"""
-    type_: Literal[ToolResultContentType.FILE_EDIT] = Field(alias="type")
+    type: Literal[ToolResultContentType.FILE_EDIT] = _filled()
 
 
 class ToolResultTerminalContent(_Model):
@@ -2427,7 +2945,7 @@ class ToolResultTerminalContent(_Model):
     time, providing live feedback while a tool is executing.
     """
 
-    type_: Literal[ToolResultContentType.TERMINAL] = Field(alias="type")
+    type: Literal[ToolResultContentType.TERMINAL] = _filled()
     resource: URI
     """Terminal URI (subscribable for full terminal state)"""
     title: str
@@ -2441,12 +2959,14 @@ class ToolResultSubagentContent(_Model):
     progress in real time, including inner tool calls and responses.
     """
 
-    type_: Literal[ToolResultContentType.SUBAGENT] = Field(alias="type")
+    type: Literal[ToolResultContentType.SUBAGENT] = _filled()
     resource: URI
     """Subagent session URI (subscribable for full session state)"""
     title: str
     """Display title for the subagent"""
-    agent_name: str | MISSING = Field(default=MISSING, alias="agentName")
+    agent_name: str | MISSING = Field(
+        default=MISSING, validation_alias="agentName", serialization_alias="agentName"
+    )
     """Internal agent name"""
     description: str | MISSING = MISSING
     """Human-readable description of the subagent's task"""
@@ -2516,7 +3036,9 @@ class CustomizationRef(_Model):
 
     uri: URI
     """Plugin URI (e.g. an HTTPS URL or marketplace identifier)"""
-    display_name: str = Field(alias="displayName")
+    display_name: str = Field(
+        validation_alias="displayName", serialization_alias="displayName"
+    )
     """Human-readable name"""
     description: str | MISSING = MISSING
     """Description of what the plugin provides"""
@@ -2551,13 +3073,19 @@ class SessionCustomization(_Model):
     """The plugin this customization refers to"""
     enabled: bool
     """Whether this customization is currently enabled"""
-    client_id: str | MISSING = Field(default=MISSING, alias="clientId")
+    client_id: str | MISSING = Field(
+        default=MISSING, validation_alias="clientId", serialization_alias="clientId"
+    )
     """The `clientId` of the client that contributed this customization.
     Absent for host-provided customizations.
     """
     status: CustomizationStatus | MISSING = MISSING
     """Server-reported loading status"""
-    status_message: str | MISSING = Field(default=MISSING, alias="statusMessage")
+    status_message: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="statusMessage",
+        serialization_alias="statusMessage",
+    )
     """Human-readable status detail (e.g. error message or degradation warning)."""
 
 
@@ -2570,7 +3098,9 @@ class TerminalInfo(_Model):
     """Human-readable terminal title"""
     claim: TerminalClaim
     """Who currently holds this terminal"""
-    exit_code: int | float | MISSING = Field(default=MISSING, alias="exitCode")
+    exit_code: Annotated[int | float, _NUMBER] | MISSING = Field(
+        default=MISSING, validation_alias="exitCode", serialization_alias="exitCode"
+    )
     """Process exit code, if the terminal process has exited"""
 
 
@@ -2584,22 +3114,26 @@ class TerminalClaimKind(_WireEnum, StrEnum):
 class TerminalClientClaim(_Model):
     """A terminal claimed by a connected client."""
 
-    kind: Literal[TerminalClaimKind.CLIENT]
+    kind: Literal[TerminalClaimKind.CLIENT] = _filled()
     """Discriminant"""
-    client_id: str = Field(alias="clientId")
+    client_id: str = Field(validation_alias="clientId", serialization_alias="clientId")
     """The `clientId` of the claiming client"""
 
 
 class TerminalSessionClaim(_Model):
     """A terminal claimed by a session, optionally scoped to a specific turn or tool call."""
 
-    kind: Literal[TerminalClaimKind.SESSION]
+    kind: Literal[TerminalClaimKind.SESSION] = _filled()
     """Discriminant"""
     session: URI
     """Session URI that claimed the terminal"""
-    turn_id: str | MISSING = Field(default=MISSING, alias="turnId")
+    turn_id: str | MISSING = Field(
+        default=MISSING, validation_alias="turnId", serialization_alias="turnId"
+    )
     """Optional turn identifier within the session"""
-    tool_call_id: str | MISSING = Field(default=MISSING, alias="toolCallId")
+    tool_call_id: str | MISSING = Field(
+        default=MISSING, validation_alias="toolCallId", serialization_alias="toolCallId"
+    )
     """Optional tool call identifier within the turn"""
 
 
@@ -2638,9 +3172,9 @@ class TerminalState(_Model):
     """Human-readable terminal title"""
     cwd: URI | MISSING = MISSING
     """Current working directory of the terminal process"""
-    cols: int | float | MISSING = MISSING
+    cols: Annotated[int | float, _NUMBER] | MISSING = MISSING
     """Terminal width in columns"""
-    rows: int | float | MISSING = MISSING
+    rows: Annotated[int | float, _NUMBER] | MISSING = MISSING
     """Terminal height in rows"""
     content: list[TerminalContentPart]
     """Typed content parts, replacing the flat `content: string`.
@@ -2650,12 +3184,16 @@ class TerminalState(_Model):
 
     Consumers that need command boundaries can filter by part type.
     """
-    exit_code: int | float | MISSING = Field(default=MISSING, alias="exitCode")
+    exit_code: Annotated[int | float, _NUMBER] | MISSING = Field(
+        default=MISSING, validation_alias="exitCode", serialization_alias="exitCode"
+    )
     """Process exit code, set when the terminal process exits"""
     claim: TerminalClaim
     """Who currently holds this terminal"""
     supports_command_detection: bool | MISSING = Field(
-        default=MISSING, alias="supportsCommandDetection"
+        default=MISSING,
+        validation_alias="supportsCommandDetection",
+        serialization_alias="supportsCommandDetection",
     )
     """Whether this terminal emits `terminal/commandExecuted` and
     `terminal/commandFinished` actions and populates `command`-typed parts.
@@ -2671,7 +3209,7 @@ class TerminalUnclassifiedPart(_Model):
     or from terminals that do not support command detection.
     """
 
-    type_: Literal["unclassified"] = Field(alias="type")
+    type: Literal["unclassified"] = _filled()
     value: str
     """Accumulated VT output. Appended to by `terminal/data` when no command is executing.
     """
@@ -2685,24 +3223,34 @@ class TerminalCommandPart(_Model):
     is mutated in-place with `isComplete: true` and the completion metadata.
     """
 
-    type_: Literal["command"] = Field(alias="type")
-    command_id: str = Field(alias="commandId")
+    type: Literal["command"] = _filled()
+    command_id: str = Field(
+        validation_alias="commandId", serialization_alias="commandId"
+    )
     """Stable id matching the `commandId` on the corresponding
     `terminal/commandExecuted` and `terminal/commandFinished` actions.
     """
-    command_line: str = Field(alias="commandLine")
+    command_line: str = Field(
+        validation_alias="commandLine", serialization_alias="commandLine"
+    )
     """The command line submitted to the shell."""
     output: str
     """Accumulated VT output. Appended to by `terminal/data` while `isComplete`
     is false. Shell integration escape sequences are stripped by the server.
     """
-    timestamp: int | float
+    timestamp: Annotated[int | float, _NUMBER]
     """Unix timestamp (ms) when execution started, as reported by the server."""
-    is_complete: bool = Field(alias="isComplete")
+    is_complete: bool = Field(
+        validation_alias="isComplete", serialization_alias="isComplete"
+    )
     """Whether the command has finished."""
-    exit_code: int | float | MISSING = Field(default=MISSING, alias="exitCode")
+    exit_code: Annotated[int | float, _NUMBER] | MISSING = Field(
+        default=MISSING, validation_alias="exitCode", serialization_alias="exitCode"
+    )
     """Shell exit code. Set at completion. `undefined` if unknown."""
-    duration_ms: int | float | MISSING = Field(default=MISSING, alias="durationMs")
+    duration_ms: Annotated[int | float, _NUMBER] | MISSING = Field(
+        default=MISSING, validation_alias="durationMs", serialization_alias="durationMs"
+    )
     """Wall-clock duration in milliseconds. Set at completion."""
 
 
@@ -2733,20 +3281,36 @@ TerminalContentPart: TypeAlias = Annotated[
 
 
 class UsageInfo(_Model):
-    input_tokens: int | float | MISSING = Field(default=MISSING, alias="inputTokens")
+    """`UsageInfo` (the spec does not describe it)."""
+
+    input_tokens: Annotated[int | float, _NUMBER] | MISSING = Field(
+        default=MISSING,
+        validation_alias="inputTokens",
+        serialization_alias="inputTokens",
+    )
     """Input tokens consumed"""
-    output_tokens: int | float | MISSING = Field(default=MISSING, alias="outputTokens")
+    output_tokens: Annotated[int | float, _NUMBER] | MISSING = Field(
+        default=MISSING,
+        validation_alias="outputTokens",
+        serialization_alias="outputTokens",
+    )
     """Output tokens generated"""
     model: str | MISSING = MISSING
     """Model used"""
-    cache_read_tokens: int | float | MISSING = Field(
-        default=MISSING, alias="cacheReadTokens"
+    cache_read_tokens: Annotated[int | float, _NUMBER] | MISSING = Field(
+        default=MISSING,
+        validation_alias="cacheReadTokens",
+        serialization_alias="cacheReadTokens",
     )
     """Tokens read from cache"""
 
 
 class ErrorInfo(_Model):
-    error_type: str = Field(alias="errorType")
+    """`ErrorInfo` (the spec does not describe it)."""
+
+    error_type: str = Field(
+        validation_alias="errorType", serialization_alias="errorType"
+    )
     """Error type identifier"""
     message: str
     """Human-readable error message"""
@@ -2767,7 +3331,9 @@ class Snapshot(_Model):
     """The subscribed resource URI (e.g. `agenthost:/root` or `copilot:/<uuid>`)"""
     state: SnapshotState
     """The current state of the resource"""
-    from_seq: int | float = Field(alias="fromSeq")
+    from_seq: Annotated[int | float, _NUMBER] = Field(
+        validation_alias="fromSeq", serialization_alias="fromSeq"
+    )
     """The `serverSeq` at which this snapshot was taken. Subsequent actions will have `serverSeq > fromSeq`.
     """
 

@@ -17,12 +17,13 @@ SOURCES: tuple[tuple[str, str], ...] = (
     ),
 )
 FILES: dict[str, str] = {
-    "__init__.py": "d26ac8f2093064b68480a053359b6afebe61ff14232a2233ad877d532766777a",
-    "_rpc.py": "12d160cc67a68f59c0c1c1af71b8ded1a343978a620647b04e338f2cf98b9410",
-    "client.py": "a805e4c5ce3ffc6756d9875d2a0b7ff428d4aaac0b0f1c7d282581c7df361b16",
+    "__init__.py": "ed9f6e03b83f4e6fd1a35c06e1ea4c4721720997b03579b310a0e9bed644cf05",
+    "_rpc.py": "39778f5b1ecdd1365faf3913885dd80350abb22678b6b130fd9475710e7fe73c",
+    "client.py": "2afdbd0198c2cf90d6d4907401efc9b3a2844353d0427c2cab5f5053cf21b233",
+    "errors.py": "960490e1f4c5ae85c0a394697f2514ca47c6962a301f09f45d985bd61df069f1",
     "methods.py": "3e8aca0fbbcc1bdc0c8ec8b9637237c3498fa45a9c6578a923d3ad68036ba262",
-    "models.py": "e7c9ef9fb312ef8fccbbe4f640638b88da2ecc5ecac99edf3e5d4c4d60faaa8f",
+    "models.py": "6c9245d069d7cde46b8f865c96c0b0a61ad0e3cc46bbd37f8fe16342c11ef055",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-    "server.py": "6cc69c1233ae3ea4cfbfdd6b14148ba628dd5711642475efebd29a67a3ea9f39",
+    "server.py": "a5100b8da70884d62c570e7fd7b611c2a24ede8d5732033d6236b7e5a07690eb",
     "stub_data.py": "85f0be6294fd09b9ab1c786bfec71027162962fe661b3a515e2dbacdde548010",
 }

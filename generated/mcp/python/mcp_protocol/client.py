@@ -62,8 +62,8 @@ STUB_COMMAND = (sys.executable, "-m", "mcp_protocol.server", "--transport", "std
 
 class ClientHandler:
     """Handles what the server sends to the client: override the
-    methods you serve (the others answer -32601); raise ``_rpc.RpcError`` to answer
-    with an error code.
+    methods you serve (the others answer -32601); raise ``RpcError`` (from the
+    package, or ``errors``) to answer with an error code.
     """
 
     async def notifications_cancelled(
@@ -379,7 +379,7 @@ class McpClient:
         await self.close()
 
     @classmethod
-    async def stdio(
+    def stdio(
         cls,
         command: collections.abc.Sequence[str] | None = None,
         *,
@@ -387,9 +387,11 @@ class McpClient:
         max_message_bytes: int = _rpc.DEFAULT_MAX_MESSAGE_BYTES,
         stderr: int | typing.IO[Any] | None = None,
         log: _rpc.MessageLog = _rpc.QUIET,
-    ) -> McpClient:
+    ) -> _rpc.Connecting[McpClient]:
         """Start ``command`` (default: the stub server) and talk newline-delimited
-        JSON over its stdin/stdout.
+        JSON over its stdin/stdout: ``async with McpClient.stdio() as client:``
+        (or ``await`` it and ``close()`` the client).  A command that cannot start
+        raises ``TransportError``.
         """
         env: collections.abc.Mapping[str, str] | None = None
         if command is None:
@@ -401,16 +403,21 @@ class McpClient:
                 "PYTHONPATH": os.pathsep.join(filter(None, [root, path])),
             }
         serving = handler or ClientHandler()
-        connection = await _rpc.connect_stdio(
-            command,
-            lambda _session: handlers(serving),
-            limit=max_message_bytes,
-            env=env,
-            stderr=stderr,
-            log=log,
-            methods=METHODS,
-        )
-        return cls(connection)
+        argv = command
+
+        async def connect() -> McpClient:
+            connection = await _rpc.connect_stdio(
+                argv,
+                lambda _session: handlers(serving),
+                limit=max_message_bytes,
+                env=env,
+                stderr=stderr,
+                log=log,
+                methods=METHODS,
+            )
+            return cls(connection)
+
+        return _rpc.Connecting(connect)
 
     async def notifications_cancelled(
         self, params: CancelledNotificationParams

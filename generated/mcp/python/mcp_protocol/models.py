@@ -6,12 +6,24 @@ JSON-RPC 2.0 protocol between an AI application (the client) and a server that p
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from enum import Enum, Flag
-from typing import Annotated, Any, Literal, TypeAlias, cast
+from inspect import get_annotations
+from typing import (
+    Annotated,
+    Any,
+    Literal,
+    NamedTuple,
+    TypeAlias,
+    cast,
+    get_args,
+    get_origin,
+)
 
 from pydantic import (
     MISSING,
     AfterValidator,
+    AliasChoices,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -19,6 +31,7 @@ from pydantic import (
     Field,
     GetCoreSchemaHandler,
     GetJsonSchemaHandler,
+    GetPydanticSchema,
     JsonValue,
     Strict,
     Tag,
@@ -29,10 +42,15 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import (
     CoreSchema,
+    InitErrorDetails,
     PydanticCustomError,
     core_schema,
     to_jsonable_python,
 )
+
+# Declared extra keys narrow ``__pydantic_extra__``, pydantic's documented way; pyright
+# takes that for an incompatible override.
+# pyright: reportIncompatibleVariableOverride=false
 
 # ---------------------------------------------------------------- runtime helpers
 
@@ -278,11 +296,67 @@ class _WireEnum:
         return handler(schema)
 
 
+def _filled(**options: Any) -> Any:
+    """A field with one legal value (a tag): the constructor fills it in when left out
+    (type checkers see a default), while a message read from the wire must carry it."""
+    return Field(**options)
+
+
+def _number_error(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """``int | float`` reports one error, not one per member, for a value that is no
+    number."""
+    schema = handler(source)
+    if schema["type"] == "union":
+        # ``float_type``: pydantic's own "Input should be a valid number".
+        schema = cast(CoreSchema, {**schema, "custom_error_type": "float_type"})
+    return schema
+
+
+_NUMBER = GetPydanticSchema(get_pydantic_core_schema=_number_error)
+
+
+class _InitPlan(NamedTuple):
+    """What the constructor of one model accepts and fills in (built on first use)."""
+
+    keys: frozenset[str]
+    fills: tuple[tuple[str, tuple[str, ...], Any], ...]
+    open: bool
+
+
+_INIT_PLANS: dict[type[BaseModel], _InitPlan] = {}
+
+
+def _init_plan(model: type[BaseModel]) -> _InitPlan:
+    keys: set[str] = set()
+    fills: list[tuple[str, tuple[str, ...], Any]] = []
+    for name, info in model.model_fields.items():
+        spellings = {name}
+        if isinstance(info.validation_alias, str):
+            spellings.add(info.validation_alias)
+        elif isinstance(info.validation_alias, AliasChoices):
+            spellings.update(
+                c for c in info.validation_alias.choices if isinstance(c, str)
+            )
+        keys.update(spellings)
+        literal = (
+            get_args(info.annotation) if get_origin(info.annotation) is Literal else ()
+        )
+        if info.is_required() and len(literal) == 1:
+            fills.append((name, tuple(sorted(spellings)), literal[0]))
+    declared_extra = any(
+        "__pydantic_extra__" in get_annotations(klass)
+        for klass in model.__mro__[: model.__mro__.index(_Model)]
+    )
+    plan = _InitPlan(frozenset(keys), tuple(fills), declared_extra)
+    _INIT_PLANS[model] = plan
+    return plan
+
+
 class _Model(BaseModel):
     """Base of every model: strict; built in Python by attribute or wire name, read from
     messages (``model_validate*``, any ``TypeAdapter``, the ``METHODS`` adapters) by wire
-    name only, dumped by wire name; keys the spec does not declare are kept, so a round
-    trip preserves them."""
+    name only, dumped by wire name; keys the spec does not declare are kept when read,
+    so a round trip preserves them, and refused when built in Python."""
 
     model_config = ConfigDict(
         strict=True,
@@ -294,14 +368,38 @@ class _Model(BaseModel):
 
     def __init__(self, /, **data: Any) -> None:
         """Build in Python: keyword arguments by attribute name (``tool_call_id=1``) or
-        by wire name (``toolCallId=1``); a message read from the wire never takes the
-        attribute spelling (``{"tool_call_id": 1}`` keeps it as an unknown key)."""
+        by wire name (``toolCallId=1``); a tag left out takes its one value; a keyword
+        the model does not declare is an error (a typo must not reach the wire) unless
+        the spec gives the object extra keys.  A message read from the wire never
+        takes the attribute spelling (``{"tool_call_id": 1}`` keeps it as an unknown
+        key)."""
+        plan = _INIT_PLANS.get(type(self)) or _init_plan(type(self))
+        for name, spellings, value in plan.fills:
+            if not any(key in data for key in spellings):
+                data[name] = value
+        unknown = [] if plan.open else [key for key in data if key not in plan.keys]
+        if unknown:
+            raise ValidationError.from_exception_data(
+                type(self).__name__,
+                [
+                    InitErrorDetails(
+                        type="extra_forbidden", loc=(key,), input=data[key]
+                    )
+                    for key in unknown
+                ],
+            )
         self.__pydantic_validator__.validate_python(
             data, self_instance=self, by_alias=True, by_name=True
         )
 
     # Reading never calls ``__init__`` (pydantic treats a marked ``__init__`` as its own).
     __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
+    def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
+        """The repr leaves out absent fields (``MISSING``), as the wire does."""
+        for name, value in super().__repr_args__():
+            if value is not MISSING:
+                yield name, value
 
 
 class _ClosedModel(_Model):
@@ -321,8 +419,8 @@ class JSONRPCRequest(_Model):
 
     method: str
     params: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
-    jsonrpc: Literal["2.0"]
-    id_: RequestId = Field(alias="id")
+    jsonrpc: Literal["2.0"] = _filled()
+    id: RequestId
 
 
 class JSONRPCNotification(_Model):
@@ -333,22 +431,22 @@ class JSONRPCNotification(_Model):
 
     method: str
     params: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = _filled()
 
 
 class JSONRPCResultResponse(_Model):
     """A successful (non-error) response to a request."""
 
-    jsonrpc: Literal["2.0"]
-    id_: RequestId = Field(alias="id")
+    jsonrpc: Literal["2.0"] = _filled()
+    id: RequestId
     result: Result
 
 
 class JSONRPCErrorResponse(_Model):
     """A response to a request that indicates an error occurred."""
 
-    jsonrpc: Literal["2.0"]
-    id_: RequestId | MISSING = Field(default=MISSING, alias="id")
+    jsonrpc: Literal["2.0"] = _filled()
+    id: RequestId | MISSING = MISSING
     error: Error
 
 
@@ -364,7 +462,9 @@ JSONRPCMessage: TypeAlias = JSONRPCRequest | JSONRPCNotification | JSONRPCRespon
 
 
 # Untagged: pydantic's smart union picks the best-fitting variant.
-ProgressToken: TypeAlias = str | Annotated[int, Strict()] | Annotated[float, Strict()]
+ProgressToken: TypeAlias = (
+    str | Annotated[Annotated[int, Strict()] | Annotated[float, Strict()], _NUMBER]
+)
 """A progress token, used to associate progress notifications with the original request.
 """
 
@@ -379,7 +479,9 @@ class TaskAugmentedRequestParams(_Model):
     Extends RequestParams (their fields are inlined, in wire order).
     """
 
-    meta: RequestParamsMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: RequestParamsMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     task: TaskMetadata | MISSING = MISSING
@@ -393,11 +495,16 @@ class TaskAugmentedRequestParams(_Model):
 
 
 class RequestParamsMeta(_Model):
-    """Synthesized from `RequestParams._meta`."""
+    """`RequestParamsMeta` (the spec does not describe it).
+
+    Synthesized from `RequestParams._meta`.
+    """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
     progress_token: ProgressToken | MISSING = Field(
-        default=MISSING, alias="progressToken"
+        default=MISSING,
+        validation_alias="progressToken",
+        serialization_alias="progressToken",
     )
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -406,48 +513,70 @@ class RequestParamsMeta(_Model):
 class RequestParams(_Model):
     """Common params for any request."""
 
-    meta: RequestParamsMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: RequestParamsMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
 
 class Request(_Model):
+    """`Request` (the spec does not describe it)."""
+
     method: str
     params: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
 
 
 class NotificationParamsMeta(_Model):
-    """Synthesized from `NotificationParams._meta`."""
+    """`NotificationParamsMeta` (the spec does not describe it).
+
+    Synthesized from `NotificationParams._meta`.
+    """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
 
 
 class NotificationParams(_Model):
-    meta: NotificationParamsMeta | MISSING = Field(default=MISSING, alias="_meta")
+    """The params of the `notifications/initialized` notification (client → server); the params of the `notifications/resources/list_changed` notification (server → client); the params of the `notifications/prompts/list_changed` notification (server → client); the params of the `notifications/tools/list_changed` notification (server → client); the params of the `notifications/roots/list_changed` notification (client → server)."""
+
+    meta: NotificationParamsMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
 
 class Notification(_Model):
+    """`Notification` (the spec does not describe it)."""
+
     method: str
     params: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
 
 
 class ResultMeta(_Model):
-    """Synthesized from `Result._meta`."""
+    """`ResultMeta` (the spec does not describe it).
+
+    Synthesized from `Result._meta`.
+    """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
 
 
 class Result(_Model):
+    """`Result` (the spec does not describe it)."""
+
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ResultMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
 
 class Error(_Model):
-    code: int | float
+    """`Error` (the spec does not describe it)."""
+
+    code: Annotated[int | float, _NUMBER]
     """The error type that occurred."""
     message: str
     """A short description of the error. The message SHOULD be limited to a concise single sentence.
@@ -458,34 +587,41 @@ class Error(_Model):
 
 
 # Untagged: pydantic's smart union picks the best-fitting variant.
-RequestId: TypeAlias = str | Annotated[int, Strict()] | Annotated[float, Strict()]
+RequestId: TypeAlias = (
+    str | Annotated[Annotated[int, Strict()] | Annotated[float, Strict()], _NUMBER]
+)
 """A uniquely identifying ID for a request in JSON-RPC."""
 
 
 class URLElicitationRequiredErrorErrorData(_Model):
-    """Synthesized from `URLElicitationRequiredError.error.data`."""
+    """`URLElicitationRequiredErrorErrorData` (the spec does not describe it).
+
+    Synthesized from `URLElicitationRequiredError.error.data`.
+    """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
     elicitations: list[ElicitRequestURLParams]
 
 
 class URLElicitationRequiredErrorError(_Model):
-    """Extends Error (their fields are inlined, in wire order).
+    """`URLElicitationRequiredErrorError` (the spec does not describe it).
+
+    Extends Error (their fields are inlined, in wire order).
     Synthesized from `URLElicitationRequiredError.error`.
     """
 
     message: str
     """A short description of the error. The message SHOULD be limited to a concise single sentence.
     """
-    code: Annotated[Literal[-32042], _EXACT_INT]
+    code: Annotated[Literal[-32042], _EXACT_INT] = _filled()
     data: URLElicitationRequiredErrorErrorData
 
 
 class URLElicitationRequiredError(_Model):
     """An error response that indicates that the server requires the client to provide additional information via an elicitation request."""
 
-    jsonrpc: Literal["2.0"]
-    id_: RequestId | MISSING = Field(default=MISSING, alias="id")
+    jsonrpc: Literal["2.0"] = _filled()
+    id: RequestId | MISSING = MISSING
     error: URLElicitationRequiredErrorError
 
 
@@ -499,10 +635,14 @@ class CancelledNotificationParams(_Model):
     Extends NotificationParams (their fields are inlined, in wire order).
     """
 
-    meta: NotificationParamsMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: NotificationParamsMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    request_id: RequestId | MISSING = Field(default=MISSING, alias="requestId")
+    request_id: RequestId | MISSING = Field(
+        default=MISSING, validation_alias="requestId", serialization_alias="requestId"
+    )
     """The ID of the request to cancel.
 
     This MUST correspond to the ID of a request previously issued in the same direction.
@@ -528,8 +668,8 @@ class CancelledNotification(_Model):
     Extends JSONRPCNotification (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/cancelled"]
+    jsonrpc: Literal["2.0"] = _filled()
+    method: Literal["notifications/cancelled"] = _filled()
     params: CancelledNotificationParams
 
 
@@ -539,14 +679,20 @@ class InitializeRequestParams(_Model):
     Extends RequestParams (their fields are inlined, in wire order).
     """
 
-    meta: RequestParamsMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: RequestParamsMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    protocol_version: str = Field(alias="protocolVersion")
+    protocol_version: str = Field(
+        validation_alias="protocolVersion", serialization_alias="protocolVersion"
+    )
     """The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
     """
     capabilities: ClientCapabilities
-    client_info: Implementation = Field(alias="clientInfo")
+    client_info: Implementation = Field(
+        validation_alias="clientInfo", serialization_alias="clientInfo"
+    )
 
 
 class InitializeRequest(_Model):
@@ -555,9 +701,9 @@ class InitializeRequest(_Model):
     Extends JSONRPCRequest (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    id_: RequestId = Field(alias="id")
-    method: Literal["initialize"]
+    jsonrpc: Literal["2.0"] = _filled()
+    id: RequestId
+    method: Literal["initialize"] = _filled()
     params: InitializeRequestParams
 
 
@@ -568,14 +714,20 @@ class InitializeResult(_Model):
     """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ResultMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    protocol_version: str = Field(alias="protocolVersion")
+    protocol_version: str = Field(
+        validation_alias="protocolVersion", serialization_alias="protocolVersion"
+    )
     """The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     """
     capabilities: ServerCapabilities
-    server_info: Implementation = Field(alias="serverInfo")
+    server_info: Implementation = Field(
+        validation_alias="serverInfo", serialization_alias="serverInfo"
+    )
     instructions: str | MISSING = MISSING
     """Instructions describing how to use the server and its features.
 
@@ -589,13 +741,16 @@ class InitializedNotification(_Model):
     Extends JSONRPCNotification (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/initialized"]
+    jsonrpc: Literal["2.0"] = _filled()
+    method: Literal["notifications/initialized"] = _filled()
     params: NotificationParams | MISSING = MISSING
 
 
 class ClientCapabilitiesExperimental(_Model):
-    """Synthesized from `ClientCapabilities.experimental`."""
+    """`ClientCapabilitiesExperimental` (the spec does not describe it).
+
+    Synthesized from `ClientCapabilities.experimental`.
+    """
 
     __pydantic_extra__: dict[str, dict[str, JsonValue] | list[JsonValue]] = Field(
         init=False
@@ -603,14 +758,24 @@ class ClientCapabilitiesExperimental(_Model):
 
 
 class ClientCapabilitiesRoots(_Model):
-    """Synthesized from `ClientCapabilities.roots`."""
+    """`ClientCapabilitiesRoots` (the spec does not describe it).
 
-    list_changed: bool | MISSING = Field(default=MISSING, alias="listChanged")
+    Synthesized from `ClientCapabilities.roots`.
+    """
+
+    list_changed: bool | MISSING = Field(
+        default=MISSING,
+        validation_alias="listChanged",
+        serialization_alias="listChanged",
+    )
     """Whether the client supports notifications for changes to the roots list."""
 
 
 class ClientCapabilitiesSampling(_Model):
-    """Synthesized from `ClientCapabilities.sampling`."""
+    """`ClientCapabilitiesSampling` (the spec does not describe it).
+
+    Synthesized from `ClientCapabilities.sampling`.
+    """
 
     context: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
     """Whether the client supports context inclusion via includeContext parameter.
@@ -621,30 +786,44 @@ class ClientCapabilitiesSampling(_Model):
 
 
 class ClientCapabilitiesElicitation(_Model):
-    """Synthesized from `ClientCapabilities.elicitation`."""
+    """`ClientCapabilitiesElicitation` (the spec does not describe it).
+
+    Synthesized from `ClientCapabilities.elicitation`.
+    """
 
     form: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
     url: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
 
 
 class ClientCapabilitiesTasksRequestsSampling(_Model):
-    """Synthesized from `ClientCapabilities.tasks.requests.sampling`."""
+    """`ClientCapabilitiesTasksRequestsSampling` (the spec does not describe it).
+
+    Synthesized from `ClientCapabilities.tasks.requests.sampling`.
+    """
 
     create_message: dict[str, JsonValue] | list[JsonValue] | MISSING = Field(
-        default=MISSING, alias="createMessage"
+        default=MISSING,
+        validation_alias="createMessage",
+        serialization_alias="createMessage",
     )
     """Whether the client supports task-augmented sampling/createMessage requests."""
 
 
 class ClientCapabilitiesTasksRequestsElicitation(_Model):
-    """Synthesized from `ClientCapabilities.tasks.requests.elicitation`."""
+    """`ClientCapabilitiesTasksRequestsElicitation` (the spec does not describe it).
+
+    Synthesized from `ClientCapabilities.tasks.requests.elicitation`.
+    """
 
     create: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
     """Whether the client supports task-augmented elicitation/create requests."""
 
 
 class ClientCapabilitiesTasksRequests(_Model):
-    """Synthesized from `ClientCapabilities.tasks.requests`."""
+    """`ClientCapabilitiesTasksRequests` (the spec does not describe it).
+
+    Synthesized from `ClientCapabilities.tasks.requests`.
+    """
 
     sampling: ClientCapabilitiesTasksRequestsSampling | MISSING = MISSING
     """Task support for sampling-related requests."""
@@ -653,10 +832,13 @@ class ClientCapabilitiesTasksRequests(_Model):
 
 
 class ClientCapabilitiesTasks(_Model):
-    """Synthesized from `ClientCapabilities.tasks`."""
+    """`ClientCapabilitiesTasks` (the spec does not describe it).
+
+    Synthesized from `ClientCapabilities.tasks`.
+    """
 
     list_: dict[str, JsonValue] | list[JsonValue] | MISSING = Field(
-        default=MISSING, alias="list"
+        default=MISSING, validation_alias="list", serialization_alias="list"
     )
     """Whether this client supports tasks/list."""
     cancel: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
@@ -681,7 +863,10 @@ class ClientCapabilities(_Model):
 
 
 class ServerCapabilitiesExperimental(_Model):
-    """Synthesized from `ServerCapabilities.experimental`."""
+    """`ServerCapabilitiesExperimental` (the spec does not describe it).
+
+    Synthesized from `ServerCapabilities.experimental`.
+    """
 
     __pydantic_extra__: dict[str, dict[str, JsonValue] | list[JsonValue]] = Field(
         init=False
@@ -689,47 +874,77 @@ class ServerCapabilitiesExperimental(_Model):
 
 
 class ServerCapabilitiesPrompts(_Model):
-    """Synthesized from `ServerCapabilities.prompts`."""
+    """`ServerCapabilitiesPrompts` (the spec does not describe it).
 
-    list_changed: bool | MISSING = Field(default=MISSING, alias="listChanged")
+    Synthesized from `ServerCapabilities.prompts`.
+    """
+
+    list_changed: bool | MISSING = Field(
+        default=MISSING,
+        validation_alias="listChanged",
+        serialization_alias="listChanged",
+    )
     """Whether this server supports notifications for changes to the prompt list."""
 
 
 class ServerCapabilitiesResources(_Model):
-    """Synthesized from `ServerCapabilities.resources`."""
+    """`ServerCapabilitiesResources` (the spec does not describe it).
+
+    Synthesized from `ServerCapabilities.resources`.
+    """
 
     subscribe: bool | MISSING = MISSING
     """Whether this server supports subscribing to resource updates."""
-    list_changed: bool | MISSING = Field(default=MISSING, alias="listChanged")
+    list_changed: bool | MISSING = Field(
+        default=MISSING,
+        validation_alias="listChanged",
+        serialization_alias="listChanged",
+    )
     """Whether this server supports notifications for changes to the resource list."""
 
 
 class ServerCapabilitiesTools(_Model):
-    """Synthesized from `ServerCapabilities.tools`."""
+    """`ServerCapabilitiesTools` (the spec does not describe it).
 
-    list_changed: bool | MISSING = Field(default=MISSING, alias="listChanged")
+    Synthesized from `ServerCapabilities.tools`.
+    """
+
+    list_changed: bool | MISSING = Field(
+        default=MISSING,
+        validation_alias="listChanged",
+        serialization_alias="listChanged",
+    )
     """Whether this server supports notifications for changes to the tool list."""
 
 
 class ServerCapabilitiesTasksRequestsTools(_Model):
-    """Synthesized from `ServerCapabilities.tasks.requests.tools`."""
+    """`ServerCapabilitiesTasksRequestsTools` (the spec does not describe it).
+
+    Synthesized from `ServerCapabilities.tasks.requests.tools`.
+    """
 
     call: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
     """Whether the server supports task-augmented tools/call requests."""
 
 
 class ServerCapabilitiesTasksRequests(_Model):
-    """Synthesized from `ServerCapabilities.tasks.requests`."""
+    """`ServerCapabilitiesTasksRequests` (the spec does not describe it).
+
+    Synthesized from `ServerCapabilities.tasks.requests`.
+    """
 
     tools: ServerCapabilitiesTasksRequestsTools | MISSING = MISSING
     """Task support for tool-related requests."""
 
 
 class ServerCapabilitiesTasks(_Model):
-    """Synthesized from `ServerCapabilities.tasks`."""
+    """`ServerCapabilitiesTasks` (the spec does not describe it).
+
+    Synthesized from `ServerCapabilities.tasks`.
+    """
 
     list_: dict[str, JsonValue] | list[JsonValue] | MISSING = Field(
-        default=MISSING, alias="list"
+        default=MISSING, validation_alias="list", serialization_alias="list"
     )
     """Whether this server supports tasks/list."""
     cancel: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
@@ -770,7 +985,9 @@ class Icon(_Model):
     Consumers SHOULD take appropriate precautions when consuming SVGs as they can contain
     executable JavaScript.
     """
-    mime_type: str | MISSING = Field(default=MISSING, alias="mimeType")
+    mime_type: str | MISSING = Field(
+        default=MISSING, validation_alias="mimeType", serialization_alias="mimeType"
+    )
     """Optional MIME type override if the source MIME type is missing or generic.
     For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
     """
@@ -857,7 +1074,9 @@ class Implementation(_Model):
     and capabilities. For example, a server might describe the types of resources
     or tools it provides, while a client might describe its intended use case.
     """
-    website_url: str | MISSING = Field(default=MISSING, alias="websiteUrl")
+    website_url: str | MISSING = Field(
+        default=MISSING, validation_alias="websiteUrl", serialization_alias="websiteUrl"
+    )
     """An optional URL of the website for this implementation."""
 
 
@@ -867,9 +1086,9 @@ class PingRequest(_Model):
     Extends JSONRPCRequest (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    id_: RequestId = Field(alias="id")
-    method: Literal["ping"]
+    jsonrpc: Literal["2.0"] = _filled()
+    id: RequestId
+    method: Literal["ping"] = _filled()
     params: RequestParams | MISSING = MISSING
 
 
@@ -879,16 +1098,20 @@ class ProgressNotificationParams(_Model):
     Extends NotificationParams (their fields are inlined, in wire order).
     """
 
-    meta: NotificationParamsMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: NotificationParamsMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    progress_token: ProgressToken = Field(alias="progressToken")
+    progress_token: ProgressToken = Field(
+        validation_alias="progressToken", serialization_alias="progressToken"
+    )
     """The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
     """
-    progress: int | float
+    progress: Annotated[int | float, _NUMBER]
     """The progress thus far. This should increase every time progress is made, even if the total is unknown.
     """
-    total: int | float | MISSING = MISSING
+    total: Annotated[int | float, _NUMBER] | MISSING = MISSING
     """Total number of items to process (or total progress required), if known."""
     message: str | MISSING = MISSING
     """An optional message describing the current progress."""
@@ -900,8 +1123,8 @@ class ProgressNotification(_Model):
     Extends JSONRPCNotification (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/progress"]
+    jsonrpc: Literal["2.0"] = _filled()
+    method: Literal["notifications/progress"] = _filled()
     params: ProgressNotificationParams
 
 
@@ -911,7 +1134,9 @@ class PaginatedRequestParams(_Model):
     Extends RequestParams (their fields are inlined, in wire order).
     """
 
-    meta: RequestParamsMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: RequestParamsMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     cursor: Cursor | MISSING = MISSING
@@ -921,22 +1146,32 @@ class PaginatedRequestParams(_Model):
 
 
 class PaginatedRequest(_Model):
-    """Extends JSONRPCRequest (their fields are inlined, in wire order)."""
+    """`PaginatedRequest` (the spec does not describe it).
+
+    Extends JSONRPCRequest (their fields are inlined, in wire order).
+    """
 
     method: str
-    jsonrpc: Literal["2.0"]
-    id_: RequestId = Field(alias="id")
+    jsonrpc: Literal["2.0"] = _filled()
+    id: RequestId
     params: PaginatedRequestParams | MISSING = MISSING
 
 
 class PaginatedResult(_Model):
-    """Extends Result (their fields are inlined, in wire order)."""
+    """`PaginatedResult` (the spec does not describe it).
+
+    Extends Result (their fields are inlined, in wire order).
+    """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ResultMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Cursor | MISSING = Field(default=MISSING, alias="nextCursor")
+    next_cursor: Cursor | MISSING = Field(
+        default=MISSING, validation_alias="nextCursor", serialization_alias="nextCursor"
+    )
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -948,10 +1183,10 @@ class ListResourcesRequest(_Model):
     Extends PaginatedRequest (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    id_: RequestId = Field(alias="id")
+    jsonrpc: Literal["2.0"] = _filled()
+    id: RequestId
     params: PaginatedRequestParams | MISSING = MISSING
-    method: Literal["resources/list"]
+    method: Literal["resources/list"] = _filled()
 
 
 class ListResourcesResult(_Model):
@@ -961,10 +1196,14 @@ class ListResourcesResult(_Model):
     """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ResultMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Cursor | MISSING = Field(default=MISSING, alias="nextCursor")
+    next_cursor: Cursor | MISSING = Field(
+        default=MISSING, validation_alias="nextCursor", serialization_alias="nextCursor"
+    )
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -977,10 +1216,10 @@ class ListResourceTemplatesRequest(_Model):
     Extends PaginatedRequest (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    id_: RequestId = Field(alias="id")
+    jsonrpc: Literal["2.0"] = _filled()
+    id: RequestId
     params: PaginatedRequestParams | MISSING = MISSING
-    method: Literal["resources/templates/list"]
+    method: Literal["resources/templates/list"] = _filled()
 
 
 class ListResourceTemplatesResult(_Model):
@@ -990,14 +1229,20 @@ class ListResourceTemplatesResult(_Model):
     """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ResultMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Cursor | MISSING = Field(default=MISSING, alias="nextCursor")
+    next_cursor: Cursor | MISSING = Field(
+        default=MISSING, validation_alias="nextCursor", serialization_alias="nextCursor"
+    )
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    resource_templates: list[ResourceTemplate] = Field(alias="resourceTemplates")
+    resource_templates: list[ResourceTemplate] = Field(
+        validation_alias="resourceTemplates", serialization_alias="resourceTemplates"
+    )
 
 
 class ResourceRequestParams(_Model):
@@ -1006,7 +1251,9 @@ class ResourceRequestParams(_Model):
     Extends RequestParams (their fields are inlined, in wire order).
     """
 
-    meta: RequestParamsMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: RequestParamsMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     uri: str
@@ -1020,7 +1267,9 @@ class ReadResourceRequestParams(_Model):
     Extends ResourceRequestParams (their fields are inlined, in wire order).
     """
 
-    meta: RequestParamsMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: RequestParamsMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     uri: str
@@ -1034,9 +1283,9 @@ class ReadResourceRequest(_Model):
     Extends JSONRPCRequest (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    id_: RequestId = Field(alias="id")
-    method: Literal["resources/read"]
+    jsonrpc: Literal["2.0"] = _filled()
+    id: RequestId
+    method: Literal["resources/read"] = _filled()
     params: ReadResourceRequestParams
 
 
@@ -1047,7 +1296,9 @@ class ReadResourceResult(_Model):
     """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ResultMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     contents: list[TextResourceContents | BlobResourceContents]
@@ -1059,8 +1310,8 @@ class ResourceListChangedNotification(_Model):
     Extends JSONRPCNotification (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/resources/list_changed"]
+    jsonrpc: Literal["2.0"] = _filled()
+    method: Literal["notifications/resources/list_changed"] = _filled()
     params: NotificationParams | MISSING = MISSING
 
 
@@ -1070,7 +1321,9 @@ class SubscribeRequestParams(_Model):
     Extends ResourceRequestParams (their fields are inlined, in wire order).
     """
 
-    meta: RequestParamsMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: RequestParamsMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     uri: str
@@ -1084,9 +1337,9 @@ class SubscribeRequest(_Model):
     Extends JSONRPCRequest (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    id_: RequestId = Field(alias="id")
-    method: Literal["resources/subscribe"]
+    jsonrpc: Literal["2.0"] = _filled()
+    id: RequestId
+    method: Literal["resources/subscribe"] = _filled()
     params: SubscribeRequestParams
 
 
@@ -1096,7 +1349,9 @@ class UnsubscribeRequestParams(_Model):
     Extends ResourceRequestParams (their fields are inlined, in wire order).
     """
 
-    meta: RequestParamsMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: RequestParamsMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     uri: str
@@ -1110,9 +1365,9 @@ class UnsubscribeRequest(_Model):
     Extends JSONRPCRequest (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    id_: RequestId = Field(alias="id")
-    method: Literal["resources/unsubscribe"]
+    jsonrpc: Literal["2.0"] = _filled()
+    id: RequestId
+    method: Literal["resources/unsubscribe"] = _filled()
     params: UnsubscribeRequestParams
 
 
@@ -1122,7 +1377,9 @@ class ResourceUpdatedNotificationParams(_Model):
     Extends NotificationParams (their fields are inlined, in wire order).
     """
 
-    meta: NotificationParamsMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: NotificationParamsMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     uri: str
@@ -1136,13 +1393,16 @@ class ResourceUpdatedNotification(_Model):
     Extends JSONRPCNotification (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/resources/updated"]
+    jsonrpc: Literal["2.0"] = _filled()
+    method: Literal["notifications/resources/updated"] = _filled()
     params: ResourceUpdatedNotificationParams
 
 
 class ResourceMeta(_Model):
-    """Synthesized from `Resource._meta`."""
+    """`ResourceMeta` (the spec does not describe it).
+
+    Synthesized from `Resource._meta`.
+    """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
 
@@ -1182,22 +1442,29 @@ class Resource(_Model):
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    mime_type: str | MISSING = Field(default=MISSING, alias="mimeType")
+    mime_type: str | MISSING = Field(
+        default=MISSING, validation_alias="mimeType", serialization_alias="mimeType"
+    )
     """The MIME type of this resource, if known."""
     annotations: Annotations | MISSING = MISSING
     """Optional annotations for the client."""
-    size: int | float | MISSING = MISSING
+    size: Annotated[int | float, _NUMBER] | MISSING = MISSING
     """The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
 
     This can be used by Hosts to display file sizes and estimate context window usage.
     """
-    meta: ResourceMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ResourceMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
 
 class ResourceTemplateMeta(_Model):
-    """Synthesized from `ResourceTemplate._meta`."""
+    """`ResourceTemplateMeta` (the spec does not describe it).
+
+    Synthesized from `ResourceTemplate._meta`.
+    """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
 
@@ -1230,7 +1497,9 @@ class ResourceTemplate(_Model):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    uri_template: str = Field(alias="uriTemplate")
+    uri_template: str = Field(
+        validation_alias="uriTemplate", serialization_alias="uriTemplate"
+    )
     """A URI template (according to RFC 6570) that can be used to construct resource URIs.
     """
     description: str | MISSING = MISSING
@@ -1238,18 +1507,25 @@ class ResourceTemplate(_Model):
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    mime_type: str | MISSING = Field(default=MISSING, alias="mimeType")
+    mime_type: str | MISSING = Field(
+        default=MISSING, validation_alias="mimeType", serialization_alias="mimeType"
+    )
     """The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
     """
     annotations: Annotations | MISSING = MISSING
     """Optional annotations for the client."""
-    meta: ResourceTemplateMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ResourceTemplateMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
 
 class ResourceContentsMeta(_Model):
-    """Synthesized from `ResourceContents._meta`."""
+    """`ResourceContentsMeta` (the spec does not describe it).
+
+    Synthesized from `ResourceContents._meta`.
+    """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
 
@@ -1259,21 +1535,32 @@ class ResourceContents(_Model):
 
     uri: str
     """The URI of this resource."""
-    mime_type: str | MISSING = Field(default=MISSING, alias="mimeType")
+    mime_type: str | MISSING = Field(
+        default=MISSING, validation_alias="mimeType", serialization_alias="mimeType"
+    )
     """The MIME type of this resource, if known."""
-    meta: ResourceContentsMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ResourceContentsMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
 
 class TextResourceContents(_Model):
-    """Extends ResourceContents (their fields are inlined, in wire order)."""
+    """`TextResourceContents` (the spec does not describe it).
+
+    Extends ResourceContents (their fields are inlined, in wire order).
+    """
 
     uri: str
     """The URI of this resource."""
-    mime_type: str | MISSING = Field(default=MISSING, alias="mimeType")
+    mime_type: str | MISSING = Field(
+        default=MISSING, validation_alias="mimeType", serialization_alias="mimeType"
+    )
     """The MIME type of this resource, if known."""
-    meta: ResourceContentsMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ResourceContentsMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     text: str
@@ -1282,13 +1569,20 @@ class TextResourceContents(_Model):
 
 
 class BlobResourceContents(_Model):
-    """Extends ResourceContents (their fields are inlined, in wire order)."""
+    """`BlobResourceContents` (the spec does not describe it).
+
+    Extends ResourceContents (their fields are inlined, in wire order).
+    """
 
     uri: str
     """The URI of this resource."""
-    mime_type: str | MISSING = Field(default=MISSING, alias="mimeType")
+    mime_type: str | MISSING = Field(
+        default=MISSING, validation_alias="mimeType", serialization_alias="mimeType"
+    )
     """The MIME type of this resource, if known."""
-    meta: ResourceContentsMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ResourceContentsMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     blob: str
@@ -1301,10 +1595,10 @@ class ListPromptsRequest(_Model):
     Extends PaginatedRequest (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    id_: RequestId = Field(alias="id")
+    jsonrpc: Literal["2.0"] = _filled()
+    id: RequestId
     params: PaginatedRequestParams | MISSING = MISSING
-    method: Literal["prompts/list"]
+    method: Literal["prompts/list"] = _filled()
 
 
 class ListPromptsResult(_Model):
@@ -1314,10 +1608,14 @@ class ListPromptsResult(_Model):
     """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ResultMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Cursor | MISSING = Field(default=MISSING, alias="nextCursor")
+    next_cursor: Cursor | MISSING = Field(
+        default=MISSING, validation_alias="nextCursor", serialization_alias="nextCursor"
+    )
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -1325,7 +1623,10 @@ class ListPromptsResult(_Model):
 
 
 class GetPromptRequestParamsArguments(_Model):
-    """Synthesized from `GetPromptRequestParams.arguments`."""
+    """`GetPromptRequestParamsArguments` (the spec does not describe it).
+
+    Synthesized from `GetPromptRequestParams.arguments`.
+    """
 
     __pydantic_extra__: dict[str, str] = Field(init=False)
 
@@ -1336,7 +1637,9 @@ class GetPromptRequestParams(_Model):
     Extends RequestParams (their fields are inlined, in wire order).
     """
 
-    meta: RequestParamsMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: RequestParamsMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     name: str
@@ -1351,9 +1654,9 @@ class GetPromptRequest(_Model):
     Extends JSONRPCRequest (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    id_: RequestId = Field(alias="id")
-    method: Literal["prompts/get"]
+    jsonrpc: Literal["2.0"] = _filled()
+    id: RequestId
+    method: Literal["prompts/get"] = _filled()
     params: GetPromptRequestParams
 
 
@@ -1364,7 +1667,9 @@ class GetPromptResult(_Model):
     """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ResultMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     description: str | MISSING = MISSING
@@ -1373,7 +1678,10 @@ class GetPromptResult(_Model):
 
 
 class PromptMeta(_Model):
-    """Synthesized from `Prompt._meta`."""
+    """`PromptMeta` (the spec does not describe it).
+
+    Synthesized from `Prompt._meta`.
+    """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
 
@@ -1410,7 +1718,9 @@ class Prompt(_Model):
     """An optional description of what this prompt provides"""
     arguments: list[PromptArgument] | MISSING = MISSING
     """A list of arguments to use for templating the prompt."""
-    meta: PromptMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: PromptMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
@@ -1490,19 +1800,23 @@ class ResourceLink(_Model):
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    mime_type: str | MISSING = Field(default=MISSING, alias="mimeType")
+    mime_type: str | MISSING = Field(
+        default=MISSING, validation_alias="mimeType", serialization_alias="mimeType"
+    )
     """The MIME type of this resource, if known."""
     annotations: Annotations | MISSING = MISSING
     """Optional annotations for the client."""
-    size: int | float | MISSING = MISSING
+    size: Annotated[int | float, _NUMBER] | MISSING = MISSING
     """The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
 
     This can be used by Hosts to display file sizes and estimate context window usage.
     """
-    meta: ResourceMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ResourceMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    type_: Literal["resource_link"] = Field(alias="type")
+    type: Literal["resource_link"] = _filled()
 
 
 # Untagged: pydantic's smart union picks the best-fitting variant.
@@ -1510,7 +1824,10 @@ EmbeddedResourceResource: TypeAlias = TextResourceContents | BlobResourceContent
 
 
 class EmbeddedResourceMeta(_Model):
-    """Synthesized from `EmbeddedResource._meta`."""
+    """`EmbeddedResourceMeta` (the spec does not describe it).
+
+    Synthesized from `EmbeddedResource._meta`.
+    """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
 
@@ -1522,11 +1839,13 @@ class EmbeddedResource(_Model):
     of the LLM and/or the user.
     """
 
-    type_: Literal["resource"] = Field(alias="type")
+    type: Literal["resource"] = _filled()
     resource: EmbeddedResourceResource
     annotations: Annotations | MISSING = MISSING
     """Optional annotations for the client."""
-    meta: EmbeddedResourceMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: EmbeddedResourceMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
@@ -1537,8 +1856,8 @@ class PromptListChangedNotification(_Model):
     Extends JSONRPCNotification (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/prompts/list_changed"]
+    jsonrpc: Literal["2.0"] = _filled()
+    method: Literal["notifications/prompts/list_changed"] = _filled()
     params: NotificationParams | MISSING = MISSING
 
 
@@ -1548,10 +1867,10 @@ class ListToolsRequest(_Model):
     Extends PaginatedRequest (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    id_: RequestId = Field(alias="id")
+    jsonrpc: Literal["2.0"] = _filled()
+    id: RequestId
     params: PaginatedRequestParams | MISSING = MISSING
-    method: Literal["tools/list"]
+    method: Literal["tools/list"] = _filled()
 
 
 class ListToolsResult(_Model):
@@ -1561,10 +1880,14 @@ class ListToolsResult(_Model):
     """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ResultMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Cursor | MISSING = Field(default=MISSING, alias="nextCursor")
+    next_cursor: Cursor | MISSING = Field(
+        default=MISSING, validation_alias="nextCursor", serialization_alias="nextCursor"
+    )
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -1572,7 +1895,10 @@ class ListToolsResult(_Model):
 
 
 class CallToolResultStructuredContent(_Model):
-    """Synthesized from `CallToolResult.structuredContent`."""
+    """`CallToolResultStructuredContent` (the spec does not describe it).
+
+    Synthesized from `CallToolResult.structuredContent`.
+    """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
 
@@ -1584,18 +1910,24 @@ class CallToolResult(_Model):
     """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ResultMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     content: list[ContentBlock]
     """A list of content objects that represent the unstructured result of the tool call.
     """
     structured_content: CallToolResultStructuredContent | MISSING = Field(
-        default=MISSING, alias="structuredContent"
+        default=MISSING,
+        validation_alias="structuredContent",
+        serialization_alias="structuredContent",
     )
     """An optional JSON object that represents the structured result of the tool call.
     """
-    is_error: bool | MISSING = Field(default=MISSING, alias="isError")
+    is_error: bool | MISSING = Field(
+        default=MISSING, validation_alias="isError", serialization_alias="isError"
+    )
     """Whether the tool call ended in an error.
 
     If not set, this is assumed to be false (the call was successful).
@@ -1612,7 +1944,10 @@ class CallToolResult(_Model):
 
 
 class CallToolRequestParamsArguments(_Model):
-    """Synthesized from `CallToolRequestParams.arguments`."""
+    """`CallToolRequestParamsArguments` (the spec does not describe it).
+
+    Synthesized from `CallToolRequestParams.arguments`.
+    """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
 
@@ -1623,7 +1958,9 @@ class CallToolRequestParams(_Model):
     Extends TaskAugmentedRequestParams (their fields are inlined, in wire order).
     """
 
-    meta: RequestParamsMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: RequestParamsMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     task: TaskMetadata | MISSING = MISSING
@@ -1646,9 +1983,9 @@ class CallToolRequest(_Model):
     Extends JSONRPCRequest (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    id_: RequestId = Field(alias="id")
-    method: Literal["tools/call"]
+    jsonrpc: Literal["2.0"] = _filled()
+    id: RequestId
+    method: Literal["tools/call"] = _filled()
     params: CallToolRequestParams
 
 
@@ -1658,8 +1995,8 @@ class ToolListChangedNotification(_Model):
     Extends JSONRPCNotification (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/tools/list_changed"]
+    jsonrpc: Literal["2.0"] = _filled()
+    method: Literal["notifications/tools/list_changed"] = _filled()
     params: NotificationParams | MISSING = MISSING
 
 
@@ -1676,12 +2013,20 @@ class ToolAnnotations(_Model):
 
     title: str | MISSING = MISSING
     """A human-readable title for the tool."""
-    read_only_hint: bool | MISSING = Field(default=MISSING, alias="readOnlyHint")
+    read_only_hint: bool | MISSING = Field(
+        default=MISSING,
+        validation_alias="readOnlyHint",
+        serialization_alias="readOnlyHint",
+    )
     """If true, the tool does not modify its environment.
 
     Default: false
     """
-    destructive_hint: bool | MISSING = Field(default=MISSING, alias="destructiveHint")
+    destructive_hint: bool | MISSING = Field(
+        default=MISSING,
+        validation_alias="destructiveHint",
+        serialization_alias="destructiveHint",
+    )
     """If true, the tool may perform destructive updates to its environment.
     If false, the tool performs only additive updates.
 
@@ -1689,7 +2034,11 @@ class ToolAnnotations(_Model):
 
     Default: true
     """
-    idempotent_hint: bool | MISSING = Field(default=MISSING, alias="idempotentHint")
+    idempotent_hint: bool | MISSING = Field(
+        default=MISSING,
+        validation_alias="idempotentHint",
+        serialization_alias="idempotentHint",
+    )
     """If true, calling the tool repeatedly with the same arguments
     will have no additional effect on its environment.
 
@@ -1697,7 +2046,11 @@ class ToolAnnotations(_Model):
 
     Default: false
     """
-    open_world_hint: bool | MISSING = Field(default=MISSING, alias="openWorldHint")
+    open_world_hint: bool | MISSING = Field(
+        default=MISSING,
+        validation_alias="openWorldHint",
+        serialization_alias="openWorldHint",
+    )
     """If true, this tool may interact with an "open world" of external
     entities. If false, the tool's domain of interaction is closed.
     For example, the world of a web search tool is open, whereas that
@@ -1711,7 +2064,9 @@ class ToolExecution(_Model):
     """Execution-related properties for a tool."""
 
     task_support: Literal["forbidden", "optional", "required"] | MISSING = Field(
-        default=MISSING, alias="taskSupport"
+        default=MISSING,
+        validation_alias="taskSupport",
+        serialization_alias="taskSupport",
     )
     """Indicates whether this tool supports task-augmented execution.
     This allows clients to handle long-running operations through polling
@@ -1726,7 +2081,10 @@ class ToolExecution(_Model):
 
 
 class ToolInputSchemaProperties(_Model):
-    """Synthesized from `Tool.inputSchema.properties`."""
+    """`ToolInputSchemaProperties` (the spec does not describe it).
+
+    Synthesized from `Tool.inputSchema.properties`.
+    """
 
     __pydantic_extra__: dict[str, dict[str, JsonValue] | list[JsonValue]] = Field(
         init=False
@@ -1734,16 +2092,24 @@ class ToolInputSchemaProperties(_Model):
 
 
 class ToolInputSchema(_Model):
-    """Synthesized from `Tool.inputSchema`."""
+    """`ToolInputSchema` (the spec does not describe it).
 
-    schema_: str | MISSING = Field(default=MISSING, alias="$schema")
-    type_: Literal["object"] = Field(alias="type")
+    Synthesized from `Tool.inputSchema`.
+    """
+
+    schema_: str | MISSING = Field(
+        default=MISSING, validation_alias="$schema", serialization_alias="$schema"
+    )
+    type: Literal["object"] = _filled()
     properties: ToolInputSchemaProperties | MISSING = MISSING
     required: list[str] | MISSING = MISSING
 
 
 class ToolOutputSchemaProperties(_Model):
-    """Synthesized from `Tool.outputSchema.properties`."""
+    """`ToolOutputSchemaProperties` (the spec does not describe it).
+
+    Synthesized from `Tool.outputSchema.properties`.
+    """
 
     __pydantic_extra__: dict[str, dict[str, JsonValue] | list[JsonValue]] = Field(
         init=False
@@ -1751,16 +2117,24 @@ class ToolOutputSchemaProperties(_Model):
 
 
 class ToolOutputSchema(_Model):
-    """Synthesized from `Tool.outputSchema`."""
+    """`ToolOutputSchema` (the spec does not describe it).
 
-    schema_: str | MISSING = Field(default=MISSING, alias="$schema")
-    type_: Literal["object"] = Field(alias="type")
+    Synthesized from `Tool.outputSchema`.
+    """
+
+    schema_: str | MISSING = Field(
+        default=MISSING, validation_alias="$schema", serialization_alias="$schema"
+    )
+    type: Literal["object"] = _filled()
     properties: ToolOutputSchemaProperties | MISSING = MISSING
     required: list[str] | MISSING = MISSING
 
 
 class ToolMeta(_Model):
-    """Synthesized from `Tool._meta`."""
+    """`ToolMeta` (the spec does not describe it).
+
+    Synthesized from `Tool._meta`.
+    """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
 
@@ -1798,12 +2172,16 @@ class Tool(_Model):
 
     This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
     """
-    input_schema: ToolInputSchema = Field(alias="inputSchema")
+    input_schema: ToolInputSchema = Field(
+        validation_alias="inputSchema", serialization_alias="inputSchema"
+    )
     """A JSON Schema object defining the expected parameters for the tool."""
     execution: ToolExecution | MISSING = MISSING
     """Execution-related properties for this tool."""
     output_schema: ToolOutputSchema | MISSING = Field(
-        default=MISSING, alias="outputSchema"
+        default=MISSING,
+        validation_alias="outputSchema",
+        serialization_alias="outputSchema",
     )
     """An optional JSON Schema object defining the structure of the tool's output returned in
     the structuredContent field of a CallToolResult.
@@ -1816,7 +2194,9 @@ class Tool(_Model):
 
     Display name precedence order is: title, annotations.title, then name.
     """
-    meta: ToolMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ToolMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
@@ -1832,7 +2212,7 @@ class TaskMetadata(_Model):
     Include this in the `task` field of the request parameters.
     """
 
-    ttl: int | float | MISSING = MISSING
+    ttl: Annotated[int | float, _NUMBER] | MISSING = MISSING
     """Requested duration in milliseconds to retain task from creation."""
 
 
@@ -1841,31 +2221,43 @@ class RelatedTaskMetadata(_Model):
     Include this in the `_meta` field under the key `io.modelcontextprotocol/related-task`.
     """
 
-    task_id: str = Field(alias="taskId")
+    task_id: str = Field(validation_alias="taskId", serialization_alias="taskId")
     """The task identifier this message is associated with."""
 
 
 class Task(_Model):
     """Data associated with a task."""
 
-    task_id: str = Field(alias="taskId")
+    task_id: str = Field(validation_alias="taskId", serialization_alias="taskId")
     """The task identifier."""
     status: TaskStatus
     """Current task state."""
-    status_message: str | MISSING = Field(default=MISSING, alias="statusMessage")
+    status_message: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="statusMessage",
+        serialization_alias="statusMessage",
+    )
     """Optional human-readable message describing the current task state.
     This can provide context for any status, including:
     - Reasons for "cancelled" status
     - Summaries for "completed" status
     - Diagnostic information for "failed" status (e.g., error details, what went wrong)
     """
-    created_at: str = Field(alias="createdAt")
+    created_at: str = Field(
+        validation_alias="createdAt", serialization_alias="createdAt"
+    )
     """ISO 8601 timestamp when the task was created."""
-    last_updated_at: str = Field(alias="lastUpdatedAt")
+    last_updated_at: str = Field(
+        validation_alias="lastUpdatedAt", serialization_alias="lastUpdatedAt"
+    )
     """ISO 8601 timestamp when the task was last updated."""
-    ttl: int | float | None
+    ttl: Annotated[int | float, _NUMBER] | None
     """Actual retention duration from creation in milliseconds, null for unlimited."""
-    poll_interval: int | float | MISSING = Field(default=MISSING, alias="pollInterval")
+    poll_interval: Annotated[int | float, _NUMBER] | MISSING = Field(
+        default=MISSING,
+        validation_alias="pollInterval",
+        serialization_alias="pollInterval",
+    )
     """Suggested polling interval in milliseconds."""
 
 
@@ -1876,16 +2268,21 @@ class CreateTaskResult(_Model):
     """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ResultMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     task: Task
 
 
 class GetTaskRequestParams(_Model):
-    """Synthesized from `GetTaskRequest.params`."""
+    """The params of the `tasks/get` request (client ↔ server).
 
-    task_id: str = Field(alias="taskId")
+    Synthesized from `GetTaskRequest.params`.
+    """
+
+    task_id: str = Field(validation_alias="taskId", serialization_alias="taskId")
     """The task identifier to query."""
 
 
@@ -1895,9 +2292,9 @@ class GetTaskRequest(_Model):
     Extends JSONRPCRequest (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    id_: RequestId = Field(alias="id")
-    method: Literal["tasks/get"]
+    jsonrpc: Literal["2.0"] = _filled()
+    id: RequestId
+    method: Literal["tasks/get"] = _filled()
     params: GetTaskRequestParams
 
 
@@ -1908,34 +2305,51 @@ class GetTaskResult(_Model):
     """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ResultMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    task_id: str = Field(alias="taskId")
+    task_id: str = Field(validation_alias="taskId", serialization_alias="taskId")
     """The task identifier."""
     status: TaskStatus
     """Current task state."""
-    status_message: str | MISSING = Field(default=MISSING, alias="statusMessage")
+    status_message: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="statusMessage",
+        serialization_alias="statusMessage",
+    )
     """Optional human-readable message describing the current task state.
     This can provide context for any status, including:
     - Reasons for "cancelled" status
     - Summaries for "completed" status
     - Diagnostic information for "failed" status (e.g., error details, what went wrong)
     """
-    created_at: str = Field(alias="createdAt")
+    created_at: str = Field(
+        validation_alias="createdAt", serialization_alias="createdAt"
+    )
     """ISO 8601 timestamp when the task was created."""
-    last_updated_at: str = Field(alias="lastUpdatedAt")
+    last_updated_at: str = Field(
+        validation_alias="lastUpdatedAt", serialization_alias="lastUpdatedAt"
+    )
     """ISO 8601 timestamp when the task was last updated."""
-    ttl: int | float | None
+    ttl: Annotated[int | float, _NUMBER] | None
     """Actual retention duration from creation in milliseconds, null for unlimited."""
-    poll_interval: int | float | MISSING = Field(default=MISSING, alias="pollInterval")
+    poll_interval: Annotated[int | float, _NUMBER] | MISSING = Field(
+        default=MISSING,
+        validation_alias="pollInterval",
+        serialization_alias="pollInterval",
+    )
     """Suggested polling interval in milliseconds."""
 
 
 class GetTaskPayloadRequestParams(_Model):
-    """Synthesized from `GetTaskPayloadRequest.params`."""
+    """The params of the `tasks/result` request (client ↔ server).
 
-    task_id: str = Field(alias="taskId")
+    Synthesized from `GetTaskPayloadRequest.params`.
+    """
+
+    task_id: str = Field(validation_alias="taskId", serialization_alias="taskId")
     """The task identifier to retrieve results for."""
 
 
@@ -1945,9 +2359,9 @@ class GetTaskPayloadRequest(_Model):
     Extends JSONRPCRequest (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    id_: RequestId = Field(alias="id")
-    method: Literal["tasks/result"]
+    jsonrpc: Literal["2.0"] = _filled()
+    id: RequestId
+    method: Literal["tasks/result"] = _filled()
     params: GetTaskPayloadRequestParams
 
 
@@ -1960,15 +2374,20 @@ class GetTaskPayloadResult(_Model):
     """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ResultMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
 
 class CancelTaskRequestParams(_Model):
-    """Synthesized from `CancelTaskRequest.params`."""
+    """The params of the `tasks/cancel` request (client ↔ server).
 
-    task_id: str = Field(alias="taskId")
+    Synthesized from `CancelTaskRequest.params`.
+    """
+
+    task_id: str = Field(validation_alias="taskId", serialization_alias="taskId")
     """The task identifier to cancel."""
 
 
@@ -1978,9 +2397,9 @@ class CancelTaskRequest(_Model):
     Extends JSONRPCRequest (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    id_: RequestId = Field(alias="id")
-    method: Literal["tasks/cancel"]
+    jsonrpc: Literal["2.0"] = _filled()
+    id: RequestId
+    method: Literal["tasks/cancel"] = _filled()
     params: CancelTaskRequestParams
 
 
@@ -1991,27 +2410,41 @@ class CancelTaskResult(_Model):
     """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ResultMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    task_id: str = Field(alias="taskId")
+    task_id: str = Field(validation_alias="taskId", serialization_alias="taskId")
     """The task identifier."""
     status: TaskStatus
     """Current task state."""
-    status_message: str | MISSING = Field(default=MISSING, alias="statusMessage")
+    status_message: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="statusMessage",
+        serialization_alias="statusMessage",
+    )
     """Optional human-readable message describing the current task state.
     This can provide context for any status, including:
     - Reasons for "cancelled" status
     - Summaries for "completed" status
     - Diagnostic information for "failed" status (e.g., error details, what went wrong)
     """
-    created_at: str = Field(alias="createdAt")
+    created_at: str = Field(
+        validation_alias="createdAt", serialization_alias="createdAt"
+    )
     """ISO 8601 timestamp when the task was created."""
-    last_updated_at: str = Field(alias="lastUpdatedAt")
+    last_updated_at: str = Field(
+        validation_alias="lastUpdatedAt", serialization_alias="lastUpdatedAt"
+    )
     """ISO 8601 timestamp when the task was last updated."""
-    ttl: int | float | None
+    ttl: Annotated[int | float, _NUMBER] | None
     """Actual retention duration from creation in milliseconds, null for unlimited."""
-    poll_interval: int | float | MISSING = Field(default=MISSING, alias="pollInterval")
+    poll_interval: Annotated[int | float, _NUMBER] | MISSING = Field(
+        default=MISSING,
+        validation_alias="pollInterval",
+        serialization_alias="pollInterval",
+    )
     """Suggested polling interval in milliseconds."""
 
 
@@ -2021,10 +2454,10 @@ class ListTasksRequest(_Model):
     Extends PaginatedRequest (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    id_: RequestId = Field(alias="id")
+    jsonrpc: Literal["2.0"] = _filled()
+    id: RequestId
     params: PaginatedRequestParams | MISSING = MISSING
-    method: Literal["tasks/list"]
+    method: Literal["tasks/list"] = _filled()
 
 
 class ListTasksResult(_Model):
@@ -2034,10 +2467,14 @@ class ListTasksResult(_Model):
     """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ResultMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Cursor | MISSING = Field(default=MISSING, alias="nextCursor")
+    next_cursor: Cursor | MISSING = Field(
+        default=MISSING, validation_alias="nextCursor", serialization_alias="nextCursor"
+    )
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -2050,27 +2487,41 @@ class TaskStatusNotificationParams(_Model):
     Extends NotificationParams, Task (their fields are inlined, in wire order).
     """
 
-    meta: NotificationParamsMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: NotificationParamsMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    task_id: str = Field(alias="taskId")
+    task_id: str = Field(validation_alias="taskId", serialization_alias="taskId")
     """The task identifier."""
     status: TaskStatus
     """Current task state."""
-    status_message: str | MISSING = Field(default=MISSING, alias="statusMessage")
+    status_message: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="statusMessage",
+        serialization_alias="statusMessage",
+    )
     """Optional human-readable message describing the current task state.
     This can provide context for any status, including:
     - Reasons for "cancelled" status
     - Summaries for "completed" status
     - Diagnostic information for "failed" status (e.g., error details, what went wrong)
     """
-    created_at: str = Field(alias="createdAt")
+    created_at: str = Field(
+        validation_alias="createdAt", serialization_alias="createdAt"
+    )
     """ISO 8601 timestamp when the task was created."""
-    last_updated_at: str = Field(alias="lastUpdatedAt")
+    last_updated_at: str = Field(
+        validation_alias="lastUpdatedAt", serialization_alias="lastUpdatedAt"
+    )
     """ISO 8601 timestamp when the task was last updated."""
-    ttl: int | float | None
+    ttl: Annotated[int | float, _NUMBER] | None
     """Actual retention duration from creation in milliseconds, null for unlimited."""
-    poll_interval: int | float | MISSING = Field(default=MISSING, alias="pollInterval")
+    poll_interval: Annotated[int | float, _NUMBER] | MISSING = Field(
+        default=MISSING,
+        validation_alias="pollInterval",
+        serialization_alias="pollInterval",
+    )
     """Suggested polling interval in milliseconds."""
 
 
@@ -2080,8 +2531,8 @@ class TaskStatusNotification(_Model):
     Extends JSONRPCNotification (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/tasks/status"]
+    jsonrpc: Literal["2.0"] = _filled()
+    method: Literal["notifications/tasks/status"] = _filled()
     params: TaskStatusNotificationParams
 
 
@@ -2091,7 +2542,9 @@ class SetLevelRequestParams(_Model):
     Extends RequestParams (their fields are inlined, in wire order).
     """
 
-    meta: RequestParamsMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: RequestParamsMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     level: LoggingLevel
@@ -2105,9 +2558,9 @@ class SetLevelRequest(_Model):
     Extends JSONRPCRequest (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    id_: RequestId = Field(alias="id")
-    method: Literal["logging/setLevel"]
+    jsonrpc: Literal["2.0"] = _filled()
+    id: RequestId
+    method: Literal["logging/setLevel"] = _filled()
     params: SetLevelRequestParams
 
 
@@ -2117,7 +2570,9 @@ class LoggingMessageNotificationParams(_Model):
     Extends NotificationParams (their fields are inlined, in wire order).
     """
 
-    meta: NotificationParamsMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: NotificationParamsMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     level: LoggingLevel
@@ -2135,8 +2590,8 @@ class LoggingMessageNotification(_Model):
     Extends JSONRPCNotification (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/message"]
+    jsonrpc: Literal["2.0"] = _filled()
+    method: Literal["notifications/message"] = _filled()
     params: LoggingMessageNotificationParams
 
 
@@ -2156,7 +2611,9 @@ class CreateMessageRequestParams(_Model):
     Extends TaskAugmentedRequestParams (their fields are inlined, in wire order).
     """
 
-    meta: RequestParamsMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: RequestParamsMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     task: TaskMetadata | MISSING = MISSING
@@ -2169,15 +2626,23 @@ class CreateMessageRequestParams(_Model):
     """
     messages: list[SamplingMessage]
     model_preferences: ModelPreferences | MISSING = Field(
-        default=MISSING, alias="modelPreferences"
+        default=MISSING,
+        validation_alias="modelPreferences",
+        serialization_alias="modelPreferences",
     )
     """The server's preferences for which model to select. The client MAY ignore these preferences.
     """
-    system_prompt: str | MISSING = Field(default=MISSING, alias="systemPrompt")
+    system_prompt: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="systemPrompt",
+        serialization_alias="systemPrompt",
+    )
     """An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     """
     include_context: Literal["none", "thisServer", "allServers"] | MISSING = Field(
-        default=MISSING, alias="includeContext"
+        default=MISSING,
+        validation_alias="includeContext",
+        serialization_alias="includeContext",
     )
     """A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
     The client MAY ignore this request.
@@ -2185,13 +2650,19 @@ class CreateMessageRequestParams(_Model):
     Default is "none". Values "thisServer" and "allServers" are soft-deprecated. Servers SHOULD only use these values if the client
     declares ClientCapabilities.sampling.context. These values may be removed in future spec releases.
     """
-    temperature: int | float | MISSING = MISSING
-    max_tokens: int | float = Field(alias="maxTokens")
+    temperature: Annotated[int | float, _NUMBER] | MISSING = MISSING
+    max_tokens: Annotated[int | float, _NUMBER] = Field(
+        validation_alias="maxTokens", serialization_alias="maxTokens"
+    )
     """The requested maximum number of tokens to sample (to prevent runaway completions).
 
     The client MAY choose to sample fewer tokens than the requested maximum.
     """
-    stop_sequences: list[str] | MISSING = Field(default=MISSING, alias="stopSequences")
+    stop_sequences: list[str] | MISSING = Field(
+        default=MISSING,
+        validation_alias="stopSequences",
+        serialization_alias="stopSequences",
+    )
     metadata: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
     """Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     """
@@ -2199,7 +2670,9 @@ class CreateMessageRequestParams(_Model):
     """Tools that the model may use during generation.
     The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
     """
-    tool_choice: ToolChoice | MISSING = Field(default=MISSING, alias="toolChoice")
+    tool_choice: ToolChoice | MISSING = Field(
+        default=MISSING, validation_alias="toolChoice", serialization_alias="toolChoice"
+    )
     """Controls how the model uses tools.
     The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
     Default is `{ mode: "auto" }`.
@@ -2223,9 +2696,9 @@ class CreateMessageRequest(_Model):
     Extends JSONRPCRequest (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    id_: RequestId = Field(alias="id")
-    method: Literal["sampling/createMessage"]
+    jsonrpc: Literal["2.0"] = _filled()
+    id: RequestId
+    method: Literal["sampling/createMessage"] = _filled()
     params: CreateMessageRequestParams
 
 
@@ -2240,12 +2713,16 @@ class CreateMessageResult(_Model):
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
     role: Role
     content: SamplingMessageContent
-    meta: SamplingMessageMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: SamplingMessageMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     model: str
     """The name of the model that generated the message."""
-    stop_reason: str | MISSING = Field(default=MISSING, alias="stopReason")
+    stop_reason: str | MISSING = Field(
+        default=MISSING, validation_alias="stopReason", serialization_alias="stopReason"
+    )
     """The reason why sampling stopped, if known.
 
     Standard values:
@@ -2261,12 +2738,14 @@ class CreateMessageResult(_Model):
 class TextContent(_Model):
     """Text provided to or from an LLM."""
 
-    type_: Literal["text"] = Field(alias="type")
+    type: Literal["text"] = _filled()
     text: str
     """The text content of the message."""
     annotations: Annotations | MISSING = MISSING
     """Optional annotations for the client."""
-    meta: TextContentMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: TextContentMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
@@ -2274,15 +2753,17 @@ class TextContent(_Model):
 class ImageContent(_Model):
     """An image provided to or from an LLM."""
 
-    type_: Literal["image"] = Field(alias="type")
+    type: Literal["image"] = _filled()
     data: str
     """The base64-encoded image data."""
-    mime_type: str = Field(alias="mimeType")
+    mime_type: str = Field(validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of the image. Different providers may support different image types.
     """
     annotations: Annotations | MISSING = MISSING
     """Optional annotations for the client."""
-    meta: ImageContentMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ImageContentMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
@@ -2290,15 +2771,17 @@ class ImageContent(_Model):
 class AudioContent(_Model):
     """Audio provided to or from an LLM."""
 
-    type_: Literal["audio"] = Field(alias="type")
+    type: Literal["audio"] = _filled()
     data: str
     """The base64-encoded audio data."""
-    mime_type: str = Field(alias="mimeType")
+    mime_type: str = Field(validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of the audio. Different providers may support different audio types.
     """
     annotations: Annotations | MISSING = MISSING
     """Optional annotations for the client."""
-    meta: AudioContentMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: AudioContentMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
@@ -2306,17 +2789,19 @@ class AudioContent(_Model):
 class ToolUseContent(_Model):
     """A request from the assistant to call a tool."""
 
-    type_: Literal["tool_use"] = Field(alias="type")
-    id_: str = Field(alias="id")
+    type: Literal["tool_use"] = _filled()
+    id: str
     """A unique identifier for this tool use.
 
     This ID is used to match tool results to their corresponding tool uses.
     """
     name: str
     """The name of the tool to call."""
-    input_: ToolUseContentInput = Field(alias="input")
+    input: ToolUseContentInput
     """The arguments to pass to the tool, conforming to the tool's input schema."""
-    meta: ToolUseContentMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ToolUseContentMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """Optional metadata about the tool use. Clients SHOULD preserve this field when
     including tool uses in subsequent sampling requests to enable caching optimizations.
 
@@ -2327,8 +2812,10 @@ class ToolUseContent(_Model):
 class ToolResultContent(_Model):
     """The result of a tool use, provided by the user back to the assistant."""
 
-    type_: Literal["tool_result"] = Field(alias="type")
-    tool_use_id: str = Field(alias="toolUseId")
+    type: Literal["tool_result"] = _filled()
+    tool_use_id: str = Field(
+        validation_alias="toolUseId", serialization_alias="toolUseId"
+    )
     """The ID of the tool use this result corresponds to.
 
     This MUST match the ID from a previous ToolUseContent.
@@ -2340,19 +2827,25 @@ class ToolResultContent(_Model):
     audio, resource links, and embedded resources.
     """
     structured_content: ToolResultContentStructuredContent | MISSING = Field(
-        default=MISSING, alias="structuredContent"
+        default=MISSING,
+        validation_alias="structuredContent",
+        serialization_alias="structuredContent",
     )
     """An optional structured result object.
 
     If the tool defined an outputSchema, this SHOULD conform to that schema.
     """
-    is_error: bool | MISSING = Field(default=MISSING, alias="isError")
+    is_error: bool | MISSING = Field(
+        default=MISSING, validation_alias="isError", serialization_alias="isError"
+    )
     """Whether the tool use resulted in an error.
 
     If true, the content typically describes the error that occurred.
     Default: false
     """
-    meta: ToolResultContentMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ToolResultContentMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """Optional metadata about the tool result. Clients SHOULD preserve this field when
     including tool results in subsequent sampling requests to enable caching optimizations.
 
@@ -2407,7 +2900,10 @@ SamplingMessageContent: TypeAlias = (
 
 
 class SamplingMessageMeta(_Model):
-    """Synthesized from `SamplingMessage._meta`."""
+    """`SamplingMessageMeta` (the spec does not describe it).
+
+    Synthesized from `SamplingMessage._meta`.
+    """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
 
@@ -2417,7 +2913,9 @@ class SamplingMessage(_Model):
 
     role: Role
     content: SamplingMessageContent
-    meta: SamplingMessageMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: SamplingMessageMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
@@ -2431,8 +2929,10 @@ class Annotations(_Model):
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     """
     priority: (
-        Annotated[int, Field(ge=0, le=1)]
-        | Annotated[float, Field(ge=0, le=1)]
+        Annotated[
+            Annotated[int, Field(ge=0, le=1)] | Annotated[float, Field(ge=0, le=1)],
+            _NUMBER,
+        ]
         | MISSING
     ) = MISSING
     """Describes how important this data is for operating the server.
@@ -2441,7 +2941,11 @@ class Annotations(_Model):
     effectively required, while 0 means "least important," and indicates that
     the data is entirely optional.
     """
-    last_modified: str | MISSING = Field(default=MISSING, alias="lastModified")
+    last_modified: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="lastModified",
+        serialization_alias="lastModified",
+    )
     """The moment the resource was last modified, as an ISO 8601 formatted string.
 
     Should be an ISO 8601 formatted string (e.g., "2025-01-12T15:00:58Z").
@@ -2492,43 +2996,64 @@ ContentBlock: TypeAlias = Annotated[
 
 
 class TextContentMeta(_Model):
-    """Synthesized from `TextContent._meta`."""
+    """`TextContentMeta` (the spec does not describe it).
+
+    Synthesized from `TextContent._meta`.
+    """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
 
 
 class ImageContentMeta(_Model):
-    """Synthesized from `ImageContent._meta`."""
+    """`ImageContentMeta` (the spec does not describe it).
+
+    Synthesized from `ImageContent._meta`.
+    """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
 
 
 class AudioContentMeta(_Model):
-    """Synthesized from `AudioContent._meta`."""
+    """`AudioContentMeta` (the spec does not describe it).
+
+    Synthesized from `AudioContent._meta`.
+    """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
 
 
 class ToolUseContentInput(_Model):
-    """Synthesized from `ToolUseContent.input`."""
+    """`ToolUseContentInput` (the spec does not describe it).
+
+    Synthesized from `ToolUseContent.input`.
+    """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
 
 
 class ToolUseContentMeta(_Model):
-    """Synthesized from `ToolUseContent._meta`."""
+    """`ToolUseContentMeta` (the spec does not describe it).
+
+    Synthesized from `ToolUseContent._meta`.
+    """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
 
 
 class ToolResultContentStructuredContent(_Model):
-    """Synthesized from `ToolResultContent.structuredContent`."""
+    """`ToolResultContentStructuredContent` (the spec does not describe it).
+
+    Synthesized from `ToolResultContent.structuredContent`.
+    """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
 
 
 class ToolResultContentMeta(_Model):
-    """Synthesized from `ToolResultContent._meta`."""
+    """`ToolResultContentMeta` (the spec does not describe it).
+
+    Synthesized from `ToolResultContent._meta`.
+    """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
 
@@ -2557,28 +3082,46 @@ class ModelPreferences(_Model):
     MAY still use the priorities to select from ambiguous matches.
     """
     cost_priority: (
-        Annotated[int, Field(ge=0, le=1)]
-        | Annotated[float, Field(ge=0, le=1)]
+        Annotated[
+            Annotated[int, Field(ge=0, le=1)] | Annotated[float, Field(ge=0, le=1)],
+            _NUMBER,
+        ]
         | MISSING
-    ) = Field(default=MISSING, alias="costPriority")
+    ) = Field(
+        default=MISSING,
+        validation_alias="costPriority",
+        serialization_alias="costPriority",
+    )
     """How much to prioritize cost when selecting a model. A value of 0 means cost
     is not important, while a value of 1 means cost is the most important
     factor.
     """
     speed_priority: (
-        Annotated[int, Field(ge=0, le=1)]
-        | Annotated[float, Field(ge=0, le=1)]
+        Annotated[
+            Annotated[int, Field(ge=0, le=1)] | Annotated[float, Field(ge=0, le=1)],
+            _NUMBER,
+        ]
         | MISSING
-    ) = Field(default=MISSING, alias="speedPriority")
+    ) = Field(
+        default=MISSING,
+        validation_alias="speedPriority",
+        serialization_alias="speedPriority",
+    )
     """How much to prioritize sampling speed (latency) when selecting a model. A
     value of 0 means speed is not important, while a value of 1 means speed is
     the most important factor.
     """
     intelligence_priority: (
-        Annotated[int, Field(ge=0, le=1)]
-        | Annotated[float, Field(ge=0, le=1)]
+        Annotated[
+            Annotated[int, Field(ge=0, le=1)] | Annotated[float, Field(ge=0, le=1)],
+            _NUMBER,
+        ]
         | MISSING
-    ) = Field(default=MISSING, alias="intelligencePriority")
+    ) = Field(
+        default=MISSING,
+        validation_alias="intelligencePriority",
+        serialization_alias="intelligencePriority",
+    )
     """How much to prioritize intelligence and capabilities when selecting a
     model. A value of 0 means intelligence is not important, while a value of 1
     means intelligence is the most important factor.
@@ -2622,13 +3165,13 @@ class PromptReference(_Model):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    type_: Literal["ref/prompt"] = Field(alias="type")
+    type: Literal["ref/prompt"] = _filled()
 
 
 class ResourceTemplateReference(_Model):
     """A reference to a resource or resource template definition."""
 
-    type_: Literal["ref/resource"] = Field(alias="type")
+    type: Literal["ref/resource"] = _filled()
     uri: str
     """The URI or URI template of the resource."""
 
@@ -2659,7 +3202,10 @@ CompleteRequestParamsRef: TypeAlias = Annotated[
 
 
 class CompleteRequestParamsArgument(_Model):
-    """Synthesized from `CompleteRequestParams.argument`."""
+    """`CompleteRequestParamsArgument` (the spec does not describe it).
+
+    Synthesized from `CompleteRequestParams.argument`.
+    """
 
     name: str
     """The name of the argument"""
@@ -2668,13 +3214,19 @@ class CompleteRequestParamsArgument(_Model):
 
 
 class CompleteRequestParamsContextArguments(_Model):
-    """Synthesized from `CompleteRequestParams.context.arguments`."""
+    """`CompleteRequestParamsContextArguments` (the spec does not describe it).
+
+    Synthesized from `CompleteRequestParams.context.arguments`.
+    """
 
     __pydantic_extra__: dict[str, str] = Field(init=False)
 
 
 class CompleteRequestParamsContext(_Model):
-    """Synthesized from `CompleteRequestParams.context`."""
+    """`CompleteRequestParamsContext` (the spec does not describe it).
+
+    Synthesized from `CompleteRequestParams.context`.
+    """
 
     arguments: CompleteRequestParamsContextArguments | MISSING = MISSING
     """Previously-resolved variables in a URI template or prompt."""
@@ -2686,7 +3238,9 @@ class CompleteRequestParams(_Model):
     Extends RequestParams (their fields are inlined, in wire order).
     """
 
-    meta: RequestParamsMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: RequestParamsMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     ref: CompleteRequestParamsRef
@@ -2702,21 +3256,26 @@ class CompleteRequest(_Model):
     Extends JSONRPCRequest (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    id_: RequestId = Field(alias="id")
-    method: Literal["completion/complete"]
+    jsonrpc: Literal["2.0"] = _filled()
+    id: RequestId
+    method: Literal["completion/complete"] = _filled()
     params: CompleteRequestParams
 
 
 class CompleteResultCompletion(_Model):
-    """Synthesized from `CompleteResult.completion`."""
+    """`CompleteResultCompletion` (the spec does not describe it).
+
+    Synthesized from `CompleteResult.completion`.
+    """
 
     values: list[str]
     """An array of completion values. Must not exceed 100 items."""
-    total: int | float | MISSING = MISSING
+    total: Annotated[int | float, _NUMBER] | MISSING = MISSING
     """The total number of completion options available. This can exceed the number of values actually sent in the response.
     """
-    has_more: bool | MISSING = Field(default=MISSING, alias="hasMore")
+    has_more: bool | MISSING = Field(
+        default=MISSING, validation_alias="hasMore", serialization_alias="hasMore"
+    )
     """Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
     """
 
@@ -2728,7 +3287,9 @@ class CompleteResult(_Model):
     """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ResultMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     completion: CompleteResultCompletion
@@ -2746,9 +3307,9 @@ class ListRootsRequest(_Model):
     Extends JSONRPCRequest (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    id_: RequestId = Field(alias="id")
-    method: Literal["roots/list"]
+    jsonrpc: Literal["2.0"] = _filled()
+    id: RequestId
+    method: Literal["roots/list"] = _filled()
     params: RequestParams | MISSING = MISSING
 
 
@@ -2761,14 +3322,19 @@ class ListRootsResult(_Model):
     """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ResultMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     roots: list[Root]
 
 
 class RootMeta(_Model):
-    """Synthesized from `Root._meta`."""
+    """`RootMeta` (the spec does not describe it).
+
+    Synthesized from `Root._meta`.
+    """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
 
@@ -2786,7 +3352,9 @@ class Root(_Model):
     identifier for the root, which may be useful for display purposes or for
     referencing the root in other parts of the application.
     """
-    meta: RootMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: RootMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
@@ -2799,22 +3367,30 @@ class RootsListChangedNotification(_Model):
     Extends JSONRPCNotification (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/roots/list_changed"]
+    jsonrpc: Literal["2.0"] = _filled()
+    method: Literal["notifications/roots/list_changed"] = _filled()
     params: NotificationParams | MISSING = MISSING
 
 
 class ElicitRequestFormParamsRequestedSchemaProperties(_Model):
-    """Synthesized from `ElicitRequestFormParams.requestedSchema.properties`."""
+    """`ElicitRequestFormParamsRequestedSchemaProperties` (the spec does not describe it).
+
+    Synthesized from `ElicitRequestFormParams.requestedSchema.properties`.
+    """
 
     __pydantic_extra__: dict[str, PrimitiveSchemaDefinition] = Field(init=False)
 
 
 class ElicitRequestFormParamsRequestedSchema(_Model):
-    """Synthesized from `ElicitRequestFormParams.requestedSchema`."""
+    """`ElicitRequestFormParamsRequestedSchema` (the spec does not describe it).
 
-    schema_: str | MISSING = Field(default=MISSING, alias="$schema")
-    type_: Literal["object"] = Field(alias="type")
+    Synthesized from `ElicitRequestFormParams.requestedSchema`.
+    """
+
+    schema_: str | MISSING = Field(
+        default=MISSING, validation_alias="$schema", serialization_alias="$schema"
+    )
+    type: Literal["object"] = _filled()
     properties: ElicitRequestFormParamsRequestedSchemaProperties
     required: list[str] | MISSING = MISSING
 
@@ -2825,7 +3401,9 @@ class ElicitRequestFormParams(_Model):
     Extends TaskAugmentedRequestParams (their fields are inlined, in wire order).
     """
 
-    meta: RequestParamsMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: RequestParamsMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     task: TaskMetadata | MISSING = MISSING
@@ -2842,7 +3420,7 @@ class ElicitRequestFormParams(_Model):
     """The message to present to the user describing what information is being requested.
     """
     requested_schema: ElicitRequestFormParamsRequestedSchema = Field(
-        alias="requestedSchema"
+        validation_alias="requestedSchema", serialization_alias="requestedSchema"
     )
     """A restricted subset of JSON Schema.
     Only top-level properties are allowed, without nesting.
@@ -2855,7 +3433,9 @@ class ElicitRequestURLParams(_Model):
     Extends TaskAugmentedRequestParams (their fields are inlined, in wire order).
     """
 
-    meta: RequestParamsMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: RequestParamsMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     task: TaskMetadata | MISSING = MISSING
@@ -2866,11 +3446,13 @@ class ElicitRequestURLParams(_Model):
     Task augmentation is subject to capability negotiation - receivers MUST declare support
     for task augmentation of specific request types in their capabilities.
     """
-    mode: Literal["url"]
+    mode: Literal["url"] = _filled()
     """The elicitation mode."""
     message: str
     """The message to present to the user explaining why the interaction is needed."""
-    elicitation_id: str = Field(alias="elicitationId")
+    elicitation_id: str = Field(
+        validation_alias="elicitationId", serialization_alias="elicitationId"
+    )
     """The ID of the elicitation, which must be unique within the context of the server.
     The client MUST treat this ID as an opaque value.
     """
@@ -2890,35 +3472,43 @@ class ElicitRequest(_Model):
     Extends JSONRPCRequest (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    id_: RequestId = Field(alias="id")
-    method: Literal["elicitation/create"]
+    jsonrpc: Literal["2.0"] = _filled()
+    id: RequestId
+    method: Literal["elicitation/create"] = _filled()
     params: ElicitRequestParams
 
 
 class StringSchema(_Model):
-    type_: Literal["string"] = Field(alias="type")
+    """`StringSchema` (the spec does not describe it)."""
+
+    type: Literal["string"] = _filled()
     title: str | MISSING = MISSING
     description: str | MISSING = MISSING
-    min_length: int | float | MISSING = Field(default=MISSING, alias="minLength")
-    max_length: int | float | MISSING = Field(default=MISSING, alias="maxLength")
-    format_: Literal["email", "uri", "date", "date-time"] | MISSING = Field(
-        default=MISSING, alias="format"
+    min_length: Annotated[int | float, _NUMBER] | MISSING = Field(
+        default=MISSING, validation_alias="minLength", serialization_alias="minLength"
     )
+    max_length: Annotated[int | float, _NUMBER] | MISSING = Field(
+        default=MISSING, validation_alias="maxLength", serialization_alias="maxLength"
+    )
+    format: Literal["email", "uri", "date", "date-time"] | MISSING = MISSING
     default: str | MISSING = MISSING
 
 
 class NumberSchema(_Model):
-    type_: Literal["number", "integer"] = Field(alias="type")
+    """`NumberSchema` (the spec does not describe it)."""
+
+    type: Literal["number", "integer"]
     title: str | MISSING = MISSING
     description: str | MISSING = MISSING
-    minimum: int | float | MISSING = MISSING
-    maximum: int | float | MISSING = MISSING
-    default: int | float | MISSING = MISSING
+    minimum: Annotated[int | float, _NUMBER] | MISSING = MISSING
+    maximum: Annotated[int | float, _NUMBER] | MISSING = MISSING
+    default: Annotated[int | float, _NUMBER] | MISSING = MISSING
 
 
 class BooleanSchema(_Model):
-    type_: Literal["boolean"] = Field(alias="type")
+    """`BooleanSchema` (the spec does not describe it)."""
+
+    type: Literal["boolean"] = _filled()
     title: str | MISSING = MISSING
     description: str | MISSING = MISSING
     default: bool | MISSING = MISSING
@@ -2927,7 +3517,7 @@ class BooleanSchema(_Model):
 class UntitledSingleSelectEnumSchema(_Model):
     """Schema for single-selection enumeration without display titles for options."""
 
-    type_: Literal["string"] = Field(alias="type")
+    type: Literal["string"] = _filled()
     title: str | MISSING = MISSING
     """Optional title for the enum field."""
     description: str | MISSING = MISSING
@@ -2941,12 +3531,14 @@ class UntitledSingleSelectEnumSchema(_Model):
 class TitledSingleSelectEnumSchema(_Model):
     """Schema for single-selection enumeration with display titles for each option."""
 
-    type_: Literal["string"] = Field(alias="type")
+    type: Literal["string"] = _filled()
     title: str | MISSING = MISSING
     """Optional title for the enum field."""
     description: str | MISSING = MISSING
     """Optional description for the enum field."""
-    one_of: list[TitledSingleSelectEnumSchemaOneOfItem] = Field(alias="oneOf")
+    one_of: list[TitledSingleSelectEnumSchemaOneOfItem] = Field(
+        validation_alias="oneOf", serialization_alias="oneOf"
+    )
     """Array of enum options with values and display labels."""
     default: str | MISSING = MISSING
     """Optional default value."""
@@ -2961,14 +3553,18 @@ SingleSelectEnumSchema: TypeAlias = (
 class UntitledMultiSelectEnumSchema(_Model):
     """Schema for multiple-selection enumeration without display titles for options."""
 
-    type_: Literal["array"] = Field(alias="type")
+    type: Literal["array"] = _filled()
     title: str | MISSING = MISSING
     """Optional title for the enum field."""
     description: str | MISSING = MISSING
     """Optional description for the enum field."""
-    min_items: int | float | MISSING = Field(default=MISSING, alias="minItems")
+    min_items: Annotated[int | float, _NUMBER] | MISSING = Field(
+        default=MISSING, validation_alias="minItems", serialization_alias="minItems"
+    )
     """Minimum number of items to select."""
-    max_items: int | float | MISSING = Field(default=MISSING, alias="maxItems")
+    max_items: Annotated[int | float, _NUMBER] | MISSING = Field(
+        default=MISSING, validation_alias="maxItems", serialization_alias="maxItems"
+    )
     """Maximum number of items to select."""
     items: UntitledMultiSelectEnumSchemaItems
     """Schema for the array items."""
@@ -2979,14 +3575,18 @@ class UntitledMultiSelectEnumSchema(_Model):
 class TitledMultiSelectEnumSchema(_Model):
     """Schema for multiple-selection enumeration with display titles for each option."""
 
-    type_: Literal["array"] = Field(alias="type")
+    type: Literal["array"] = _filled()
     title: str | MISSING = MISSING
     """Optional title for the enum field."""
     description: str | MISSING = MISSING
     """Optional description for the enum field."""
-    min_items: int | float | MISSING = Field(default=MISSING, alias="minItems")
+    min_items: Annotated[int | float, _NUMBER] | MISSING = Field(
+        default=MISSING, validation_alias="minItems", serialization_alias="minItems"
+    )
     """Minimum number of items to select."""
-    max_items: int | float | MISSING = Field(default=MISSING, alias="maxItems")
+    max_items: Annotated[int | float, _NUMBER] | MISSING = Field(
+        default=MISSING, validation_alias="maxItems", serialization_alias="maxItems"
+    )
     """Maximum number of items to select."""
     items: TitledMultiSelectEnumSchemaItems
     """Schema for array items with enum options and display labels."""
@@ -3005,11 +3605,13 @@ class LegacyTitledEnumSchema(_Model):
     This interface will be removed in a future version.
     """
 
-    type_: Literal["string"] = Field(alias="type")
+    type: Literal["string"] = _filled()
     title: str | MISSING = MISSING
     description: str | MISSING = MISSING
     enum: list[str]
-    enum_names: list[str] | MISSING = Field(default=MISSING, alias="enumNames")
+    enum_names: list[str] | MISSING = Field(
+        default=MISSING, validation_alias="enumNames", serialization_alias="enumNames"
+    )
     """(Legacy) Display names for enum values.
     Non-standard according to JSON schema 2020-12.
     """
@@ -3032,7 +3634,10 @@ without nested objects or arrays.
 
 
 class TitledSingleSelectEnumSchemaOneOfItem(_Model):
-    """Synthesized from `TitledSingleSelectEnumSchema.oneOf[]`."""
+    """`TitledSingleSelectEnumSchemaOneOfItem` (the spec does not describe it).
+
+    Synthesized from `TitledSingleSelectEnumSchema.oneOf[]`.
+    """
 
     const: str
     """The enum value."""
@@ -3041,15 +3646,21 @@ class TitledSingleSelectEnumSchemaOneOfItem(_Model):
 
 
 class UntitledMultiSelectEnumSchemaItems(_Model):
-    """Synthesized from `UntitledMultiSelectEnumSchema.items`."""
+    """`UntitledMultiSelectEnumSchemaItems` (the spec does not describe it).
 
-    type_: Literal["string"] = Field(alias="type")
+    Synthesized from `UntitledMultiSelectEnumSchema.items`.
+    """
+
+    type: Literal["string"] = _filled()
     enum: list[str]
     """Array of enum values to choose from."""
 
 
 class TitledMultiSelectEnumSchemaItemsAnyOfItem(_Model):
-    """Synthesized from `TitledMultiSelectEnumSchema.items.anyOf[]`."""
+    """`TitledMultiSelectEnumSchemaItemsAnyOfItem` (the spec does not describe it).
+
+    Synthesized from `TitledMultiSelectEnumSchema.items.anyOf[]`.
+    """
 
     const: str
     """The constant enum value."""
@@ -3058,21 +3669,28 @@ class TitledMultiSelectEnumSchemaItemsAnyOfItem(_Model):
 
 
 class TitledMultiSelectEnumSchemaItems(_Model):
-    """Synthesized from `TitledMultiSelectEnumSchema.items`."""
+    """`TitledMultiSelectEnumSchemaItems` (the spec does not describe it).
 
-    any_of: list[TitledMultiSelectEnumSchemaItemsAnyOfItem] = Field(alias="anyOf")
+    Synthesized from `TitledMultiSelectEnumSchema.items`.
+    """
+
+    any_of: list[TitledMultiSelectEnumSchemaItemsAnyOfItem] = Field(
+        validation_alias="anyOf", serialization_alias="anyOf"
+    )
     """Array of enum options with values and display labels."""
 
 
 class ElicitResultContent(_Model):
-    """Synthesized from `ElicitResult.content`."""
+    """`ElicitResultContent` (the spec does not describe it).
+
+    Synthesized from `ElicitResult.content`.
+    """
 
     __pydantic_extra__: dict[
         str,
         Annotated[bool, Strict()]
         | str
-        | Annotated[int, Strict()]
-        | Annotated[float, Strict()]
+        | Annotated[Annotated[int, Strict()] | Annotated[float, Strict()], _NUMBER]
         | list[str],
     ] = Field(init=False)
 
@@ -3084,7 +3702,9 @@ class ElicitResult(_Model):
     """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(default=MISSING, alias="_meta")
+    meta: ResultMeta | MISSING = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     action: Literal["accept", "decline", "cancel"]
@@ -3101,9 +3721,14 @@ class ElicitResult(_Model):
 
 
 class ElicitationCompleteNotificationParams(_Model):
-    """Synthesized from `ElicitationCompleteNotification.params`."""
+    """The params of the `notifications/elicitation/complete` notification (server → client).
 
-    elicitation_id: str = Field(alias="elicitationId")
+    Synthesized from `ElicitationCompleteNotification.params`.
+    """
+
+    elicitation_id: str = Field(
+        validation_alias="elicitationId", serialization_alias="elicitationId"
+    )
     """The ID of the elicitation that completed."""
 
 
@@ -3113,8 +3738,8 @@ class ElicitationCompleteNotification(_Model):
     Extends JSONRPCNotification (their fields are inlined, in wire order).
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/elicitation/complete"]
+    jsonrpc: Literal["2.0"] = _filled()
+    method: Literal["notifications/elicitation/complete"] = _filled()
     params: ElicitationCompleteNotificationParams
 
 

@@ -17,12 +17,13 @@ SOURCES: tuple[tuple[str, str], ...] = (
     ),
 )
 FILES: dict[str, str] = {
-    "__init__.py": "b1dfe31b5a0b1bbadb80bb7ab468ced097efc6ef12e934aa25d2d624bf31cec5",
-    "_rpc.py": "9c68077047cf2b72e53d793268dbf297a300458082a8ec76a16e630be0e390ff",
-    "client.py": "6b5907ceef5d1e1a7a9379813b38c13ef38602d41fb806f2d12026e600d24918",
+    "__init__.py": "3ae6195278df8557d66dcbcec033d6a0124147ca72c0443c678d79a3dce8dac7",
+    "_rpc.py": "a76c3d92fbb0e5886a6245c570e507dd3611ddb1b4cfcc7cd1df7250fa1d0097",
+    "client.py": "f1c53c3d459d4041fd5b67cde2519c6b627e5f6c26d875ba0817eecf6cfbefc9",
+    "errors.py": "6f34730106b9ce298de1638367186db62363e22be7926e65f92f6ab9d5fe0d98",
     "methods.py": "254a61f34e0851506f8793201ad0945504257cd1f3ef1be1c694fac9b4ed9d4b",
-    "models.py": "91303373a606fee17de4b41c1f3fd3aabc35edd714329d67e175ccaed6de191f",
+    "models.py": "c8c0c5cc71dfe8b97f5812900ec3d9bd209a7a3b71b094afb4174f323a93cfc8",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-    "server.py": "8a245af9a8dda0ff80ba13972ab874e3c01b37aa26a6d159cb827167b0577f68",
+    "server.py": "b410c0821df8e3b31274487f86ed206f540ec5430140f80b7fca25eee4e099d6",
     "stub_data.py": "b6ee3ba0138c69651666745ef1e6106ca4a19eedec7cef9cc69bda3f9956f27b",
 }

@@ -28,12 +28,34 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import import_module
-from typing import IO, Any, Final, Literal, Protocol
+from typing import IO, Any, Final, Generic, Literal, Protocol, TypeVar
 
+import pydantic
 from pydantic import TypeAdapter, ValidationError
+
+PYDANTIC_REQUIREMENT: Final = ">=2.14,<3"
+"""The pydantic releases a generated package works with (its pyproject says the same)."""
+
+
+def _check_pydantic(version: str) -> None:
+    """Refuse a pydantic the generated models cannot work with, saying so, instead of
+    an ``ImportError`` about ``MISSING`` from deep inside ``models``."""
+    parts = version.split(".")
+    try:
+        found = (int(parts[0]), int("".join(c for c in parts[1] if c.isdigit()) or 0))
+    except (IndexError, ValueError):
+        return  # an unusual version string: let the imports decide
+    if not (2, 14) <= found < (3, 0):
+        raise ImportError(
+            f"{__package__ or 'this package'} needs pydantic{PYDANTIC_REQUIREMENT}, "
+            f"found pydantic {version}: pip install 'pydantic{PYDANTIC_REQUIREMENT}'"
+        )
+
+
+_check_pydantic(pydantic.VERSION)
 
 PARSE_ERROR: Final = -32700
 INVALID_REQUEST: Final = -32600
@@ -46,6 +68,13 @@ MAX_REPORTED_ERRORS: Final = 20
 JsonObject = dict[str, Any]
 Handler = Callable[[Any], Awaitable[Any]]
 """An inbound method: validated params in, a typed result (or None) out."""
+
+
+class _Closable(Protocol):
+    async def close(self) -> None: ...
+
+
+_Client = TypeVar("_Client", bound=_Closable)
 
 
 @dataclass(frozen=True)
@@ -94,7 +123,14 @@ class RpcError(Exception):
     """
 
     def __init__(self, code: int, message: str, data: Any = None) -> None:
-        super().__init__(f"{code}: {message}")
+        text = f"{code}: {message}"
+        if data is not None:
+            try:
+                detail = json.dumps(data, ensure_ascii=False, default=repr)
+            except ValueError:  # a circular structure
+                detail = repr(data)
+            text += f" (data: {_short(detail, 2000)})"
+        super().__init__(text)
         self.code = code
         self.message = message
         self.data = data
@@ -116,6 +152,36 @@ class RpcError(Exception):
             message if isinstance(message, str) else "",
             error.get("data"),
         )
+
+
+class TransportError(ConnectionError):
+    """The peer could not be reached, or the connection failed under a request:
+    refused, unreachable, a command that does not start, an HTTP or WebSocket failure.
+    The transport library's own exception is its ``__cause__``.
+    """
+
+
+class Connecting(Generic[_Client]):
+    """A client being connected: ``async with Client.websocket(url) as client:`` closes
+    it on leaving the block; ``client = await Client.websocket(url)`` leaves closing to
+    the caller.
+    """
+
+    def __init__(self, connect: Callable[[], Awaitable[_Client]]) -> None:
+        self._connect = connect
+        self._client: _Client | None = None
+
+    def __await__(self) -> Generator[Any, None, _Client]:
+        return self._connect().__await__()
+
+    async def __aenter__(self) -> _Client:
+        self._client = await self._connect()
+        return self._client
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if self._client is not None:
+            client, self._client = self._client, None
+            await client.close()
 
 
 class MessageTooLarge(Exception):
@@ -502,7 +568,7 @@ class Connection:
             self._closed = True
             for future in self._pending.values():
                 if not future.done():
-                    future.set_exception(ConnectionError("connection closed"))
+                    future.set_exception(TransportError("connection closed"))
             self._pending.clear()
 
     async def _on_message(self, data: str | bytes) -> None:
@@ -563,7 +629,7 @@ class Connection:
     async def request_raw(self, message: JsonObject) -> JsonObject:
         """Send a request message as given (no validation); the whole response."""
         if self._closed:
-            raise ConnectionError("connection closed")
+            raise TransportError("connection closed")
         future: asyncio.Future[JsonObject] = asyncio.get_running_loop().create_future()
         self._pending[dumps(message.get("id"))] = future
         await self._send(message)
@@ -718,14 +784,19 @@ async def connect_stdio(
     methods: Methods | None = None,
 ) -> Connection:
     """Start ``command`` and talk to it over its stdin/stdout."""
-    process = await asyncio.create_subprocess_exec(
-        *command,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=stderr,
-        limit=limit,
-        env=None if env is None else dict(env),
-    )
+    try:
+        process = await asyncio.create_subprocess_exec(
+            *command,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=stderr,
+            limit=limit,
+            env=None if env is None else dict(env),
+        )
+    except (OSError, ValueError) as error:
+        raise TransportError(
+            f"cannot start {_short(list(command))}: {error}"
+        ) from error
     assert process.stdin is not None and process.stdout is not None
     stdin = process.stdin
     stdout = process.stdout
@@ -1058,6 +1129,9 @@ async def connect_websocket(
     http = aiohttp.ClientSession()
     try:
         socket = await http.ws_connect(url, max_msg_size=limit)
+    except (aiohttp.ClientError, OSError, ValueError) as error:
+        await http.close()
+        raise TransportError(f"cannot connect to {_short(url)}: {error}") from error
     except BaseException:
         await http.close()
         raise
@@ -1229,10 +1303,15 @@ class HttpSession:
         """POST an envelope as given (no validation); the decoded answer."""
         text = dumps(message)
         self.log.message("out", self.url, text)
-        async with self._http.post(
-            self.url, data=text, headers={"Content-Type": "application/json"}
-        ) as response:
-            body = await response.read()
+        import aiohttp
+
+        try:
+            async with self._http.post(
+                self.url, data=text, headers={"Content-Type": "application/json"}
+            ) as response:
+                body = await response.read()
+        except (aiohttp.ClientError, OSError, ValueError) as error:
+            raise TransportError(f"POST {_short(self.url)}: {error}") from error
         self.log.message("in", self.url, body)
         answer = loads(body)
         if not isinstance(answer, dict):

@@ -24,8 +24,8 @@ from .models import (
 
 class ClientHandler:
     """Handles what the provider sends to the client: override the
-    methods you serve (the others answer -32601); raise ``_rpc.RpcError`` to answer
-    with an error code.
+    methods you serve (the others answer -32601); raise ``RpcError`` (from the
+    package, or ``errors``) to answer with an error code.
     """
 
 
@@ -61,17 +61,22 @@ class OpenctxClient:
         await self.close()
 
     @classmethod
-    async def http(
+    def http(
         cls,
         url: str,
         *,
         settings: collections.abc.Mapping[str, Any] | None = None,
         log: _rpc.MessageLog = _rpc.QUIET,
-    ) -> OpenctxClient:
+    ) -> _rpc.Connecting[OpenctxClient]:
         """Talk to an HTTP server: one POST of ``{method, params, settings}`` per
-        request.
+        request; ``async with OpenctxClient.http(url) as client:`` (or ``await``
+        it and ``close()`` the client).  A failed POST raises ``TransportError``.
         """
-        return cls(_rpc.HttpSession(url, settings, log, METHODS))
+
+        async def connect() -> OpenctxClient:
+            return cls(_rpc.HttpSession(url, settings, log, METHODS))
+
+        return _rpc.Connecting(connect)
 
     async def meta(self, params: MetaParams) -> MetaResult:
         """The meta request is sent by the client to the provider to retrieve the provider's name, features, other metadata, and when it should be invoked. This avoids unnecessary invocations of the provider on resources where it would not have any results.

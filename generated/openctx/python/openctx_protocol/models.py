@@ -6,18 +6,31 @@ A provider is an HTTP endpoint: the client POSTs {method, params, settings} and 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from enum import Enum, Flag
-from typing import Any, TypeAlias, cast
+from inspect import get_annotations
+from typing import (
+    Annotated,
+    Any,
+    Literal,
+    NamedTuple,
+    TypeAlias,
+    cast,
+    get_args,
+    get_origin,
+)
 
 from pydantic import (
     MISSING,
     AfterValidator,
+    AliasChoices,
     BaseModel,
     BeforeValidator,
     ConfigDict,
     Field,
     GetCoreSchemaHandler,
     GetJsonSchemaHandler,
+    GetPydanticSchema,
     JsonValue,
     ValidationError,
     ValidatorFunctionWrapHandler,
@@ -26,10 +39,15 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import (
     CoreSchema,
+    InitErrorDetails,
     PydanticCustomError,
     core_schema,
     to_jsonable_python,
 )
+
+# Declared extra keys narrow ``__pydantic_extra__``, pydantic's documented way; pyright
+# takes that for an incompatible override.
+# pyright: reportIncompatibleVariableOverride=false
 
 # ---------------------------------------------------------------- runtime helpers
 
@@ -275,11 +293,67 @@ class _WireEnum:
         return handler(schema)
 
 
+def _filled(**options: Any) -> Any:
+    """A field with one legal value (a tag): the constructor fills it in when left out
+    (type checkers see a default), while a message read from the wire must carry it."""
+    return Field(**options)
+
+
+def _number_error(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """``int | float`` reports one error, not one per member, for a value that is no
+    number."""
+    schema = handler(source)
+    if schema["type"] == "union":
+        # ``float_type``: pydantic's own "Input should be a valid number".
+        schema = cast(CoreSchema, {**schema, "custom_error_type": "float_type"})
+    return schema
+
+
+_NUMBER = GetPydanticSchema(get_pydantic_core_schema=_number_error)
+
+
+class _InitPlan(NamedTuple):
+    """What the constructor of one model accepts and fills in (built on first use)."""
+
+    keys: frozenset[str]
+    fills: tuple[tuple[str, tuple[str, ...], Any], ...]
+    open: bool
+
+
+_INIT_PLANS: dict[type[BaseModel], _InitPlan] = {}
+
+
+def _init_plan(model: type[BaseModel]) -> _InitPlan:
+    keys: set[str] = set()
+    fills: list[tuple[str, tuple[str, ...], Any]] = []
+    for name, info in model.model_fields.items():
+        spellings = {name}
+        if isinstance(info.validation_alias, str):
+            spellings.add(info.validation_alias)
+        elif isinstance(info.validation_alias, AliasChoices):
+            spellings.update(
+                c for c in info.validation_alias.choices if isinstance(c, str)
+            )
+        keys.update(spellings)
+        literal = (
+            get_args(info.annotation) if get_origin(info.annotation) is Literal else ()
+        )
+        if info.is_required() and len(literal) == 1:
+            fills.append((name, tuple(sorted(spellings)), literal[0]))
+    declared_extra = any(
+        "__pydantic_extra__" in get_annotations(klass)
+        for klass in model.__mro__[: model.__mro__.index(_Model)]
+    )
+    plan = _InitPlan(frozenset(keys), tuple(fills), declared_extra)
+    _INIT_PLANS[model] = plan
+    return plan
+
+
 class _Model(BaseModel):
     """Base of every model: strict; built in Python by attribute or wire name, read from
     messages (``model_validate*``, any ``TypeAdapter``, the ``METHODS`` adapters) by wire
-    name only, dumped by wire name; keys the spec does not declare are kept, so a round
-    trip preserves them."""
+    name only, dumped by wire name; keys the spec does not declare are kept when read,
+    so a round trip preserves them, and refused when built in Python."""
 
     model_config = ConfigDict(
         strict=True,
@@ -291,14 +365,38 @@ class _Model(BaseModel):
 
     def __init__(self, /, **data: Any) -> None:
         """Build in Python: keyword arguments by attribute name (``tool_call_id=1``) or
-        by wire name (``toolCallId=1``); a message read from the wire never takes the
-        attribute spelling (``{"tool_call_id": 1}`` keeps it as an unknown key)."""
+        by wire name (``toolCallId=1``); a tag left out takes its one value; a keyword
+        the model does not declare is an error (a typo must not reach the wire) unless
+        the spec gives the object extra keys.  A message read from the wire never
+        takes the attribute spelling (``{"tool_call_id": 1}`` keeps it as an unknown
+        key)."""
+        plan = _INIT_PLANS.get(type(self)) or _init_plan(type(self))
+        for name, spellings, value in plan.fills:
+            if not any(key in data for key in spellings):
+                data[name] = value
+        unknown = [] if plan.open else [key for key in data if key not in plan.keys]
+        if unknown:
+            raise ValidationError.from_exception_data(
+                type(self).__name__,
+                [
+                    InitErrorDetails(
+                        type="extra_forbidden", loc=(key,), input=data[key]
+                    )
+                    for key in unknown
+                ],
+            )
         self.__pydantic_validator__.validate_python(
             data, self_instance=self, by_alias=True, by_name=True
         )
 
     # Reading never calls ``__init__`` (pydantic treats a marked ``__init__`` as its own).
     __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
+    def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
+        """The repr leaves out absent fields (``MISSING``), as the wire does."""
+        for name, value in super().__repr_args__():
+            if value is not MISSING:
+                yield name, value
 
 
 class _ClosedModel(_Model):
@@ -311,13 +409,18 @@ class _ClosedModel(_Model):
 
 
 class RequestMessage(_Model):
+    """`RequestMessage` (the spec does not describe it)."""
+
     method: str
     params: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
     settings: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
 
 
 class ResponseMessageError(_Model):
-    """Synthesized from `ResponseMessage.error`."""
+    """`ResponseMessageError` (the spec does not describe it).
+
+    Synthesized from `ResponseMessage.error`.
+    """
 
     code: int
     message: str
@@ -325,37 +428,54 @@ class ResponseMessageError(_Model):
 
 
 class ResponseMessage(_Model):
+    """`ResponseMessage` (the spec does not describe it)."""
+
     result: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
     error: ResponseMessageError | MISSING = MISSING
 
 
 class MetaParams(_Model):
-    pass
+    """The params of the `meta` request (client → provider)."""
 
 
 class MetaResultItems(_Model):
-    """Synthesized from `MetaResult.items`."""
+    """`MetaResultItems` (the spec does not describe it).
+
+    Synthesized from `MetaResult.items`.
+    """
 
     message_selectors: list[MessageSelector] | MISSING = Field(
-        default=MISSING, alias="messageSelectors"
+        default=MISSING,
+        validation_alias="messageSelectors",
+        serialization_alias="messageSelectors",
     )
     """The list of regex patterns for matching with a message for which the provider can return context items
     """
 
 
 class MetaResultMentions(_Model):
-    """Synthesized from `MetaResult.mentions`."""
+    """`MetaResultMentions` (the spec does not describe it).
+
+    Synthesized from `MetaResult.mentions`.
+    """
 
     label: str | MISSING = MISSING
     """The label that is shown when a user wants to query mentions. For example `Search...` or `Paste Linear URL`.
     """
-    auto_include: str | MISSING = Field(default=MISSING, alias="autoInclude")
+    auto_include: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="autoInclude",
+        serialization_alias="autoInclude",
+    )
     """EXPERIMENTAL: Whether to automatically include the returned mention items as initial context for new messages.
     """
 
 
 class MetaResultAnnotations(_Model):
-    """Synthesized from `MetaResult.annotations`."""
+    """`MetaResultAnnotations` (the spec does not describe it).
+
+    Synthesized from `MetaResult.annotations`.
+    """
 
     selectors: list[AnnotationSelector] | MISSING = MISSING
     """A list of patterns matching the mention text for which the provider can return mentions
@@ -363,6 +483,8 @@ class MetaResultAnnotations(_Model):
 
 
 class MetaResult(_Model):
+    """The result of the `meta` request (client → provider)."""
+
     name: str
     """The name of the provider."""
     items: MetaResultItems | MISSING = MISSING
@@ -392,11 +514,17 @@ class AnnotationSelector(_Model):
 
     Use `** /` before the glob to match in any parent directory. Use `/**` after the glob to match any resources under a directory. Leading slashes are stripped from the path before being matched against the glob.
     """
-    content_contains: str | MISSING = Field(default=MISSING, alias="contentContains")
+    content_contains: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="contentContains",
+        serialization_alias="contentContains",
+    )
     """A literal string that must be present in the resource's content."""
 
 
 class MentionsParams(_Model):
+    """The params of the `mentions` request (client → provider)."""
+
     query: str | MISSING = MISSING
     """A search query that is interpreted by providers to filter the items in the result set.
     """
@@ -404,7 +532,11 @@ class MentionsParams(_Model):
     """URI of the active document."""
     codebase: str | MISSING = MISSING
     """Name of the active codebase."""
-    auto_include: str | MISSING = Field(default=MISSING, alias="autoInclude")
+    auto_include: str | MISSING = Field(
+        default=MISSING,
+        validation_alias="autoInclude",
+        serialization_alias="autoInclude",
+    )
     """Whether the request if to get automatically include default context."""
 
 
@@ -424,12 +556,17 @@ MentionsResult: TypeAlias = list[Mention]
 
 
 class MentionData(_Model):
-    """Synthesized from `Mention.data`."""
+    """`MentionData` (the spec does not describe it).
+
+    Synthesized from `Mention.data`.
+    """
 
     __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
 
 
 class ItemsParams(_Model):
+    """The params of the `items` request (client → provider)."""
+
     message: str | MISSING = MISSING
     """A message that is interpreted by providers to return relevant items."""
     mention: Mention | MISSING = MISSING
@@ -453,7 +590,10 @@ ItemsResult: TypeAlias = list[Item]
 
 
 class UserInterfaceHover(_Model):
-    """Synthesized from `UserInterface.hover`."""
+    """`UserInterfaceHover` (the spec does not describe it).
+
+    Synthesized from `UserInterface.hover`.
+    """
 
     markdown: str | MISSING = MISSING
     text: str | MISSING = MISSING
@@ -475,13 +615,17 @@ class AssistantInfo(_Model):
 
 
 class Position(_Model):
-    line: int | float
+    """`Position` (the spec does not describe it)."""
+
+    line: Annotated[int | float, _NUMBER]
     """Line number (0-indexed)."""
-    character: int | float
+    character: Annotated[int | float, _NUMBER]
     """Character offset on line (0-indexed)."""
 
 
 class AnnotationsParams(_Model):
+    """The params of the `annotations` request (client → provider)."""
+
     uri: str
     """The resource's URI (e.g., `file:///home/alice/foo.js`)."""
     content: str
@@ -493,7 +637,7 @@ class Annotation(_Model):
 
     uri: str
     """The URI of the document."""
-    range_: AnnotationRange | MISSING = Field(default=MISSING, alias="range")
+    range: AnnotationRange | MISSING = MISSING
     """The range in the resource that this item applies to. If not set, the item applies to the entire resource.
     """
     item: Item
@@ -504,7 +648,10 @@ AnnotationsResult: TypeAlias = list[Annotation]
 
 
 class AnnotationRange(_Model):
-    """Synthesized from `Annotation.range`."""
+    """`AnnotationRange` (the spec does not describe it).
+
+    Synthesized from `Annotation.range`.
+    """
 
     start: Position
     end: Position

@@ -34,8 +34,9 @@ class ClientPeer:
 
 class ProviderHandler:
     """Handles what the client sends to the provider: override the
-    methods you serve (the others answer -32601); raise ``_rpc.RpcError`` to answer
-    with an error code.  ``self.peer`` calls the client back.
+    methods you serve (the others answer -32601); raise ``RpcError`` (from the package,
+    or ``errors``) to answer with an error code.  ``self.peer`` calls the
+    client back.
     """
 
     def __init__(self, peer: ClientPeer) -> None:

@@ -17,12 +17,13 @@ SOURCES: tuple[tuple[str, str], ...] = (
     ),
 )
 FILES: dict[str, str] = {
-    "__init__.py": "fe2902043fd4d4e95196a427601b3918cea6f7d349ac91b93f17c40520e64608",
-    "_rpc.py": "a6d097edce38373a67226c32239b7f10fccf6c5a4ba3b688abea234188f9ec96",
-    "client.py": "c42e271ac9dede502d58142a3cbf88176a0f75befb3e49ec26c3e1fe3b10dcf6",
+    "__init__.py": "12ac37b41b60a90bd58fe5353ced2cb9c038500a54758d2a5a6b7398bf7c7ede",
+    "_rpc.py": "bc1340d9b174a02e5642db55cc486052fffa83f3869691d574c2372250346ce5",
+    "client.py": "786750eb9b625656efe0ec6bb004c6b61e14fa6b61bd2bb6740c05e8d251542e",
+    "errors.py": "e75c047c39a9847aaf9912c246bddcf75e0ab52c60a86172f5fa04aaaffd5ee6",
     "methods.py": "332395f8e9ca31ef311c0744082a67bed28e32319ebbfa6e0baa1bb10e21cc9e",
-    "models.py": "e3c216f491fb9c14700e7da21f4e9dd9233c414655682cadfc0d8175d6f4ec64",
+    "models.py": "01ee14d7d69ba362f1b6628d90a9b98a12fdc0deca177a1c173de73dabbabd40",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-    "server.py": "49ab6e92855aea289deb2e3a5e03da63a0878f2c45999053a5cb0d520db74963",
+    "server.py": "35eda7b292bb7674ab15f943aca3af5956d92f544214385b6e65c167cabc8936",
     "stub_data.py": "944140db47cae4d1256f857833d154867d8a70adb747fa712cddfb3a1ee6c500",
 }

@@ -126,8 +126,8 @@ STUB_COMMAND = (sys.executable, "-m", "piglet_protocol.server", "--transport", "
 
 class HostHandler:
     """Handles what the extension sends to the host: override the
-    methods you serve (the others answer -32601); raise ``_rpc.RpcError`` to answer
-    with an error code.
+    methods you serve (the others answer -32601); raise ``RpcError`` (from the
+    package, or ``errors``) to answer with an error code.
     """
 
     async def register_tool(self, params: RegisterToolParams) -> None:
@@ -1191,7 +1191,7 @@ class PigletClient:
         await self.close()
 
     @classmethod
-    async def stdio(
+    def stdio(
         cls,
         command: collections.abc.Sequence[str] | None = None,
         *,
@@ -1199,9 +1199,11 @@ class PigletClient:
         max_message_bytes: int = _rpc.DEFAULT_MAX_MESSAGE_BYTES,
         stderr: int | typing.IO[Any] | None = None,
         log: _rpc.MessageLog = _rpc.QUIET,
-    ) -> PigletClient:
+    ) -> _rpc.Connecting[PigletClient]:
         """Start ``command`` (default: the stub server) and talk newline-delimited
-        JSON over its stdin/stdout.
+        JSON over its stdin/stdout: ``async with PigletClient.stdio() as client:``
+        (or ``await`` it and ``close()`` the client).  A command that cannot start
+        raises ``TransportError``.
         """
         env: collections.abc.Mapping[str, str] | None = None
         if command is None:
@@ -1213,16 +1215,21 @@ class PigletClient:
                 "PYTHONPATH": os.pathsep.join(filter(None, [root, path])),
             }
         serving = handler or HostHandler()
-        connection = await _rpc.connect_stdio(
-            command,
-            lambda _session: handlers(serving),
-            limit=max_message_bytes,
-            env=env,
-            stderr=stderr,
-            log=log,
-            methods=METHODS,
-        )
-        return cls(connection)
+        argv = command
+
+        async def connect() -> PigletClient:
+            connection = await _rpc.connect_stdio(
+                argv,
+                lambda _session: handlers(serving),
+                limit=max_message_bytes,
+                env=env,
+                stderr=stderr,
+                log=log,
+                methods=METHODS,
+            )
+            return cls(connection)
+
+        return _rpc.Connecting(connect)
 
     async def initialize(self, params: InitializeParams) -> InitializeResult:
         """InitializeParams is sent by the host after spawning the extension.

@@ -6,19 +6,22 @@ JSON-RPC 2.0-ish protocol between piglet (the host) and an external extension, a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from enum import Enum, Flag
-from typing import Annotated, Any, cast
+from inspect import get_annotations
+from typing import Annotated, Any, Literal, NamedTuple, cast, get_args, get_origin
 
 from pydantic import (
     MISSING,
     AfterValidator,
+    AliasChoices,
     BaseModel,
     BeforeValidator,
     ConfigDict,
     Field,
     GetCoreSchemaHandler,
     GetJsonSchemaHandler,
+    GetPydanticSchema,
     JsonValue,
     ValidationError,
     ValidatorFunctionWrapHandler,
@@ -27,10 +30,15 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import (
     CoreSchema,
+    InitErrorDetails,
     PydanticCustomError,
     core_schema,
     to_jsonable_python,
 )
+
+# Declared extra keys narrow ``__pydantic_extra__``, pydantic's documented way; pyright
+# takes that for an incompatible override.
+# pyright: reportIncompatibleVariableOverride=false
 
 # ---------------------------------------------------------------- runtime helpers
 
@@ -288,11 +296,67 @@ class _WireEnum:
         return handler(schema)
 
 
+def _filled(**options: Any) -> Any:
+    """A field with one legal value (a tag): the constructor fills it in when left out
+    (type checkers see a default), while a message read from the wire must carry it."""
+    return Field(**options)
+
+
+def _number_error(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """``int | float`` reports one error, not one per member, for a value that is no
+    number."""
+    schema = handler(source)
+    if schema["type"] == "union":
+        # ``float_type``: pydantic's own "Input should be a valid number".
+        schema = cast(CoreSchema, {**schema, "custom_error_type": "float_type"})
+    return schema
+
+
+_NUMBER = GetPydanticSchema(get_pydantic_core_schema=_number_error)
+
+
+class _InitPlan(NamedTuple):
+    """What the constructor of one model accepts and fills in (built on first use)."""
+
+    keys: frozenset[str]
+    fills: tuple[tuple[str, tuple[str, ...], Any], ...]
+    open: bool
+
+
+_INIT_PLANS: dict[type[BaseModel], _InitPlan] = {}
+
+
+def _init_plan(model: type[BaseModel]) -> _InitPlan:
+    keys: set[str] = set()
+    fills: list[tuple[str, tuple[str, ...], Any]] = []
+    for name, info in model.model_fields.items():
+        spellings = {name}
+        if isinstance(info.validation_alias, str):
+            spellings.add(info.validation_alias)
+        elif isinstance(info.validation_alias, AliasChoices):
+            spellings.update(
+                c for c in info.validation_alias.choices if isinstance(c, str)
+            )
+        keys.update(spellings)
+        literal = (
+            get_args(info.annotation) if get_origin(info.annotation) is Literal else ()
+        )
+        if info.is_required() and len(literal) == 1:
+            fills.append((name, tuple(sorted(spellings)), literal[0]))
+    declared_extra = any(
+        "__pydantic_extra__" in get_annotations(klass)
+        for klass in model.__mro__[: model.__mro__.index(_Model)]
+    )
+    plan = _InitPlan(frozenset(keys), tuple(fills), declared_extra)
+    _INIT_PLANS[model] = plan
+    return plan
+
+
 class _Model(BaseModel):
     """Base of every model: strict; built in Python by attribute or wire name, read from
     messages (``model_validate*``, any ``TypeAdapter``, the ``METHODS`` adapters) by wire
-    name only, dumped by wire name; keys the spec does not declare are kept, so a round
-    trip preserves them."""
+    name only, dumped by wire name; keys the spec does not declare are kept when read,
+    so a round trip preserves them, and refused when built in Python."""
 
     model_config = ConfigDict(
         strict=True,
@@ -304,14 +368,38 @@ class _Model(BaseModel):
 
     def __init__(self, /, **data: Any) -> None:
         """Build in Python: keyword arguments by attribute name (``tool_call_id=1``) or
-        by wire name (``toolCallId=1``); a message read from the wire never takes the
-        attribute spelling (``{"tool_call_id": 1}`` keeps it as an unknown key)."""
+        by wire name (``toolCallId=1``); a tag left out takes its one value; a keyword
+        the model does not declare is an error (a typo must not reach the wire) unless
+        the spec gives the object extra keys.  A message read from the wire never
+        takes the attribute spelling (``{"tool_call_id": 1}`` keeps it as an unknown
+        key)."""
+        plan = _INIT_PLANS.get(type(self)) or _init_plan(type(self))
+        for name, spellings, value in plan.fills:
+            if not any(key in data for key in spellings):
+                data[name] = value
+        unknown = [] if plan.open else [key for key in data if key not in plan.keys]
+        if unknown:
+            raise ValidationError.from_exception_data(
+                type(self).__name__,
+                [
+                    InitErrorDetails(
+                        type="extra_forbidden", loc=(key,), input=data[key]
+                    )
+                    for key in unknown
+                ],
+            )
         self.__pydantic_validator__.validate_python(
             data, self_instance=self, by_alias=True, by_name=True
         )
 
     # Reading never calls ``__init__`` (pydantic treats a marked ``__init__`` as its own).
     __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
+    def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
+        """The repr leaves out absent fields (``MISSING``), as the wire does."""
+        for name, value in super().__repr_args__():
+            if value is not MISSING:
+                yield name, value
 
 
 class _ClosedModel(_Model):
@@ -338,7 +426,7 @@ class ActionResult(_Model):
     Since: v0.5.0.
     """
 
-    type_: str = Field(default="", alias="type")
+    type: str = ""
     """Allowed values: "notify", "showMessage", "setSessionTitle", "quit" """
     payload: JsonValue | MISSING = MISSING
     """type-specific data"""
@@ -350,9 +438,7 @@ class CancelParams(_Model):
     Since: v0.4.0.
     """
 
-    id_: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] = Field(
-        default=0, alias="id"
-    )
+    id: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] = 0
 
 
 class ChatMessage(_Model):
@@ -410,7 +496,7 @@ class CompactMessage(_Model):
     Since: v0.5.0.
     """
 
-    type_: str = Field(default="", alias="type")
+    type: str = ""
     """Allowed values: "user", "assistant", "tool_result" """
     data: JsonValue = None
 
@@ -418,7 +504,7 @@ class CompactMessage(_Model):
 class ContentBlock(_Model):
     """ContentBlock is a simplified content block for the wire protocol."""
 
-    type_: str = Field(default="", alias="type")
+    type: str = ""
     """Allowed values: "text" or "image" """
     text: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
     """Default when absent: `""`."""
@@ -437,7 +523,11 @@ class EventBusEventParams(_Model):
     topic: str = ""
     subscription_id: Annotated[
         int, Field(ge=-9223372036854775808, le=9223372036854775807)
-    ] = Field(default=0, alias="subscriptionId")
+    ] = Field(
+        default=0,
+        validation_alias="subscriptionId",
+        serialization_alias="subscriptionId",
+    )
     data: JsonValue = None
 
 
@@ -447,7 +537,7 @@ class EventDispatchParams(_Model):
     Since: v0.5.0.
     """
 
-    type_: str = Field(default="", alias="type")
+    type: str = ""
     """e.g. "EventAgentEnd", "EventTurnEnd" """
     data: JsonValue | MISSING = MISSING
 
@@ -496,7 +586,12 @@ class HostAgentRunParams(_Model):
     """
     max_turns: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, alias="maxTurns", exclude_if=_left_out_when(0))
+    ) = Field(
+        default=MISSING,
+        validation_alias="maxTurns",
+        serialization_alias="maxTurns",
+        exclude_if=_left_out_when(0),
+    )
     """Default when absent: `0`."""
 
 
@@ -589,7 +684,9 @@ class HostBranchSessionParams(_Model):
     Since: v0.18.0.
     """
 
-    entry_id: str = Field(default="", alias="entryId")
+    entry_id: str = Field(
+        default="", validation_alias="entryId", serialization_alias="entryId"
+    )
 
 
 class HostBranchSessionSummaryParams(_Model):
@@ -598,7 +695,9 @@ class HostBranchSessionSummaryParams(_Model):
     Since: v0.18.0.
     """
 
-    entry_id: str = Field(default="", alias="entryId")
+    entry_id: str = Field(
+        default="", validation_alias="entryId", serialization_alias="entryId"
+    )
     summary: str = ""
 
 
@@ -617,7 +716,12 @@ class HostChatParams(_Model):
     """
     max_tokens: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, alias="maxTokens", exclude_if=_left_out_when(0))
+    ) = Field(
+        default=MISSING,
+        validation_alias="maxTokens",
+        serialization_alias="maxTokens",
+        exclude_if=_left_out_when(0),
+    )
     """Default when absent: `0`."""
 
 
@@ -707,7 +811,10 @@ class HostExecuteToolParams(_Model):
     name: str = ""
     args: dict[str, JsonValue] | None = None
     call_id: str | MISSING = Field(
-        default=MISSING, alias="callId", exclude_if=_left_out_when("")
+        default=MISSING,
+        validation_alias="callId",
+        serialization_alias="callId",
+        exclude_if=_left_out_when(""),
     )
     """Default when absent: `""`."""
 
@@ -720,18 +827,27 @@ class HostExecuteToolResult(_Model):
 
     content: list[ContentBlock] | None = None
     is_error: bool | MISSING = Field(
-        default=MISSING, alias="isError", exclude_if=_left_out_when(False)
+        default=MISSING,
+        validation_alias="isError",
+        serialization_alias="isError",
+        exclude_if=_left_out_when(False),
     )
     """Default when absent: `false`."""
     error_code: str | MISSING = Field(
-        default=MISSING, alias="errorCode", exclude_if=_left_out_when("")
+        default=MISSING,
+        validation_alias="errorCode",
+        serialization_alias="errorCode",
+        exclude_if=_left_out_when(""),
     )
     """machine-readable code (e.g. "FILE_STALE"); empty on success
 
     Default when absent: `""`.
     """
     error_hint: str | MISSING = Field(
-        default=MISSING, alias="errorHint", exclude_if=_left_out_when("")
+        default=MISSING,
+        validation_alias="errorHint",
+        serialization_alias="errorHint",
+        exclude_if=_left_out_when(""),
     )
     """actionable hint; empty if not applicable
 
@@ -763,10 +879,14 @@ class HostForkSessionResult(_Model):
     Since: v0.16.8.
     """
 
-    parent_id: str = Field(default="", alias="parentID")
+    parent_id: str = Field(
+        default="", validation_alias="parentID", serialization_alias="parentID"
+    )
     message_count: Annotated[
         int, Field(ge=-9223372036854775808, le=9223372036854775807)
-    ] = Field(default=0, alias="messageCount")
+    ] = Field(
+        default=0, validation_alias="messageCount", serialization_alias="messageCount"
+    )
 
 
 class HostIsBackgroundRunningResult(_Model):
@@ -793,9 +913,7 @@ class HostListToolsParams(_Model):
     Since: v0.5.0.
     """
 
-    filter_: str | MISSING = Field(
-        default=MISSING, alias="filter", exclude_if=_left_out_when("")
-    )
+    filter: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
     """FilterAll or FilterBackgroundSafe (default: FilterAll)
 
     Default when absent: `""`.
@@ -830,11 +948,21 @@ class HostModelOverride(_Model):
     """Default when absent: `""`."""
     context_window: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, alias="contextWindow", exclude_if=_left_out_when(0))
+    ) = Field(
+        default=MISSING,
+        validation_alias="contextWindow",
+        serialization_alias="contextWindow",
+        exclude_if=_left_out_when(0),
+    )
     """Default when absent: `0`."""
     max_tokens: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, alias="maxTokens", exclude_if=_left_out_when(0))
+    ) = Field(
+        default=MISSING,
+        validation_alias="maxTokens",
+        serialization_alias="maxTokens",
+        exclude_if=_left_out_when(0),
+    )
     """Default when absent: `0`."""
 
 
@@ -847,7 +975,12 @@ class HostPromptSectionInfo(_Model):
     title: str = ""
     token_hint: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, alias="tokenHint", exclude_if=_left_out_when(0))
+    ) = Field(
+        default=MISSING,
+        validation_alias="tokenHint",
+        serialization_alias="tokenHint",
+        exclude_if=_left_out_when(0),
+    )
     """Default when absent: `0`."""
 
 
@@ -937,7 +1070,9 @@ class HostSetLabelParams(_Model):
     Since: v0.18.0.
     """
 
-    target_id: str = Field(default="", alias="targetId")
+    target_id: str = Field(
+        default="", validation_alias="targetId", serialization_alias="targetId"
+    )
     label: str = ""
 
 
@@ -1014,7 +1149,11 @@ class HostSubscribeResult(_Model):
 
     subscription_id: Annotated[
         int, Field(ge=-9223372036854775808, le=9223372036854775807)
-    ] = Field(default=0, alias="subscriptionId")
+    ] = Field(
+        default=0,
+        validation_alias="subscriptionId",
+        serialization_alias="subscriptionId",
+    )
 
 
 class HostSwitchModelParams(_Model):
@@ -1023,9 +1162,14 @@ class HostSwitchModelParams(_Model):
     Since: v0.23.0.
     """
 
-    model_id: str = Field(default="", alias="modelId")
+    model_id: str = Field(
+        default="", validation_alias="modelId", serialization_alias="modelId"
+    )
     persist_default: bool | MISSING = Field(
-        default=MISSING, alias="persistDefault", exclude_if=_left_out_when(False)
+        default=MISSING,
+        validation_alias="persistDefault",
+        serialization_alias="persistDefault",
+        exclude_if=_left_out_when(False),
     )
     """Default when absent: `false`."""
 
@@ -1045,9 +1189,7 @@ class HostTokenUsage(_Model):
     Since: v0.16.0.
     """
 
-    input_: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] = (
-        Field(default=0, alias="input")
-    )
+    input: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] = 0
     output: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] = 0
 
 
@@ -1135,16 +1277,25 @@ class HostWriteModelsResult(_Model):
 
     models_written: Annotated[
         int, Field(ge=-9223372036854775808, le=9223372036854775807)
-    ] = Field(default=0, alias="modelsWritten")
+    ] = Field(
+        default=0, validation_alias="modelsWritten", serialization_alias="modelsWritten"
+    )
 
 
 class InitializeParams(_Model):
     """InitializeParams is sent by the host after spawning the extension."""
 
-    protocol_version: str = Field(default="", alias="protocolVersion")
+    protocol_version: str = Field(
+        default="",
+        validation_alias="protocolVersion",
+        serialization_alias="protocolVersion",
+    )
     cwd: str = ""
     config_dir: str | MISSING = Field(
-        default=MISSING, alias="configDir", exclude_if=_left_out_when("")
+        default=MISSING,
+        validation_alias="configDir",
+        serialization_alias="configDir",
+        exclude_if=_left_out_when(""),
     )
     """Default when absent: `""`."""
 
@@ -1162,7 +1313,7 @@ class InputTransformParams(_Model):
     Since: v0.18.0.
     """
 
-    input_: str = Field(default="", alias="input")
+    input: str = ""
 
 
 class InputTransformResult(_Model):
@@ -1184,7 +1335,9 @@ class InterceptorAfterParams(_Model):
 
     name: str = ""
     """interceptor discriminator"""
-    tool_name: str = Field(default="", alias="toolName")
+    tool_name: str = Field(
+        default="", validation_alias="toolName", serialization_alias="toolName"
+    )
     details: JsonValue | MISSING = Field(
         default=MISSING, exclude_if=_left_out_when(None)
     )
@@ -1211,7 +1364,9 @@ class InterceptorBeforeParams(_Model):
 
     name: str = ""
     """interceptor discriminator"""
-    tool_name: str = Field(default="", alias="toolName")
+    tool_name: str = Field(
+        default="", validation_alias="toolName", serialization_alias="toolName"
+    )
     args: dict[str, JsonValue] | None = None
 
 
@@ -1245,9 +1400,9 @@ class Message(_Model):
     """Message is a JSON-RPC 2.0-ish envelope. We use a simplified variant: requests have Method+ID+Params, responses have ID+Result or ID+Error, notifications have Method+Params and no ID."""
 
     jsonrpc: str = ""
-    id_: (
+    id: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, alias="id")
+    ) = MISSING
     method: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
     """Default when absent: `""`."""
     params: JsonValue | MISSING = MISSING
@@ -1295,8 +1450,8 @@ class ProviderDeltaParams(_Model):
 
     request_id: Annotated[
         int, Field(ge=-9223372036854775808, le=9223372036854775807)
-    ] = Field(default=0, alias="requestId")
-    type_: str = Field(default="", alias="type")
+    ] = Field(default=0, validation_alias="requestId", serialization_alias="requestId")
+    type: str = ""
     index: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
     ) = Field(default=MISSING, exclude_if=_left_out_when(0))
@@ -1314,7 +1469,7 @@ class ProviderStreamParams(_Model):
 
     request_id: Annotated[
         int, Field(ge=-9223372036854775808, le=9223372036854775807)
-    ] = Field(default=0, alias="requestId")
+    ] = Field(default=0, validation_alias="requestId", serialization_alias="requestId")
     model: JsonValue = None
     system: str = ""
     messages: JsonValue = None
@@ -1339,7 +1494,7 @@ class ProviderToolCall(_Model):
     Since: v0.16.11.
     """
 
-    id_: str = Field(default="", alias="id")
+    id: str = ""
     name: str = ""
     arguments: str = ""
 
@@ -1444,7 +1599,12 @@ class RegisterPromptSectionParams(_Model):
     """Default when absent: `0`."""
     token_hint: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, alias="tokenHint", exclude_if=_left_out_when(0))
+    ) = Field(
+        default=MISSING,
+        validation_alias="tokenHint",
+        serialization_alias="tokenHint",
+        exclude_if=_left_out_when(0),
+    )
     """Default when absent: `0`."""
 
 
@@ -1477,13 +1637,19 @@ class RegisterToolParams(_Model):
     parameters: JsonValue = None
     """JSON Schema"""
     prompt_hint: str | MISSING = Field(
-        default=MISSING, alias="promptHint", exclude_if=_left_out_when("")
+        default=MISSING,
+        validation_alias="promptHint",
+        serialization_alias="promptHint",
+        exclude_if=_left_out_when(""),
     )
     """Default when absent: `""`."""
     deferred: bool | MISSING = Field(default=MISSING, exclude_if=_left_out_when(False))
     """Default when absent: `false`."""
     interrupt_behavior: str | MISSING = Field(
-        default=MISSING, alias="interruptBehavior", exclude_if=_left_out_when("")
+        default=MISSING,
+        validation_alias="interruptBehavior",
+        serialization_alias="interruptBehavior",
+        exclude_if=_left_out_when(""),
     )
     """Allowed values: "cancel" (default) or "block"
     Default when absent: `""`.
@@ -1582,7 +1748,9 @@ class SteerParams(_Model):
 class ToolExecuteParams(_Model):
     """ToolExecuteParams is sent when the LLM calls a tool owned by this extension."""
 
-    call_id: str = Field(default="", alias="callId")
+    call_id: str = Field(
+        default="", validation_alias="callId", serialization_alias="callId"
+    )
     name: str = ""
     args: dict[str, JsonValue] | None = None
 
@@ -1592,18 +1760,27 @@ class ToolExecuteResult(_Model):
 
     content: list[ContentBlock] | None = None
     is_error: bool | MISSING = Field(
-        default=MISSING, alias="isError", exclude_if=_left_out_when(False)
+        default=MISSING,
+        validation_alias="isError",
+        serialization_alias="isError",
+        exclude_if=_left_out_when(False),
     )
     """Default when absent: `false`."""
     error_code: str | MISSING = Field(
-        default=MISSING, alias="errorCode", exclude_if=_left_out_when("")
+        default=MISSING,
+        validation_alias="errorCode",
+        serialization_alias="errorCode",
+        exclude_if=_left_out_when(""),
     )
     """machine-readable code; empty on success
 
     Default when absent: `""`.
     """
     error_hint: str | MISSING = Field(
-        default=MISSING, alias="errorHint", exclude_if=_left_out_when("")
+        default=MISSING,
+        validation_alias="errorHint",
+        serialization_alias="errorHint",
+        exclude_if=_left_out_when(""),
     )
     """actionable hint; empty if not applicable
 
@@ -1617,12 +1794,15 @@ class WireEntryInfo(_Model):
     Since: v0.23.0.
     """
 
-    id_: str = Field(default="", alias="id")
+    id: str = ""
     parent_id: str | MISSING = Field(
-        default=MISSING, alias="parentId", exclude_if=_left_out_when("")
+        default=MISSING,
+        validation_alias="parentId",
+        serialization_alias="parentId",
+        exclude_if=_left_out_when(""),
     )
     """Default when absent: `""`."""
-    type_: str = Field(default="", alias="type")
+    type: str = ""
     timestamp: str = ""
     """RFC3339"""
     children: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] = 0
@@ -1651,7 +1831,10 @@ class WireExtInfo(_Model):
     )
     """Default when absent: `[]`."""
     event_handlers: list[str] | MISSING = Field(
-        default=MISSING, alias="eventHandlers", exclude_if=_left_out_when([])
+        default=MISSING,
+        validation_alias="eventHandlers",
+        serialization_alias="eventHandlers",
+        exclude_if=_left_out_when([]),
     )
     """Default when absent: `[]`."""
     shortcuts: list[str] | MISSING = Field(
@@ -1659,7 +1842,10 @@ class WireExtInfo(_Model):
     )
     """Default when absent: `[]`."""
     message_hooks: list[str] | MISSING = Field(
-        default=MISSING, alias="messageHooks", exclude_if=_left_out_when([])
+        default=MISSING,
+        validation_alias="messageHooks",
+        serialization_alias="messageHooks",
+        exclude_if=_left_out_when([]),
     )
     """Default when absent: `[]`."""
     compactor: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
@@ -1672,26 +1858,44 @@ class WireModelInfo(_Model):
     Since: v0.23.0.
     """
 
-    id_: str = Field(default="", alias="id")
+    id: str = ""
     api: str = ""
-    display_name: str = Field(default="", alias="displayName")
+    display_name: str = Field(
+        default="", validation_alias="displayName", serialization_alias="displayName"
+    )
     provider: str = ""
     context_window: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, alias="contextWindow", exclude_if=_left_out_when(0))
+    ) = Field(
+        default=MISSING,
+        validation_alias="contextWindow",
+        serialization_alias="contextWindow",
+        exclude_if=_left_out_when(0),
+    )
     """Default when absent: `0`."""
     max_tokens: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, alias="maxTokens", exclude_if=_left_out_when(0))
+    ) = Field(
+        default=MISSING,
+        validation_alias="maxTokens",
+        serialization_alias="maxTokens",
+        exclude_if=_left_out_when(0),
+    )
     """Default when absent: `0`."""
     reasoning: bool | MISSING = Field(default=MISSING, exclude_if=_left_out_when(False))
     """Default when absent: `false`."""
-    cost_input: int | float | MISSING = Field(
-        default=MISSING, alias="costInput", exclude_if=_left_out_when(0)
+    cost_input: Annotated[int | float, _NUMBER] | MISSING = Field(
+        default=MISSING,
+        validation_alias="costInput",
+        serialization_alias="costInput",
+        exclude_if=_left_out_when(0),
     )
     """Default when absent: `0`."""
-    cost_output: int | float | MISSING = Field(
-        default=MISSING, alias="costOutput", exclude_if=_left_out_when(0)
+    cost_output: Annotated[int | float, _NUMBER] | MISSING = Field(
+        default=MISSING,
+        validation_alias="costOutput",
+        serialization_alias="costOutput",
+        exclude_if=_left_out_when(0),
     )
     """Default when absent: `0`."""
     current: bool = False
@@ -1703,7 +1907,7 @@ class WirePickerItem(_Model):
     Since: v0.23.0.
     """
 
-    id_: str = Field(default="", alias="id")
+    id: str = ""
     label: str = ""
     desc: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
     """Default when absent: `""`."""
@@ -1715,13 +1919,18 @@ class WireSessionInfo(_Model):
     Since: v0.16.8.
     """
 
-    id_: str = Field(default="", alias="id")
+    id: str = ""
     title: str = ""
     cwd: str = ""
-    created_at: str = Field(default="", alias="createdAt")
+    created_at: str = Field(
+        default="", validation_alias="createdAt", serialization_alias="createdAt"
+    )
     """RFC3339"""
     parent_id: str | MISSING = Field(
-        default=MISSING, alias="parentId", exclude_if=_left_out_when("")
+        default=MISSING,
+        validation_alias="parentId",
+        serialization_alias="parentId",
+        exclude_if=_left_out_when(""),
     )
     """Default when absent: `""`."""
     path: str = ""
@@ -1733,16 +1942,23 @@ class WireTreeNode(_Model):
     Since: v0.23.0.
     """
 
-    id_: str = Field(default="", alias="id")
+    id: str = ""
     parent_id: str | MISSING = Field(
-        default=MISSING, alias="parentId", exclude_if=_left_out_when("")
+        default=MISSING,
+        validation_alias="parentId",
+        serialization_alias="parentId",
+        exclude_if=_left_out_when(""),
     )
     """Default when absent: `""`."""
-    type_: str = Field(default="", alias="type")
+    type: str = ""
     timestamp: str = ""
     """RFC3339"""
     children: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] = 0
-    on_active_path: bool = Field(default=False, alias="onActivePath")
+    on_active_path: bool = Field(
+        default=False,
+        validation_alias="onActivePath",
+        serialization_alias="onActivePath",
+    )
     depth: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] = 0
     preview: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
     """Default when absent: `""`."""
@@ -1750,7 +1966,12 @@ class WireTreeNode(_Model):
     """Default when absent: `""`."""
     tokens_before: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, alias="tokensBefore", exclude_if=_left_out_when(0))
+    ) = Field(
+        default=MISSING,
+        validation_alias="tokensBefore",
+        serialization_alias="tokensBefore",
+        exclude_if=_left_out_when(0),
+    )
     """tokens before compaction; only set on compact entries
 
     Default when absent: `0`.

@@ -876,8 +876,9 @@ class HostPeer:
 
 class ExtensionHandler:
     """Handles what the host sends to the extension: override the
-    methods you serve (the others answer -32601); raise ``_rpc.RpcError`` to answer
-    with an error code.  ``self.peer`` calls the host back.
+    methods you serve (the others answer -32601); raise ``RpcError`` (from the package,
+    or ``errors``) to answer with an error code.  ``self.peer`` calls the
+    host back.
     """
 
     def __init__(self, peer: HostPeer) -> None:
