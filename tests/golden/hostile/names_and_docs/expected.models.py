@@ -258,7 +258,8 @@ class _WireEnum:
         schema = handler(source)
         if schema["type"] == "enum":
             schema = cast(CoreSchema, {**schema, "strict": False})
-        if issubclass(cls, Flag):
+        other_forms = cls._wire_form.__func__ is not _WireEnum._wire_form.__func__  # type: ignore[attr-defined]
+        if issubclass(cls, Flag) or other_forms:
             return core_schema.no_info_before_validator_function(
                 cls._wire_value, schema
             )
