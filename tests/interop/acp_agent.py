@@ -100,14 +100,14 @@ class InteropAgent(server.StubHandler):
         )
         read = await self.peer.fs_read_text_file(
             models.ReadTextFileRequest.model_validate(
-                {"sessionId": session, "path": "/work/notes.txt", "line": 1, "limit": 2}
+                {"sessionId": session, "path": "/project/notes.txt", "line": 1, "limit": 2}
             )
         )
         await self.peer.fs_write_text_file(
             models.WriteTextFileRequest.model_validate(
                 {
                     "sessionId": session,
-                    "path": "/work/notes.txt",
+                    "path": "/project/notes.txt",
                     "content": read.content.upper(),
                 }
             )

@@ -90,10 +90,10 @@ class SdkAgent:
             ],
         )
         read = await self.conn.read_text_file(
-            session_id, "/work/notes.txt", line=1, limit=2
+            session_id, "/project/notes.txt", line=1, limit=2
         )
         await self.conn.write_text_file(
-            session_id, "/work/notes.txt", read.content.upper()
+            session_id, "/project/notes.txt", read.content.upper()
         )
         await self.conn.session_update(
             session_id,

@@ -76,7 +76,7 @@ async def _turn(log: Path) -> tuple[Handler, dict[str, Any]]:
                 }
             )
         )
-        method = results["initialize"].auth_methods[0].id_
+        method = results["initialize"].auth_methods[0].id
         results["authenticate"] = await agent.authenticate(
             models.AuthenticateRequest.model_validate({"methodId": method})
         )

@@ -44,7 +44,7 @@ class Recording(StubClientHandler):
 
     async def roots_list(self, params: m.RequestParams | None) -> m.ListRootsResult:
         self.roots_asked += 1
-        return m.ListRootsResult(roots=[m.Root(uri="file:///work/project", name="p")])
+        return m.ListRootsResult(roots=[m.Root(uri="file:///project", name="p")])
 
     async def sampling_create_message(
         self, params: m.CreateMessageRequestParams

@@ -52,7 +52,7 @@ class Recorder:
         self.roots_asked += 1
         return types.ListRootsResult(
             roots=[
-                types.Root(uri=types.FileUrl("file:///work/project"), name="project")
+                types.Root(uri=types.FileUrl("file:///project"), name="project")
             ]
         )
 
