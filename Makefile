@@ -119,7 +119,7 @@ corpus: $(STAMP)
 
 # Byte-level fuzz of spec files (10,000 inputs per spec, report in build/fuzz/), 60 kills of
 # `generate` at random points, and the hypothesis fuzz of frontends and servers, longer.
-# FUZZ_PER_SPEC: mutated files per spec (10,000 by default; CI takes fewer to stay in its budget).
+# FUZZ_PER_SPEC: mutated files per spec (10,000 by default, as CI runs it; fewer for a quick look).
 FUZZ_PER_SPEC ?= 10000
 fuzz: $(STAMP)
 	$(BIN)/python -m tests.hostile.spec_fuzz --per-spec $(FUZZ_PER_SPEC)
