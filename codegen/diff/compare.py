@@ -461,7 +461,7 @@ class _Comparer:
                 continue
             owf = old.fields.get(wire)
             if owf is None:
-                if self._delegate_added(nwf, old, new):
+                if self._delegate_one(nwf, new, self.old):
                     continue
                 fld = nwf.field
                 rule_id = (
@@ -479,7 +479,7 @@ class _Comparer:
         for wire, owf in old.fields.items():
             if wire in new.fields or wire in gone:
                 continue
-            if self._delegate_removed(owf, old, new):
+            if self._delegate_one(owf, old, self.new):
                 continue
             fld = owf.field
             rule_id = (
@@ -546,28 +546,19 @@ class _Comparer:
             return False
         return self._pair_bases(owf.origin, nwf.origin)
 
-    def _delegate_added(self, nwf: WireField, old: _Object, new: _Object) -> bool:
-        """A key added to a base both revisions have: reported once, at the base."""
-        if nwf.adjusted or new.decl is None or nwf.origin == new.decl.name:
+    def _delegate_one(self, wf: WireField, mine: _Object, other: View) -> bool:
+        """A key added to (or removed from) a base both revisions have: ``wf`` of
+        ``mine`` comes from a base that ``other``, the other revision, has without that
+        key; reported once, at the base."""
+        if wf.adjusted or mine.decl is None or wf.origin == mine.decl.name:
             return False
-        base = _declared(self.old, nwf.origin)
+        base = _declared(other, wf.origin)
         if base is None or any(
-            wf.field.wire_name == nwf.field.wire_name
-            for wf in self.old.object_fields(base)
+            theirs.field.wire_name == wf.field.wire_name
+            for theirs in other.object_fields(base)
         ):
             return False
-        return self._pair_bases(nwf.origin, nwf.origin)
-
-    def _delegate_removed(self, owf: WireField, old: _Object, new: _Object) -> bool:
-        if owf.adjusted or old.decl is None or owf.origin == old.decl.name:
-            return False
-        base = _declared(self.new, owf.origin)
-        if base is None or any(
-            wf.field.wire_name == owf.field.wire_name
-            for wf in self.new.object_fields(base)
-        ):
-            return False
-        return self._pair_bases(owf.origin, owf.origin)
+        return self._pair_bases(wf.origin, wf.origin)
 
     def _pair_bases(self, old_name: str, new_name: str) -> bool:
         old_base = _declared(self.old, old_name)

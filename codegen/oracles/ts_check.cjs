@@ -282,6 +282,18 @@ function innermostProperty(root, position) {
   return found;
 }
 
+// The case whose text holds a position: spans are [start, end) in order; -1 for none.
+function caseAt(spans, position) {
+  let lo = 0;
+  let hi = spans.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (spans[mid][0] <= position) lo = mid;
+    else hi = mid - 1;
+  }
+  return spans[lo] && spans[lo][0] <= position && position < spans[lo][1] ? lo : -1;
+}
+
 function judge(files, cases, types, ignoreExcess) {
   const imports = [];
   const aliases = new Map();
@@ -319,14 +331,8 @@ function judge(files, cases, types, ignoreExcess) {
     const perCase = pending.map(() => []);
     for (const d of diagnostics) {
       if (d.start === undefined) continue;
-      let lo = 0;
-      let hi = spans.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (spans[mid][0] <= d.start) lo = mid;
-        else hi = mid - 1;
-      }
-      if (spans[lo] && spans[lo][0] <= d.start && d.start < spans[lo][1]) perCase[lo].push(d);
+      const at = caseAt(spans, d.start);
+      if (at >= 0) perCase[at].push(d);
       else {
         // An error outside every case (an import that does not resolve) would make every
         // type `any` and every case pass: never judge on such a program.
@@ -378,25 +384,6 @@ function judge(files, cases, types, ignoreExcess) {
     judgeAsValues(files, cases, answers, imports.join("\n") + "\nexport {};\n", reference);
   }
   return answers;
-}
-
-// A JSON value as the type of a value that is no fresh object literal: what a value read
-// with JSON.parse and known exactly would be.  Strings, numbers, booleans and null keep their
-// literal types, arrays become tuples, objects object types.
-function typeOf(node, sf) {
-  if (ts.isObjectLiteralExpression(node)) {
-    const parts = node.properties.map((p) =>
-      ts.isPropertyAssignment(p)
-        ? p.name.getText(sf) + ": " + typeOf(p.initializer, sf) + ";"
-        : p.getText(sf)
-    );
-    return "{ " + parts.join(" ") + " }";
-  }
-  if (ts.isArrayLiteralExpression(node)) {
-    return "[" + node.elements.map((e) => typeOf(e, sf)).join(", ") + "]";
-  }
-  if (ts.isParenthesizedExpression(node)) return typeOf(node.expression, sf);
-  return node.getText(sf);
 }
 
 // The second look of ignoreExcess: tsc checks a fresh object literal against a union by the
@@ -456,11 +443,10 @@ function judgeAsValues(files, cases, answers, header, reference) {
     const init = statements[i].declarationList.declarations[0].initializer;
     const removed = unknownKeys(checker, init, freshSf);
     removedPaths.push(Array.from(removed).map((p) => propertyPath(p, freshSf)));
-    const stripped = render(init, freshSf, removed);
-    const parsed = ts.createSourceFile("v.ts", "const v = " + stripped + ";", ts.ScriptTarget.ES2022, true);
-    const decl = parsed.statements[0].declarationList.declarations[0];
+    // JSON text is also TypeScript type syntax: string, number, true/false/null literal
+    // types, tuples for arrays, object types for objects (members separated by commas).
     const start = text.length;
-    text += `declare const __v${i}: ${typeOf(decl.initializer, parsed)};\n`;
+    text += `declare const __v${i}: ${render(init, freshSf, removed)};\n`;
     text += `const __c${i}: ${reference(c.type)} = __v${i};\n`;
     spans.push([start, text.length]);
   });
@@ -469,7 +455,7 @@ function judgeAsValues(files, cases, answers, header, reference) {
   const failed = new Set();
   for (const d of [...prog.getSyntacticDiagnostics(sf), ...prog.getSemanticDiagnostics(sf)]) {
     if (d.start === undefined) continue;
-    const i = spans.findIndex(([lo, hi]) => lo <= d.start && d.start < hi);
+    const i = caseAt(spans, d.start);
     if (i < 0) {
       process.stderr.write("error outside the values: TS" + d.code + "\n");
       process.exit(3);

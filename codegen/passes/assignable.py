@@ -10,10 +10,9 @@ Guarantees: pure; never raises; follows aliases, enum members and unions.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from codegen import ir
 from codegen.ir.index import Index
+from codegen.ir.verdicts import SCALARS, all_of, any_of, scalar_assignable
 
 _Key = tuple[ir.TypeExpr, ir.TypeExpr]
 
@@ -35,28 +34,15 @@ def _assignable(
         return True
     source_members = _members(source, index)
     if source_members is not None:
-        return _all(_assignable(m, target, index, assuming) for m in source_members)
+        return all_of(_assignable(m, target, index, assuming) for m in source_members)
     target_members = _members(target, index)
     if target_members is not None:
-        return _any(_assignable(source, m, index, assuming) for m in target_members)
+        return any_of(_assignable(source, m, index, assuming) for m in target_members)
     if isinstance(source, ir.AnyJson):
         return None
     source, target = _scalar(source, index), _scalar(target, index)
-    if isinstance(source, ir.Literal):
-        if isinstance(target, ir.Literal):
-            return (
-                type(source.value) is type(target.value)
-                and source.value == target.value
-            )
-        if isinstance(target, ir.Primitive):
-            return _literal_kind(source.value, target.kind)
-    if isinstance(source, ir.Primitive) and isinstance(target, ir.Primitive):
-        return source.kind is target.kind or (
-            source.kind is ir.PrimitiveKind.INTEGER
-            and target.kind is ir.PrimitiveKind.NUMBER
-        )
-    if isinstance(source, ir.Primitive) and isinstance(target, ir.Literal):
-        return False
+    if isinstance(source, SCALARS) and isinstance(target, SCALARS):
+        return scalar_assignable(source, target)
     source_struct, target_struct = index.struct_of(source), index.struct_of(target)
     if target_struct is not None:
         if source_struct is None:
@@ -70,7 +56,7 @@ def _assignable(
         if isinstance(source, ir.ArrayOf):
             return _assignable(source.items, target.items, index, assuming)
         if isinstance(source, ir.TupleOf):
-            return _all(
+            return all_of(
                 _assignable(i, target.items, index, assuming) for i in source.items
             )
         return False if _is_scalar(source) or source_struct else None
@@ -118,7 +104,7 @@ def _struct(
         f.wire_name for f in theirs
     }:
         return False
-    return _all(iter(verdicts))
+    return all_of(iter(verdicts))
 
 
 def _members(expr: ir.TypeExpr, index: Index) -> tuple[ir.TypeExpr, ...] | None:
@@ -148,31 +134,3 @@ def _scalar(expr: ir.TypeExpr, index: Index) -> ir.TypeExpr:
 
 def _is_scalar(expr: ir.TypeExpr) -> bool:
     return isinstance(expr, (ir.Primitive, ir.Literal, ir.EnumMemberRef))
-
-
-def _literal_kind(value: str | float | bool, kind: ir.PrimitiveKind) -> bool:
-    if isinstance(value, bool):
-        return kind is ir.PrimitiveKind.BOOLEAN
-    if isinstance(value, str):
-        return kind is ir.PrimitiveKind.STRING
-    if kind is ir.PrimitiveKind.INTEGER:
-        return isinstance(value, int)
-    return kind is ir.PrimitiveKind.NUMBER
-
-
-def _all(verdicts: Iterable[bool | None]) -> bool | None:
-    unknown = False
-    for verdict in verdicts:
-        if verdict is False:
-            return False
-        unknown = unknown or verdict is None
-    return None if unknown else True
-
-
-def _any(verdicts: Iterable[bool | None]) -> bool | None:
-    unknown = False
-    for verdict in verdicts:
-        if verdict is True:
-            return True
-        unknown = unknown or verdict is None
-    return None if unknown else False

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
 
+from codegen.backends.escape import md_heading
 from codegen.tools import docs_links, docs_search
 
 # Pinned: the site renders the same diagrams every build; the tarball must match the
@@ -201,7 +202,7 @@ def _home(protocols: list[Protocol]) -> str:
     for entry in protocols:
         lines += [
             "",
-            f"## {_heading(entry.title)}",
+            f"## {md_heading(entry.title)}",
             "",
             entry.summary,
             "",
@@ -213,20 +214,6 @@ def _home(protocols: list[Protocol]) -> str:
             ),
         ]
     return "\n".join(lines) + "\n"
-
-
-def _heading(text: str) -> str:
-    """A title as heading text: no HTML, no emphasis (as ``escape.md_heading``)."""
-    flat = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
-    out = []
-    for ch in flat:
-        if ch in "\\`*_[]{}#":
-            out.append("\\" + ch)
-        elif ch in "<>&":
-            out.append(html.escape(ch))
-        else:
-            out.append(ch)
-    return "".join(out) or "\\_"
 
 
 def _write_source_page(source: Path, path: str, target: Path, entry: Protocol) -> None:

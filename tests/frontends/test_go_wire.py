@@ -6,6 +6,7 @@ import importlib
 import json
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -332,18 +333,21 @@ type Paint struct {
 """
 
 
-@pytest.fixture(scope="module")
-def color(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """The Color spec through the pipeline: the bindings module and the schema."""
-    root = tmp_path_factory.mktemp("go_color")
+@contextmanager
+def _go_bindings(
+    tmp_path_factory: pytest.TempPathFactory, spec_id: str, source: str
+) -> Iterator[tuple[ModuleType, ir.Protocol]]:
+    """A Go source through the pipeline and the bindings backend, imported (and
+    forgotten again afterwards)."""
+    root = tmp_path_factory.mktemp(f"go_{spec_id}")
     (root / "spec.toml").write_text(
-        '[spec]\nid = "colors"\nlanguage = "go"\nsources = ["input.go"]\n',
+        f'[spec]\nid = "{spec_id}"\nlanguage = "go"\nsources = ["input.go"]\n',
         encoding="utf-8",
     )
-    (root / "input.go").write_text(COLOR_SPEC, encoding="utf-8")
+    (root / "input.go").write_text(source, encoding="utf-8")
     outcome = load_protocol(root, repo_root=root)
     assert outcome.protocol is not None and not outcome.diags.has_errors()
-    package = "go_color_bindings"
+    package = f"go_{spec_id}_bindings"
     for relative, text in python_backend.render(outcome.protocol, package).items():
         path = root / "out" / relative
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -353,10 +357,21 @@ def color(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         module: ModuleType = importlib.import_module(package)
     finally:
         sys.path.remove(str(root / "out" / "python"))
-    bundle = schema_backend.build_schema(outcome.protocol)
-    yield {"module": module, "bundle": bundle, "protocol": outcome.protocol}
-    for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
-        del sys.modules[name]
+    try:
+        yield module, outcome.protocol
+    finally:
+        for name in [
+            n for n in sys.modules if n == package or n.startswith(package + ".")
+        ]:
+            del sys.modules[name]
+
+
+@pytest.fixture(scope="module")
+def color(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """The Color spec through the pipeline: the bindings module and the schema."""
+    with _go_bindings(tmp_path_factory, "colors", COLOR_SPEC) as (module, protocol):
+        bundle = schema_backend.build_schema(protocol)
+        yield {"module": module, "bundle": bundle, "protocol": protocol}
 
 
 def _schema_accepts(bundle: dict[str, Any], name: str, instance: Any) -> bool:
@@ -415,27 +430,8 @@ type Opts struct {
 
 @pytest.fixture(scope="module")
 def omit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
-    root = tmp_path_factory.mktemp("go_omit")
-    (root / "spec.toml").write_text(
-        '[spec]\nid = "omit"\nlanguage = "go"\nsources = ["input.go"]\n',
-        encoding="utf-8",
-    )
-    (root / "input.go").write_text(OMIT_SPEC, encoding="utf-8")
-    outcome = load_protocol(root, repo_root=root)
-    assert outcome.protocol is not None and not outcome.diags.has_errors()
-    package = "go_omit_bindings"
-    for relative, text in python_backend.render(outcome.protocol, package).items():
-        path = root / "out" / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    sys.path.insert(0, str(root / "out" / "python"))
-    try:
-        module: ModuleType = importlib.import_module(package)
-    finally:
-        sys.path.remove(str(root / "out" / "python"))
-    yield module
-    for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
-        del sys.modules[name]
+    with _go_bindings(tmp_path_factory, "omit", OMIT_SPEC) as (module, _):
+        yield module
 
 
 def test_bindings_leave_out_empty_omitempty_values_as_go_writes(

@@ -100,7 +100,12 @@ class InteropAgent(server.StubHandler):
         )
         read = await self.peer.fs_read_text_file(
             models.ReadTextFileRequest.model_validate(
-                {"sessionId": session, "path": "/project/notes.txt", "line": 1, "limit": 2}
+                {
+                    "sessionId": session,
+                    "path": "/project/notes.txt",
+                    "line": 1,
+                    "limit": 2,
+                }
             )
         )
         await self.peer.fs_write_text_file(

@@ -51,9 +51,7 @@ class Recorder:
     async def roots(self, context: RequestContext[Any, Any]) -> types.ListRootsResult:
         self.roots_asked += 1
         return types.ListRootsResult(
-            roots=[
-                types.Root(uri=types.FileUrl("file:///project"), name="project")
-            ]
+            roots=[types.Root(uri=types.FileUrl("file:///project"), name="project")]
         )
 
     async def sampling(

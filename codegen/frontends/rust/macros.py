@@ -29,6 +29,7 @@ from tree_sitter import Node
 from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.syntax import node_text, span_of
+from codegen.frontends.rust.cfg import split_groups
 from codegen.frontends.rust.literals import string_literal_value
 from codegen.spec.source import SourceText
 
@@ -47,16 +48,6 @@ class MethodEntry:
     span: ir.Span
 
 
-def _split(tree: Node) -> list[list[Node]]:
-    groups: list[list[Node]] = [[]]
-    for child in tree.children[1:-1]:
-        if child.type == ",":
-            groups.append([])
-        elif child.type not in ("line_comment", "block_comment"):
-            groups[-1].append(child)
-    return [group for group in groups if group]
-
-
 def read_peer_macro(
     node: Node, source: SourceText, diags: Diagnostics
 ) -> list[MethodEntry]:
@@ -65,7 +56,7 @@ def read_peer_macro(
     if tree is None:
         diags.report("MTH001", f"{PEER_MACRO}! has no argument list", span)
         return []
-    groups = _split(tree)
+    groups = split_groups(tree)
     header = groups[:_HEADER]
     if len(header) < _HEADER or any(
         len(g) != 1 or g[0].type != "identifier" for g in header
@@ -97,7 +88,7 @@ def _entry(
             span,
         )
         return None
-    items = _split(group[0])
+    items = split_groups(group[0])
     kinds = [item[0].type if len(item) == 1 else "?" for item in items]
     # (method_fn, "wireName", Params, Response) — the early releases, payloads always
     # present — or (method_fn, "wireName", Params, true|false, Response, true|false).

@@ -550,16 +550,9 @@ class Evaluator(Materializer):
             return literal(parse_number(text))
         if child.type in ("true", "false"):
             return literal(child.type == "true")
-        if child.type == "unary_expression":
-            argument = child.child_by_field_name("argument")
-            operator = node_text(child.child_by_field_name("operator"))
-            if (
-                argument is not None
-                and argument.type == "number"
-                and operator in ("-", "+")
-            ):
-                number = parse_number(node_text(argument))
-                return literal(-number if operator == "-" else number)
+        signed = _signed_number(child)
+        if signed is not None:
+            return literal(signed)
         return self._bad(span, f"the literal type {text!r} is not supported")
 
     def _template(self, node: Node, span: ir.Span) -> TsType:
@@ -888,15 +881,9 @@ class Evaluator(Materializer):
         if kind == "undefined":
             return UNDEFINED
         if kind == "unary_expression":
-            argument = node.child_by_field_name("argument")
-            operator = node_text(node.child_by_field_name("operator"))
-            if (
-                argument is not None
-                and argument.type == "number"
-                and operator in ("-", "+")
-            ):
-                number = parse_number(node_text(argument))
-                return literal(-number if operator == "-" else number)
+            signed = _signed_number(node)
+            if signed is not None:
+                return literal(signed)
             return self._bad(
                 span, f"the expression {node_text(node)!r} is not a constant"
             )
@@ -1002,6 +989,18 @@ class Evaluator(Materializer):
 def _all_defaults(symbol: Symbol) -> bool:
     """A generic declaration usable without type arguments (or not generic at all)."""
     return all(param.default is not None for param in symbol.params)
+
+
+def _signed_number(node: Node) -> int | float | None:
+    """``-1`` / ``+2.5`` (a unary expression of a number literal), else None."""
+    if node.type != "unary_expression":
+        return None
+    argument = node.child_by_field_name("argument")
+    operator = node_text(node.child_by_field_name("operator"))
+    if argument is None or argument.type != "number" or operator not in ("-", "+"):
+        return None
+    number = parse_number(node_text(argument))
+    return -number if operator == "-" else number
 
 
 def _named(node: Node | None) -> list[Node]:

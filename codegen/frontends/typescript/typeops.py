@@ -13,8 +13,6 @@ fit, as TypeScript assumes).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from codegen import ir
 from codegen.frontends.typescript.state import State
 from codegen.frontends.typescript.tstypes import (
@@ -35,13 +33,7 @@ from codegen.frontends.typescript.tstypes import (
     members_of,
     union_of,
 )
-
-_KIND_OF_VALUE = {
-    str: ir.PrimitiveKind.STRING,
-    bool: ir.PrimitiveKind.BOOLEAN,
-    int: ir.PrimitiveKind.NUMBER,
-    float: ir.PrimitiveKind.NUMBER,
-}
+from codegen.ir.verdicts import SCALARS, all_of, any_of, scalar_assignable
 
 
 class TypeOps(State):
@@ -376,9 +368,9 @@ class TypeOps(State):
         if source == target:
             return True
         if isinstance(source, Union):
-            return _all(self._assignable(m, target, assuming) for m in source.members)
+            return all_of(self._assignable(m, target, assuming) for m in source.members)
         if isinstance(target, Union):
-            return _any(self._assignable(source, m, assuming) for m in target.members)
+            return any_of(self._assignable(source, m, assuming) for m in target.members)
         if target is NEVER or target is UNDEFINED or source is UNDEFINED:
             return False
         if isinstance(source, Leaf) and isinstance(target, Leaf):
@@ -398,7 +390,7 @@ class TypeOps(State):
         if isinstance(target, Tup) and isinstance(source, Tup):
             if len(source.items) != len(target.items):
                 return False
-            return _all(
+            return all_of(
                 self._assignable(a, b, assuming)
                 for a, b in zip(source.items, target.items, strict=True)
             )
@@ -406,7 +398,7 @@ class TypeOps(State):
             return False
         if isinstance(target, Arr) and isinstance(source, (Arr, Tup)):
             items = source.items if isinstance(source, Tup) else (source.items,)
-            return _all(self._assignable(i, target.items, assuming) for i in items)
+            return all_of(self._assignable(i, target.items, assuming) for i in items)
         if isinstance(target, Dict) and isinstance(source, Dict):
             return self._assignable(source.values, target.values, assuming)
         if _is_scalar(source) and isinstance(target, (Arr, Tup, Dict)):
@@ -435,38 +427,18 @@ class TypeOps(State):
             )
         if target.closed and set(mine) - {p.name for p in target.props}:
             return False
-        return _all(iter(verdicts))
+        return all_of(iter(verdicts))
 
 
 def _leaf_assignable(source: ir.TypeExpr, target: ir.TypeExpr) -> bool | None:
     if isinstance(target, ir.AnyJson):
         return None if target.structured or target.object_only else True
+    if isinstance(source, SCALARS) and isinstance(target, SCALARS):
+        return scalar_assignable(source, target)
     if isinstance(source, ir.Literal):
-        if isinstance(target, ir.Literal):
-            return (
-                type(source.value) is type(target.value)
-                and source.value == target.value
-            )
-        if isinstance(target, ir.Primitive):
-            kind = _KIND_OF_VALUE.get(type(source.value))
-            if target.kind is ir.PrimitiveKind.INTEGER:
-                return isinstance(source.value, int) and not isinstance(
-                    source.value, bool
-                )
-            return kind is target.kind
         return False if isinstance(target, ir.Ref) else None
-    if isinstance(source, ir.Primitive) and isinstance(target, ir.Primitive):
-        if source.kind is target.kind:
-            return True
-        return source.kind is ir.PrimitiveKind.INTEGER and (
-            target.kind is ir.PrimitiveKind.NUMBER
-        )
-    if isinstance(source, ir.Primitive) and isinstance(target, ir.Literal):
-        return False
     if isinstance(source, ir.Ref) and isinstance(target, ir.Ref):
         return True if source.name == target.name else None
-    if isinstance(source, (ir.Primitive, ir.Literal)) and isinstance(target, ir.Ref):
-        return None
     return None
 
 
@@ -474,24 +446,6 @@ def _is_scalar(value: TsType) -> bool:
     return isinstance(value, Leaf) and isinstance(
         value.expr, (ir.Primitive, ir.Literal, ir.EnumMemberRef)
     )
-
-
-def _all(verdicts: Iterable[bool | None]) -> bool | None:
-    unknown = False
-    for verdict in verdicts:
-        if verdict is False:
-            return False
-        unknown = unknown or verdict is None
-    return None if unknown else True
-
-
-def _any(verdicts: Iterable[bool | None]) -> bool | None:
-    unknown = False
-    for verdict in verdicts:
-        if verdict is True:
-            return True
-        unknown = unknown or verdict is None
-    return None if unknown else False
 
 
 def _number_text(value: float | bool | str) -> str:
