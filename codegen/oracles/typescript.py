@@ -183,21 +183,10 @@ class TypeScriptOracle:
                     self.used.get("ts-excess-properties", 0) + 1
                 )
             if answer["accept"]:
-                out.append(
-                    Answer(
-                        True,
-                        case.text,
-                        "; ".join(
-                            f"excess property {p} ignored" for p in answer["removed"]
-                        )
-                        or (
-                            "assignable as a value read with JSON.parse (no fresh "
-                            "object literal)"
-                            if answer.get("asValue")
-                            else ""
-                        ),
-                    )
-                )
+                notes = [f"excess property {p} ignored" for p in answer["removed"]]
+                if answer.get("asValue"):
+                    notes.append("assignable as a value read with JSON.parse")
+                out.append(Answer(True, case.text, "; ".join(notes)))
             else:
                 out.append(Answer(False, None, "; ".join(answer["errors"])))
         return out

@@ -95,3 +95,33 @@ def test_typescript_oracle_checks_types() -> None:
     assert [a.accept for a in answers] == [True, False, False, True, False]
     assert "protocolVersion" in answers[1].detail
     assert "excess property /zz" in answers[3].detail
+
+
+def test_typescript_oracle_reads_a_union_as_parsed_messages() -> None:
+    """tsc guesses a union member from a fresh literal's keys and reports unknown keys
+    nested in it (or a weak type with none of its keys) as other errors; the second look
+    reads the case as a parsed message, unknown keys aside, and still rejects real errors.
+    """
+    roots = '"jsonrpc":"2.0","method":"notifications/roots/list_changed"'
+    # A task's keys under the roots notification: tsc takes it for a task status
+    # notification (TS2322 on "status"), the first look cannot see an excess key.
+    task = '"taskId":"t","status":"completed","createdAt":"c","lastUpdatedAt":"u"'
+    answers = _judge(
+        "mcp",
+        [
+            ("ClientNotification", "{" + roots + ',"params":{' + task + "}}"),
+            ("ClientNotification", "{" + roots + ',"params":{' + task + ',"_meta":5}}'),
+            ("ClientNotification", "{" + roots + ',"params":{"_meta":5}}'),
+            (
+                "ClientNotification",
+                '{"jsonrpc":"2.0","method":"notifications/nope","params":{}}',
+            ),
+            (
+                "ClientNotification",
+                '{"jsonrpc":"1.0","method":"notifications/initialized"}',
+            ),
+        ],
+    )
+    assert [a.accept for a in answers] == [True, False, False, False, False]
+    assert "JSON.parse" in answers[0].detail
+    assert "/params/status ignored" in answers[0].detail
