@@ -77,6 +77,7 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
         ),
         "decls": decls,
         "models": [d.name for d in decls if d.kind == "model"],
+        "by_wire_tag": any("_ByWireTag(" in d.value for d in decls),
         "left_out_when": any(
             "_left_out_when(" in f.value for d in decls for f in d.fields
         ),

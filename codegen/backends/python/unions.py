@@ -17,11 +17,12 @@ JSON types exactly (``true`` never matches the tag ``1``).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Iterator, Sequence
+from dataclasses import fields, is_dataclass, replace
+from functools import cached_property
 
 from codegen import ir, naming
-from codegen.backends.python.decls import DeclBuilder
+from codegen.backends.python.decls import DeclBuilder, _is_literal_like
 from codegen.backends.python.names import (
     has_untagged_fallback,
     needs_wrapper,
@@ -264,6 +265,73 @@ class UnionBuilder(DeclBuilder):
         out.append(self._by_tag(union, classes, key, note, nested, catch_all))
         return out
 
+    @cached_property
+    def _union_members(self) -> frozenset[str]:
+        """The unions that are a member of another union (a variant, or a member of an
+        inline union other than ``null``), through aliases.  pydantic-core's tagged
+        union writes a value of a sibling member with warnings; these keep the
+        callable."""
+        found: set[str] = set()
+
+        def mark(expr: ir.TypeExpr | None) -> None:
+            resolved = self.index.resolve(expr) if expr is not None else None
+            if isinstance(resolved, ir.Ref):
+                if isinstance(self.index.get(resolved.name), ir.UnionDecl):
+                    found.add(resolved.name)
+            elif isinstance(resolved, ir.InlineUnion):
+                for member in resolved.members:
+                    mark(member)
+
+        for node in _nodes((self.protocol.decls, self.protocol.methods)):
+            if isinstance(node, ir.UnionDecl):
+                for variant in node.variants:
+                    mark(variant.type)
+            elif isinstance(node, ir.InlineUnion):
+                members = [m for m in node.members if not _is_null(m)]
+                if len(members) > 1:
+                    for member in members:
+                        mark(member)
+        return frozenset(found)
+
+    def _tag_admits(
+        self, variant: ir.Variant, cls: str, attr: str | None, key: str
+    ) -> bool:
+        """Whether a model of this variant is written by its own class when the tag
+        at its attribute ``key`` picks the class: the attribute is the wire key, and
+        its tag field takes only this variant's tags."""
+        if attr != key:
+            return False
+        own: set[object] = set(variant.tag_values or (variant.name,))
+        struct = self.index.struct_of(variant.type) if variant.type else None
+        if struct is None or cls != self.names[struct.name]:
+            return True  # a wrapper: its tag field is ``Literal`` of exactly these
+        fld = next(f for f in self.index.wire_fields(struct) if f.wire_name == key)
+        values: tuple[object, ...] | None = self._tags.get((struct.name, key))
+        if values is None or _is_literal_like(self.index, fld.type):
+            resolved = self.index.resolve(fld.type)
+            members = (
+                resolved.members
+                if isinstance(resolved, ir.InlineUnion)
+                else (resolved,)
+            )
+            found = [self._literal_value(m) for m in members]
+            if any(v is None for v in found):
+                return False
+            values = tuple(v for v in found if v is not None)
+        return set(values) <= own
+
+    def _literal_value(self, expr: ir.TypeExpr) -> str | int | float | bool | None:
+        """The one wire value of a literal type (``'x'``, ``Kind.X``), else None."""
+        if isinstance(expr, ir.Literal):
+            return expr.value
+        if isinstance(expr, ir.EnumMemberRef):
+            enum = self.index.get(expr.enum)
+            if isinstance(enum, ir.EnumDecl):
+                for member in enum.members:
+                    if member.name == expr.member:
+                        return member.value
+        return None
+
     def _nested_models(self, variant: ir.Variant) -> list[str]:
         """The model classes of a variant that names a union of models, else []."""
         found: list[str] = []
@@ -337,7 +405,17 @@ class UnionBuilder(DeclBuilder):
             dict_fallback=fallback,
             other_fallback="None",
         )
-        return self._discriminated_view(union, members, disc, comment)
+        by_wire_tag: str | None = None
+        if (
+            not union.open
+            and catch_all is None
+            and not nested
+            and self._tagged_part is None
+            and union.name not in self._union_members
+            and all(self._tag_admits(v, cls, attr, key) for v, cls, attr in classes)
+        ):
+            by_wire_tag = _wire_tags(key, tags, {v.name: cls for v, cls, _ in classes})
+        return self._discriminated_view(union, members, disc, comment, by_wire_tag)
 
     def _discriminated_view(
         self,
@@ -345,12 +423,14 @@ class UnionBuilder(DeclBuilder):
         classes: Sequence[tuple[ir.Variant, str, str | None]],
         disc: DiscriminatorView,
         comment: str,
+        by_wire_tag: str | None = None,
     ) -> DeclView:
         tagged = " | ".join(
             f"Annotated[{cls}, Tag({json.dumps(variant.name)})]"
             for variant, cls, _ in classes
         )
-        value = f"Annotated[{tagged}, Discriminator({disc.function})]"
+        extra = f", {by_wire_tag}" if by_wire_tag else ""
+        value = f"Annotated[{tagged}, Discriminator({disc.function}){extra}]"
         return self._union_view(union, value, (comment,), disc)
 
     def _discriminator_name(self, union: ir.UnionDecl) -> str:
@@ -401,6 +481,39 @@ class UnionBuilder(DeclBuilder):
         )
         out.append(self._union_view(union, " | ".join(parts), comment))
         return out
+
+
+def _is_null(expr: ir.TypeExpr) -> bool:
+    return isinstance(expr, ir.Primitive) and expr.kind is ir.PrimitiveKind.NULL
+
+
+def _nodes(value: object) -> Iterator[object]:
+    """Every IR node under ``value`` (dataclasses, tuples), depth-first."""
+    yield value
+    if isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _nodes(item)
+    elif is_dataclass(value) and not isinstance(value, type):
+        for fld in fields(value):
+            yield from _nodes(getattr(value, fld.name))
+
+
+def _wire_tags(
+    key: str,
+    tags: Sequence[tuple[ir.Variant, str | int | bool]],
+    classes: dict[str, str],
+) -> str | None:
+    """``_ByWireTag(key, {tag: model})``, pydantic-core's own tagged union for JSON
+    input, when it reads exactly as the callable discriminator does there: every tag is
+    a string (pydantic-core would match ``true`` to the tag ``1``), every variant one
+    model, no tag left for a fallback.  Python input keeps the callable (it tells
+    instances apart by class)."""
+    if not all(isinstance(tag, str) for _, tag in tags):
+        return None
+    mapping = ", ".join(
+        f"{json.dumps(tag)}: {classes[variant.name]}" for variant, tag in tags
+    )
+    return f"_ByWireTag({json.dumps(key)}, {{{mapping}}})"
 
 
 def _never_object(index: Index, expr: ir.TypeExpr) -> bool:

@@ -310,6 +310,29 @@ class _WireEnum:
         return handler(schema)
 
 
+class _ByWireTag:
+    """A union of models told apart by the string at one wire key, read from and
+    written to JSON by pydantic-core's own tagged union (no Python call per value): it
+    looks the key up by its wire name only and matches only a JSON string, as the
+    callable discriminator before it does; a model is written by the class its tag
+    names, which is its own.  Python input and output keep that callable, which tells
+    model instances apart by their class."""
+
+    def __init__(self, key: str, models: dict[str, type[BaseModel]]) -> None:
+        self.key = key
+        self.models = models
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        from_python = handler(source)
+        from_json = core_schema.tagged_union_schema(
+            {tag: handler.generate_schema(model) for tag, model in self.models.items()},
+            discriminator=self.key,
+        )
+        return core_schema.json_or_python_schema(from_json, from_python)
+
+
 def _filled(**options: Any) -> Any:
     """A field with one legal value (a tag): the constructor fills it in when left out
     (type checkers see a default), while a message read from the wire must carry it."""
@@ -795,6 +818,16 @@ ToolCallConfirmation: TypeAlias = Annotated[
     | Annotated[ToolCallConfirmationFetch, Tag("Fetch")]
     | Annotated[ToolCallConfirmationOther, Tag("Other")],
     Discriminator(_discriminate_tool_call_confirmation),
+    _ByWireTag(
+        "type",
+        {
+            "edit": ToolCallConfirmationEdit,
+            "execute": ToolCallConfirmationExecute,
+            "mcp": ToolCallConfirmationMcp,
+            "fetch": ToolCallConfirmationFetch,
+            "other": ToolCallConfirmationOther,
+        },
+    ),
 ]
 
 
@@ -1018,6 +1051,9 @@ ToolCallContent: TypeAlias = Annotated[
     Annotated[ToolCallContentMarkdown, Tag("Markdown")]
     | Annotated[ToolCallContentDiff, Tag("Diff")],
     Discriminator(_discriminate_tool_call_content),
+    _ByWireTag(
+        "type", {"markdown": ToolCallContentMarkdown, "diff": ToolCallContentDiff}
+    ),
 ]
 
 

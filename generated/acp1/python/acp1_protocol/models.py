@@ -314,6 +314,29 @@ class _WireEnum:
         return handler(schema)
 
 
+class _ByWireTag:
+    """A union of models told apart by the string at one wire key, read from and
+    written to JSON by pydantic-core's own tagged union (no Python call per value): it
+    looks the key up by its wire name only and matches only a JSON string, as the
+    callable discriminator before it does; a model is written by the class its tag
+    names, which is its own.  Python input and output keep that callable, which tells
+    model instances apart by their class."""
+
+    def __init__(self, key: str, models: dict[str, type[BaseModel]]) -> None:
+        self.key = key
+        self.models = models
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        from_python = handler(source)
+        from_json = core_schema.tagged_union_schema(
+            {tag: handler.generate_schema(model) for tag, model in self.models.items()},
+            discriminator=self.key,
+        )
+        return core_schema.json_or_python_schema(from_json, from_python)
+
+
 def _filled(**options: Any) -> Any:
     """A field with one legal value (a tag): the constructor fills it in when left out
     (type checkers see a default), while a message read from the wire must carry it."""
@@ -1893,6 +1916,9 @@ SessionConfigKind: TypeAlias = Annotated[
     Annotated[SessionConfigKindSelect, Tag("Select")]
     | Annotated[SessionConfigKindBoolean, Tag("Boolean")],
     Discriminator(_discriminate_session_config_kind),
+    _ByWireTag(
+        "type", {"select": SessionConfigKindSelect, "boolean": SessionConfigKindBoolean}
+    ),
 ]
 """Type-specific session configuration option payload."""
 
@@ -1997,6 +2023,10 @@ SessionConfigOption: TypeAlias = Annotated[
     Annotated[SessionConfigOptionSelect, Tag("Select")]
     | Annotated[SessionConfigOptionBoolean, Tag("Boolean")],
     Discriminator(_discriminate_session_config_option),
+    _ByWireTag(
+        "type",
+        {"select": SessionConfigOptionSelect, "boolean": SessionConfigOptionBoolean},
+    ),
 ]
 """A session configuration option selector and its current state."""
 
@@ -3964,6 +3994,13 @@ RequestPermissionOutcome: TypeAlias = Annotated[
     Annotated[RequestPermissionOutcomeCancelled, Tag("Cancelled")]
     | Annotated[RequestPermissionOutcomeSelected, Tag("Selected")],
     Discriminator(_discriminate_request_permission_outcome),
+    _ByWireTag(
+        "outcome",
+        {
+            "cancelled": RequestPermissionOutcomeCancelled,
+            "selected": RequestPermissionOutcomeSelected,
+        },
+    ),
 ]
 """The outcome of a permission request."""
 
@@ -4985,6 +5022,16 @@ ContentBlock: TypeAlias = Annotated[
     | Annotated[ContentBlockResourceLink, Tag("ResourceLink")]
     | Annotated[ContentBlockResource, Tag("Resource")],
     Discriminator(_discriminate_content_block),
+    _ByWireTag(
+        "type",
+        {
+            "text": ContentBlockText,
+            "image": ContentBlockImage,
+            "audio": ContentBlockAudio,
+            "resource_link": ContentBlockResourceLink,
+            "resource": ContentBlockResource,
+        },
+    ),
 ]
 """Content blocks represent displayable information in the Agent Client Protocol.
 
@@ -8278,6 +8325,14 @@ ToolCallContent: TypeAlias = Annotated[
     | Annotated[ToolCallContentDiff, Tag("Diff")]
     | Annotated[ToolCallContentTerminal, Tag("Terminal")],
     Discriminator(_discriminate_tool_call_content),
+    _ByWireTag(
+        "type",
+        {
+            "content": ToolCallContentContent,
+            "diff": ToolCallContentDiff,
+            "terminal": ToolCallContentTerminal,
+        },
+    ),
 ]
 """Content produced by a tool call.
 

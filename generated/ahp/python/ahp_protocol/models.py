@@ -296,6 +296,29 @@ class _WireEnum:
         return handler(schema)
 
 
+class _ByWireTag:
+    """A union of models told apart by the string at one wire key, read from and
+    written to JSON by pydantic-core's own tagged union (no Python call per value): it
+    looks the key up by its wire name only and matches only a JSON string, as the
+    callable discriminator before it does; a model is written by the class its tag
+    names, which is its own.  Python input and output keep that callable, which tells
+    model instances apart by their class."""
+
+    def __init__(self, key: str, models: dict[str, type[BaseModel]]) -> None:
+        self.key = key
+        self.models = models
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        from_python = handler(source)
+        from_json = core_schema.tagged_union_schema(
+            {tag: handler.generate_schema(model) for tag, model in self.models.items()},
+            discriminator=self.key,
+        )
+        return core_schema.json_or_python_schema(from_json, from_python)
+
+
 def _filled(**options: Any) -> Any:
     """A field with one legal value (a tag): the constructor fills it in when left out
     (type checkers see a default), while a message read from the wire must carry it."""
@@ -521,6 +544,9 @@ ReconnectResult: TypeAlias = Annotated[
     Annotated[ReconnectReplayResult, Tag("ReconnectReplayResult")]
     | Annotated[ReconnectSnapshotResult, Tag("ReconnectSnapshotResult")],
     Discriminator(_discriminate_reconnect_result),
+    _ByWireTag(
+        "type", {"replay": ReconnectReplayResult, "snapshot": ReconnectSnapshotResult}
+    ),
 ]
 """Result of the `reconnect` command."""
 
@@ -1706,6 +1732,17 @@ SessionInputQuestion: TypeAlias = Annotated[
         SessionInputMultiSelectQuestion, Tag("SessionInputMultiSelectQuestion")
     ],
     Discriminator(_discriminate_session_input_question),
+    _ByWireTag(
+        "kind",
+        {
+            "text": SessionInputTextQuestion,
+            "number": SessionInputNumberQuestion,
+            "integer": SessionInputNumberQuestion,
+            "boolean": SessionInputBooleanQuestion,
+            "single-select": SessionInputSingleSelectQuestion,
+            "multi-select": SessionInputMultiSelectQuestion,
+        },
+    ),
 ]
 """One question within a session input request."""
 
@@ -1826,6 +1863,16 @@ SessionInputAnswerValue: TypeAlias = Annotated[
         SessionInputSelectedManyAnswerValue, Tag("SessionInputSelectedManyAnswerValue")
     ],
     Discriminator(_discriminate_session_input_answer_value),
+    _ByWireTag(
+        "kind",
+        {
+            "text": SessionInputTextAnswerValue,
+            "number": SessionInputNumberAnswerValue,
+            "boolean": SessionInputBooleanAnswerValue,
+            "selected": SessionInputSelectedAnswerValue,
+            "selected-many": SessionInputSelectedManyAnswerValue,
+        },
+    ),
 ]
 
 
@@ -1883,6 +1930,14 @@ SessionInputAnswer: TypeAlias = Annotated[
     Annotated[SessionInputAnswered, Tag("SessionInputAnswered")]
     | Annotated[SessionInputSkipped, Tag("SessionInputSkipped")],
     Discriminator(_discriminate_session_input_answer),
+    _ByWireTag(
+        "state",
+        {
+            "draft": SessionInputAnswered,
+            "submitted": SessionInputAnswered,
+            "skipped": SessionInputSkipped,
+        },
+    ),
 ]
 """Draft, submitted, or skipped answer for one question."""
 
@@ -2092,6 +2147,15 @@ ResponsePart: TypeAlias = Annotated[
     | Annotated[ToolCallResponsePart, Tag("ToolCallResponsePart")]
     | Annotated[ReasoningResponsePart, Tag("ReasoningResponsePart")],
     Discriminator(_discriminate_response_part),
+    _ByWireTag(
+        "kind",
+        {
+            "markdown": MarkdownResponsePart,
+            "contentRef": ResourceReponsePart,
+            "toolCall": ToolCallResponsePart,
+            "reasoning": ReasoningResponsePart,
+        },
+    ),
 ]
 
 
@@ -2706,6 +2770,17 @@ ToolCallState: TypeAlias = Annotated[
     | Annotated[ToolCallCompletedState, Tag("ToolCallCompletedState")]
     | Annotated[ToolCallCancelledState, Tag("ToolCallCancelledState")],
     Discriminator(_discriminate_tool_call_state),
+    _ByWireTag(
+        "status",
+        {
+            "streaming": ToolCallStreamingState,
+            "pending-confirmation": ToolCallPendingConfirmationState,
+            "running": ToolCallRunningState,
+            "pending-result-confirmation": ToolCallPendingResultConfirmationState,
+            "completed": ToolCallCompletedState,
+            "cancelled": ToolCallCancelledState,
+        },
+    ),
 ]
 """Discriminated union of all tool call lifecycle states.
 
@@ -3017,6 +3092,17 @@ ToolResultContent: TypeAlias = Annotated[
     | Annotated[ToolResultTerminalContent, Tag("ToolResultTerminalContent")]
     | Annotated[ToolResultSubagentContent, Tag("ToolResultSubagentContent")],
     Discriminator(_discriminate_tool_result_content),
+    _ByWireTag(
+        "type",
+        {
+            "text": ToolResultTextContent,
+            "embeddedResource": ToolResultEmbeddedResourceContent,
+            "resource": ToolResultResourceContent,
+            "fileEdit": ToolResultFileEditContent,
+            "terminal": ToolResultTerminalContent,
+            "subagent": ToolResultSubagentContent,
+        },
+    ),
 ]
 """Content block in a tool result.
 
@@ -3160,6 +3246,9 @@ TerminalClaim: TypeAlias = Annotated[
     Annotated[TerminalClientClaim, Tag("TerminalClientClaim")]
     | Annotated[TerminalSessionClaim, Tag("TerminalSessionClaim")],
     Discriminator(_discriminate_terminal_claim),
+    _ByWireTag(
+        "kind", {"client": TerminalClientClaim, "session": TerminalSessionClaim}
+    ),
 ]
 """Describes who currently holds a terminal. A terminal may be claimed by
 either a connected client or a session (e.g. during a tool call).
@@ -3277,6 +3366,10 @@ TerminalContentPart: TypeAlias = Annotated[
     Annotated[TerminalUnclassifiedPart, Tag("TerminalUnclassifiedPart")]
     | Annotated[TerminalCommandPart, Tag("TerminalCommandPart")],
     Discriminator(_discriminate_terminal_content_part),
+    _ByWireTag(
+        "type",
+        {"unclassified": TerminalUnclassifiedPart, "command": TerminalCommandPart},
+    ),
 ]
 """A content part within terminal output."""
 

@@ -297,6 +297,29 @@ class _WireEnum:
         return handler(schema)
 
 
+class _ByWireTag:
+    """A union of models told apart by the string at one wire key, read from and
+    written to JSON by pydantic-core's own tagged union (no Python call per value): it
+    looks the key up by its wire name only and matches only a JSON string, as the
+    callable discriminator before it does; a model is written by the class its tag
+    names, which is its own.  Python input and output keep that callable, which tells
+    model instances apart by their class."""
+
+    def __init__(self, key: str, models: dict[str, type[BaseModel]]) -> None:
+        self.key = key
+        self.models = models
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        from_python = handler(source)
+        from_json = core_schema.tagged_union_schema(
+            {tag: handler.generate_schema(model) for tag, model in self.models.items()},
+            discriminator=self.key,
+        )
+        return core_schema.json_or_python_schema(from_json, from_python)
+
+
 def _filled(**options: Any) -> Any:
     """A field with one legal value (a tag): the constructor fills it in when left out
     (type checkers see a default), while a message read from the wire must carry it."""
@@ -2993,6 +3016,16 @@ ContentBlock: TypeAlias = Annotated[
     | Annotated[ResourceLink, Tag("ResourceLink")]
     | Annotated[EmbeddedResource, Tag("EmbeddedResource")],
     Discriminator(_discriminate_content_block),
+    _ByWireTag(
+        "type",
+        {
+            "text": TextContent,
+            "image": ImageContent,
+            "audio": AudioContent,
+            "resource_link": ResourceLink,
+            "resource": EmbeddedResource,
+        },
+    ),
 ]
 
 
@@ -3199,6 +3232,10 @@ CompleteRequestParamsRef: TypeAlias = Annotated[
     Annotated[PromptReference, Tag("PromptReference")]
     | Annotated[ResourceTemplateReference, Tag("ResourceTemplateReference")],
     Discriminator(_discriminate_complete_request_params_ref),
+    _ByWireTag(
+        "type",
+        {"ref/prompt": PromptReference, "ref/resource": ResourceTemplateReference},
+    ),
 ]
 
 
@@ -3841,6 +3878,28 @@ ClientRequest: TypeAlias = Annotated[
     | Annotated[ListTasksRequest, Tag("ListTasksRequest")]
     | Annotated[CancelTaskRequest, Tag("CancelTaskRequest")],
     Discriminator(_discriminate_client_request),
+    _ByWireTag(
+        "method",
+        {
+            "ping": PingRequest,
+            "initialize": InitializeRequest,
+            "completion/complete": CompleteRequest,
+            "logging/setLevel": SetLevelRequest,
+            "prompts/get": GetPromptRequest,
+            "prompts/list": ListPromptsRequest,
+            "resources/list": ListResourcesRequest,
+            "resources/templates/list": ListResourceTemplatesRequest,
+            "resources/read": ReadResourceRequest,
+            "resources/subscribe": SubscribeRequest,
+            "resources/unsubscribe": UnsubscribeRequest,
+            "tools/call": CallToolRequest,
+            "tools/list": ListToolsRequest,
+            "tasks/get": GetTaskRequest,
+            "tasks/result": GetTaskPayloadRequest,
+            "tasks/list": ListTasksRequest,
+            "tasks/cancel": CancelTaskRequest,
+        },
+    ),
 ]
 
 
@@ -3881,6 +3940,16 @@ ClientNotification: TypeAlias = Annotated[
     | Annotated[RootsListChangedNotification, Tag("RootsListChangedNotification")]
     | Annotated[TaskStatusNotification, Tag("TaskStatusNotification")],
     Discriminator(_discriminate_client_notification),
+    _ByWireTag(
+        "method",
+        {
+            "notifications/cancelled": CancelledNotification,
+            "notifications/progress": ProgressNotification,
+            "notifications/initialized": InitializedNotification,
+            "notifications/roots/list_changed": RootsListChangedNotification,
+            "notifications/tasks/status": TaskStatusNotification,
+        },
+    ),
 ]
 
 
@@ -3949,6 +4018,19 @@ ServerRequest: TypeAlias = Annotated[
     | Annotated[ListTasksRequest, Tag("ListTasksRequest")]
     | Annotated[CancelTaskRequest, Tag("CancelTaskRequest")],
     Discriminator(_discriminate_server_request),
+    _ByWireTag(
+        "method",
+        {
+            "ping": PingRequest,
+            "sampling/createMessage": CreateMessageRequest,
+            "roots/list": ListRootsRequest,
+            "elicitation/create": ElicitRequest,
+            "tasks/get": GetTaskRequest,
+            "tasks/result": GetTaskPayloadRequest,
+            "tasks/list": ListTasksRequest,
+            "tasks/cancel": CancelTaskRequest,
+        },
+    ),
 ]
 
 
@@ -4009,6 +4091,20 @@ ServerNotification: TypeAlias = Annotated[
     | Annotated[ElicitationCompleteNotification, Tag("ElicitationCompleteNotification")]
     | Annotated[TaskStatusNotification, Tag("TaskStatusNotification")],
     Discriminator(_discriminate_server_notification),
+    _ByWireTag(
+        "method",
+        {
+            "notifications/cancelled": CancelledNotification,
+            "notifications/progress": ProgressNotification,
+            "notifications/message": LoggingMessageNotification,
+            "notifications/resources/updated": ResourceUpdatedNotification,
+            "notifications/resources/list_changed": ResourceListChangedNotification,
+            "notifications/tools/list_changed": ToolListChangedNotification,
+            "notifications/prompts/list_changed": PromptListChangedNotification,
+            "notifications/elicitation/complete": ElicitationCompleteNotification,
+            "notifications/tasks/status": TaskStatusNotification,
+        },
+    ),
 ]
 
 
