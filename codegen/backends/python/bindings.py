@@ -78,9 +78,11 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
         "decls": decls,
         "models": [d.name for d in decls if d.kind == "model"],
         "by_wire_tag": any("_ByWireTag(" in d.value for d in decls),
+        "by_required_keys": any("_ByRequiredKeys(" in d.value for d in decls),
         "left_out_when": any(
             "_left_out_when(" in f.value for d in decls for f in d.fields
         ),
+        "equals": any("_equals(" in f.value for d in decls for f in d.fields),
     }
     models_py = render_with_imports("python/models.py.j2", models_ctx, ())
     defined = {d.name for d in decls} | set(_MODEL_HELPERS)

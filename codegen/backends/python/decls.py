@@ -195,9 +195,12 @@ class DeclBuilder(TypeAnnotator):
                 notes.append(f"Default when absent: `{fld.default_json}`.")
             if has_default and fld.presence is ir.Presence.OPTIONAL:
                 # May be absent, and absent means the default: the writer leaves it out.
-                extra_args.append(
-                    f"exclude_if=_left_out_when({py_literal(default_value)})"
+                helper = (
+                    "_equals"
+                    if _compares_as_json(self.index, fld.type, default_value)
+                    else "_left_out_when"
                 )
+                extra_args.append(f"exclude_if={helper}({py_literal(default_value)})")
         elif fld.presence is ir.Presence.WRITTEN_ALWAYS_READ_OPTIONAL:
             if default_value is None:
                 default = "None"
@@ -443,6 +446,30 @@ def _single_literal(
     if isinstance(resolved, ir.Literal):
         return not isinstance(resolved.value, float)
     return isinstance(resolved, ir.EnumMemberRef)
+
+
+def _compares_as_json(index: Index, expr: ir.TypeExpr, default: object) -> bool:
+    """Whether every Python value of the type equals ``default`` exactly when its JSON
+    does: a string, integer, number or boolean field against a default of its own kind
+    (``0 == 0.0`` as in JSON; strict fields hold no ``True`` for ``1``), a list or map
+    against an empty one."""
+    resolved = index.resolve(expr)
+    if isinstance(resolved, ir.ArrayOf):
+        return default == [] and isinstance(default, list)
+    if isinstance(resolved, ir.MapOf):
+        return default == {} and isinstance(default, dict)
+    if not isinstance(resolved, ir.Primitive):
+        return False
+    kind = resolved.kind
+    if isinstance(default, bool):
+        return kind is ir.PrimitiveKind.BOOLEAN
+    if isinstance(default, str):
+        return kind is ir.PrimitiveKind.STRING
+    if isinstance(default, int):
+        return kind in (ir.PrimitiveKind.INTEGER, ir.PrimitiveKind.NUMBER)
+    if isinstance(default, float):
+        return kind is ir.PrimitiveKind.NUMBER
+    return False
 
 
 def _is_literal_like(index: Index, expr: ir.TypeExpr) -> bool:

@@ -24,10 +24,12 @@ __all__ = ["RESERVED_GLOBALS", "import_order", "names_in", "render_with_imports"
 # Where each name a generated module may use comes from (imports are computed from the
 # names the rendered text actually uses, so nothing unused is imported).
 _IMPORT_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("collections.abc", ("Callable", "Iterator")),
+    ("collections.abc", ("Callable", "Hashable", "Iterator")),
     ("dataclasses", ("dataclass",)),
     ("enum", ("STRICT", "Enum", "Flag", "IntEnum", "IntFlag", "StrEnum")),
+    ("functools", ("partial",)),
     ("inspect", ("get_annotations",)),
+    ("operator", ("eq",)),
     (
         "typing",
         (
@@ -58,7 +60,10 @@ _IMPORT_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
 )
-_STDLIB = frozenset({"collections.abc", "dataclasses", "enum", "inspect", "typing"})
+_STDLIB = frozenset(
+    {"collections.abc", "dataclasses", "enum", "functools", "inspect", "operator"}
+    | {"typing"}
+)
 # Names the generated modules import or define at module level; spec types never take
 # them.
 RESERVED_GLOBALS = frozenset(

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from enum import Enum, Flag, StrEnum
+from functools import partial
 from inspect import get_annotations
+from operator import eq
 from typing import (
     Annotated,
     Any,
@@ -112,16 +114,11 @@ def _same_json(left: Any, right: Any) -> bool:
     return bool(left == right)
 
 
-def _left_out_when(default: JsonValue) -> Callable[[Any], bool]:
-    """``exclude_if`` of a key the writer leaves out while it holds the value a reader
-    assumes when the key is absent (serde ``default`` with ``skip_serializing_if``, Go
-    ``omitempty``): writing it or not means the same, and the source language does not.
-    """
-
-    def holds_default(value: Any) -> bool:
-        return _same_json(to_jsonable_python(value, by_alias=True), default)
-
-    return holds_default
+def _equals(default: JsonValue) -> Callable[[Any], bool]:
+    """``_left_out_when`` of a field whose values equal ``default`` exactly when their
+    JSON does (a string, number or boolean field, a list or map against an empty one):
+    plain equality, with no Python call per value written."""
+    return partial(eq, default)
 
 
 def _omitted(written: JsonValue) -> AfterValidator:
@@ -683,7 +680,7 @@ class RequestToolCallConfirmationParams(_Model):
     icon: Icon
     content: Annotated[ToolCallContent | None | MISSING, _omitted(None)] = MISSING
     locations: Annotated[list[ToolCallLocation] | MISSING, _omitted([])] = Field(
-        default=MISSING, exclude_if=_left_out_when([])
+        default=MISSING, exclude_if=_equals([])
     )
     """Default when absent: `[]`."""
     confirmation: ToolCallConfirmation
@@ -895,7 +892,7 @@ class PushToolCallParams(_Model):
     icon: Icon
     content: Annotated[ToolCallContent | None | MISSING, _omitted(None)] = MISSING
     locations: Annotated[list[ToolCallLocation] | MISSING, _omitted([])] = Field(
-        default=MISSING, exclude_if=_left_out_when([])
+        default=MISSING, exclude_if=_equals([])
     )
     """Default when absent: `[]`."""
 

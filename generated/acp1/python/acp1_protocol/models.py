@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from enum import Enum, Flag, StrEnum
+from functools import partial
 from inspect import get_annotations
+from operator import eq
 from typing import (
     Annotated,
     Any,
@@ -126,6 +128,13 @@ def _left_out_when(default: JsonValue) -> Callable[[Any], bool]:
         return _same_json(to_jsonable_python(value, by_alias=True), default)
 
     return holds_default
+
+
+def _equals(default: JsonValue) -> Callable[[Any], bool]:
+    """``_left_out_when`` of a field whose values equal ``default`` exactly when their
+    JSON does (a string, number or boolean field, a list or map against an empty one):
+    plain equality, with no Python call per value written."""
+    return partial(eq, default)
 
 
 def _omitted(written: JsonValue) -> AfterValidator:
@@ -871,14 +880,14 @@ class AuthMethodTerminal_2(_Model):
         Annotated[list[Annotated[str, _SKIP_INVALID]], _DROP_SKIPPED] | MISSING,
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, exclude_if=_left_out_when([]))
+    ] = Field(default=MISSING, exclude_if=_equals([]))
     """Additional arguments to append to the configured agent invocation for terminal auth.
 
     Default when absent: `[]`.
     """
     env: Annotated[
         dict[str, str] | MISSING, _omitted({}), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, exclude_if=_left_out_when({}))
+    ] = Field(default=MISSING, exclude_if=_equals({}))
     """Additional environment variables to set on the configured agent invocation for terminal auth.
     These values override same-named variables in the base launch configuration.
 
@@ -985,14 +994,14 @@ class AuthMethodTerminal(_Model):
         Annotated[list[Annotated[str, _SKIP_INVALID]], _DROP_SKIPPED] | MISSING,
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, exclude_if=_left_out_when([]))
+    ] = Field(default=MISSING, exclude_if=_equals([]))
     """Additional arguments to append to the configured agent invocation for terminal auth.
 
     Default when absent: `[]`.
     """
     env: Annotated[
         dict[str, str] | MISSING, _omitted({}), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, exclude_if=_left_out_when({}))
+    ] = Field(default=MISSING, exclude_if=_equals({}))
     """Additional environment variables to set on the configured agent invocation for terminal auth.
     These values override same-named variables in the base launch configuration.
 
@@ -1041,7 +1050,7 @@ class NewSessionRequest(_Model):
         default=MISSING,
         validation_alias="additionalDirectories",
         serialization_alias="additionalDirectories",
-        exclude_if=_left_out_when([]),
+        exclude_if=_equals([]),
     )
     """Additional workspace roots for this session. Each path must be absolute.
 
@@ -1163,7 +1172,7 @@ class LoadSessionRequest(_Model):
         default=MISSING,
         validation_alias="additionalDirectories",
         serialization_alias="additionalDirectories",
-        exclude_if=_left_out_when([]),
+        exclude_if=_equals([]),
     )
     """Additional workspace roots to activate for this session. Each path must be absolute.
 
@@ -1270,7 +1279,7 @@ class ResumeSessionRequest(_Model):
         default=MISSING,
         validation_alias="additionalDirectories",
         serialization_alias="additionalDirectories",
-        exclude_if=_left_out_when([]),
+        exclude_if=_equals([]),
     )
     """Additional workspace roots to activate for this session. Each path must be absolute.
 
@@ -1289,7 +1298,7 @@ class ResumeSessionRequest(_Model):
         default=MISSING,
         validation_alias="mcpServers",
         serialization_alias="mcpServers",
-        exclude_if=_left_out_when([]),
+        exclude_if=_equals([]),
     )
     """List of MCP servers to connect to for this session.
 
@@ -1542,7 +1551,7 @@ class SessionInfo(_Model):
         default=MISSING,
         validation_alias="additionalDirectories",
         serialization_alias="additionalDirectories",
-        exclude_if=_left_out_when([]),
+        exclude_if=_equals([]),
     )
     """Additional workspace roots reported for this session. Each path must be absolute.
 
@@ -3190,7 +3199,7 @@ class SessionUpdateToolCall(_Model):
         | MISSING,
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, exclude_if=_left_out_when([]))
+    ] = Field(default=MISSING, exclude_if=_equals([]))
     """Content produced by the tool call.
 
     Default when absent: `[]`.
@@ -3200,7 +3209,7 @@ class SessionUpdateToolCall(_Model):
         | MISSING,
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, exclude_if=_left_out_when([]))
+    ] = Field(default=MISSING, exclude_if=_equals([]))
     """File locations affected by this tool call.
     Enables "follow-along" features in clients.
 
@@ -4177,7 +4186,7 @@ class CreateTerminalRequest(_Model):
         Annotated[list[Annotated[str, _SKIP_INVALID]], _DROP_SKIPPED] | MISSING,
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, exclude_if=_left_out_when([]))
+    ] = Field(default=MISSING, exclude_if=_equals([]))
     """Array of command arguments.
 
     Default when absent: `[]`.
@@ -4186,7 +4195,7 @@ class CreateTerminalRequest(_Model):
         Annotated[list[Annotated[EnvVariable, _SKIP_INVALID]], _DROP_SKIPPED] | MISSING,
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, exclude_if=_left_out_when([]))
+    ] = Field(default=MISSING, exclude_if=_equals([]))
     """Environment variables for the command.
 
     Default when absent: `[]`.
@@ -7950,7 +7959,7 @@ class ToolCall(_Model):
         | MISSING,
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, exclude_if=_left_out_when([]))
+    ] = Field(default=MISSING, exclude_if=_equals([]))
     """Content produced by the tool call.
 
     Default when absent: `[]`.
@@ -7960,7 +7969,7 @@ class ToolCall(_Model):
         | MISSING,
         _omitted([]),
         WrapValidator(_OnError(MISSING)),
-    ] = Field(default=MISSING, exclude_if=_left_out_when([]))
+    ] = Field(default=MISSING, exclude_if=_equals([]))
     """File locations affected by this tool call.
     Enables "follow-along" features in clients.
 

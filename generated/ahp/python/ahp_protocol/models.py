@@ -6,7 +6,7 @@ JSON-RPC 2.0 protocol between VS Code and an agent host, over WebSocket or stdio
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from enum import STRICT, Enum, Flag, IntFlag, StrEnum
 from inspect import get_annotations
 from typing import (
@@ -317,6 +317,64 @@ class _ByWireTag:
             discriminator=self.key,
         )
         return core_schema.json_or_python_schema(from_json, from_python)
+
+
+class _ByRequiredKeys:
+    """An untagged union of models read from JSON: pydantic's smart union reads the
+    object with every member, and a member that fails still reads all of it (and
+    keeps the keys it does not declare), so first the members that lack a key they
+    require are set aside (they cannot read it): when one member is left it alone
+    reads the object, else the smart union does, as it did.  A model is written by
+    its own class.  Python input and output keep the smart union."""
+
+    def __init__(self, *models: type[BaseModel]) -> None:
+        self.models = models
+        self.required: list[tuple[str, tuple[frozenset[str], ...]]] | None = None
+
+    def _needs(self) -> list[tuple[str, tuple[frozenset[str], ...]]]:
+        """Per member, the wire spellings of each key it requires (none for a model
+        that reshapes its input first)."""
+        needs = []
+        for model in self.models:
+            keys: list[frozenset[str]] = []
+            if not model.__pydantic_decorators__.model_validators:
+                for name, info in model.model_fields.items():
+                    alias = info.validation_alias
+                    if not info.is_required():
+                        continue
+                    if alias is None or isinstance(alias, str):
+                        keys.append(frozenset({alias or name}))
+                    elif isinstance(alias, AliasChoices) and all(
+                        isinstance(choice, str) for choice in alias.choices
+                    ):
+                        keys.append(frozenset(cast(list[str], alias.choices)))
+            needs.append((model.__name__, tuple(keys)))
+        return needs
+
+    def _pick(self, value: Any) -> str:
+        if isinstance(value, BaseModel):
+            return type(value).__name__
+        if not isinstance(value, dict):
+            return "*"
+        if self.required is None:
+            self.required = self._needs()
+        left = [
+            name
+            for name, keys in self.required
+            if all(not spellings.isdisjoint(value) for spellings in keys)
+        ]
+        return left[0] if len(left) == 1 else "*"
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        union = handler(source)
+        choices: dict[Hashable, CoreSchema] = {
+            model.__name__: handler.generate_schema(model) for model in self.models
+        }
+        choices["*"] = union
+        from_json = core_schema.tagged_union_schema(choices, discriminator=self._pick)
+        return core_schema.json_or_python_schema(from_json, union)
 
 
 def _filled(**options: Any) -> Any:
@@ -3413,7 +3471,10 @@ class ErrorInfo(_Model):
 
 
 # Untagged: pydantic's smart union picks the best-fitting variant.
-SnapshotState: TypeAlias = RootState | SessionState | TerminalState
+SnapshotState: TypeAlias = Annotated[
+    RootState | SessionState | TerminalState,
+    _ByRequiredKeys(RootState, SessionState, TerminalState),
+]
 
 
 class Snapshot(_Model):

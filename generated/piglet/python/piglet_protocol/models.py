@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from enum import Enum, Flag
+from functools import partial
 from inspect import get_annotations
+from operator import eq
 from typing import Annotated, Any, Literal, NamedTuple, cast, get_args, get_origin
 
 from pydantic import (
@@ -109,6 +111,13 @@ def _left_out_when(default: JsonValue) -> Callable[[Any], bool]:
         return _same_json(to_jsonable_python(value, by_alias=True), default)
 
     return holds_default
+
+
+def _equals(default: JsonValue) -> Callable[[Any], bool]:
+    """``_left_out_when`` of a field whose values equal ``default`` exactly when their
+    JSON does (a string, number or boolean field, a list or map against an empty one):
+    plain equality, with no Python call per value written."""
+    return partial(eq, default)
 
 
 def _omitted(written: JsonValue) -> AfterValidator:
@@ -507,11 +516,11 @@ class ContentBlock(_Model):
 
     type: str = ""
     """Allowed values: "text" or "image" """
-    text: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    text: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """Default when absent: `""`."""
-    data: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    data: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """Default when absent: `""`."""
-    mime: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    mime: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """Default when absent: `""`."""
 
 
@@ -574,14 +583,14 @@ class HostAgentRunParams(_Model):
     Since: v0.16.0.
     """
 
-    system: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    system: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """Default when absent: `""`."""
     task: str = ""
-    tools: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    tools: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """Allowed values: "background_safe" (default) or "all"
     Default when absent: `""`.
     """
-    model: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    model: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """Allowed values: "small", "default", or explicit model ID
     Default when absent: `""`.
     """
@@ -591,7 +600,7 @@ class HostAgentRunParams(_Model):
         default=MISSING,
         validation_alias="maxTurns",
         serialization_alias="maxTurns",
-        exclude_if=_left_out_when(0),
+        exclude_if=_equals(0),
     )
     """Default when absent: `0`."""
 
@@ -708,10 +717,10 @@ class HostChatParams(_Model):
     Since: v0.16.0.
     """
 
-    system: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    system: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """Default when absent: `""`."""
     messages: list[ChatMessage] | None = None
-    model: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    model: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """Allowed values: "small", "default", or explicit model ID
     Default when absent: `""`.
     """
@@ -721,7 +730,7 @@ class HostChatParams(_Model):
         default=MISSING,
         validation_alias="maxTokens",
         serialization_alias="maxTokens",
-        exclude_if=_left_out_when(0),
+        exclude_if=_equals(0),
     )
     """Default when absent: `0`."""
 
@@ -815,7 +824,7 @@ class HostExecuteToolParams(_Model):
         default=MISSING,
         validation_alias="callId",
         serialization_alias="callId",
-        exclude_if=_left_out_when(""),
+        exclude_if=_equals(""),
     )
     """Default when absent: `""`."""
 
@@ -831,14 +840,14 @@ class HostExecuteToolResult(_Model):
         default=MISSING,
         validation_alias="isError",
         serialization_alias="isError",
-        exclude_if=_left_out_when(False),
+        exclude_if=_equals(False),
     )
     """Default when absent: `false`."""
     error_code: str | MISSING = Field(
         default=MISSING,
         validation_alias="errorCode",
         serialization_alias="errorCode",
-        exclude_if=_left_out_when(""),
+        exclude_if=_equals(""),
     )
     """machine-readable code (e.g. "FILE_STALE"); empty on success
 
@@ -848,7 +857,7 @@ class HostExecuteToolResult(_Model):
         default=MISSING,
         validation_alias="errorHint",
         serialization_alias="errorHint",
-        exclude_if=_left_out_when(""),
+        exclude_if=_equals(""),
     )
     """actionable hint; empty if not applicable
 
@@ -914,7 +923,7 @@ class HostListToolsParams(_Model):
     Since: v0.5.0.
     """
 
-    filter: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    filter: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """FilterAll or FilterBackgroundSafe (default: FilterAll)
 
     Default when absent: `""`.
@@ -945,7 +954,7 @@ class HostModelOverride(_Model):
     Since: v0.20.0.
     """
 
-    name: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    name: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """Default when absent: `""`."""
     context_window: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
@@ -953,7 +962,7 @@ class HostModelOverride(_Model):
         default=MISSING,
         validation_alias="contextWindow",
         serialization_alias="contextWindow",
-        exclude_if=_left_out_when(0),
+        exclude_if=_equals(0),
     )
     """Default when absent: `0`."""
     max_tokens: (
@@ -962,7 +971,7 @@ class HostModelOverride(_Model):
         default=MISSING,
         validation_alias="maxTokens",
         serialization_alias="maxTokens",
-        exclude_if=_left_out_when(0),
+        exclude_if=_equals(0),
     )
     """Default when absent: `0`."""
 
@@ -980,7 +989,7 @@ class HostPromptSectionInfo(_Model):
         default=MISSING,
         validation_alias="tokenHint",
         serialization_alias="tokenHint",
-        exclude_if=_left_out_when(0),
+        exclude_if=_equals(0),
     )
     """Default when absent: `0`."""
 
@@ -1170,7 +1179,7 @@ class HostSwitchModelParams(_Model):
         default=MISSING,
         validation_alias="persistDefault",
         serialization_alias="persistDefault",
-        exclude_if=_left_out_when(False),
+        exclude_if=_equals(False),
     )
     """Default when absent: `false`."""
 
@@ -1223,7 +1232,7 @@ class HostToolInfo(_Model):
     description: str = ""
     parameters: JsonValue = None
     """JSON Schema"""
-    deferred: bool | MISSING = Field(default=MISSING, exclude_if=_left_out_when(False))
+    deferred: bool | MISSING = Field(default=MISSING, exclude_if=_equals(False))
     """Default when absent: `false`."""
 
 
@@ -1296,7 +1305,7 @@ class InitializeParams(_Model):
         default=MISSING,
         validation_alias="configDir",
         serialization_alias="configDir",
-        exclude_if=_left_out_when(""),
+        exclude_if=_equals(""),
     )
     """Default when absent: `""`."""
 
@@ -1379,10 +1388,10 @@ class InterceptorBeforeResult(_Model):
 
     allow: bool = False
     args: dict[str, JsonValue] | MISSING = Field(
-        default=MISSING, exclude_if=_left_out_when({})
+        default=MISSING, exclude_if=_equals({})
     )
     """Default when absent: `{}`."""
-    preview: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    preview: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """shown to LLM when allow=false
 
     Default when absent: `""`.
@@ -1404,7 +1413,7 @@ class Message(_Model):
     id: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
     ) = MISSING
-    method: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    method: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """Default when absent: `""`."""
     params: JsonValue | MISSING = MISSING
     result: JsonValue | MISSING = MISSING
@@ -1426,7 +1435,7 @@ class MessageHookResult(_Model):
     Since: v0.5.0.
     """
 
-    injection: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    injection: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """ephemeral context to inject
 
     Default when absent: `""`.
@@ -1437,7 +1446,7 @@ class NotifyParams(_Model):
     """NotifyParams sends a notification to the TUI."""
 
     message: str = ""
-    level: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    level: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """Allowed values: "", "info" → muted; "warn" → warning; "error" → error
     Default when absent: `""`.
     """
@@ -1455,9 +1464,9 @@ class ProviderDeltaParams(_Model):
     type: str = ""
     index: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, exclude_if=_left_out_when(0))
+    ) = Field(default=MISSING, exclude_if=_equals(0))
     """Default when absent: `0`."""
-    delta: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    delta: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """Default when absent: `""`."""
     tool: ProviderToolCall | MISSING = MISSING
 
@@ -1485,7 +1494,7 @@ class ProviderStreamResult(_Model):
     """
 
     message: JsonValue = None
-    error: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    error: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """Default when absent: `""`."""
 
 
@@ -1512,7 +1521,7 @@ class RegisterCommandParams(_Model):
 
     name: str = ""
     description: str = ""
-    immediate: bool | MISSING = Field(default=MISSING, exclude_if=_left_out_when(False))
+    immediate: bool | MISSING = Field(default=MISSING, exclude_if=_equals(False))
     """Default when absent: `false`."""
 
 
@@ -1525,7 +1534,7 @@ class RegisterCompactorParams(_Model):
     name: str = ""
     threshold: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, exclude_if=_left_out_when(0))
+    ) = Field(default=MISSING, exclude_if=_equals(0))
     """0 = use config default
 
     Default when absent: `0`.
@@ -1541,9 +1550,9 @@ class RegisterEventHandlerParams(_Model):
     name: str = ""
     priority: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, exclude_if=_left_out_when(0))
+    ) = Field(default=MISSING, exclude_if=_equals(0))
     """Default when absent: `0`."""
-    events: list[str] | MISSING = Field(default=MISSING, exclude_if=_left_out_when([]))
+    events: list[str] | MISSING = Field(default=MISSING, exclude_if=_equals([]))
     """nil = all events
 
     Default when absent: `[]`.
@@ -1559,7 +1568,7 @@ class RegisterInputTransformerParams(_Model):
     name: str = ""
     priority: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, exclude_if=_left_out_when(0))
+    ) = Field(default=MISSING, exclude_if=_equals(0))
     """Default when absent: `0`."""
 
 
@@ -1572,7 +1581,7 @@ class RegisterInterceptorParams(_Model):
     name: str = ""
     priority: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, exclude_if=_left_out_when(0))
+    ) = Field(default=MISSING, exclude_if=_equals(0))
     """Default when absent: `0`."""
 
 
@@ -1585,7 +1594,7 @@ class RegisterMessageHookParams(_Model):
     name: str = ""
     priority: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, exclude_if=_left_out_when(0))
+    ) = Field(default=MISSING, exclude_if=_equals(0))
     """Default when absent: `0`."""
 
 
@@ -1596,7 +1605,7 @@ class RegisterPromptSectionParams(_Model):
     content: str = ""
     order: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, exclude_if=_left_out_when(0))
+    ) = Field(default=MISSING, exclude_if=_equals(0))
     """Default when absent: `0`."""
     token_hint: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
@@ -1604,7 +1613,7 @@ class RegisterPromptSectionParams(_Model):
         default=MISSING,
         validation_alias="tokenHint",
         serialization_alias="tokenHint",
-        exclude_if=_left_out_when(0),
+        exclude_if=_equals(0),
     )
     """Default when absent: `0`."""
 
@@ -1641,16 +1650,16 @@ class RegisterToolParams(_Model):
         default=MISSING,
         validation_alias="promptHint",
         serialization_alias="promptHint",
-        exclude_if=_left_out_when(""),
+        exclude_if=_equals(""),
     )
     """Default when absent: `""`."""
-    deferred: bool | MISSING = Field(default=MISSING, exclude_if=_left_out_when(False))
+    deferred: bool | MISSING = Field(default=MISSING, exclude_if=_equals(False))
     """Default when absent: `false`."""
     interrupt_behavior: str | MISSING = Field(
         default=MISSING,
         validation_alias="interruptBehavior",
         serialization_alias="interruptBehavior",
-        exclude_if=_left_out_when(""),
+        exclude_if=_equals(""),
     )
     """Allowed values: "cancel" (default) or "block"
     Default when absent: `""`.
@@ -1720,14 +1729,14 @@ class ShowOverlayParams(_Model):
     """
 
     key: str = ""
-    title: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    title: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """Default when absent: `""`."""
     content: str = ""
-    anchor: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    anchor: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """Allowed values: "center","left","right","top","bottom","top-left","top-right","bottom-left","bottom-right" (default: center)
     Default when absent: `""`.
     """
-    width: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    width: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """Allowed values: "50%", "80" (chars), "" (auto)
     Default when absent: `""`.
     """
@@ -1764,14 +1773,14 @@ class ToolExecuteResult(_Model):
         default=MISSING,
         validation_alias="isError",
         serialization_alias="isError",
-        exclude_if=_left_out_when(False),
+        exclude_if=_equals(False),
     )
     """Default when absent: `false`."""
     error_code: str | MISSING = Field(
         default=MISSING,
         validation_alias="errorCode",
         serialization_alias="errorCode",
-        exclude_if=_left_out_when(""),
+        exclude_if=_equals(""),
     )
     """machine-readable code; empty on success
 
@@ -1781,7 +1790,7 @@ class ToolExecuteResult(_Model):
         default=MISSING,
         validation_alias="errorHint",
         serialization_alias="errorHint",
-        exclude_if=_left_out_when(""),
+        exclude_if=_equals(""),
     )
     """actionable hint; empty if not applicable
 
@@ -1800,7 +1809,7 @@ class WireEntryInfo(_Model):
         default=MISSING,
         validation_alias="parentId",
         serialization_alias="parentId",
-        exclude_if=_left_out_when(""),
+        exclude_if=_equals(""),
     )
     """Default when absent: `""`."""
     type: str = ""
@@ -1816,40 +1825,34 @@ class WireExtInfo(_Model):
     """
 
     name: str = ""
-    version: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    version: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """Default when absent: `""`."""
     kind: str = ""
-    runtime: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    runtime: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """Default when absent: `""`."""
-    tools: list[str] | MISSING = Field(default=MISSING, exclude_if=_left_out_when([]))
+    tools: list[str] | MISSING = Field(default=MISSING, exclude_if=_equals([]))
     """Default when absent: `[]`."""
-    commands: list[str] | MISSING = Field(
-        default=MISSING, exclude_if=_left_out_when([])
-    )
+    commands: list[str] | MISSING = Field(default=MISSING, exclude_if=_equals([]))
     """Default when absent: `[]`."""
-    interceptors: list[str] | MISSING = Field(
-        default=MISSING, exclude_if=_left_out_when([])
-    )
+    interceptors: list[str] | MISSING = Field(default=MISSING, exclude_if=_equals([]))
     """Default when absent: `[]`."""
     event_handlers: list[str] | MISSING = Field(
         default=MISSING,
         validation_alias="eventHandlers",
         serialization_alias="eventHandlers",
-        exclude_if=_left_out_when([]),
+        exclude_if=_equals([]),
     )
     """Default when absent: `[]`."""
-    shortcuts: list[str] | MISSING = Field(
-        default=MISSING, exclude_if=_left_out_when([])
-    )
+    shortcuts: list[str] | MISSING = Field(default=MISSING, exclude_if=_equals([]))
     """Default when absent: `[]`."""
     message_hooks: list[str] | MISSING = Field(
         default=MISSING,
         validation_alias="messageHooks",
         serialization_alias="messageHooks",
-        exclude_if=_left_out_when([]),
+        exclude_if=_equals([]),
     )
     """Default when absent: `[]`."""
-    compactor: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    compactor: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """Default when absent: `""`."""
 
 
@@ -1871,7 +1874,7 @@ class WireModelInfo(_Model):
         default=MISSING,
         validation_alias="contextWindow",
         serialization_alias="contextWindow",
-        exclude_if=_left_out_when(0),
+        exclude_if=_equals(0),
     )
     """Default when absent: `0`."""
     max_tokens: (
@@ -1880,23 +1883,23 @@ class WireModelInfo(_Model):
         default=MISSING,
         validation_alias="maxTokens",
         serialization_alias="maxTokens",
-        exclude_if=_left_out_when(0),
+        exclude_if=_equals(0),
     )
     """Default when absent: `0`."""
-    reasoning: bool | MISSING = Field(default=MISSING, exclude_if=_left_out_when(False))
+    reasoning: bool | MISSING = Field(default=MISSING, exclude_if=_equals(False))
     """Default when absent: `false`."""
     cost_input: Annotated[int | float, _NUMBER] | MISSING = Field(
         default=MISSING,
         validation_alias="costInput",
         serialization_alias="costInput",
-        exclude_if=_left_out_when(0),
+        exclude_if=_equals(0),
     )
     """Default when absent: `0`."""
     cost_output: Annotated[int | float, _NUMBER] | MISSING = Field(
         default=MISSING,
         validation_alias="costOutput",
         serialization_alias="costOutput",
-        exclude_if=_left_out_when(0),
+        exclude_if=_equals(0),
     )
     """Default when absent: `0`."""
     current: bool = False
@@ -1910,7 +1913,7 @@ class WirePickerItem(_Model):
 
     id: str = ""
     label: str = ""
-    desc: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    desc: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """Default when absent: `""`."""
 
 
@@ -1931,7 +1934,7 @@ class WireSessionInfo(_Model):
         default=MISSING,
         validation_alias="parentId",
         serialization_alias="parentId",
-        exclude_if=_left_out_when(""),
+        exclude_if=_equals(""),
     )
     """Default when absent: `""`."""
     path: str = ""
@@ -1948,7 +1951,7 @@ class WireTreeNode(_Model):
         default=MISSING,
         validation_alias="parentId",
         serialization_alias="parentId",
-        exclude_if=_left_out_when(""),
+        exclude_if=_equals(""),
     )
     """Default when absent: `""`."""
     type: str = ""
@@ -1961,9 +1964,9 @@ class WireTreeNode(_Model):
         serialization_alias="onActivePath",
     )
     depth: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] = 0
-    preview: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    preview: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """Default when absent: `""`."""
-    label: str | MISSING = Field(default=MISSING, exclude_if=_left_out_when(""))
+    label: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """Default when absent: `""`."""
     tokens_before: (
         Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
@@ -1971,7 +1974,7 @@ class WireTreeNode(_Model):
         default=MISSING,
         validation_alias="tokensBefore",
         serialization_alias="tokensBefore",
-        exclude_if=_left_out_when(0),
+        exclude_if=_equals(0),
     )
     """tokens before compaction; only set on compact entries
 

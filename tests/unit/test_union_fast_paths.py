@@ -1,0 +1,146 @@
+"""The unions the bindings read from JSON with pydantic-core's own machinery give what
+the slower unions they stand in front of gave.
+
+``_ByWireTag`` (pydantic-core's tagged union on the wire key, for JSON) and
+``_ByRequiredKeys`` (members lacking a required key set aside before the smart union)
+keep the old union for Python input; here each fast union of every generated package
+reads every JSON object found in its spec's samples, mutations of them (the tag made a
+number, a boolean, null, a list; a key removed; the key spelled as the attribute) and
+objects two different members read, merged; it must accept exactly what the old union
+accepts, with the same member, and write back the same JSON text.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any, get_args, get_origin
+
+import pytest
+from pydantic import TypeAdapter, ValidationError
+
+REPO = Path(__file__).resolve().parent.parent.parent
+FAST = ("_ByWireTag", "_ByRequiredKeys")
+
+
+def _package(models: Path) -> Any:
+    sys.path.insert(0, str(models.parent.parent))
+    try:
+        return importlib.import_module(f"{models.parent.name}.models")
+    finally:
+        sys.path.pop(0)
+
+
+def _fast_unions(module: Any) -> Iterator[tuple[str, Any, Any, Any]]:
+    """(name, the fast annotation, the union it stands in front of, its marker)."""
+    for name, value in sorted(vars(module).items()):
+        if get_origin(value) is not Annotated:
+            continue
+        inner, *metadata = get_args(value)
+        fast = [m for m in metadata if type(m).__name__ in FAST]
+        if not fast:
+            continue
+        rest = [m for m in metadata if m not in fast]
+        reference = Annotated[(inner, *rest)] if rest else inner  # type: ignore[valid-type]
+        yield name, value, reference, fast[0]
+
+
+def _objects(node: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(node, dict):
+        yield node
+        for item in node.values():
+            yield from _objects(item)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _objects(item)
+
+
+def _samples(spec: str) -> Iterator[Any]:
+    for path in sorted((REPO / "specs" / spec / "examples").rglob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for sample in data.get("samples", []) if isinstance(data, dict) else []:
+            if isinstance(sample, dict) and "value" in sample:
+                yield sample["value"]
+
+
+def _mutations(obj: dict[str, Any], marker: Any) -> Iterator[Any]:
+    yield obj
+    keys = [marker.key] if hasattr(marker, "key") else list(obj)
+    for key in keys:
+        for odd in (1, True, None, ["x"], "no such tag"):
+            yield {**obj, key: odd}
+        if key in obj:
+            yield {k: v for k, v in obj.items() if k != key}
+            yield {(k + "_" if k == key else k): v for k, v in obj.items()}
+    yield []
+    yield "x"
+
+
+def _read(adapter: TypeAdapter[Any], text: str) -> Any:
+    try:
+        value = adapter.validate_json(text, by_name=False)
+    except ValidationError:
+        return "rejected"
+    # The member read (extra keys are kept, so another member could write the same
+    # JSON) and the text written, key order included.
+    return type(value).__name__, adapter.dump_json(value, by_alias=True).decode()
+
+
+def _merged(reference: TypeAdapter[Any], objects: list[dict[str, Any]]) -> list[Any]:
+    """Objects two members read, merged: more than one member may read them."""
+    by_member: dict[str, list[dict[str, Any]]] = {}
+    for obj in objects:
+        read = _read(reference, json.dumps(obj))
+        if read != "rejected" and len(by_member.setdefault(read[0], [])) < 3:
+            by_member[read[0]].append(obj)
+    return [
+        {**a, **b}
+        for first, some in by_member.items()
+        for second, others in by_member.items()
+        if first != second
+        for a in some
+        for b in others
+    ]
+
+
+SPECS = sorted(
+    p.parent.parent.parent.name
+    for p in (REPO / "generated").glob("*/python/*/models.py")
+)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_fast_unions_read_and_write_as_the_old_ones(spec: str) -> None:
+    (models,) = (REPO / "generated" / spec / "python").glob("*/models.py")
+    unions = list(_fast_unions(_package(models)))
+    objects = [obj for sample in _samples(spec) for obj in _objects(sample)]
+    # Objects with the keys of two (where more than one member may read them).
+    objects += [{**a, **b} for a, b in zip(objects, objects[1:] + objects[:1])]
+    compared = accepted = 0
+    for name, fast, reference, marker in unions:
+        ours, theirs = TypeAdapter(fast), TypeAdapter(reference)
+        for obj in objects + _merged(theirs, objects):
+            for item in _mutations(obj, marker):
+                text = json.dumps(item)
+                got, want = _read(ours, text), _read(theirs, text)
+                assert got == want, (name, text)
+                compared += 1
+                accepted += got != "rejected"
+    if unions:
+        assert accepted and compared > accepted, (spec, compared, accepted)
+
+
+def test_fast_unions_are_generated_where_they_pay() -> None:
+    """The specs with string-tagged unions read them natively; ahp's snapshot state (three
+    large models, each with a key of its own) is sorted by required keys."""
+    found = {
+        spec: {type(m).__name__ for *_, m in _fast_unions(_package(models))}
+        for spec in SPECS
+        for models in (REPO / "generated" / spec / "python").glob("*/models.py")
+    }
+    assert found["ahp"] == set(FAST)
+    assert "_ByWireTag" in found["mcp"]
+    assert not found["piglet"]
