@@ -452,8 +452,10 @@ def _compares_as_json(index: Index, expr: ir.TypeExpr, default: object) -> bool:
     """Whether every Python value of the type equals ``default`` exactly when its JSON
     does: a string, integer, number or boolean field against a default of its own kind
     (``0 == 0.0`` as in JSON; strict fields hold no ``True`` for ``1``), a list or map
-    against an empty one."""
+    against an empty one, any JSON value against null."""
     resolved = index.resolve(expr)
+    if isinstance(resolved, ir.AnyJson):
+        return default is None  # only ``None`` is null (``0 == False`` in Python)
     if isinstance(resolved, ir.ArrayOf):
         return default == [] and isinstance(default, list)
     if isinstance(resolved, ir.MapOf):

@@ -101,18 +101,6 @@ def _same_json(left: Any, right: Any) -> bool:
     return bool(left == right)
 
 
-def _left_out_when(default: JsonValue) -> Callable[[Any], bool]:
-    """``exclude_if`` of a key the writer leaves out while it holds the value a reader
-    assumes when the key is absent (serde ``default`` with ``skip_serializing_if``, Go
-    ``omitempty``): writing it or not means the same, and the source language does not.
-    """
-
-    def holds_default(value: Any) -> bool:
-        return _same_json(to_jsonable_python(value, by_alias=True), default)
-
-    return holds_default
-
-
 def _equals(default: JsonValue) -> Callable[[Any], bool]:
     """``_left_out_when`` of a field whose values equal ``default`` exactly when their
     JSON does (a string, number or boolean field, a list or map against an empty one):
@@ -1348,9 +1336,7 @@ class InterceptorAfterParams(_Model):
     tool_name: str = Field(
         default="", validation_alias="toolName", serialization_alias="toolName"
     )
-    details: JsonValue | MISSING = Field(
-        default=MISSING, exclude_if=_left_out_when(None)
-    )
+    details: JsonValue | MISSING = Field(default=MISSING, exclude_if=_equals(None))
     """Default when absent: `null`."""
 
 
@@ -1360,9 +1346,7 @@ class InterceptorAfterResult(_Model):
     Since: v0.5.0.
     """
 
-    details: JsonValue | MISSING = Field(
-        default=MISSING, exclude_if=_left_out_when(None)
-    )
+    details: JsonValue | MISSING = Field(default=MISSING, exclude_if=_equals(None))
     """Default when absent: `null`."""
 
 
