@@ -89,28 +89,55 @@ class UnionBuilder(DeclBuilder):
         ]
 
     def _by_required_keys(self, union: ir.UnionDecl) -> list[str]:
-        """The model classes of a smart union of models worth sorting out by the keys
-        they require (``_ByRequiredKeys``), else [].  Each member requires a key no
-        other declares, so an object any member reads leaves that member alone; and
-        there are three or more: with two, the one failed try saved costs about what
-        sorting costs (a Python call on a Python copy of the object)."""
-        structs = [
-            self.index.struct_of(v.type) if v.type else None for v in union.variants
-        ]
-        found = [s for s in structs if s is not None]
-        if len(found) < 3 or len(found) < len(structs):
+        """The model classes of a smart union of models (nested smart unions of models
+        included) worth sorting out by the keys they require (``_ByRequiredKeys``),
+        else [].  Every member requires some key, so an object rarely leaves them all
+        standing; and there are three or more: with two, the one failed try saved
+        costs about what sorting costs (a Python call on a Python copy of the
+        object)."""
+        found = self._smart_members(union, set())
+        if found is None or len(found) < 3:
             return []
-        keys = [
-            {f.wire_name: f.presence for f in self.index.wire_fields(s)} for s in found
-        ]
-        for position, own in enumerate(keys):
-            others = set().union(*(k for i, k in enumerate(keys) if i != position))
-            if not any(
-                presence is ir.Presence.REQUIRED and key not in others
-                for key, presence in own.items()
+        for struct in found:
+            if all(
+                f.presence is not ir.Presence.REQUIRED
+                for f in self.index.wire_fields(struct)
             ):
                 return []
         return list(dict.fromkeys(self.names[s.name] for s in found))
+
+    def _smart_members(
+        self, union: ir.UnionDecl, seen: set[str]
+    ) -> list[ir.StructDecl] | None:
+        """The structs a smart union reads with, through nested smart unions; None
+        when a member is anything else."""
+        if (
+            union.repr is not ir.UnionRepr.UNTAGGED
+            or union.first_fit
+            or has_untagged_fallback(union)
+            or union.name in seen
+        ):
+            return None
+        seen.add(union.name)
+        out: list[ir.StructDecl] = []
+        for variant in union.variants:
+            if variant.type is None:
+                return None
+            struct = self.index.struct_of(variant.type)
+            if struct is not None:
+                out.append(struct)
+                continue
+            resolved = self.index.resolve(variant.type)
+            inner = (
+                self.index.get(resolved.name) if isinstance(resolved, ir.Ref) else None
+            )
+            if not isinstance(inner, ir.UnionDecl):
+                return None
+            nested = self._smart_members(inner, seen)
+            if nested is None:
+                return None
+            out.extend(nested)
+        return out
 
     def _with_untagged_fallback(self, union: ir.UnionDecl) -> list[DeclView]:
         """serde's ``#[serde(untagged)]`` variants of a tagged enum: the tagged variants

@@ -323,9 +323,13 @@ class _ByRequiredKeys:
     """An untagged union of models read from JSON: pydantic's smart union reads the
     object with every member, and a member that fails still reads all of it (and
     keeps the keys it does not declare), so first the members that lack a key they
-    require are set aside (they cannot read it): when one member is left it alone
-    reads the object, else the smart union does, as it did.  A model is written by
-    its own class.  Python input and output keep the smart union."""
+    require are set aside (they cannot read it) and the smart union of the others
+    reads it, in the same order (a member alone reads it by itself); the smart union
+    of all of them where there are too many to prepare each choice.  A model is
+    written by its own class.  Python input and output keep the smart union."""
+
+    # Up to this many members, a smart union of every choice of two or more is built.
+    _SUBSETS_UP_TO = 5
 
     def __init__(self, *models: type[BaseModel]) -> None:
         self.models = models
@@ -363,15 +367,26 @@ class _ByRequiredKeys:
             for name, keys in self.required
             if all(not spellings.isdisjoint(value) for spellings in keys)
         ]
-        return left[0] if len(left) == 1 else "*"
+        if len(left) == 1 or (left and len(self.models) <= self._SUBSETS_UP_TO):
+            return " ".join(left)
+        return "*"
 
     def __get_pydantic_core_schema__(
         self, source: Any, handler: GetCoreSchemaHandler
     ) -> CoreSchema:
         union = handler(source)
-        choices: dict[Hashable, CoreSchema] = {
+        members = {
             model.__name__: handler.generate_schema(model) for model in self.models
         }
+        choices: dict[Hashable, CoreSchema] = dict(members)
+        if len(self.models) <= self._SUBSETS_UP_TO:
+            names = list(members)
+            for mask in range(1, 1 << len(names)):
+                chosen = [name for bit, name in enumerate(names) if mask >> bit & 1]
+                if len(chosen) > 1:
+                    choices[" ".join(chosen)] = core_schema.union_schema(
+                        [members[name] for name in chosen]
+                    )
         choices["*"] = union
         from_json = core_schema.tagged_union_schema(choices, discriminator=self._pick)
         return core_schema.json_or_python_schema(from_json, union)

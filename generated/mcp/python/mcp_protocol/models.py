@@ -6,7 +6,7 @@ JSON-RPC 2.0 protocol between an AI application (the client) and a server that p
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from enum import Enum, Flag
 from inspect import get_annotations
 from typing import (
@@ -320,6 +320,79 @@ class _ByWireTag:
         return core_schema.json_or_python_schema(from_json, from_python)
 
 
+class _ByRequiredKeys:
+    """An untagged union of models read from JSON: pydantic's smart union reads the
+    object with every member, and a member that fails still reads all of it (and
+    keeps the keys it does not declare), so first the members that lack a key they
+    require are set aside (they cannot read it) and the smart union of the others
+    reads it, in the same order (a member alone reads it by itself); the smart union
+    of all of them where there are too many to prepare each choice.  A model is
+    written by its own class.  Python input and output keep the smart union."""
+
+    # Up to this many members, a smart union of every choice of two or more is built.
+    _SUBSETS_UP_TO = 5
+
+    def __init__(self, *models: type[BaseModel]) -> None:
+        self.models = models
+        self.required: list[tuple[str, tuple[frozenset[str], ...]]] | None = None
+
+    def _needs(self) -> list[tuple[str, tuple[frozenset[str], ...]]]:
+        """Per member, the wire spellings of each key it requires (none for a model
+        that reshapes its input first)."""
+        needs = []
+        for model in self.models:
+            keys: list[frozenset[str]] = []
+            if not model.__pydantic_decorators__.model_validators:
+                for name, info in model.model_fields.items():
+                    alias = info.validation_alias
+                    if not info.is_required():
+                        continue
+                    if alias is None or isinstance(alias, str):
+                        keys.append(frozenset({alias or name}))
+                    elif isinstance(alias, AliasChoices) and all(
+                        isinstance(choice, str) for choice in alias.choices
+                    ):
+                        keys.append(frozenset(cast(list[str], alias.choices)))
+            needs.append((model.__name__, tuple(keys)))
+        return needs
+
+    def _pick(self, value: Any) -> str:
+        if isinstance(value, BaseModel):
+            return type(value).__name__
+        if not isinstance(value, dict):
+            return "*"
+        if self.required is None:
+            self.required = self._needs()
+        left = [
+            name
+            for name, keys in self.required
+            if all(not spellings.isdisjoint(value) for spellings in keys)
+        ]
+        if len(left) == 1 or (left and len(self.models) <= self._SUBSETS_UP_TO):
+            return " ".join(left)
+        return "*"
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        union = handler(source)
+        members = {
+            model.__name__: handler.generate_schema(model) for model in self.models
+        }
+        choices: dict[Hashable, CoreSchema] = dict(members)
+        if len(self.models) <= self._SUBSETS_UP_TO:
+            names = list(members)
+            for mask in range(1, 1 << len(names)):
+                chosen = [name for bit, name in enumerate(names) if mask >> bit & 1]
+                if len(chosen) > 1:
+                    choices[" ".join(chosen)] = core_schema.union_schema(
+                        [members[name] for name in chosen]
+                    )
+        choices["*"] = union
+        from_json = core_schema.tagged_union_schema(choices, discriminator=self._pick)
+        return core_schema.json_or_python_schema(from_json, union)
+
+
 def _filled(**options: Any) -> Any:
     """A field with one legal value (a tag): the constructor fills it in when left out
     (type checkers see a default), while a message read from the wire must carry it."""
@@ -480,7 +553,12 @@ JSONRPCResponse: TypeAlias = JSONRPCResultResponse | JSONRPCErrorResponse
 
 
 # Untagged: pydantic's smart union picks the best-fitting variant.
-JSONRPCMessage: TypeAlias = JSONRPCRequest | JSONRPCNotification | JSONRPCResponse
+JSONRPCMessage: TypeAlias = Annotated[
+    JSONRPCRequest | JSONRPCNotification | JSONRPCResponse,
+    _ByRequiredKeys(
+        JSONRPCRequest, JSONRPCNotification, JSONRPCResultResponse, JSONRPCErrorResponse
+    ),
+]
 """Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 """
 
@@ -3657,15 +3735,32 @@ class LegacyTitledEnumSchema(_Model):
 
 
 # Untagged: pydantic's smart union picks the best-fitting variant.
-EnumSchema: TypeAlias = (
-    SingleSelectEnumSchema | MultiSelectEnumSchema | LegacyTitledEnumSchema
-)
+EnumSchema: TypeAlias = Annotated[
+    SingleSelectEnumSchema | MultiSelectEnumSchema | LegacyTitledEnumSchema,
+    _ByRequiredKeys(
+        UntitledSingleSelectEnumSchema,
+        TitledSingleSelectEnumSchema,
+        UntitledMultiSelectEnumSchema,
+        TitledMultiSelectEnumSchema,
+        LegacyTitledEnumSchema,
+    ),
+]
 
 
 # Untagged: pydantic's smart union picks the best-fitting variant.
-PrimitiveSchemaDefinition: TypeAlias = (
-    StringSchema | NumberSchema | BooleanSchema | EnumSchema
-)
+PrimitiveSchemaDefinition: TypeAlias = Annotated[
+    StringSchema | NumberSchema | BooleanSchema | EnumSchema,
+    _ByRequiredKeys(
+        StringSchema,
+        NumberSchema,
+        BooleanSchema,
+        UntitledSingleSelectEnumSchema,
+        TitledSingleSelectEnumSchema,
+        UntitledMultiSelectEnumSchema,
+        TitledMultiSelectEnumSchema,
+        LegacyTitledEnumSchema,
+    ),
+]
 """Restricted schema definitions that only allow primitive types
 without nested objects or arrays.
 """
