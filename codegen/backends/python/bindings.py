@@ -51,6 +51,7 @@ _MODEL_HELPERS = (
     "_DROP_SKIPPED",
     "_SORTED_KEYS",
     "_OnError",
+    "_on_error",
     "_omitted",
     "_NUMBER",
 )

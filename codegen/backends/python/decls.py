@@ -260,9 +260,17 @@ class DeclBuilder(TypeAnnotator):
         if fld.default_on_error:
             if fld.presence is ir.Presence.OPTIONAL or not has_default:
                 fallback = "MISSING" if "MISSING" in annotation else "None"
+                # pydantic-core's own ``on_error`` where the fallback needs no reading.
+                native = fallback == "MISSING" or _admits_none(
+                    annotation.removesuffix(" | MISSING")
+                )
             else:
                 fallback = py_literal(default)
-            validators.append(f"WrapValidator(_OnError({fallback}))")
+                native = _reads_as_itself(self.index, fld.type, default)
+            if native:
+                validators.append(f"_on_error({fallback})")
+            else:
+                validators.append(f"WrapValidator(_OnError({fallback}))")
         if not validators:
             return annotation
         return f"Annotated[{annotation}, {', '.join(validators)}]"
@@ -446,6 +454,28 @@ def _single_literal(
     if isinstance(resolved, ir.Literal):
         return not isinstance(resolved.value, float)
     return isinstance(resolved, ir.EnumMemberRef)
+
+
+def _reads_as_itself(index: Index, expr: ir.TypeExpr, default: object) -> bool:
+    """Whether reading the JSON ``default`` as the type gives that very Python value:
+    a string, integer, number or boolean of the type's own kind, within its bounds
+    and with no pattern or format to check."""
+    resolved = index.resolve(expr)
+    if not isinstance(resolved, ir.Primitive) or isinstance(default, (list, dict)):
+        return False
+    rules = resolved.constraints
+    if rules.pattern is not None or rules.format is not None:
+        return False
+    if isinstance(default, (int, float)) and not isinstance(default, bool):
+        if rules.minimum is not None and default < rules.minimum:
+            return False
+        if rules.maximum is not None and default > rules.maximum:
+            return False
+        if rules.binary_float and isinstance(default, int):
+            return False  # read as a float
+    return _compares_as_json(index, expr, default) and (
+        not isinstance(default, float) or resolved.kind is ir.PrimitiveKind.NUMBER
+    )
 
 
 def _compares_as_json(index: Index, expr: ir.TypeExpr, default: object) -> bool:

@@ -140,12 +140,41 @@ def _equals(default: JsonValue) -> Callable[[Any], bool]:
 def _omitted(written: JsonValue) -> AfterValidator:
     """serde's ``skip_serializing_if``: the value a writer never writes (``null`` for an
     ``Option``, ``[]`` for an empty ``Vec``...) reads as an absent key."""
+    if written is None:
+        # Nothing these bindings hold but ``None`` is written as null.
+        return _NONE_OMITTED
+    kind = type(written)
+    empty = isinstance(written, (list, dict)) and not written
 
     def check(value: Any) -> Any:
-        jsonable = to_jsonable_python(value, by_alias=True)
-        return MISSING if _same_json(jsonable, written) else value
+        if type(value) is kind and (empty or kind in (str, int, float, bool)):
+            # A plain value of the written one's own type: compared as it is.
+            same = not value if empty else value == written
+        else:
+            same = _same_json(to_jsonable_python(value, by_alias=True), written)
+        return MISSING if same else value
 
     return AfterValidator(check)
+
+
+def _none_omitted(value: Any) -> Any:
+    return MISSING if value is None else value
+
+
+_NONE_OMITTED = AfterValidator(_none_omitted)
+
+
+def _on_error(default: Any) -> GetPydanticSchema:
+    """serde_with ``DefaultOnError`` where the default is what reading it gives (absent,
+    ``None``, a plain string, number or boolean of the field's type): pydantic-core's
+    own ``on_error="default"``, with no Python call per value read."""
+
+    def schema(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        return core_schema.with_default_schema(
+            handler(source), default=default, on_error="default"
+        )
+
+    return GetPydanticSchema(get_pydantic_core_schema=schema)
 
 
 class _OnError:
@@ -535,9 +564,7 @@ class InitializeRequest(_Model):
     )
     """Capabilities supported by the client."""
     client_info: Annotated[
-        Implementation | None | MISSING,
-        _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        Implementation | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = Field(
         default=MISSING, validation_alias="clientInfo", serialization_alias="clientInfo"
     )
@@ -545,9 +572,9 @@ class InitializeRequest(_Model):
 
     Note: in future versions of the protocol, this will be required.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -633,9 +660,7 @@ class InitializeResponse(_Model):
     )
     """Authentication methods supported by the agent."""
     agent_info: Annotated[
-        Implementation | None | MISSING,
-        _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        Implementation | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = Field(
         default=MISSING, validation_alias="agentInfo", serialization_alias="agentInfo"
     )
@@ -643,9 +668,9 @@ class InitializeResponse(_Model):
 
     Note: in future versions of the protocol, this will be required.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -679,9 +704,7 @@ class Implementation(_Model):
     """Intended for programmatic or logical use, but can be used as a display
     name fallback if title isn’t present.
     """
-    title: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    title: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = MISSING
     """Intended for UI and end-user contexts — optimized to be human-readable
     and easily understood.
 
@@ -691,9 +714,9 @@ class Implementation(_Model):
     """Version of the implementation. Can be displayed to the user or used
     for debugging or metrics purposes. (e.g. "1.0.0").
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -723,9 +746,9 @@ class AuthenticateRequest(_Model):
     """The ID of the authentication method to use.
     Must be one of the methods advertised in the initialize response.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -743,9 +766,9 @@ class AuthenticateRequest(_Model):
 class AuthenticateResponse(_Model):
     """Response to the `authenticate` method."""
 
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -766,9 +789,9 @@ class LogoutRequest(_Model):
     Terminates the current authenticated session.
     """
 
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -786,9 +809,9 @@ class LogoutRequest(_Model):
 class LogoutResponse(_Model):
     """Response to the `logout` method."""
 
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -807,18 +830,16 @@ class AgentAuthCapabilities(_Model):
     """Authentication-related capabilities supported by the agent."""
 
     logout: Annotated[
-        LogoutCapabilities | None | MISSING,
-        _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        LogoutCapabilities | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = MISSING
     """Whether the agent supports the logout method.
 
     Optional. Omitted or `null` both mean the agent does not advertise support.
     Supplying `{}` means the agent supports the logout method.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -839,9 +860,9 @@ class LogoutCapabilities(_Model):
     Supplying `{}` means the agent supports the logout method.
     """
 
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -872,30 +893,30 @@ class AuthMethodTerminal_2(_Model):
     """Unique identifier for this authentication method."""
     name: str
     """Human-readable name of the authentication method."""
-    description: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Optional description providing more details about this authentication method."""
     args: Annotated[
         Annotated[list[Annotated[str, _SKIP_INVALID]], _DROP_SKIPPED] | MISSING,
         _omitted([]),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = Field(default=MISSING, exclude_if=_equals([]))
     """Additional arguments to append to the configured agent invocation for terminal auth.
 
     Default when absent: `[]`.
     """
-    env: Annotated[
-        dict[str, str] | MISSING, _omitted({}), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, exclude_if=_equals({}))
+    env: Annotated[dict[str, str] | MISSING, _omitted({}), _on_error(MISSING)] = Field(
+        default=MISSING, exclude_if=_equals({})
+    )
     """Additional environment variables to set on the configured agent invocation for terminal auth.
     These values override same-named variables in the base launch configuration.
 
     Default when absent: `{}`.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -939,13 +960,13 @@ class AuthMethodAgent(_Model):
     """Unique identifier for this authentication method."""
     name: str
     """Human-readable name of the authentication method."""
-    description: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Optional description providing more details about this authentication method."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -986,30 +1007,30 @@ class AuthMethodTerminal(_Model):
     """Unique identifier for this authentication method."""
     name: str
     """Human-readable name of the authentication method."""
-    description: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Optional description providing more details about this authentication method."""
     args: Annotated[
         Annotated[list[Annotated[str, _SKIP_INVALID]], _DROP_SKIPPED] | MISSING,
         _omitted([]),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = Field(default=MISSING, exclude_if=_equals([]))
     """Additional arguments to append to the configured agent invocation for terminal auth.
 
     Default when absent: `[]`.
     """
-    env: Annotated[
-        dict[str, str] | MISSING, _omitted({}), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, exclude_if=_equals({}))
+    env: Annotated[dict[str, str] | MISSING, _omitted({}), _on_error(MISSING)] = Field(
+        default=MISSING, exclude_if=_equals({})
+    )
     """Additional environment variables to set on the configured agent invocation for terminal auth.
     These values override same-named variables in the base launch configuration.
 
     Default when absent: `{}`.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1045,7 +1066,7 @@ class NewSessionRequest(_Model):
     additional_directories: Annotated[
         Annotated[list[Annotated[str, _SKIP_INVALID]], _DROP_SKIPPED] | MISSING,
         _omitted([]),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = Field(
         default=MISSING,
         validation_alias="additionalDirectories",
@@ -1065,9 +1086,9 @@ class NewSessionRequest(_Model):
         WrapValidator(_OnError([])),
     ] = Field(validation_alias="mcpServers", serialization_alias="mcpServers")
     """List of MCP (Model Context Protocol) servers the agent should connect to."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1104,9 +1125,7 @@ class NewSessionResponse(_Model):
     Used in all subsequent requests for this conversation.
     """
     modes: Annotated[
-        SessionModeState | None | MISSING,
-        _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        SessionModeState | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = MISSING
     """Initial mode state if supported by the Agent
 
@@ -1117,16 +1136,16 @@ class NewSessionResponse(_Model):
         | None
         | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = Field(
         default=MISSING,
         validation_alias="configOptions",
         serialization_alias="configOptions",
     )
     """Initial session configuration options if supported by the Agent."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1167,7 +1186,7 @@ class LoadSessionRequest(_Model):
     additional_directories: Annotated[
         Annotated[list[Annotated[str, _SKIP_INVALID]], _DROP_SKIPPED] | MISSING,
         _omitted([]),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = Field(
         default=MISSING,
         validation_alias="additionalDirectories",
@@ -1187,9 +1206,9 @@ class LoadSessionRequest(_Model):
         validation_alias="sessionId", serialization_alias="sessionId"
     )
     """The ID of the session to load."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1217,9 +1236,7 @@ class LoadSessionResponse(_Model):
     """Response from loading an existing session."""
 
     modes: Annotated[
-        SessionModeState | None | MISSING,
-        _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        SessionModeState | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = MISSING
     """Initial mode state if supported by the Agent
 
@@ -1230,16 +1247,16 @@ class LoadSessionResponse(_Model):
         | None
         | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = Field(
         default=MISSING,
         validation_alias="configOptions",
         serialization_alias="configOptions",
     )
     """Initial session configuration options if supported by the Agent."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1274,7 +1291,7 @@ class ResumeSessionRequest(_Model):
     additional_directories: Annotated[
         Annotated[list[Annotated[str, _SKIP_INVALID]], _DROP_SKIPPED] | MISSING,
         _omitted([]),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = Field(
         default=MISSING,
         validation_alias="additionalDirectories",
@@ -1293,7 +1310,7 @@ class ResumeSessionRequest(_Model):
     mcp_servers: Annotated[
         Annotated[list[Annotated[McpServer, _SKIP_INVALID]], _DROP_SKIPPED] | MISSING,
         _omitted([]),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = Field(
         default=MISSING,
         validation_alias="mcpServers",
@@ -1304,9 +1321,9 @@ class ResumeSessionRequest(_Model):
 
     Default when absent: `[]`.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1334,9 +1351,7 @@ class ResumeSessionResponse(_Model):
     """Response from resuming an existing session."""
 
     modes: Annotated[
-        SessionModeState | None | MISSING,
-        _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        SessionModeState | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = MISSING
     """Initial mode state if supported by the Agent
 
@@ -1347,16 +1362,16 @@ class ResumeSessionResponse(_Model):
         | None
         | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = Field(
         default=MISSING,
         validation_alias="configOptions",
         serialization_alias="configOptions",
     )
     """Initial session configuration options if supported by the Agent."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1387,9 +1402,9 @@ class CloseSessionRequest(_Model):
         validation_alias="sessionId", serialization_alias="sessionId"
     )
     """The ID of the session to close."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1407,9 +1422,9 @@ class CloseSessionRequest(_Model):
 class CloseSessionResponse(_Model):
     """Response from closing a session."""
 
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1435,9 +1450,9 @@ class ListSessionsRequest(_Model):
     cursor: Annotated[str | None | MISSING, _omitted(None)] = MISSING
     """Opaque cursor token from a previous response's nextCursor field for cursor-based pagination
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1460,17 +1475,19 @@ class ListSessionsResponse(_Model):
         WrapValidator(_OnError([])),
     ]
     """Array of session information objects"""
-    next_cursor: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(
-        default=MISSING, validation_alias="nextCursor", serialization_alias="nextCursor"
+    next_cursor: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        Field(
+            default=MISSING,
+            validation_alias="nextCursor",
+            serialization_alias="nextCursor",
+        )
     )
     """Opaque cursor token. If present, pass this in the next request's cursor parameter
     to fetch the next page. If absent, there are no more results.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1497,9 +1514,9 @@ class DeleteSessionRequest(_Model):
         validation_alias="sessionId", serialization_alias="sessionId"
     )
     """The ID of the session to delete."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1517,9 +1534,9 @@ class DeleteSessionRequest(_Model):
 class DeleteSessionResponse(_Model):
     """Response from deleting a session."""
 
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1546,7 +1563,7 @@ class SessionInfo(_Model):
     additional_directories: Annotated[
         Annotated[list[Annotated[str, _SKIP_INVALID]], _DROP_SKIPPED] | MISSING,
         _omitted([]),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = Field(
         default=MISSING,
         validation_alias="additionalDirectories",
@@ -1561,19 +1578,19 @@ class SessionInfo(_Model):
 
     Default when absent: `[]`.
     """
-    title: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    title: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = MISSING
     """Human-readable title for the session"""
-    updated_at: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(
-        default=MISSING, validation_alias="updatedAt", serialization_alias="updatedAt"
+    updated_at: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        Field(
+            default=MISSING,
+            validation_alias="updatedAt",
+            serialization_alias="updatedAt",
+        )
     )
     """ISO 8601 timestamp of last activity"""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1610,9 +1627,9 @@ class SessionModeState(_Model):
         WrapValidator(_OnError([])),
     ] = Field(validation_alias="availableModes", serialization_alias="availableModes")
     """The set of modes that the Agent can operate in"""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1639,13 +1656,13 @@ class SessionMode(_Model):
     """Stable identifier used to refer to this protocol object in later messages."""
     name: str
     """Human-readable name shown for this protocol object."""
-    description: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Optional human-readable details shown with this protocol object."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1678,9 +1695,9 @@ class SetSessionModeRequest(_Model):
         validation_alias="modeId", serialization_alias="modeId"
     )
     """The ID of the mode to set."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1700,9 +1717,9 @@ class SetSessionModeRequest(_Model):
 class SetSessionModeResponse(_Model):
     """Response to `session/set_mode` method."""
 
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1736,13 +1753,13 @@ class SessionConfigSelectOption(_Model):
     """Unique identifier for this option value."""
     name: str
     """Human-readable label for this option value."""
-    description: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Optional description for this option value."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1774,9 +1791,9 @@ class SessionConfigSelectGroup(_Model):
         WrapValidator(_OnError([])),
     ]
     """The set of option values in this group."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1944,14 +1961,14 @@ class SessionConfigOptionSelect(_Model):
     """Unique identifier for the configuration option."""
     name: str
     """Human-readable label for the option."""
-    description: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Optional description for the Client to display to the user."""
     category: Annotated[
         Annotated[SessionConfigOptionCategory | str, _LEFT_TO_RIGHT] | None | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = MISSING
     """Optional semantic category for this option (UX only)."""
     type: Literal["select"] = _filled()
@@ -1961,9 +1978,9 @@ class SessionConfigOptionSelect(_Model):
     """The currently selected value."""
     options: SessionConfigSelectOptions
     """The set of selectable options."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -1984,14 +2001,14 @@ class SessionConfigOptionBoolean(_Model):
     """Unique identifier for the configuration option."""
     name: str
     """Human-readable label for the option."""
-    description: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Optional description for the Client to display to the user."""
     category: Annotated[
         Annotated[SessionConfigOptionCategory | str, _LEFT_TO_RIGHT] | None | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = MISSING
     """Optional semantic category for this option (UX only)."""
     type: Literal["boolean"] = _filled()
@@ -1999,9 +2016,9 @@ class SessionConfigOptionBoolean(_Model):
         validation_alias="currentValue", serialization_alias="currentValue"
     )
     """The current value of the boolean option."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2132,9 +2149,9 @@ class SetSessionConfigOptionRequestBoolean(_Model):
     type: Literal["boolean"] = _filled()
     value: bool
     """The boolean value."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2165,9 +2182,9 @@ class SetSessionConfigOptionRequestValueId(_Model):
     """The ID of the configuration option to set."""
     value: SessionConfigValueId
     """The value ID."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2213,9 +2230,9 @@ class SetSessionConfigOptionResponse(_Model):
         WrapValidator(_OnError([])),
     ] = Field(validation_alias="configOptions", serialization_alias="configOptions")
     """The full set of configuration options and their current values."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2245,9 +2262,9 @@ class McpServerHttp_2(_Model):
     """URL to the MCP server."""
     headers: list[HttpHeader]
     """HTTP headers to set when making requests to the MCP server."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2271,9 +2288,9 @@ class McpServerSse_2(_Model):
     """URL to the MCP server."""
     headers: list[HttpHeader]
     """HTTP headers to set when making requests to the MCP server."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2324,9 +2341,9 @@ class McpServerStdio(_Model):
     """Command-line arguments to pass to the MCP server."""
     env: list[EnvVariable]
     """Environment variables to set when launching the MCP server."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2370,9 +2387,9 @@ class McpServerHttp(_Model):
     """URL to the MCP server."""
     headers: list[HttpHeader]
     """HTTP headers to set when making requests to the MCP server."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2398,9 +2415,9 @@ class McpServerSse(_Model):
     """URL to the MCP server."""
     headers: list[HttpHeader]
     """HTTP headers to set when making requests to the MCP server."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2424,9 +2441,9 @@ class EnvVariable(_Model):
     """The name of the environment variable."""
     value: str
     """The value to set for the environment variable."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2448,9 +2465,9 @@ class HttpHeader(_Model):
     """The name of the HTTP header."""
     value: str
     """The value to set for the HTTP header."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2492,9 +2509,9 @@ class PromptRequest(_Model):
     as it avoids extra round-trips and allows the message to include
     pieces of context from sources the agent may not have access to.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2521,9 +2538,9 @@ class PromptResponse(_Model):
         validation_alias="stopReason", serialization_alias="stopReason"
     )
     """Indicates why the agent stopped processing the turn."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2590,7 +2607,7 @@ class AgentCapabilities(_Model):
     See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/initialization#agent-capabilities)
     """
 
-    load_session: Annotated[bool, WrapValidator(_OnError(False))] = Field(
+    load_session: Annotated[bool, _on_error(False)] = Field(
         default=False, validation_alias="loadSession", serialization_alias="loadSession"
     )
     """Whether the agent supports `session/load`."""
@@ -2630,9 +2647,9 @@ class AgentCapabilities(_Model):
         default_factory=lambda: _json_default({}), validate_default=True
     )
     """Authentication-related capabilities supported by the agent."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2670,9 +2687,7 @@ class SessionCapabilities(_Model):
     """
 
     list_: Annotated[
-        SessionListCapabilities | None | MISSING,
-        _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        SessionListCapabilities | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = Field(default=MISSING, validation_alias="list", serialization_alias="list")
     """Whether the agent supports `session/list`.
 
@@ -2680,9 +2695,7 @@ class SessionCapabilities(_Model):
     Supplying `{}` means the agent supports listing sessions.
     """
     delete: Annotated[
-        SessionDeleteCapabilities | None | MISSING,
-        _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        SessionDeleteCapabilities | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = MISSING
     """Whether the agent supports `session/delete`.
 
@@ -2692,7 +2705,7 @@ class SessionCapabilities(_Model):
     additional_directories: Annotated[
         SessionAdditionalDirectoriesCapabilities | None | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = Field(
         default=MISSING,
         validation_alias="additionalDirectories",
@@ -2709,9 +2722,7 @@ class SessionCapabilities(_Model):
     additional-root list associated with a listed session.
     """
     resume: Annotated[
-        SessionResumeCapabilities | None | MISSING,
-        _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        SessionResumeCapabilities | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = MISSING
     """Whether the agent supports `session/resume`.
 
@@ -2719,18 +2730,16 @@ class SessionCapabilities(_Model):
     Supplying `{}` means the agent supports resuming sessions.
     """
     close: Annotated[
-        SessionCloseCapabilities | None | MISSING,
-        _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        SessionCloseCapabilities | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = MISSING
     """Whether the agent supports `session/close`.
 
     Optional. Omitted or `null` both mean the agent does not advertise support.
     Supplying `{}` means the agent supports closing sessions.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2761,9 +2770,9 @@ class SessionListCapabilities(_Model):
     Supplying `{}` means the agent supports listing sessions.
     """
 
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2784,9 +2793,9 @@ class SessionDeleteCapabilities(_Model):
     Supplying `{}` means the agent supports deleting sessions from `session/list`.
     """
 
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2810,9 +2819,9 @@ class SessionAdditionalDirectoriesCapabilities(_Model):
     complete ordered additional-root list associated with a listed session.
     """
 
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2833,9 +2842,9 @@ class SessionResumeCapabilities(_Model):
     Supplying `{}` means the agent supports resuming sessions.
     """
 
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2856,9 +2865,9 @@ class SessionCloseCapabilities(_Model):
     Supplying `{}` means the agent supports closing sessions.
     """
 
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2888,11 +2897,11 @@ class PromptCapabilities(_Model):
     See protocol docs: [Prompt Capabilities](https://agentclientprotocol.com/protocol/initialization#prompt-capabilities)
     """
 
-    image: Annotated[bool, WrapValidator(_OnError(False))] = False
+    image: Annotated[bool, _on_error(False)] = False
     """Agent supports [`ContentBlock::Image`]."""
-    audio: Annotated[bool, WrapValidator(_OnError(False))] = False
+    audio: Annotated[bool, _on_error(False)] = False
     """Agent supports [`ContentBlock::Audio`]."""
-    embedded_context: Annotated[bool, WrapValidator(_OnError(False))] = Field(
+    embedded_context: Annotated[bool, _on_error(False)] = Field(
         default=False,
         validation_alias="embeddedContext",
         serialization_alias="embeddedContext",
@@ -2902,9 +2911,9 @@ class PromptCapabilities(_Model):
     When enabled, the Client is allowed to include [`ContentBlock::Resource`]
     in prompt requests for pieces of context that are referenced in the message.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -2930,13 +2939,13 @@ class PromptCapabilities(_Model):
 class McpCapabilities(_Model):
     """MCP capabilities supported by the agent"""
 
-    http: Annotated[bool, WrapValidator(_OnError(False))] = False
+    http: Annotated[bool, _on_error(False)] = False
     """Agent supports [`McpServer::Http`]."""
-    sse: Annotated[bool, WrapValidator(_OnError(False))] = False
+    sse: Annotated[bool, _on_error(False)] = False
     """Agent supports [`McpServer::Sse`]."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3018,9 +3027,9 @@ class CancelNotification(_Model):
         validation_alias="sessionId", serialization_alias="sessionId"
     )
     """The ID of the session to cancel operations for."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3049,9 +3058,9 @@ class SessionNotification(_Model):
     """The ID of the session this update pertains to."""
     update: SessionUpdate
     """The actual update content."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3080,7 +3089,7 @@ class SessionUpdateUserMessageChunk(_Model):
     content: ContentBlock
     """A single item of content"""
     message_id: Annotated[
-        MessageId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
+        MessageId | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = Field(
         default=MISSING, validation_alias="messageId", serialization_alias="messageId"
     )
@@ -3089,9 +3098,9 @@ class SessionUpdateUserMessageChunk(_Model):
     All chunks belonging to the same message share the same `messageId`.
     A change in `messageId` indicates a new message has started.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3112,7 +3121,7 @@ class SessionUpdateAgentMessageChunk(_Model):
     content: ContentBlock
     """A single item of content"""
     message_id: Annotated[
-        MessageId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
+        MessageId | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = Field(
         default=MISSING, validation_alias="messageId", serialization_alias="messageId"
     )
@@ -3121,9 +3130,9 @@ class SessionUpdateAgentMessageChunk(_Model):
     All chunks belonging to the same message share the same `messageId`.
     A change in `messageId` indicates a new message has started.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3144,7 +3153,7 @@ class SessionUpdateAgentThoughtChunk(_Model):
     content: ContentBlock
     """A single item of content"""
     message_id: Annotated[
-        MessageId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
+        MessageId | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = Field(
         default=MISSING, validation_alias="messageId", serialization_alias="messageId"
     )
@@ -3153,9 +3162,9 @@ class SessionUpdateAgentThoughtChunk(_Model):
     All chunks belonging to the same message share the same `messageId`.
     A change in `messageId` indicates a new message has started.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3179,16 +3188,16 @@ class SessionUpdateToolCall(_Model):
     """Unique identifier for this tool call within the session."""
     title: str
     """Human-readable title describing what the tool is doing."""
-    kind: Annotated[
-        ToolKind | MISSING, _omitted("other"), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, exclude_if=_left_out_when("other"))
+    kind: Annotated[ToolKind | MISSING, _omitted("other"), _on_error(MISSING)] = Field(
+        default=MISSING, exclude_if=_left_out_when("other")
+    )
     """The category of tool being invoked.
     Helps clients choose appropriate icons and UI treatment.
 
     Default when absent: `"other"`.
     """
     status: Annotated[
-        ToolCallStatus | MISSING, _omitted("pending"), WrapValidator(_OnError(MISSING))
+        ToolCallStatus | MISSING, _omitted("pending"), _on_error(MISSING)
     ] = Field(default=MISSING, exclude_if=_left_out_when("pending"))
     """Current execution status of the tool call.
 
@@ -3198,7 +3207,7 @@ class SessionUpdateToolCall(_Model):
         Annotated[list[Annotated[ToolCallContent, _SKIP_INVALID]], _DROP_SKIPPED]
         | MISSING,
         _omitted([]),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = Field(default=MISSING, exclude_if=_equals([]))
     """Content produced by the tool call.
 
@@ -3208,28 +3217,30 @@ class SessionUpdateToolCall(_Model):
         Annotated[list[Annotated[ToolCallLocation, _SKIP_INVALID]], _DROP_SKIPPED]
         | MISSING,
         _omitted([]),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = Field(default=MISSING, exclude_if=_equals([]))
     """File locations affected by this tool call.
     Enables "follow-along" features in clients.
 
     Default when absent: `[]`.
     """
-    raw_input: Annotated[
-        JsonValue | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(
-        default=MISSING, validation_alias="rawInput", serialization_alias="rawInput"
+    raw_input: Annotated[JsonValue | MISSING, _omitted(None), _on_error(MISSING)] = (
+        Field(
+            default=MISSING, validation_alias="rawInput", serialization_alias="rawInput"
+        )
     )
     """Raw input parameters sent to the tool."""
-    raw_output: Annotated[
-        JsonValue | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(
-        default=MISSING, validation_alias="rawOutput", serialization_alias="rawOutput"
+    raw_output: Annotated[JsonValue | MISSING, _omitted(None), _on_error(MISSING)] = (
+        Field(
+            default=MISSING,
+            validation_alias="rawOutput",
+            serialization_alias="rawOutput",
+        )
     )
     """Raw output returned by the tool."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3251,26 +3262,22 @@ class SessionUpdateToolCallUpdate(_Model):
         validation_alias="toolCallId", serialization_alias="toolCallId"
     )
     """The ID of the tool call being updated."""
-    kind: Annotated[
-        ToolKind | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    kind: Annotated[ToolKind | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Update the tool kind."""
     status: Annotated[
-        ToolCallStatus | None | MISSING,
-        _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        ToolCallStatus | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = MISSING
     """Update the execution status."""
-    title: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    title: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = MISSING
     """Update the human-readable title."""
     content: Annotated[
         Annotated[list[Annotated[ToolCallContent, _SKIP_INVALID]], _DROP_SKIPPED]
         | None
         | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = MISSING
     """Replace the content collection."""
     locations: Annotated[
@@ -3278,24 +3285,26 @@ class SessionUpdateToolCallUpdate(_Model):
         | None
         | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = MISSING
     """Replace the locations collection."""
-    raw_input: Annotated[
-        JsonValue | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(
-        default=MISSING, validation_alias="rawInput", serialization_alias="rawInput"
+    raw_input: Annotated[JsonValue | MISSING, _omitted(None), _on_error(MISSING)] = (
+        Field(
+            default=MISSING, validation_alias="rawInput", serialization_alias="rawInput"
+        )
     )
     """Update the raw input."""
-    raw_output: Annotated[
-        JsonValue | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(
-        default=MISSING, validation_alias="rawOutput", serialization_alias="rawOutput"
+    raw_output: Annotated[JsonValue | MISSING, _omitted(None), _on_error(MISSING)] = (
+        Field(
+            default=MISSING,
+            validation_alias="rawOutput",
+            serialization_alias="rawOutput",
+        )
     )
     """Update the raw output."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3323,9 +3332,9 @@ class SessionUpdatePlan(_Model):
     When updating a plan, the agent must send a complete list of all entries
     with their current status. The client replaces the entire plan with each update.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3350,9 +3359,9 @@ class SessionUpdateAvailableCommandsUpdate(_Model):
         validation_alias="availableCommands", serialization_alias="availableCommands"
     )
     """Commands the agent can execute"""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3376,9 +3385,9 @@ class SessionUpdateCurrentModeUpdate(_Model):
         validation_alias="currentModeId", serialization_alias="currentModeId"
     )
     """The ID of the current mode"""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3401,9 +3410,9 @@ class SessionUpdateConfigOptionUpdate(_Model):
         WrapValidator(_OnError([])),
     ] = Field(validation_alias="configOptions", serialization_alias="configOptions")
     """The full set of configuration options and their current values."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3421,19 +3430,15 @@ class SessionUpdateSessionInfoUpdate(_Model):
     session_update: Literal["session_info_update"] = _filled(
         validation_alias="sessionUpdate", serialization_alias="sessionUpdate"
     )
-    title: Annotated[str | None | MISSING, WrapValidator(_OnError(MISSING))] = MISSING
+    title: Annotated[str | None | MISSING, _on_error(MISSING)] = MISSING
     """Human-readable title for the session. Set to null to clear."""
-    updated_at: Annotated[str | None | MISSING, WrapValidator(_OnError(MISSING))] = (
-        Field(
-            default=MISSING,
-            validation_alias="updatedAt",
-            serialization_alias="updatedAt",
-        )
+    updated_at: Annotated[str | None | MISSING, _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="updatedAt", serialization_alias="updatedAt"
     )
     """ISO 8601 timestamp of last activity. Set to null to clear."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3455,13 +3460,11 @@ class SessionUpdateUsageUpdate(_Model):
     """Tokens currently in context."""
     size: Annotated[int, Field(ge=0, le=18446744073709551615)]
     """Total context window size in tokens."""
-    cost: Annotated[
-        Cost | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    cost: Annotated[Cost | None | MISSING, _omitted(None), _on_error(MISSING)] = MISSING
     """Cumulative session cost (optional)."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3556,9 +3559,9 @@ class CurrentModeUpdate(_Model):
         validation_alias="currentModeId", serialization_alias="currentModeId"
     )
     """The ID of the current mode"""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3581,9 +3584,9 @@ class ConfigOptionUpdate(_Model):
         WrapValidator(_OnError([])),
     ] = Field(validation_alias="configOptions", serialization_alias="configOptions")
     """The full set of configuration options and their current values."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3605,19 +3608,15 @@ class SessionInfoUpdate(_Model):
     This allows clients to display dynamic session names and track session state changes.
     """
 
-    title: Annotated[str | None | MISSING, WrapValidator(_OnError(MISSING))] = MISSING
+    title: Annotated[str | None | MISSING, _on_error(MISSING)] = MISSING
     """Human-readable title for the session. Set to null to clear."""
-    updated_at: Annotated[str | None | MISSING, WrapValidator(_OnError(MISSING))] = (
-        Field(
-            default=MISSING,
-            validation_alias="updatedAt",
-            serialization_alias="updatedAt",
-        )
+    updated_at: Annotated[str | None | MISSING, _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="updatedAt", serialization_alias="updatedAt"
     )
     """ISO 8601 timestamp of last activity. Set to null to clear."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3641,13 +3640,11 @@ class UsageUpdate(_Model):
     """Tokens currently in context."""
     size: Annotated[int, Field(ge=0, le=18446744073709551615)]
     """Total context window size in tokens."""
-    cost: Annotated[
-        Cost | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    cost: Annotated[Cost | None | MISSING, _omitted(None), _on_error(MISSING)] = MISSING
     """Cumulative session cost (optional)."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3671,9 +3668,9 @@ class Cost(_Model):
     """Total cumulative cost for session."""
     currency: str
     """ISO 4217 currency code (e.g., "USD", "EUR")."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3696,7 +3693,7 @@ class ContentChunk(_Model):
     content: ContentBlock
     """A single item of content"""
     message_id: Annotated[
-        MessageId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
+        MessageId | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = Field(
         default=MISSING, validation_alias="messageId", serialization_alias="messageId"
     )
@@ -3705,9 +3702,9 @@ class ContentChunk(_Model):
     All chunks belonging to the same message share the same `messageId`.
     A change in `messageId` indicates a new message has started.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3738,9 +3735,9 @@ class AvailableCommandsUpdate(_Model):
         validation_alias="availableCommands", serialization_alias="availableCommands"
     )
     """Commands the agent can execute"""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3763,14 +3760,12 @@ class AvailableCommand(_Model):
     description: str
     """Human-readable description of what the command does."""
     input: Annotated[
-        AvailableCommandInput | None | MISSING,
-        _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        AvailableCommandInput | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = MISSING
     """Input for the command if required"""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3793,9 +3788,9 @@ class UnstructuredCommandInput(_Model):
 
     hint: str
     """A hint to display when the input hasn't been provided yet"""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3833,9 +3828,9 @@ class RequestPermissionRequest(_Model):
     """Details about the tool call requiring permission."""
     options: list[PermissionOption]
     """Available permission options for the user to choose from."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3869,9 +3864,9 @@ class PermissionOption(_Model):
     """Human-readable label to display to the user."""
     kind: PermissionOptionKind
     """Hint about the nature of this permission option."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3927,9 +3922,9 @@ class RequestPermissionResponse(_Model):
 
     outcome: RequestPermissionOutcome
     """The user's decision on the permission request."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -3970,9 +3965,9 @@ class RequestPermissionOutcomeSelected(_Model):
         validation_alias="optionId", serialization_alias="optionId"
     )
     """The ID of the option the user selected."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4021,9 +4016,9 @@ class SelectedPermissionOutcome(_Model):
         validation_alias="optionId", serialization_alias="optionId"
     )
     """The ID of the option the user selected."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4052,9 +4047,9 @@ class WriteTextFileRequest(_Model):
     """Absolute path to the file to write."""
     content: str
     """The text content to write to the file."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4080,9 +4075,9 @@ class WriteTextFileRequest(_Model):
 class WriteTextFileResponse(_Model):
     """Response to `fs/write_text_file`"""
 
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4112,18 +4107,18 @@ class ReadTextFileRequest(_Model):
     line: Annotated[
         Annotated[int, Field(ge=0, le=4294967295)] | None | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = MISSING
     """Line number to start reading from (1-based)."""
     limit: Annotated[
         Annotated[int, Field(ge=0, le=4294967295)] | None | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = MISSING
     """Maximum number of lines to read."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4152,9 +4147,9 @@ class ReadTextFileResponse(_Model):
 
     content: str
     """Content payload returned by this response."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4185,7 +4180,7 @@ class CreateTerminalRequest(_Model):
     args: Annotated[
         Annotated[list[Annotated[str, _SKIP_INVALID]], _DROP_SKIPPED] | MISSING,
         _omitted([]),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = Field(default=MISSING, exclude_if=_equals([]))
     """Array of command arguments.
 
@@ -4194,20 +4189,18 @@ class CreateTerminalRequest(_Model):
     env: Annotated[
         Annotated[list[Annotated[EnvVariable, _SKIP_INVALID]], _DROP_SKIPPED] | MISSING,
         _omitted([]),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = Field(default=MISSING, exclude_if=_equals([]))
     """Environment variables for the command.
 
     Default when absent: `[]`.
     """
-    cwd: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    cwd: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = MISSING
     """Working directory for the command. Must be an absolute path."""
     output_byte_limit: Annotated[
         Annotated[int, Field(ge=0, le=18446744073709551615)] | None | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = Field(
         default=MISSING,
         validation_alias="outputByteLimit",
@@ -4222,9 +4215,9 @@ class CreateTerminalRequest(_Model):
     string output, even if this means the retained output is slightly less than the
     specified limit.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4257,9 +4250,9 @@ class CreateTerminalResponse(_Model):
         validation_alias="terminalId", serialization_alias="terminalId"
     )
     """The unique identifier for the created terminal."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4285,9 +4278,9 @@ class TerminalOutputRequest(_Model):
         validation_alias="terminalId", serialization_alias="terminalId"
     )
     """The ID of the terminal to get output from."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4312,16 +4305,14 @@ class TerminalOutputResponse(_Model):
     truncated: bool
     """Whether the output was truncated due to byte limits."""
     exit_status: Annotated[
-        TerminalExitStatus | None | MISSING,
-        _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        TerminalExitStatus | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = Field(
         default=MISSING, validation_alias="exitStatus", serialization_alias="exitStatus"
     )
     """Exit status if the command has completed."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4355,9 +4346,9 @@ class ReleaseTerminalRequest(_Model):
         validation_alias="terminalId", serialization_alias="terminalId"
     )
     """The ID of the terminal to release."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4377,9 +4368,9 @@ class ReleaseTerminalRequest(_Model):
 class ReleaseTerminalResponse(_Model):
     """Response to terminal/release method"""
 
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4405,9 +4396,9 @@ class KillTerminalRequest(_Model):
         validation_alias="terminalId", serialization_alias="terminalId"
     )
     """The ID of the terminal to kill."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4427,9 +4418,9 @@ class KillTerminalRequest(_Model):
 class KillTerminalResponse(_Model):
     """Response to `terminal/kill` method"""
 
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4455,9 +4446,9 @@ class WaitForTerminalExitRequest(_Model):
         validation_alias="terminalId", serialization_alias="terminalId"
     )
     """The ID of the terminal to wait for."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4480,18 +4471,18 @@ class WaitForTerminalExitResponse(_Model):
     exit_code: Annotated[
         Annotated[int, Field(ge=0, le=4294967295)] | None | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = Field(
         default=MISSING, validation_alias="exitCode", serialization_alias="exitCode"
     )
     """The process exit code (may be null if terminated by signal)."""
-    signal: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    signal: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """The signal that terminated the process (may be null if exited normally)."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4506,18 +4497,18 @@ class TerminalExitStatus(_Model):
     exit_code: Annotated[
         Annotated[int, Field(ge=0, le=4294967295)] | None | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = Field(
         default=MISSING, validation_alias="exitCode", serialization_alias="exitCode"
     )
     """The process exit code (may be null if terminated by signal)."""
-    signal: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    signal: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """The signal that terminated the process (may be null if exited normally)."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4555,12 +4546,10 @@ class ClientCapabilities(_Model):
     """File system capabilities supported by the client.
     Determines which file operations the agent can request.
     """
-    terminal: Annotated[bool, WrapValidator(_OnError(False))] = False
+    terminal: Annotated[bool, _on_error(False)] = False
     """Whether the Client support all `terminal/*` methods."""
     session: Annotated[
-        ClientSessionCapabilities | None | MISSING,
-        _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        ClientSessionCapabilities | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = MISSING
     """Session-related capabilities supported by the client.
 
@@ -4578,9 +4567,7 @@ class ClientCapabilities(_Model):
     in its `InitializeResponse`.
     """
     elicitation: Annotated[
-        ElicitationCapabilities | None | MISSING,
-        _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        ElicitationCapabilities | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = MISSING
     """Elicitation capabilities supported by the client.
     Determines which elicitation modes the agent may use.
@@ -4588,9 +4575,9 @@ class ClientCapabilities(_Model):
     Optional. Omitted or `null` both mean the client does not advertise
     elicitation support.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4621,7 +4608,7 @@ class ClientSessionCapabilities(_Model):
     config_options: Annotated[
         SessionConfigOptionsCapabilities | None | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = Field(
         default=MISSING,
         validation_alias="configOptions",
@@ -4632,9 +4619,9 @@ class ClientSessionCapabilities(_Model):
     Omitted or `null` both mean the client does not advertise support for any
     config option extensions.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4655,7 +4642,7 @@ class SessionConfigOptionsCapabilities(_Model):
     boolean: Annotated[
         BooleanConfigOptionCapabilities | None | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = MISSING
     """Whether the client supports boolean session configuration options.
 
@@ -4664,9 +4651,9 @@ class SessionConfigOptionsCapabilities(_Model):
     `configOptions`, and the client may send `session/set_config_option`
     requests with `type: "boolean"` and a boolean `value`.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4687,9 +4674,9 @@ class BooleanConfigOptionCapabilities(_Model):
     Supplying `{}` means the client supports boolean session configuration options.
     """
 
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4712,16 +4699,16 @@ class AuthCapabilities(_Model):
     additional client-side support.
     """
 
-    terminal: Annotated[bool, WrapValidator(_OnError(False))] = False
+    terminal: Annotated[bool, _on_error(False)] = False
     """Whether the client supports `terminal` authentication methods.
 
     The client should set this to `true` only when it can reproduce the
     configured agent invocation in an interactive terminal. When `true`, the
     agent may include `terminal` entries in its authentication methods.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4742,21 +4729,21 @@ class FileSystemCapabilities(_Model):
     See protocol docs: [FileSystem](https://agentclientprotocol.com/protocol/initialization#filesystem)
     """
 
-    read_text_file: Annotated[bool, WrapValidator(_OnError(False))] = Field(
+    read_text_file: Annotated[bool, _on_error(False)] = Field(
         default=False,
         validation_alias="readTextFile",
         serialization_alias="readTextFile",
     )
     """Whether the Client supports `fs/read_text_file` requests."""
-    write_text_file: Annotated[bool, WrapValidator(_OnError(False))] = Field(
+    write_text_file: Annotated[bool, _on_error(False)] = Field(
         default=False,
         validation_alias="writeTextFile",
         serialization_alias="writeTextFile",
     )
     """Whether the Client supports `fs/write_text_file` requests."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4835,15 +4822,15 @@ class ContentBlockText(_Model):
 
     type: Literal["text"] = _filled()
     annotations: Annotated[
-        Annotations | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
+        Annotations | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = MISSING
     """Optional annotations that help clients decide how to display or route this content.
     """
     text: str
     """Text payload carried by this content block."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4862,7 +4849,7 @@ class ContentBlockImage(_Model):
 
     type: Literal["image"] = _filled()
     annotations: Annotated[
-        Annotations | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
+        Annotations | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = MISSING
     """Optional annotations that help clients decide how to display or route this content.
     """
@@ -4870,13 +4857,11 @@ class ContentBlockImage(_Model):
     """Base64-encoded media payload."""
     mime_type: str = Field(validation_alias="mimeType", serialization_alias="mimeType")
     """MIME type describing the encoded media payload."""
-    uri: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    uri: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = MISSING
     """URI associated with this resource or media payload."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4895,7 +4880,7 @@ class ContentBlockAudio(_Model):
 
     type: Literal["audio"] = _filled()
     annotations: Annotated[
-        Annotations | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
+        Annotations | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = MISSING
     """Optional annotations that help clients decide how to display or route this content.
     """
@@ -4903,9 +4888,9 @@ class ContentBlockAudio(_Model):
     """Base64-encoded media payload."""
     mime_type: str = Field(validation_alias="mimeType", serialization_alias="mimeType")
     """MIME type describing the encoded media payload."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4924,18 +4909,18 @@ class ContentBlockResourceLink(_Model):
 
     type: Literal["resource_link"] = _filled()
     annotations: Annotated[
-        Annotations | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
+        Annotations | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = MISSING
     """Optional annotations that help clients decide how to display or route this content.
     """
-    description: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Optional human-readable details shown with this protocol object."""
-    mime_type: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(
-        default=MISSING, validation_alias="mimeType", serialization_alias="mimeType"
+    mime_type: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        Field(
+            default=MISSING, validation_alias="mimeType", serialization_alias="mimeType"
+        )
     )
     """MIME type describing the encoded media payload."""
     name: str
@@ -4945,18 +4930,16 @@ class ContentBlockResourceLink(_Model):
         | None
         | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = MISSING
     """Optional size of the linked resource in bytes, if known."""
-    title: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    title: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = MISSING
     """Optional display title for end-user UI."""
     uri: str
     """URI associated with this resource or media payload."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -4977,15 +4960,15 @@ class ContentBlockResource(_Model):
 
     type: Literal["resource"] = _filled()
     annotations: Annotated[
-        Annotations | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
+        Annotations | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = MISSING
     """Optional annotations that help clients decide how to display or route this content.
     """
     resource: EmbeddedResourceResource
     """Embedded resource payload, either text or binary data."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5063,15 +5046,15 @@ class TextContent(_Model):
     """Text provided to or from an LLM."""
 
     annotations: Annotated[
-        Annotations | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
+        Annotations | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = MISSING
     """Optional annotations that help clients decide how to display or route this content.
     """
     text: str
     """Text payload carried by this content block."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5092,7 +5075,7 @@ class ImageContent(_Model):
     """An image provided to or from an LLM."""
 
     annotations: Annotated[
-        Annotations | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
+        Annotations | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = MISSING
     """Optional annotations that help clients decide how to display or route this content.
     """
@@ -5100,13 +5083,11 @@ class ImageContent(_Model):
     """Base64-encoded media payload."""
     mime_type: str = Field(validation_alias="mimeType", serialization_alias="mimeType")
     """MIME type describing the encoded media payload."""
-    uri: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    uri: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = MISSING
     """URI associated with this resource or media payload."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5134,7 +5115,7 @@ class AudioContent(_Model):
     """Audio provided to or from an LLM."""
 
     annotations: Annotated[
-        Annotations | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
+        Annotations | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = MISSING
     """Optional annotations that help clients decide how to display or route this content.
     """
@@ -5142,9 +5123,9 @@ class AudioContent(_Model):
     """Base64-encoded media payload."""
     mime_type: str = Field(validation_alias="mimeType", serialization_alias="mimeType")
     """MIME type describing the encoded media payload."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5171,15 +5152,15 @@ class EmbeddedResource(_Model):
     """The contents of a resource, embedded into a prompt or tool call result."""
 
     annotations: Annotated[
-        Annotations | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
+        Annotations | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = MISSING
     """Optional annotations that help clients decide how to display or route this content.
     """
     resource: EmbeddedResourceResource
     """Embedded resource payload, either text or binary data."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5199,19 +5180,19 @@ class EmbeddedResource(_Model):
 class TextResourceContents(_Model):
     """Text-based resource contents."""
 
-    mime_type: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(
-        default=MISSING, validation_alias="mimeType", serialization_alias="mimeType"
+    mime_type: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        Field(
+            default=MISSING, validation_alias="mimeType", serialization_alias="mimeType"
+        )
     )
     """MIME type describing the encoded media payload."""
     text: str
     """Text payload carried by this content block."""
     uri: str
     """URI associated with this resource or media payload."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5233,17 +5214,17 @@ class BlobResourceContents(_Model):
 
     blob: str
     """Base64-encoded bytes for a binary resource payload."""
-    mime_type: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(
-        default=MISSING, validation_alias="mimeType", serialization_alias="mimeType"
+    mime_type: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        Field(
+            default=MISSING, validation_alias="mimeType", serialization_alias="mimeType"
+        )
     )
     """MIME type describing the encoded media payload."""
     uri: str
     """URI associated with this resource or media payload."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5271,18 +5252,18 @@ class ResourceLink(_Model):
     """A resource that the server is capable of reading, included in a prompt or tool call result."""
 
     annotations: Annotated[
-        Annotations | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
+        Annotations | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = MISSING
     """Optional annotations that help clients decide how to display or route this content.
     """
-    description: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Optional human-readable details shown with this protocol object."""
-    mime_type: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(
-        default=MISSING, validation_alias="mimeType", serialization_alias="mimeType"
+    mime_type: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        Field(
+            default=MISSING, validation_alias="mimeType", serialization_alias="mimeType"
+        )
     )
     """MIME type describing the encoded media payload."""
     name: str
@@ -5292,18 +5273,16 @@ class ResourceLink(_Model):
         | None
         | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = MISSING
     """Optional size of the linked resource in bytes, if known."""
-    title: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    title: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = MISSING
     """Optional display title for end-user UI."""
     uri: str
     """URI associated with this resource or media payload."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5336,11 +5315,11 @@ class Annotations(_Model):
     audience: Annotated[
         Annotated[list[Annotated[Role, _SKIP_INVALID]], _DROP_SKIPPED] | None | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = MISSING
     """Intended recipients for this content, such as the user or assistant."""
     last_modified: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
+        str | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = Field(
         default=MISSING,
         validation_alias="lastModified",
@@ -5350,12 +5329,12 @@ class Annotations(_Model):
     priority: Annotated[
         Annotated[float, Field(allow_inf_nan=False)] | None | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = MISSING
     """Relative importance of this content when clients choose what to surface."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5447,16 +5426,16 @@ class EnumOption(_Model):
     """The constant value for this option."""
     title: str
     """Human-readable title for this option."""
-    description: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Human-readable description.
 
     Optional. Omitted and `null` are equivalent and mean no description is provided.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5488,16 +5467,14 @@ class StringPropertySchema(_Model):
     with `"type": "string"`.
     """
 
-    title: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    title: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = MISSING
     """Optional title for the property.
 
     Optional. Omitted and `null` are equivalent and mean no title is provided.
     """
-    description: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Human-readable description.
 
     Optional. Omitted and `null` are equivalent and mean no description is provided.
@@ -5530,9 +5507,9 @@ class StringPropertySchema(_Model):
 
     Optional. Omitted and `null` are equivalent and mean there is no format constraint.
     """
-    default: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    default: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Default value.
 
     Optional. Omitted and `null` are equivalent and mean no default value is provided.
@@ -5549,9 +5526,9 @@ class StringPropertySchema(_Model):
     Optional. Omitted and `null` are equivalent and mean no titled single-select choices are
     declared by `oneOf`.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5585,16 +5562,14 @@ class StringPropertySchema(_Model):
 class NumberPropertySchema(_Model):
     """Schema for number (floating-point) properties in an elicitation form."""
 
-    title: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    title: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = MISSING
     """Optional title for the property.
 
     Optional. Omitted and `null` are equivalent and mean no title is provided.
     """
-    description: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Human-readable description.
 
     Optional. Omitted and `null` are equivalent and mean no description is provided.
@@ -5616,15 +5591,15 @@ class NumberPropertySchema(_Model):
     default: Annotated[
         Annotated[float, Field(allow_inf_nan=False)] | None | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = MISSING
     """Default value.
 
     Optional. Omitted and `null` are equivalent and mean no default value is provided.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5654,16 +5629,14 @@ class NumberPropertySchema(_Model):
 class IntegerPropertySchema(_Model):
     """Schema for integer properties in an elicitation form."""
 
-    title: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    title: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = MISSING
     """Optional title for the property.
 
     Optional. Omitted and `null` are equivalent and mean no title is provided.
     """
-    description: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Human-readable description.
 
     Optional. Omitted and `null` are equivalent and mean no description is provided.
@@ -5693,15 +5666,15 @@ class IntegerPropertySchema(_Model):
         | None
         | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = MISSING
     """Default value.
 
     Optional. Omitted and `null` are equivalent and mean no default value is provided.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5731,30 +5704,28 @@ class IntegerPropertySchema(_Model):
 class BooleanPropertySchema(_Model):
     """Schema for boolean properties in an elicitation form."""
 
-    title: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    title: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = MISSING
     """Optional title for the property.
 
     Optional. Omitted and `null` are equivalent and mean no title is provided.
     """
-    description: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Human-readable description.
 
     Optional. Omitted and `null` are equivalent and mean no description is provided.
     """
-    default: Annotated[
-        bool | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    default: Annotated[bool | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Default value.
 
     Optional. Omitted and `null` are equivalent and mean no default value is provided.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5784,9 +5755,9 @@ class StringMultiSelectItems(_Model):
 
     enum: list[str]
     """Allowed enum values."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5810,9 +5781,9 @@ class TitledMultiSelectItems(_Model):
         validation_alias="anyOf", serialization_alias="anyOf"
     )
     """Titled enum options."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5863,9 +5834,9 @@ class MultiSelectItemsString(_Model):
     type: Literal["string"] = _filled()
     enum: list[str]
     """Allowed enum values."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5908,16 +5879,14 @@ MultiSelectItems: TypeAlias = Annotated[
 class MultiSelectPropertySchema(_Model):
     """Schema for multi-select (array) properties in an elicitation form."""
 
-    title: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    title: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = MISSING
     """Optional title for the property.
 
     Optional. Omitted and `null` are equivalent and mean no title is provided.
     """
-    description: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Human-readable description.
 
     Optional. Omitted and `null` are equivalent and mean no description is provided.
@@ -5947,15 +5916,15 @@ class MultiSelectPropertySchema(_Model):
     default: Annotated[
         Annotated[list[Annotated[str, _SKIP_INVALID]], _DROP_SKIPPED] | None | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = MISSING
     """Default selected values.
 
     Optional. Omitted and `null` are equivalent and mean no default selections are provided.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -5990,16 +5959,14 @@ class ElicitationPropertySchemaString(_Model):
     """
 
     type: Literal["string"] = _filled()
-    title: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    title: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = MISSING
     """Optional title for the property.
 
     Optional. Omitted and `null` are equivalent and mean no title is provided.
     """
-    description: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Human-readable description.
 
     Optional. Omitted and `null` are equivalent and mean no description is provided.
@@ -6032,9 +5999,9 @@ class ElicitationPropertySchemaString(_Model):
 
     Optional. Omitted and `null` are equivalent and mean there is no format constraint.
     """
-    default: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    default: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Default value.
 
     Optional. Omitted and `null` are equivalent and mean no default value is provided.
@@ -6051,9 +6018,9 @@ class ElicitationPropertySchemaString(_Model):
     Optional. Omitted and `null` are equivalent and mean no titled single-select choices are
     declared by `oneOf`.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6071,16 +6038,14 @@ class ElicitationPropertySchemaNumber(_Model):
     """
 
     type: Literal["number"] = _filled()
-    title: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    title: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = MISSING
     """Optional title for the property.
 
     Optional. Omitted and `null` are equivalent and mean no title is provided.
     """
-    description: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Human-readable description.
 
     Optional. Omitted and `null` are equivalent and mean no description is provided.
@@ -6102,15 +6067,15 @@ class ElicitationPropertySchemaNumber(_Model):
     default: Annotated[
         Annotated[float, Field(allow_inf_nan=False)] | None | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = MISSING
     """Default value.
 
     Optional. Omitted and `null` are equivalent and mean no default value is provided.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6128,16 +6093,14 @@ class ElicitationPropertySchemaInteger(_Model):
     """
 
     type: Literal["integer"] = _filled()
-    title: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    title: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = MISSING
     """Optional title for the property.
 
     Optional. Omitted and `null` are equivalent and mean no title is provided.
     """
-    description: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Human-readable description.
 
     Optional. Omitted and `null` are equivalent and mean no description is provided.
@@ -6167,15 +6130,15 @@ class ElicitationPropertySchemaInteger(_Model):
         | None
         | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = MISSING
     """Default value.
 
     Optional. Omitted and `null` are equivalent and mean no default value is provided.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6193,30 +6156,28 @@ class ElicitationPropertySchemaBoolean(_Model):
     """
 
     type: Literal["boolean"] = _filled()
-    title: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    title: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = MISSING
     """Optional title for the property.
 
     Optional. Omitted and `null` are equivalent and mean no title is provided.
     """
-    description: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Human-readable description.
 
     Optional. Omitted and `null` are equivalent and mean no description is provided.
     """
-    default: Annotated[
-        bool | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    default: Annotated[bool | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Default value.
 
     Optional. Omitted and `null` are equivalent and mean no default value is provided.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6234,16 +6195,14 @@ class ElicitationPropertySchemaArray(_Model):
     """
 
     type: Literal["array"] = _filled()
-    title: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    title: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = MISSING
     """Optional title for the property.
 
     Optional. Omitted and `null` are equivalent and mean no title is provided.
     """
-    description: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Human-readable description.
 
     Optional. Omitted and `null` are equivalent and mean no description is provided.
@@ -6273,15 +6232,15 @@ class ElicitationPropertySchemaArray(_Model):
     default: Annotated[
         Annotated[list[Annotated[str, _SKIP_INVALID]], _DROP_SKIPPED] | None | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = MISSING
     """Default selected values.
 
     Optional. Omitted and `null` are equivalent and mean no default selections are provided.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6386,9 +6345,7 @@ class ElicitationSchema(_Model):
         ElicitationSchemaType.OBJECT
     )
     """Type discriminator. Always `"object"`."""
-    title: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    title: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = MISSING
     """Optional title for the schema.
 
     Optional. Omitted and `null` are equivalent and mean no title is provided.
@@ -6402,16 +6359,16 @@ class ElicitationSchema(_Model):
 
     Optional. Omitted and `null` are equivalent and mean no property names are required.
     """
-    description: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    description: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Optional description of what this schema represents.
 
     Optional. Omitted and `null` are equivalent and mean no schema description is provided.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6442,9 +6399,7 @@ class ElicitationCapabilities(_Model):
     """Elicitation capabilities supported by the client."""
 
     form: Annotated[
-        ElicitationFormCapabilities | None | MISSING,
-        _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        ElicitationFormCapabilities | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = MISSING
     """Whether the client supports form-based elicitation.
 
@@ -6452,18 +6407,16 @@ class ElicitationCapabilities(_Model):
     Supplying `{}` explicitly advertises form support.
     """
     url: Annotated[
-        ElicitationUrlCapabilities | None | MISSING,
-        _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        ElicitationUrlCapabilities | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = MISSING
     """Whether the client supports URL-based elicitation.
 
     Optional. Omitted or `null` both mean the client does not advertise support.
     Supplying `{}` means the client supports URL-based elicitation.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6486,9 +6439,9 @@ class ElicitationFormCapabilities(_Model):
     Supplying `{}` means the client supports form-based elicitation.
     """
 
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6511,9 +6464,9 @@ class ElicitationUrlCapabilities(_Model):
     Supplying `{}` means the client supports URL-based elicitation.
     """
 
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6543,7 +6496,7 @@ class ElicitationSessionScope(_Model):
     )
     """The session this elicitation is tied to."""
     tool_call_id: Annotated[
-        ToolCallId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
+        ToolCallId | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = Field(
         default=MISSING, validation_alias="toolCallId", serialization_alias="toolCallId"
     )
@@ -6604,7 +6557,7 @@ class CreateElicitationRequestFormSession(_Model):
     )
     """The session this elicitation is tied to."""
     tool_call_id: Annotated[
-        ToolCallId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
+        ToolCallId | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = Field(
         default=MISSING, validation_alias="toolCallId", serialization_alias="toolCallId"
     )
@@ -6619,9 +6572,9 @@ class CreateElicitationRequestFormSession(_Model):
     """A JSON Schema describing the form fields to present to the user."""
     message: str
     """A human-readable message describing what input is needed."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6658,9 +6611,9 @@ class CreateElicitationRequestFormRequest(_Model):
     """A JSON Schema describing the form fields to present to the user."""
     message: str
     """A human-readable message describing what input is needed."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6706,7 +6659,7 @@ class CreateElicitationRequestUrlSession(_Model):
     )
     """The session this elicitation is tied to."""
     tool_call_id: Annotated[
-        ToolCallId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
+        ToolCallId | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = Field(
         default=MISSING, validation_alias="toolCallId", serialization_alias="toolCallId"
     )
@@ -6723,9 +6676,9 @@ class CreateElicitationRequestUrlSession(_Model):
     """The URL to direct the user to."""
     message: str
     """A human-readable message describing what input is needed."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6764,9 +6717,9 @@ class CreateElicitationRequestUrlRequest(_Model):
     """The URL to direct the user to."""
     message: str
     """A human-readable message describing what input is needed."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6827,7 +6780,7 @@ class CreateElicitationRequestOtherSession(_Model):
     )
     """The session this elicitation is tied to."""
     tool_call_id: Annotated[
-        ToolCallId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
+        ToolCallId | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = Field(
         default=MISSING, validation_alias="toolCallId", serialization_alias="toolCallId"
     )
@@ -6838,9 +6791,9 @@ class CreateElicitationRequestOtherSession(_Model):
     """
     message: str
     """A human-readable message describing what input is needed."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -6901,9 +6854,9 @@ class CreateElicitationRequestOtherRequest(_Model):
     """The request this elicitation is tied to."""
     message: str
     """A human-readable message describing what input is needed."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -7017,7 +6970,7 @@ class ElicitationModeFormSession(_Model):
     )
     """The session this elicitation is tied to."""
     tool_call_id: Annotated[
-        ToolCallId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
+        ToolCallId | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = Field(
         default=MISSING, validation_alias="toolCallId", serialization_alias="toolCallId"
     )
@@ -7073,7 +7026,7 @@ class ElicitationModeUrlSession(_Model):
     )
     """The session this elicitation is tied to."""
     tool_call_id: Annotated[
-        ToolCallId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
+        ToolCallId | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = Field(
         default=MISSING, validation_alias="toolCallId", serialization_alias="toolCallId"
     )
@@ -7182,7 +7135,7 @@ class OtherElicitationModeSession(_Model):
     )
     """The session this elicitation is tied to."""
     tool_call_id: Annotated[
-        ToolCallId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
+        ToolCallId | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = Field(
         default=MISSING, validation_alias="toolCallId", serialization_alias="toolCallId"
     )
@@ -7266,7 +7219,7 @@ class ElicitationFormModeSession(_Model):
     )
     """The session this elicitation is tied to."""
     tool_call_id: Annotated[
-        ToolCallId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
+        ToolCallId | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = Field(
         default=MISSING, validation_alias="toolCallId", serialization_alias="toolCallId"
     )
@@ -7321,7 +7274,7 @@ class ElicitationUrlModeSession(_Model):
     )
     """The session this elicitation is tied to."""
     tool_call_id: Annotated[
-        ToolCallId | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
+        ToolCallId | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = Field(
         default=MISSING, validation_alias="toolCallId", serialization_alias="toolCallId"
     )
@@ -7380,9 +7333,9 @@ class CreateElicitationResponseAccept(_Model):
         _omitted(None),
     ] = MISSING
     """The user-provided content, if any, as an object matching the requested schema."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -7402,9 +7355,9 @@ class CreateElicitationResponseDecline(_Model):
     """
 
     action: Literal["decline"] = _filled()
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -7424,9 +7377,9 @@ class CreateElicitationResponseCancel(_Model):
     """
 
     action: Literal["cancel"] = _filled()
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -7461,9 +7414,9 @@ class CreateElicitationResponseOther(_Model):
     extensions. Unknown values that do not begin with `_` are reserved for
     future ACP variants.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -7653,9 +7606,9 @@ class CompleteElicitationNotification(_Model):
         validation_alias="elicitationId", serialization_alias="elicitationId"
     )
     """The ID of the elicitation that completed."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -7689,9 +7642,7 @@ class Error(_Model):
     """A string providing a short description of the error.
     The message should be limited to a concise single sentence.
     """
-    data: Annotated[
-        JsonValue | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    data: Annotated[JsonValue | MISSING, _omitted(None), _on_error(MISSING)] = MISSING
     """Optional primitive or structured value that contains additional information about the error.
     This may include debugging information or context-specific details.
     """
@@ -7768,9 +7719,9 @@ class Plan(_Model):
     When updating a plan, the agent must send a complete list of all entries
     with their current status. The client replaces the entire plan with each update.
     """
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -7801,9 +7752,9 @@ class PlanEntry(_Model):
     """
     status: PlanEntryStatus
     """Current execution status of this task."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -7891,9 +7842,9 @@ class CancelRequestNotification(_Model):
         validation_alias="requestId", serialization_alias="requestId"
     )
     """The ID of the request to cancel."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -7939,16 +7890,16 @@ class ToolCall(_Model):
     """Unique identifier for this tool call within the session."""
     title: str
     """Human-readable title describing what the tool is doing."""
-    kind: Annotated[
-        ToolKind | MISSING, _omitted("other"), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, exclude_if=_left_out_when("other"))
+    kind: Annotated[ToolKind | MISSING, _omitted("other"), _on_error(MISSING)] = Field(
+        default=MISSING, exclude_if=_left_out_when("other")
+    )
     """The category of tool being invoked.
     Helps clients choose appropriate icons and UI treatment.
 
     Default when absent: `"other"`.
     """
     status: Annotated[
-        ToolCallStatus | MISSING, _omitted("pending"), WrapValidator(_OnError(MISSING))
+        ToolCallStatus | MISSING, _omitted("pending"), _on_error(MISSING)
     ] = Field(default=MISSING, exclude_if=_left_out_when("pending"))
     """Current execution status of the tool call.
 
@@ -7958,7 +7909,7 @@ class ToolCall(_Model):
         Annotated[list[Annotated[ToolCallContent, _SKIP_INVALID]], _DROP_SKIPPED]
         | MISSING,
         _omitted([]),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = Field(default=MISSING, exclude_if=_equals([]))
     """Content produced by the tool call.
 
@@ -7968,28 +7919,30 @@ class ToolCall(_Model):
         Annotated[list[Annotated[ToolCallLocation, _SKIP_INVALID]], _DROP_SKIPPED]
         | MISSING,
         _omitted([]),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = Field(default=MISSING, exclude_if=_equals([]))
     """File locations affected by this tool call.
     Enables "follow-along" features in clients.
 
     Default when absent: `[]`.
     """
-    raw_input: Annotated[
-        JsonValue | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(
-        default=MISSING, validation_alias="rawInput", serialization_alias="rawInput"
+    raw_input: Annotated[JsonValue | MISSING, _omitted(None), _on_error(MISSING)] = (
+        Field(
+            default=MISSING, validation_alias="rawInput", serialization_alias="rawInput"
+        )
     )
     """Raw input parameters sent to the tool."""
-    raw_output: Annotated[
-        JsonValue | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(
-        default=MISSING, validation_alias="rawOutput", serialization_alias="rawOutput"
+    raw_output: Annotated[JsonValue | MISSING, _omitted(None), _on_error(MISSING)] = (
+        Field(
+            default=MISSING,
+            validation_alias="rawOutput",
+            serialization_alias="rawOutput",
+        )
     )
     """Raw output returned by the tool."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -8030,26 +7983,22 @@ class ToolCallUpdate(_Model):
         validation_alias="toolCallId", serialization_alias="toolCallId"
     )
     """The ID of the tool call being updated."""
-    kind: Annotated[
-        ToolKind | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    kind: Annotated[ToolKind | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Update the tool kind."""
     status: Annotated[
-        ToolCallStatus | None | MISSING,
-        _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        ToolCallStatus | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = MISSING
     """Update the execution status."""
-    title: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    title: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = MISSING
     """Update the human-readable title."""
     content: Annotated[
         Annotated[list[Annotated[ToolCallContent, _SKIP_INVALID]], _DROP_SKIPPED]
         | None
         | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = MISSING
     """Replace the content collection."""
     locations: Annotated[
@@ -8057,24 +8006,26 @@ class ToolCallUpdate(_Model):
         | None
         | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = MISSING
     """Replace the locations collection."""
-    raw_input: Annotated[
-        JsonValue | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(
-        default=MISSING, validation_alias="rawInput", serialization_alias="rawInput"
+    raw_input: Annotated[JsonValue | MISSING, _omitted(None), _on_error(MISSING)] = (
+        Field(
+            default=MISSING, validation_alias="rawInput", serialization_alias="rawInput"
+        )
     )
     """Update the raw input."""
-    raw_output: Annotated[
-        JsonValue | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(
-        default=MISSING, validation_alias="rawOutput", serialization_alias="rawOutput"
+    raw_output: Annotated[JsonValue | MISSING, _omitted(None), _on_error(MISSING)] = (
+        Field(
+            default=MISSING,
+            validation_alias="rawOutput",
+            serialization_alias="rawOutput",
+        )
     )
     """Update the raw output."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -8092,26 +8043,22 @@ class ToolCallUpdateFields(_Model):
     See protocol docs: [Updating](https://agentclientprotocol.com/protocol/tool-calls#updating)
     """
 
-    kind: Annotated[
-        ToolKind | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    kind: Annotated[ToolKind | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        MISSING
+    )
     """Update the tool kind."""
     status: Annotated[
-        ToolCallStatus | None | MISSING,
-        _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        ToolCallStatus | None | MISSING, _omitted(None), _on_error(MISSING)
     ] = MISSING
     """Update the execution status."""
-    title: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = MISSING
+    title: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = MISSING
     """Update the human-readable title."""
     content: Annotated[
         Annotated[list[Annotated[ToolCallContent, _SKIP_INVALID]], _DROP_SKIPPED]
         | None
         | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = MISSING
     """Replace the content collection."""
     locations: Annotated[
@@ -8119,19 +8066,21 @@ class ToolCallUpdateFields(_Model):
         | None
         | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = MISSING
     """Replace the locations collection."""
-    raw_input: Annotated[
-        JsonValue | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(
-        default=MISSING, validation_alias="rawInput", serialization_alias="rawInput"
+    raw_input: Annotated[JsonValue | MISSING, _omitted(None), _on_error(MISSING)] = (
+        Field(
+            default=MISSING, validation_alias="rawInput", serialization_alias="rawInput"
+        )
     )
     """Update the raw input."""
-    raw_output: Annotated[
-        JsonValue | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(
-        default=MISSING, validation_alias="rawOutput", serialization_alias="rawOutput"
+    raw_output: Annotated[JsonValue | MISSING, _omitted(None), _on_error(MISSING)] = (
+        Field(
+            default=MISSING,
+            validation_alias="rawOutput",
+            serialization_alias="rawOutput",
+        )
     )
     """Update the raw output."""
 
@@ -8242,9 +8191,9 @@ class ToolCallContentContent(_Model):
     type: Literal["content"] = _filled()
     content: ContentBlock
     """The actual content block."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -8262,17 +8211,17 @@ class ToolCallContentDiff(_Model):
     type: Literal["diff"] = _filled()
     path: str
     """The absolute file path being modified."""
-    old_text: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(
-        default=MISSING, validation_alias="oldText", serialization_alias="oldText"
+    old_text: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        Field(
+            default=MISSING, validation_alias="oldText", serialization_alias="oldText"
+        )
     )
     """The original content (None for new files)."""
     new_text: str = Field(validation_alias="newText", serialization_alias="newText")
     """The new content after modification."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -8296,9 +8245,9 @@ class ToolCallContentTerminal(_Model):
         validation_alias="terminalId", serialization_alias="terminalId"
     )
     """Identifier of the terminal instance to embed in the content stream."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -8357,9 +8306,9 @@ class Content(_Model):
 
     content: ContentBlock
     """The actual content block."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -8386,9 +8335,9 @@ class Terminal(_Model):
         validation_alias="terminalId", serialization_alias="terminalId"
     )
     """Identifier of the terminal instance to embed in the content stream."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -8413,17 +8362,17 @@ class Diff(_Model):
 
     path: str
     """The absolute file path being modified."""
-    old_text: Annotated[
-        str | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(
-        default=MISSING, validation_alias="oldText", serialization_alias="oldText"
+    old_text: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
+        Field(
+            default=MISSING, validation_alias="oldText", serialization_alias="oldText"
+        )
     )
     """The original content (None for new files)."""
     new_text: str = Field(validation_alias="newText", serialization_alias="newText")
     """The new content after modification."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
@@ -8455,12 +8404,12 @@ class ToolCallLocation(_Model):
     line: Annotated[
         Annotated[int, Field(ge=0, le=4294967295)] | None | MISSING,
         _omitted(None),
-        WrapValidator(_OnError(MISSING)),
+        _on_error(MISSING),
     ] = MISSING
     """Optional line number within the file."""
-    meta: Annotated[
-        Meta | None | MISSING, _omitted(None), WrapValidator(_OnError(MISSING))
-    ] = Field(default=MISSING, validation_alias="_meta", serialization_alias="_meta")
+    meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
+        default=MISSING, validation_alias="_meta", serialization_alias="_meta"
+    )
     """The _meta property is reserved by ACP to allow clients and agents to attach additional
     metadata to their interactions. Implementations MUST NOT make assumptions about values at
     these keys.
