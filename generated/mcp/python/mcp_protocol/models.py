@@ -405,12 +405,12 @@ class _ByRequiredKeys:
         self, source: Any, handler: GetCoreSchemaHandler
     ) -> CoreSchema:
         union = handler(source)
-        members = {
+        members: dict[Hashable, CoreSchema] = {
             model.__name__: handler.generate_schema(model) for model in self.models
         }
         choices: dict[Hashable, CoreSchema] = dict(members)
         if len(self.models) <= self._SUBSETS_UP_TO:
-            names = list(members)
+            names = [model.__name__ for model in self.models]
             for mask in range(1, 1 << len(names)):
                 chosen = [name for bit, name in enumerate(names) if mask >> bit & 1]
                 if len(chosen) > 1:

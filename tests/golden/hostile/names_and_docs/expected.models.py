@@ -102,12 +102,41 @@ def _same_json(left: Any, right: Any) -> bool:
 def _omitted(written: JsonValue) -> AfterValidator:
     """serde's ``skip_serializing_if``: the value a writer never writes (``null`` for an
     ``Option``, ``[]`` for an empty ``Vec``...) reads as an absent key."""
+    if written is None:
+        # Nothing these bindings hold but ``None`` is written as null.
+        return _NONE_OMITTED
+    kind = type(written)
+    empty = isinstance(written, (list, dict)) and not written
 
     def check(value: Any) -> Any:
-        jsonable = to_jsonable_python(value, by_alias=True)
-        return MISSING if _same_json(jsonable, written) else value
+        if type(value) is kind and (empty or kind in (str, int, float, bool)):
+            # A plain value of the written one's own type: compared as it is.
+            same = not value if empty else value == written
+        else:
+            same = _same_json(to_jsonable_python(value, by_alias=True), written)
+        return MISSING if same else value
 
     return AfterValidator(check)
+
+
+def _none_omitted(value: Any) -> Any:
+    return MISSING if value is None else value
+
+
+_NONE_OMITTED = AfterValidator(_none_omitted)
+
+
+def _on_error(default: Any) -> GetPydanticSchema:
+    """serde_with ``DefaultOnError`` where the default is what reading it gives (absent,
+    ``None``, a plain string, number or boolean of the field's type): pydantic-core's
+    own ``on_error="default"``, with no Python call per value read."""
+
+    def schema(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        return core_schema.with_default_schema(
+            handler(source), default=default, on_error="default"
+        )
+
+    return GetPydanticSchema(get_pydantic_core_schema=schema)
 
 
 class _OnError:
