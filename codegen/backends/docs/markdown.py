@@ -140,6 +140,14 @@ class _Docs:
                 strict=True,
             )
         )
+        # Per declaration, the methods whose params or result mention it, in method order:
+        # one walk of the methods, not one per declaration (quadratic on large specs).
+        self.methods_using: dict[str, list[ir.Method]] = {}
+        for method in protocol.methods:
+            mentioned = self.index.references(method.params)
+            mentioned += self.index.references(method.result)
+            for name in dict.fromkeys(mentioned):
+                self.methods_using.setdefault(name, []).append(method)
         self._index_examples()
 
     # ------------------------------------------------------------------ links
@@ -238,9 +246,7 @@ class _Docs:
     def _used_by(self, decl: ir.Decl) -> str:
         places = [
             f"[{md_code(m.wire_name)}](../methods.md#{self.method_anchors[m.wire_name]})"
-            for m in self.protocol.methods
-            if decl.name in self.index.references(m.params)
-            or decl.name in self.index.references(m.result)
+            for m in self.methods_using.get(decl.name, [])
         ]
         places += [
             self._type_ref(name, "")
