@@ -7,7 +7,9 @@ params; the stub answers with its canned result, validated both ways).
 Outputs: per transport (stdio pipes, WebSocket on 127.0.0.1): round trips per second
 and p50 / p99 latency of sequential requests for the generated pair and for the echo
 loop (a subprocess that writes back each line / frame it gets, with the same
-transport code: asyncio pipes, aiohttp), and the ratios generated / echo.
+transport code: asyncio pipes, aiohttp), and the ratios generated / echo.  The two
+sides run in alternating blocks of 100 round trips, so load that comes and goes during
+the run weighs on both alike.
 Guarantees: servers run with ``--quiet`` (no per-message stderr log), so the numbers
 measure framing, validation and dispatch; nothing is written outside a temp dir.
 """
@@ -70,14 +72,24 @@ REQUEST = (
 )
 
 
-async def _measure(call: Callable[[], Awaitable[Any]], count: int) -> list[float]:
-    for _ in range(min(200, count)):
-        await call()
-    samples: list[float] = []
-    for _ in range(count):
-        start = time.perf_counter()
-        await call()
-        samples.append(time.perf_counter() - start)
+async def _measure(
+    generated: Callable[[], Awaitable[Any]],
+    echo: Callable[[], Awaitable[Any]],
+    count: int,
+    block: int = 100,
+) -> tuple[list[float], list[float]]:
+    """Round-trip times of both sides, measured in alternating blocks so a change in
+    the machine's load falls on both alike (these machines are noisy)."""
+    for call in (generated, echo):
+        for _ in range(min(200, count)):
+            await call()
+    samples: tuple[list[float], list[float]] = ([], [])
+    for start in range(0, count, block):
+        for call, times in zip((generated, echo), samples, strict=True):
+            for _ in range(min(block, count - start)):
+                begin = time.perf_counter()
+                await call()
+                times.append(time.perf_counter() - begin)
     return samples
 
 
@@ -114,9 +126,6 @@ async def _stdio(count: int) -> tuple[dict[str, float], dict[str, float]]:
         command, lambda _s: {}, env=ENV, stderr=subprocess.DEVNULL
     )
     client = AhpClient(connection)
-    generated = _summary(await _measure(lambda: client.initialize(params), count))
-    await client.close()
-
     echo = await asyncio.create_subprocess_exec(
         sys.executable,
         "-c",
@@ -133,10 +142,13 @@ async def _stdio(count: int) -> tuple[dict[str, float], dict[str, float]]:
         await stdin.drain()
         return await stdout.readline()
 
-    bare = _summary(await _measure(round_trip, count))
+    generated, bare = await _measure(
+        lambda: client.initialize(params), round_trip, count
+    )
+    await client.close()
     stdin.close()
     await echo.wait()
-    return generated, bare
+    return _summary(generated), _summary(bare)
 
 
 async def _websocket(count: int) -> tuple[dict[str, float], dict[str, float]]:
@@ -155,15 +167,10 @@ async def _websocket(count: int) -> tuple[dict[str, float], dict[str, float]]:
         stderr=asyncio.subprocess.PIPE,
         env=ENV,
     )
-    client = await AhpClient.websocket(await _port_of(server))
-    generated = _summary(await _measure(lambda: client.initialize(params), count))
-    await client.close()
-    server.terminate()
-    await server.wait()
-
     echo = await asyncio.create_subprocess_exec(
         sys.executable, "-c", ECHO_WEBSOCKET, stderr=asyncio.subprocess.PIPE, env=ENV
     )
+    client = await AhpClient.websocket(await _port_of(server))
     url = await _port_of(echo)
     async with aiohttp.ClientSession() as http, http.ws_connect(url) as socket:
 
@@ -172,10 +179,14 @@ async def _websocket(count: int) -> tuple[dict[str, float], dict[str, float]]:
             text: str = await socket.receive_str()
             return text
 
-        bare = _summary(await _measure(round_trip, count))
-    echo.terminate()
-    await echo.wait()
-    return generated, bare
+        generated, bare = await _measure(
+            lambda: client.initialize(params), round_trip, count
+        )
+    await client.close()
+    for process in (server, echo):
+        process.terminate()
+        await process.wait()
+    return _summary(generated), _summary(bare)
 
 
 def main() -> None:

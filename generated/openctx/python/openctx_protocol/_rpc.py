@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
+import contextvars
 import json
 import math
 import os
@@ -28,7 +30,14 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Awaitable, Callable, Generator, Mapping, Sequence
+from collections.abc import (
+    Awaitable,
+    Callable,
+    Coroutine,
+    Generator,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass
 from importlib import import_module
 from typing import IO, Any, Final, Generic, Literal, Protocol, TypeVar
@@ -64,6 +73,8 @@ INVALID_PARAMS: Final = -32602
 INTERNAL_ERROR: Final = -32603
 DEFAULT_MAX_MESSAGE_BYTES: Final = 16 * 1024 * 1024
 MAX_REPORTED_ERRORS: Final = 20
+INBOX_LIMIT: Final = 1024
+"""Messages held behind a notification still being handled before the pipe is paused."""
 
 JsonObject = dict[str, Any]
 Handler = Callable[[Any], Awaitable[Any]]
@@ -75,6 +86,7 @@ class _Closable(Protocol):
 
 
 _Client = TypeVar("_Client", bound=_Closable)
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -272,7 +284,9 @@ def loads(data: str | bytes) -> Any:
             PARSE_ERROR, f"parse error: not UTF-8 (byte {error.start})"
         ) from None
     try:
-        return json.loads(text, parse_constant=_no_constants, parse_float=_finite)
+        if text.startswith("\ufeff"):  # what json.loads refuses, refused the same way
+            return json.loads(text)
+        return _DECODER.decode(text)
     except RecursionError:
         raise RpcError(PARSE_ERROR, "parse error: nested too deeply") from None
     except ValueError as error:
@@ -285,15 +299,28 @@ def dumps(message: Any) -> str:
     escapes, exactly as the peer wrote it.  Raises ``ValueError`` on NaN or Infinity,
     which are not JSON.
     """
-    text = json.dumps(
-        message, ensure_ascii=False, separators=(",", ":"), allow_nan=False
-    )
+    text = _ENCODER.encode(message)
     if not text.isascii():
         try:
             text.encode("utf-8")
         except UnicodeEncodeError:
-            text = json.dumps(message, separators=(",", ":"), allow_nan=False)
+            text = _ASCII_ENCODER.encode(message)
     return text
+
+
+# One coder each, built once: ``json.loads``/``dumps`` with options build a new one per
+# call, which costs as much as coding a small message.
+_DECODER: Final = json.JSONDecoder(parse_constant=_no_constants, parse_float=_finite)
+_ENCODER: Final = json.JSONEncoder(
+    ensure_ascii=False, separators=(",", ":"), allow_nan=False
+)
+_ASCII_ENCODER: Final = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
+
+
+def _id_key(request_id: Any) -> Any:
+    """The key of a pending request: ints as themselves, any other id as its JSON text
+    (so ``1``, ``1.0``, ``"1"`` and ``true`` stay four different ids)."""
+    return request_id if type(request_id) is int else dumps(request_id)
 
 
 # ----------------------------------------------------------------------------- logging
@@ -414,6 +441,96 @@ class Dispatcher:
         return dumped
 
 
+# ------------------------------------------------------------------------ eager tasks
+
+
+class _Started(Coroutine[Any, Any, _T]):
+    """The rest of a coroutine that ``start_task`` ran up to its first wait, as the
+    coroutine its task runs: the first step hands the task what the coroutine waits on
+    (or its outcome), every later step, and a cancellation at any step, goes straight to
+    the coroutine, exactly as if the task had run it from the start.
+    """
+
+    def __init__(self, coro: Coroutine[Any, Any, _T]) -> None:
+        self.coro = coro
+        self.begun = False
+        self.finished = False
+        self.value: Any = None
+        self.error: BaseException | None = None
+        self.waiting_on: Any = None
+
+    def send(self, value: Any) -> Any:
+        if self.begun:
+            return self.coro.send(value)
+        self.begun = True
+        if self.error is not None:
+            raise self.error
+        if self.finished:
+            raise StopIteration(self.value)
+        return self.waiting_on
+
+    def throw(self, typ: Any, val: Any = None, tb: Any = None) -> Any:
+        if not self.begun:
+            self.begun = True
+            if self.finished or self.error is not None:  # nothing left to deliver it to
+                raise typ if val is None else val
+        if val is None:
+            return self.coro.throw(typ)
+        return self.coro.throw(typ, val, tb)
+
+    def close(self) -> None:
+        self.coro.close()
+
+    def __await__(self) -> Generator[Any, None, _T]:
+        raise TypeError("run by its task only")  # pragma: no cover - never awaited
+
+
+def start_task(
+    coro: Coroutine[Any, Any, _T], loop: asyncio.AbstractEventLoop | None = None
+) -> asyncio.Task[_T] | None:
+    """A task running ``coro`` that has already run it up to its first wait; None when
+    ``coro`` finished in that first step (its result is not kept: fire and forget).
+
+    A handler that answers without waiting (a stub, a lookup) is answered before this
+    returns: the peer gets its answer one event-loop turn sooner and the server skips a
+    scheduling hop.  This is Python 3.12's eager task start; on 3.11 the same is done
+    with the task made current while ``coro`` runs (``current_task()``,
+    ``asyncio.timeout`` and cancellation see the task that owns it) and in the task's own
+    copy of the context (a handler's context variables never leak to the next).
+    """
+    loop = loop or asyncio.get_running_loop()
+    if sys.version_info >= (3, 12):
+        task = asyncio.Task(coro, loop=loop, eager_start=True)
+        return (
+            None
+            if task.done() and not task.cancelled() and task.exception() is None
+            else task
+        )
+    started = _Started(coro)
+    context = contextvars.copy_context()
+    task = loop.create_task(started, context=context)
+    tasks: Any = (
+        asyncio.tasks
+    )  # private hooks of 3.11, the ones 3.12's eager start uses
+    outer = asyncio.current_task(loop)
+    if outer is not None:
+        tasks._leave_task(loop, outer)
+    tasks._enter_task(loop, task)
+    try:
+        started.waiting_on = context.run(coro.send, None)
+    except StopIteration as stop:
+        started.finished, started.value = True, stop.value
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as error:  # noqa: BLE001 - the task raises it when awaited
+        started.error = error
+    finally:
+        tasks._leave_task(loop, task)
+        if outer is not None:
+            tasks._enter_task(loop, outer)
+    return None if started.finished else task
+
+
 # -------------------------------------------------------------------- JSON-RPC 2.0 layer
 
 
@@ -527,10 +644,14 @@ class Connection:
         self.log = log
         self.dispatcher = Dispatcher({}, log, methods)
         self.methods = self.dispatcher.methods
-        self._pending: dict[str, asyncio.Future[JsonObject]] = {}
+        self._pending: dict[Any, asyncio.Future[JsonObject]] = {}
         self._next_id = 0
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
+        self._loop: asyncio.AbstractEventLoop | None = None  # while run() runs
+        self._holding: asyncio.Task[None] | None = None  # a notification being handled
+        self._inbox: collections.deque[str | bytes] = collections.deque()
+        self.flow: _LineReader | None = None  # paused while the inbox is full
 
     def serve_with(self, handlers: Mapping[str, Handler]) -> None:
         self.dispatcher.handlers = handlers
@@ -549,19 +670,14 @@ class Connection:
 
     async def run(self) -> None:
         """Read and answer messages until the channel ends."""
+        self._loop = asyncio.get_running_loop()
         try:
-            while True:
-                try:
-                    data = await self.channel.receive()
-                except MessageTooLarge as error:
-                    self.log.info(str(error))
-                    failure = RpcError(INVALID_REQUEST, f"invalid request: {error}")
-                    await self._send(error_response(None, failure))
-                    continue
-                if data is None:
-                    break
-                self.log.message("in", self.channel.peer, data)
-                await self._on_message(data)
+            if isinstance(self.channel, PipeChannel):
+                await self.channel.pump(self)
+            else:
+                await self._pull()
+            while self._holding is not None:  # the last notifications, in order
+                await asyncio.wait((self._holding,))
             if self._tasks:
                 await asyncio.gather(*self._tasks, return_exceptions=True)
         finally:
@@ -571,11 +687,44 @@ class Connection:
                     future.set_exception(TransportError("connection closed"))
             self._pending.clear()
 
-    async def _on_message(self, data: str | bytes) -> None:
+    async def _pull(self) -> None:
+        """Messages from a channel that is read on demand (a WebSocket)."""
+        while True:
+            while self._holding is not None:  # read on once the notification is done
+                await asyncio.wait((self._holding,))
+            try:
+                data = await self.channel.receive()
+            except MessageTooLarge as error:
+                self.too_large(error)
+                continue
+            if data is None:
+                return
+            self.feed(data)
+
+    def too_large(self, error: MessageTooLarge) -> None:
+        """A message over the size limit went past unread: say so, and go on."""
+        self.log.info(str(error))
+        failure = RpcError(INVALID_REQUEST, f"invalid request: {error}")
+        self._spawn(self._send(error_response(None, failure)))
+
+    def feed(self, data: str | bytes) -> None:
+        """Handle one message from the channel now, or, while a notification before it
+        is still being handled, after it: a peer sees its notifications and whatever
+        follows them (a response included) handled in the order it sent them.
+        """
+        if self._holding is not None or self._inbox:
+            self._inbox.append(data)
+            if len(self._inbox) == INBOX_LIMIT and self.flow is not None:
+                self.flow.pause_reading()  # the peer waits until we caught up
+            return
+        self._take(data)
+
+    def _take(self, data: str | bytes) -> None:
+        self.log.message("in", self.channel.peer, data)
         try:
             message = loads(data)
         except RpcError as error:
-            await self._send(error_response(None, error))
+            self._spawn(self._send(error_response(None, error)))
             return
         if isinstance(message, list):
             self._spawn(self._batch(message))
@@ -586,14 +735,29 @@ class Connection:
         ):
             self._on_response(message)
         elif isinstance(message, dict) and "id" not in message:
-            await self._answer(message)  # notifications in order, never answered
+            # Notifications in order, never answered: what follows waits for this one.
+            task = self._spawn(self._answer(message))
+            if task is not None:
+                self._holding = task
+                task.add_done_callback(self._release)
         else:
             self._spawn(self._answer(message))
 
-    def _spawn(self, work: Awaitable[None]) -> None:
-        task: asyncio.Task[None] = asyncio.ensure_future(work)
+    def _release(self, _done: object) -> None:
+        self._holding = None
+        while self._inbox and self._holding is None:
+            self._take(self._inbox.popleft())
+        if not self._inbox and self.flow is not None:
+            self.flow.resume_reading()
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None] | None:
+        """Start ``work`` at once; its task while it still runs, None once done."""
+        task = start_task(work, self._loop)
+        if task is None:
+            return None
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     async def _answer(self, message: Any) -> None:
         response = await handle_request(self.dispatcher, message)
@@ -620,7 +784,7 @@ class Connection:
             await self._send(responses)
 
     def _on_response(self, message: JsonObject) -> None:
-        future = self._pending.pop(dumps(message.get("id")), None)
+        future = self._pending.pop(_id_key(message.get("id")), None)
         if future is None:
             self.log.info(f"response to no pending request: {_short(message)}")
         elif not future.done():
@@ -631,7 +795,7 @@ class Connection:
         if self._closed:
             raise TransportError("connection closed")
         future: asyncio.Future[JsonObject] = asyncio.get_running_loop().create_future()
-        self._pending[dumps(message.get("id"))] = future
+        self._pending[_id_key(message.get("id"))] = future
         await self._send(message)
         return await future
 
@@ -733,9 +897,126 @@ class StreamChannel:
             await self._on_close()
 
 
-async def _stdin_reader(limit: int) -> asyncio.StreamReader:
+class _LineReader:
+    """Reads a pipe as its bytes arrive (the loop calls it when the pipe is readable),
+    splits them into lines and hands each non-blank line (without its newline) to the
+    connection from that callback.  A line over ``limit`` bytes is dropped as it
+    streams past (never held whole) and reported once.
+    """
+
+    CHUNK: Final = 65536  # read size; under malloc's mmap threshold, unlike asyncio's
+
+    def __init__(self, connection: Connection, limit: int) -> None:
+        self.connection = connection
+        self.limit = limit
+        self.loop = asyncio.get_running_loop()
+        self.ended: asyncio.Future[None] = self.loop.create_future()
+        self.fileno = -1
+        self._buffer = bytearray()
+        self._skipping = False  # inside a line over the limit
+
+    def watch(self, fileno: int) -> None:
+        """Read ``fileno`` (a pipe or socket, made non-blocking) from the event loop."""
+        os.set_blocking(fileno, False)
+        self.fileno = fileno
+        self.loop.add_reader(fileno, self._readable)
+        self.connection.flow = self
+
+    def pause_reading(self) -> None:
+        if self.fileno >= 0 and not self.loop.is_closed():
+            self.loop.remove_reader(self.fileno)
+
+    def resume_reading(self) -> None:
+        if self.fileno >= 0:
+            self.loop.add_reader(self.fileno, self._readable)
+
+    def _readable(self) -> None:
+        try:
+            data = os.read(self.fileno, self.CHUNK)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = b""  # the peer is gone: the end of input
+        if data:
+            self.data_received(data)
+            return
+        self.loop.remove_reader(self.fileno)
+        self.connection.flow = None
+        self.fileno = -1
+        self.eof_received()
+
+    def data_received(self, data: bytes) -> None:
+        buffer = self._buffer
+        buffer += data
+        start = 0
+        while (end := buffer.find(b"\n", start)) >= 0:
+            if self._skipping:
+                self._skipping = False
+            elif end - start > self.limit:
+                self.connection.too_large(MessageTooLarge(self.limit))
+            else:
+                self._line(bytes(buffer[start:end]))
+            start = end + 1
+        del buffer[:start]
+        if len(buffer) > self.limit:
+            if not self._skipping:
+                self._skipping = True
+                self.connection.too_large(MessageTooLarge(self.limit))
+            buffer.clear()
+
+    def _line(self, line: bytes) -> None:
+        if line.endswith(b"\r"):
+            line = line[:-1]
+        if line.strip():
+            self.connection.feed(line)
+
+    def eof_received(self) -> None:
+        if not self._skipping and self._buffer:
+            self._line(bytes(self._buffer))
+        self._buffer.clear()
+        if not self.ended.done():
+            self.ended.set_result(None)
+
+
+class PipeChannel:
+    """Newline-delimited JSON over pipes (a child's stdin/stdout, our own stdio), read
+    as the bytes arrive: no reader task stands between the pipe and the handlers, so an
+    answer or a response costs no extra event-loop turn.
+    """
+
+    def __init__(
+        self,
+        open_reader: Callable[[_LineReader], Awaitable[None]],
+        write: Callable[[bytes], Awaitable[None]],
+        limit: int,
+        peer: str,
+        on_close: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        self._open_reader = open_reader
+        self._write = write
+        self.limit = limit
+        self.peer = peer
+        self._on_close = on_close
+
+    async def pump(self, connection: Connection) -> None:
+        """Feed ``connection`` every line until the end of input."""
+        reader = _LineReader(connection, self.limit)
+        await self._open_reader(reader)
+        await reader.ended
+
+    async def receive(self) -> bytes | None:
+        raise TypeError("a PipeChannel pushes its lines: Connection.run reads it")
+
+    async def send(self, text: str) -> None:
+        await self._write(text.encode("utf-8") + b"\n")
+
+    async def close(self) -> None:
+        if self._on_close is not None:
+            await self._on_close()
+
+
+async def _read_stdin(reader: _LineReader) -> None:
     loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader(limit=limit)
     stdin = sys.stdin.buffer
     # Only pipes and sockets can be watched by the event loop; a terminal, a regular file
     # or /dev/null (a character device: registering it fails inside the loop, after
@@ -743,18 +1024,15 @@ async def _stdin_reader(limit: int) -> asyncio.StreamReader:
     mode = os.fstat(stdin.fileno()).st_mode
     if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
         with contextlib.suppress(ValueError, OSError):
-            await loop.connect_read_pipe(
-                lambda: asyncio.StreamReaderProtocol(reader), stdin
-            )
-            return reader
+            reader.watch(stdin.fileno())
+            return
 
     def pump() -> None:  # regular files and terminals: a reading thread
         while chunk := os.read(stdin.fileno(), 65536):
-            loop.call_soon_threadsafe(reader.feed_data, chunk)
-        loop.call_soon_threadsafe(reader.feed_eof)
+            loop.call_soon_threadsafe(reader.data_received, chunk)
+        loop.call_soon_threadsafe(reader.eof_received)
 
     threading.Thread(target=pump, daemon=True).start()
-    return reader
 
 
 async def _write_stdout(data: bytes) -> None:
@@ -766,7 +1044,7 @@ async def serve_stdio(
     factory: HandlerFactory, log: MessageLog, limit: int, methods: Methods
 ) -> None:
     """Serve one peer on stdin/stdout until end of input."""
-    channel = StreamChannel(await _stdin_reader(limit), _write_stdout, limit, "stdio")
+    channel = PipeChannel(_read_stdin, _write_stdout, limit, "stdio")
     connection = Connection(channel, log, methods)
     connection.serve_with(factory(connection))
     log.info("listening on stdio")
@@ -784,22 +1062,32 @@ async def connect_stdio(
     methods: Methods | None = None,
 ) -> Connection:
     """Start ``command`` and talk to it over its stdin/stdout."""
+    # The child's stdout is our own pipe, read by a _LineReader rather than asyncio's
+    # stream reader (whose reading task would cost every response a loop turn); closed
+    # by close().
+    read_end, write_end = os.pipe()
     try:
         process = await asyncio.create_subprocess_exec(
             *command,
             stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
+            stdout=write_end,
             stderr=stderr,
-            limit=limit,
             env=None if env is None else dict(env),
         )
     except (OSError, ValueError) as error:
+        os.close(read_end)
         raise TransportError(
             f"cannot start {_short(list(command))}: {error}"
         ) from error
-    assert process.stdin is not None and process.stdout is not None
+    finally:
+        os.close(write_end)
+    assert process.stdin is not None
     stdin = process.stdin
-    stdout = process.stdout
+    readers: list[_LineReader] = []
+
+    async def read(reader: _LineReader) -> None:
+        readers.append(reader)
+        reader.watch(read_end)
 
     async def write(data: bytes) -> None:
         stdin.write(data)
@@ -813,9 +1101,14 @@ async def connect_stdio(
         except TimeoutError:
             process.kill()
             await process.wait()
-        await runner
+        try:
+            await runner
+        finally:
+            for reader in readers:
+                reader.pause_reading()  # never a closed descriptor in the selector
+            os.close(read_end)
 
-    channel = StreamChannel(stdout, write, limit, f"pid {process.pid}", close)
+    channel = PipeChannel(read, write, limit, f"pid {process.pid}", close)
     connection = Connection(channel, log, methods)
     connection.serve_with(handlers(connection))
     runner = asyncio.ensure_future(connection.run())

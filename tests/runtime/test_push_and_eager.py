@@ -1,0 +1,354 @@
+"""The runtime's fast paths: handlers started eagerly (``start_task``) and pipes read by
+callback (``PipeChannel``), with the guarantees the slower paths gave: a handler sees
+its own task as current (``asyncio.timeout`` works), its context variables stay its
+own, cancellation reaches it, notifications and what follows them are handled in the
+order sent, lines are framed exactly as ``StreamChannel`` frames them, and a peer that
+floods a busy connection is paused instead of buffered without bound.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import json
+import os
+from typing import Any
+
+import pytest
+
+from codegen.runtime import jsonrpc as rpc
+from tests.runtime.test_jsonrpc import HANDLERS, LOG, METHODS, request
+
+# ----------------------------------------------------------------------- start_task
+
+WHO: contextvars.ContextVar[str] = contextvars.ContextVar("who", default="outer")
+
+
+def test_a_handler_that_never_waits_is_done_before_start_task_returns() -> None:
+    async def run() -> tuple[Any, list[str]]:
+        seen: list[str] = []
+
+        async def work() -> None:
+            seen.append("ran")
+
+        task = rpc.start_task(work())
+        return task, list(seen)
+
+    task, seen = asyncio.run(run())
+    assert task is None and seen == ["ran"]
+
+
+def test_a_handler_that_waits_runs_its_first_step_now_and_the_rest_as_a_task() -> None:
+    async def run() -> tuple[list[str], list[str], str]:
+        steps: list[str] = []
+        release = asyncio.Event()
+
+        async def work() -> str:
+            steps.append("first")
+            await release.wait()
+            steps.append("rest")
+            return "done"
+
+        task = rpc.start_task(work())
+        assert task is not None
+        before = list(steps)
+        release.set()
+        result = await task
+        return before, steps, result
+
+    before, after, result = asyncio.run(run())
+    assert before == ["first"]  # the first step ran inside start_task
+    assert after == ["first", "rest"] and result == "done"
+
+
+def test_the_started_coroutine_sees_its_own_task_and_asyncio_timeout_works() -> None:
+    async def run() -> tuple[bool, str]:
+        current: list[asyncio.Task[Any] | None] = []
+
+        async def work() -> str:
+            current.append(asyncio.current_task())
+            try:
+                async with asyncio.timeout(0.01):  # needs the current task
+                    await asyncio.sleep(10)
+            except TimeoutError:
+                return "timed out"
+            return "slept"
+
+        outer = asyncio.current_task()
+        task = rpc.start_task(work())
+        assert task is not None
+        assert asyncio.current_task() is outer  # the caller's task is current again
+        return current[0] is task, await task
+
+    same, outcome = asyncio.run(run())
+    assert same and outcome == "timed out"
+
+
+def test_context_variables_set_by_a_handler_stay_its_own() -> None:
+    async def run() -> tuple[str, str]:
+        inside: list[str] = []
+
+        async def work() -> None:
+            WHO.set("handler")
+            await asyncio.sleep(0)
+            inside.append(WHO.get())
+
+        task = rpc.start_task(work())
+        after_start = WHO.get()
+        assert task is not None
+        await task
+        return after_start, inside[0]
+
+    outer, inner = asyncio.run(run())
+    assert outer == "outer"  # not leaked into the caller
+    assert inner == "handler"  # kept across the handler's own waits
+
+
+def test_cancelling_a_started_task_reaches_the_coroutine() -> None:
+    async def run() -> tuple[bool, list[str]]:
+        seen: list[str] = []
+
+        async def work() -> None:
+            try:
+                await asyncio.sleep(10)
+            except asyncio.CancelledError:
+                seen.append("cancelled")
+                raise
+
+        task = rpc.start_task(work())
+        assert task is not None
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        return task.cancelled(), seen
+
+    cancelled, seen = asyncio.run(run())
+    assert cancelled and seen == ["cancelled"]
+
+
+def test_an_error_in_the_first_step_is_raised_by_the_task() -> None:
+    async def run() -> None:
+        async def work() -> None:
+            raise KeyError("boom")
+
+        task = rpc.start_task(work())
+        assert task is not None  # not done quietly: the error is kept for its awaiter
+        with pytest.raises(KeyError, match="boom"):
+            await task
+
+    asyncio.run(run())
+
+
+# ---------------------------------------------------------------- pipes by callback
+
+
+async def _serve_over_pipe(
+    chunks: list[bytes], limit: int = 200, handlers: dict[str, rpc.Handler] = HANDLERS
+) -> list[Any]:
+    """Write ``chunks`` into a real pipe read by a PipeChannel; the answers sent."""
+    read_end, write_end = os.pipe()
+    sent: list[bytes] = []
+
+    async def write(data: bytes) -> None:
+        sent.append(data)
+
+    async def watch(reader: Any) -> None:
+        reader.watch(read_end)
+
+    channel = rpc.PipeChannel(watch, write, limit, "pipe")
+    connection = rpc.Connection(channel, LOG, METHODS)
+    connection.serve_with(handlers)
+    runner = asyncio.ensure_future(connection.run())
+    for chunk in chunks:
+        os.write(write_end, chunk)
+        await asyncio.sleep(0.001)
+    os.close(write_end)
+    await asyncio.wait_for(runner, 10)
+    os.close(read_end)
+    return [json.loads(data) for data in sent]
+
+
+def _lines() -> bytes:
+    return (
+        json.dumps(request("add", {"a": 1, "b": 2}, id=1)).encode()
+        + b"\r\n\n   \n"  # CRLF, then blank lines (skipped)
+        + b"x" * 201  # one byte over the limit
+        + b"\n"
+        + json.dumps(request("now", id=2)).encode().ljust(200)  # exactly the limit
+        + b"\n"
+        + json.dumps(request("now", id=3)).encode()  # no newline: ends at EOF
+    )
+
+
+def _outcomes(answers: list[Any]) -> list[tuple[Any, Any]]:
+    return sorted(
+        (str(a.get("id")), a.get("result", a.get("error", {}).get("message")))
+        for a in answers
+    )
+
+
+@pytest.mark.parametrize("split", [1, 2, 7, 50, 10_000])
+def test_lines_are_framed_the_same_in_any_split(split: int) -> None:
+    data = _lines()
+    chunks = [data[i : i + split] for i in range(0, len(data), split)]
+    answers = asyncio.run(_serve_over_pipe(chunks))
+    assert _outcomes(answers) == [
+        ("1", 3),
+        ("2", "noon"),
+        ("3", "noon"),
+        ("None", "invalid request: message too large (limit 200 bytes)"),
+    ]
+
+
+def test_a_line_one_byte_under_the_limit_is_read_and_one_over_is_refused() -> None:
+    line = json.dumps(request("now", id=9)).encode()
+    fits = asyncio.run(_serve_over_pipe([line.ljust(200) + b"\n"]))
+    over = asyncio.run(_serve_over_pipe([line.ljust(201) + b"\n"]))
+    assert [a.get("result") for a in fits] == ["noon"]
+    assert [a["error"]["code"] for a in over] == [rpc.INVALID_REQUEST]
+
+
+def test_what_follows_a_waiting_notification_waits_for_it() -> None:
+    order: list[str] = []
+    release: list[asyncio.Event] = []
+
+    async def ping(_params: Any) -> None:
+        order.append("ping started")
+        await release[0].wait()
+        order.append("ping done")
+
+    async def now(_params: Any) -> str:
+        order.append("now")
+        return "noon"
+
+    async def run() -> list[Any]:
+        release.append(asyncio.Event())
+        asyncio.get_running_loop().call_later(0.05, release[0].set)
+        notification = json.dumps({"jsonrpc": "2.0", "method": "ping"}).encode()
+        following = json.dumps(request("now", id=1)).encode()
+        return await _serve_over_pipe(
+            [notification + b"\n" + following + b"\n"],
+            handlers={**HANDLERS, "ping": ping, "now": now},
+        )
+
+    answers = asyncio.run(run())
+    assert order == ["ping started", "ping done", "now"]
+    assert [a["result"] for a in answers] == ["noon"]
+
+
+def test_a_waiting_request_does_not_hold_up_what_follows() -> None:
+    order: list[str] = []
+
+    async def add(params: Any) -> int:
+        order.append("add started")
+        await asyncio.sleep(0.05)
+        order.append("add done")
+        return 0
+
+    async def now(_params: Any) -> str:
+        order.append("now")
+        return "noon"
+
+    first = json.dumps(request("add", {"a": 1, "b": 1}, id=1)).encode()
+    second = json.dumps(request("now", id=2)).encode()
+    answers = asyncio.run(
+        _serve_over_pipe(
+            [first + b"\n" + second + b"\n"],
+            handlers={**HANDLERS, "add": add, "now": now},
+        )
+    )
+    assert order == ["add started", "now", "add done"]
+    assert [a["id"] for a in answers] == [2, 1]
+
+
+def test_a_response_never_overtakes_a_notification_sent_before_it() -> None:
+    async def run() -> list[str]:
+        order: list[str] = []
+        release = asyncio.Event()
+
+        async def ping(_params: Any) -> None:
+            order.append("ping started")
+            await release.wait()
+            order.append("ping done")
+
+        a: asyncio.Queue[str | None] = asyncio.Queue()
+        b: asyncio.Queue[str | None] = asyncio.Queue()
+        from tests.runtime.test_jsonrpc import Pipe
+
+        client = rpc.Connection(Pipe(a, b), LOG, METHODS)
+        client.serve_with({"ping": ping})
+        runner = asyncio.ensure_future(client.run())
+        pending = asyncio.ensure_future(client.request("now", None))
+        await asyncio.sleep(0)
+        sent = json.loads(await b.get() or "null")
+        await a.put(json.dumps({"jsonrpc": "2.0", "method": "ping"}))
+        await a.put(json.dumps({"jsonrpc": "2.0", "id": sent["id"], "result": "x"}))
+        await asyncio.sleep(0.02)
+        order.append(f"response delivered: {pending.done()}")
+        release.set()
+        order.append(f"result: {await pending}")
+        await a.put(None)
+        await runner
+        return order
+
+    assert asyncio.run(run()) == [
+        "ping started",
+        "response delivered: False",
+        "ping done",
+        "result: x",
+    ]
+
+
+class _Flow:
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def pause_reading(self) -> None:
+        self.calls.append("pause")
+
+    def resume_reading(self) -> None:
+        self.calls.append("resume")
+
+
+def test_a_flood_behind_a_waiting_notification_pauses_the_pipe_then_resumes() -> None:
+    async def run() -> tuple[list[str], int, int]:
+        release = asyncio.Event()
+
+        async def ping(_params: Any) -> None:
+            await release.wait()
+
+        sent: list[str] = []
+
+        class Sink:
+            peer = "sink"
+
+            async def receive(self) -> None:
+                return None
+
+            async def send(self, text: str) -> None:
+                sent.append(text)
+
+            async def close(self) -> None:
+                return None
+
+        connection = rpc.Connection(Sink(), LOG, METHODS)
+        connection.serve_with({**HANDLERS, "ping": ping})
+        flow = _Flow()
+        connection.flow = flow  # type: ignore[assignment]  # the reader's two calls
+        connection.feed(json.dumps({"jsonrpc": "2.0", "method": "ping"}))
+        for number in range(rpc.INBOX_LIMIT + 5):
+            connection.feed(json.dumps(request("now", id=number)))
+        paused = list(flow.calls)
+        held = len(sent)
+        release.set()
+        for _ in range(20):
+            await asyncio.sleep(0)
+        return paused + flow.calls[len(paused) :], held, len(sent)
+
+    calls, held, answered = asyncio.run(run())
+    assert calls == [
+        "pause",
+        "resume",
+    ]  # paused once at the limit, resumed once drained
+    assert held == 0  # nothing answered while the notification ran
+    assert answered == rpc.INBOX_LIMIT + 5
