@@ -45,11 +45,22 @@ __all__ = [
 _UNSHOWN = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
 
+# Runs that may hold an unshown character: printable ASCII never does, so only the other
+# characters are looked up (the per-character lookup was a large share of the docs' time).
+_SUSPECT = re.compile(r"[^\x20-\x7e]+")
+
+
 def _visible(text: str, keep: str = "") -> str:
-    return "".join(
-        ch if ch in keep or unicodedata.category(ch) not in _UNSHOWN else " "
-        for ch in text
-    )
+    if text.isprintable():  # every unshown category is unprintable
+        return text
+
+    def blank(match: re.Match[str]) -> str:
+        return "".join(
+            ch if ch in keep or unicodedata.category(ch) not in _UNSHOWN else " "
+            for ch in match.group()
+        )
+
+    return _SUSPECT.sub(blank, text)
 
 
 # ---------------------------------------------------------------------------- Python
@@ -264,15 +275,12 @@ def md_heading(text: str) -> str:
     """A name as heading text: shown exactly as written, so its anchor is
     ``slug(text)``; no HTML, no emphasis, no closing ``#``."""
     flat = " ".join(_visible(text).split())
-    out = []
-    for ch in flat:
-        if ch in "\\`*_[]{}#":
-            out.append("\\" + ch)
-        elif ch in "<>&":
-            out.append(html.escape(ch))
-        else:
-            out.append(ch)
-    return "".join(out) or "\\_"
+    return flat.translate(_HEADING_ESCAPES) or "\\_"
+
+
+_HEADING_ESCAPES = str.maketrans(
+    {**{ch: "\\" + ch for ch in "\\`*_[]{}#"}, **{ch: html.escape(ch) for ch in "<>&"}}
+)
 
 
 def md_code(text: str) -> str:

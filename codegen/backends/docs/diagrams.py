@@ -87,11 +87,15 @@ def outgoing(index: Index, decl: ir.Decl) -> list[tuple[str, str, str]]:
     return unique
 
 
-def users(index: Index) -> dict[str, list[tuple[str, str, str]]]:
-    """For each declaration, (user, arrow, label) for each declaration that refers to it."""
+def users(
+    index: Index, edges: dict[str, list[tuple[str, str, str]]] | None = None
+) -> dict[str, list[tuple[str, str, str]]]:
+    """For each declaration, (user, arrow, label) for each declaration that refers to it;
+    ``edges``: ``outgoing`` of every declaration, when the caller has them already."""
     table: dict[str, list[tuple[str, str, str]]] = {}
     for decl in index.protocol.decls:
-        for target, arrow, label in outgoing(index, decl):
+        found = edges[decl.name] if edges is not None else outgoing(index, decl)
+        for target, arrow, label in found:
             table.setdefault(target, []).append((decl.name, arrow, label))
     return table
 
@@ -122,11 +126,16 @@ def _edge(source: str, arrow: str, target: str, label: str) -> str:
 
 
 def type_diagram(
-    index: Index, decl: ir.Decl, used_by: list[tuple[str, str, str]]
+    index: Index,
+    decl: ir.Decl,
+    used_by: list[tuple[str, str, str]],
+    out_edges: list[tuple[str, str, str]] | None = None,
 ) -> str | None:
     """The diagram of ``decl`` and its neighbours; None when it has none (a lone box
-    would only repeat the table beside it)."""
-    out_edges = outgoing(index, decl)
+    would only repeat the table beside it).  ``out_edges``: ``outgoing(index, decl)``,
+    when the caller has it already."""
+    if out_edges is None:
+        out_edges = outgoing(index, decl)
     out_names = list(dict.fromkeys(t for t, _, _ in out_edges))[:MAX_NEIGHBOURS]
     in_names = [
         n

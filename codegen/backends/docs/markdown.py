@@ -32,7 +32,12 @@ from urllib.parse import quote
 
 from codegen import ir
 from codegen.backends.docs import text
-from codegen.backends.docs.diagrams import sequence_diagram, type_diagram, users
+from codegen.backends.docs.diagrams import (
+    outgoing,
+    sequence_diagram,
+    type_diagram,
+    users,
+)
 from codegen.backends.escape import (
     anchors,
     html_comment,
@@ -118,7 +123,10 @@ class _Docs:
     def __init__(self, protocol: ir.Protocol) -> None:
         self.protocol = protocol
         self.index = Index(protocol)
-        self.users = users(self.index)
+        # Each declaration's references, found once: its diagram and every "used by"
+        # line are built from them.
+        self.outgoing = {d.name: outgoing(self.index, d) for d in protocol.decls}
+        self.users = users(self.index, self.outgoing)
         self.decl_order = sorted(protocol.decls, key=lambda d: (d.name.lower(), d.name))
         # One page per declaration; "index" is the types index itself.
         self.page_of = dict(
@@ -140,6 +148,14 @@ class _Docs:
                 strict=True,
             )
         )
+        # Per declaration, the methods whose params or result mention it, in method order:
+        # one walk of the methods, not one per declaration (quadratic on large specs).
+        self.methods_using: dict[str, list[ir.Method]] = {}
+        for method in protocol.methods:
+            mentioned = self.index.references(method.params)
+            mentioned += self.index.references(method.result)
+            for name in dict.fromkeys(mentioned):
+                self.methods_using.setdefault(name, []).append(method)
         self._index_examples()
 
     # ------------------------------------------------------------------ links
@@ -217,7 +233,12 @@ class _Docs:
             summary=text.summary(decl.lifecycle.docs, resolve),
             docs=text.block(decl.lifecycle.docs, resolve),
             lifecycle=_lifecycle(decl.lifecycle),
-            diagram=type_diagram(self.index, decl, self.users.get(decl.name, [])),
+            diagram=type_diagram(
+                self.index,
+                decl,
+                self.users.get(decl.name, []),
+                self.outgoing.get(decl.name),
+            ),
             examples=self.examples_by_type.get(decl.name, []),
         )
         if decl.derived_from:
@@ -238,9 +259,7 @@ class _Docs:
     def _used_by(self, decl: ir.Decl) -> str:
         places = [
             f"[{md_code(m.wire_name)}](../methods.md#{self.method_anchors[m.wire_name]})"
-            for m in self.protocol.methods
-            if decl.name in self.index.references(m.params)
-            or decl.name in self.index.references(m.result)
+            for m in self.methods_using.get(decl.name, [])
         ]
         places += [
             self._type_ref(name, "")

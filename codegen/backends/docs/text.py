@@ -99,6 +99,9 @@ def _code_parts(
 
 
 def _links(text: str, resolve: Resolver) -> str:
+    if "[" not in text and "{" not in text and "`" not in text:
+        return text  # no link of any kind and no code: every step below keeps it as is
+
     def jsdoc(match: re.Match[str]) -> str:
         target, label = match.group(1), (match.group(2) or "").strip()
         if _external(target):

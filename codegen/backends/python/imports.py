@@ -106,24 +106,23 @@ def names_in(text: str) -> list[str]:
     """
     names: dict[str, None] = {}
     after_dot = False  # ``typing.Self`` uses the module, not a bare ``Self``
-    recent: list[str] = []  # the last significant tokens
+    # The last four significant tokens, t1 the latest (plain variables: this loop runs
+    # once per token of every generated module).
+    t4 = t3 = t2 = t1 = ""
     for match in _TOKEN.finditer(text):
         kind = match.lastgroup
         if kind == "skip":
             continue
-        token = match.group()
-        if kind == "name" and not after_dot:
-            names.setdefault(token)
-        if (
-            kind == "string"
-            and recent[-4:-2] == ["TypeAliasType", "("]
-            and recent[-1:] == [","]
-        ):
+        token = match.group(kind)  # type: ignore[arg-type]  # a token group matched
+        if kind == "name":
+            if not after_dot:
+                names.setdefault(token)
+        elif kind == "string" and t1 == "," and t3 == "(" and t4 == "TypeAliasType":
             # ``TypeAliasType("Name", "<value>")``: the value is code, evaluated lazily.
             for name in names_in(ast.literal_eval(token)):
                 names.setdefault(name)
         after_dot = token == "."
-        recent = (recent + [token])[-4:]
+        t4, t3, t2, t1 = t3, t2, t1, token
     return list(names)
 
 
@@ -138,11 +137,14 @@ _STRING = (
     r'|"(?:[^"\\\r\n]|\\[\s\S])*")'
 )
 _TOKEN = re.compile(
-    r"(?P<skip>#[^\r\n]*|[ \t\f\r\n\\]+)"
-    f"|(?P<string>{_STRING})"
+    # Whitespace and comments are skipped within the match of the token after them
+    # (possessive: no backtracking).
+    r"(?:[ \t\f\r\n\\]|#[^\r\n]*+)*+"
+    f"(?:(?P<string>{_STRING})"
     r"|(?P<number>\d\w*(?:\.\d*(?:[eE][+-]?\d+)?\w*)?|\.\d\w*)"
     r"|(?P<name>[^\W\d]\w*)"
     r"|(?P<op>\.\.\.|[^\s\w])"
+    r"|(?P<skip>))"  # only what is skipped: a trailing comment, the end of the text
 )
 
 

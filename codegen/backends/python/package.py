@@ -84,13 +84,26 @@ def _fields(kind: type) -> tuple[tuple[str, Any], ...]:
     return found
 
 
+# Types known not to be dataclasses (strings, numbers, enums...): asked once per type, not
+# once per value (``dataclasses.is_dataclass`` was a large share of the walk).
+_LEAVES: set[type] = set()
+
+
+def _node_fields(kind: type) -> tuple[tuple[str, Any], ...] | None:
+    """The fields of a dataclass type (see ``_fields``), None for any other type."""
+    found = _FIELDS.get(kind)
+    if found is None and kind not in _LEAVES:
+        if dataclasses.is_dataclass(kind):
+            return _fields(kind)
+        _LEAVES.add(kind)
+    return found
+
+
 def _blank_data(node: Any) -> Any:
     kind = type(node)
     if kind is ir.Span:
         return _NO_SPAN_DATA
-    fields = _FIELDS.get(kind)
-    if fields is None and dataclasses.is_dataclass(node) and not isinstance(node, type):
-        fields = _fields(kind)
+    fields = _node_fields(kind)
     if fields is not None:
         out: dict[str, Any] = {"node": kind.__name__}
         protocol = kind is ir.Protocol
@@ -103,7 +116,7 @@ def _blank_data(node: Any) -> Any:
     if kind is tuple or kind is list:
         return [_blank_data(item) for item in node]
     if isinstance(node, enum.Enum):
-        return node.value
+        return node._value_  # what ``.value`` returns, without the descriptor
     if isinstance(node, (tuple, list)):
         return [_blank_data(item) for item in node]
     return node
@@ -115,12 +128,11 @@ def _blank_identical(left: Any, right: Any) -> bool:
         return True
     if type(left) is ir.Span:
         left = ir.NO_SPAN
-    if type(left) in _FIELDS or (
-        dataclasses.is_dataclass(left) and not isinstance(left, type)
-    ):
+    fields = _node_fields(type(left))
+    if fields is not None:
         return type(left) is type(right) and all(
             _blank_identical(getattr(left, name), getattr(right, name))
-            for name, _ in _fields(type(left))
+            for name, _ in fields
         )
     return bool(left == right)
 

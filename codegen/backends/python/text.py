@@ -71,7 +71,8 @@ def doc_lines(text: str) -> list[str]:
     the rest dedented.
     """
     text = render_links(text).expandtabs(4).replace("\r\n", "\n").replace("\r", "\n")
-    text = "".join(ch if ch == "\n" or ch.isprintable() else " " for ch in text)
+    if not text.replace("\n", "").isprintable():  # most doc text is: no per-char pass
+        text = "".join(ch if ch == "\n" or ch.isprintable() else " " for ch in text)
     text = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
     lines = [line.rstrip() for line in text.split("\n")]
     while lines and not lines[0].strip():

@@ -181,12 +181,14 @@ def _errors(protocol: ir.Protocol) -> list[tuple[str, str]]:
 
 def _results(index: Index) -> list[tuple[str, list[tuple[str, str]]]]:
     out: list[tuple[str, list[tuple[str, str]]]] = []
+    grouped = stub_values.examples_by_method(index.protocol)
     for method in index.protocol.methods:
         if method.kind is not ir.MethodKind.REQUEST:
             continue
+        mine = grouped.get(method.wire_name, [])
         items = [
             (json.dumps(origin), json.dumps(text))
-            for origin, text in stub_values.candidates(index, method)
+            for origin, text in stub_values.candidates(index, method, mine)
         ]
         out.append((json.dumps(method.wire_name), items))
     return out

@@ -23,7 +23,7 @@ from typing import Any
 from codegen import ir
 from codegen.ir.index import Index
 
-__all__ = ["candidates", "minimal_value"]
+__all__ = ["candidates", "examples_by_method", "minimal_value"]
 
 _MAX_DEPTH = 24
 # Smallest valid strings of the formats that come with a pattern.
@@ -37,9 +37,12 @@ _STRINGS = {
 }
 
 
-def candidates(index: Index, method: ir.Method) -> list[tuple[str, str]]:
+def candidates(
+    index: Index, method: ir.Method, mine: list[ir.Example] | None = None
+) -> list[tuple[str, str]]:
     """The stub result candidates of one request method of ``index.protocol``, best
-    first."""
+    first; ``mine``: the method's examples in spec order, when the caller has grouped
+    them (``examples_by_method``: one pass over the examples, not one per method)."""
     out: list[tuple[str, str]] = []
     seen: set[str] = set()
 
@@ -49,7 +52,8 @@ def candidates(index: Index, method: ir.Method) -> list[tuple[str, str]]:
             seen.add(text)
             out.append((origin, text))
 
-    mine = [e for e in index.protocol.examples if e.method == method.wire_name]
+    if mine is None:
+        mine = [e for e in index.protocol.examples if e.method == method.wire_name]
     examples: list[tuple[str, Any]] = []
     for example in mine:
         if example.expect is not ir.Expectation.ACCEPT or example.skipped_reason:
@@ -77,6 +81,15 @@ def candidates(index: Index, method: ir.Method) -> list[tuple[str, str]]:
         for number, value in enumerate(_top_values(index, method.result)):
             add("minimal" if number == 0 else f"minimal variant {number + 1}", value)
     return out
+
+
+def examples_by_method(protocol: ir.Protocol) -> dict[str, list[ir.Example]]:
+    """The examples of each method, in spec order."""
+    grouped: dict[str, list[ir.Example]] = {}
+    for example in protocol.examples:
+        if example.method is not None:
+            grouped.setdefault(example.method, []).append(example)
+    return grouped
 
 
 _INVALID = object()
