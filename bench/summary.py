@@ -44,6 +44,7 @@ ROWS = (
     ("scale: largest size (s)", "scale", "total_max", "half of before", "low"),
     ("scale: growth / size growth", "scale", "linearity", "<= 1.2", "low"),
     ("bindings acp / datamodel-codegen", "bindings.acp", "ratio", ">= 1.0", "high"),
+    ("bindings acp1 / datamodel-codegen", "bindings.acp1", "ratio", ">= 1.0", "high"),
     ("bindings ahp / datamodel-codegen", "bindings.ahp", "ratio", ">= 1.0", "high"),
     ("bindings mcp / datamodel-codegen", "bindings.mcp", "ratio", ">= 1.0", "high"),
     (
