@@ -228,27 +228,17 @@ def test_typed_requests_between_two_connections() -> None:
 
 
 def test_batches_and_oversized_lines_over_a_stream() -> None:
-    async def run() -> list[Any]:
-        reader = asyncio.StreamReader(limit=200)
-        sent: list[bytes] = []
+    from tests.runtime.test_push_and_eager import serve_over_pipe
 
-        async def write(data: bytes) -> None:
-            sent.append(data)
-
-        connection = rpc.Connection(
-            rpc.StreamChannel(reader, write, 200, "stdio"), LOG, METHODS
-        )
-        connection.serve_with(HANDLERS)
-        batch = [request("add", {"a": 1, "b": 1}), {"jsonrpc": "2.0", "method": "ping"}]
-        reader.feed_data(json.dumps(batch).encode() + b"\n")
-        reader.feed_data(b"[]\n" + b"x" * 1000 + b"\n" + b"not json\n")
-        reader.feed_data(json.dumps(request("now")).encode() + b"\n")
-        reader.feed_eof()
-        await connection.run()
-        return [json.loads(line) for line in sent]
+    batch = [request("add", {"a": 1, "b": 1}), {"jsonrpc": "2.0", "method": "ping"}]
+    chunks = [
+        json.dumps(batch).encode() + b"\n",
+        b"[]\n" + b"x" * 1000 + b"\n" + b"not json\n",
+        json.dumps(request("now")).encode() + b"\n",
+    ]
+    answers = asyncio.run(serve_over_pipe(chunks))
 
     # Batches and requests are answered concurrently: compare regardless of order.
-    answers = asyncio.run(run())
     batches = [a for a in answers if isinstance(a, list)]
     single = sorted(
         (a.get("error", {}).get("message", ""), a.get("result"))

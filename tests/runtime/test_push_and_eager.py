@@ -2,7 +2,7 @@
 callback (``PipeChannel``), with the guarantees the slower paths gave: a handler sees
 its own task as current (``asyncio.timeout`` works), its context variables stay its
 own, cancellation reaches it, notifications and what follows them are handled in the
-order sent, lines are framed exactly as ``StreamChannel`` frames them, and a peer that
+order sent, lines are framed the same whatever the pipe's chunks, and a peer that
 floods a busy connection is paused instead of buffered without bound.
 """
 
@@ -142,7 +142,7 @@ def test_an_error_in_the_first_step_is_raised_by_the_task() -> None:
 # ---------------------------------------------------------------- pipes by callback
 
 
-async def _serve_over_pipe(
+async def serve_over_pipe(
     chunks: list[bytes], limit: int = 200, handlers: dict[str, rpc.Handler] = HANDLERS
 ) -> list[Any]:
     """Write ``chunks`` into a real pipe read by a PipeChannel; the answers sent."""
@@ -191,7 +191,7 @@ def _outcomes(answers: list[Any]) -> list[tuple[Any, Any]]:
 def test_lines_are_framed_the_same_in_any_split(split: int) -> None:
     data = _lines()
     chunks = [data[i : i + split] for i in range(0, len(data), split)]
-    answers = asyncio.run(_serve_over_pipe(chunks))
+    answers = asyncio.run(serve_over_pipe(chunks))
     assert _outcomes(answers) == [
         ("1", 3),
         ("2", "noon"),
@@ -202,8 +202,8 @@ def test_lines_are_framed_the_same_in_any_split(split: int) -> None:
 
 def test_a_line_one_byte_under_the_limit_is_read_and_one_over_is_refused() -> None:
     line = json.dumps(request("now", id=9)).encode()
-    fits = asyncio.run(_serve_over_pipe([line.ljust(200) + b"\n"]))
-    over = asyncio.run(_serve_over_pipe([line.ljust(201) + b"\n"]))
+    fits = asyncio.run(serve_over_pipe([line.ljust(200) + b"\n"]))
+    over = asyncio.run(serve_over_pipe([line.ljust(201) + b"\n"]))
     assert [a.get("result") for a in fits] == ["noon"]
     assert [a["error"]["code"] for a in over] == [rpc.INVALID_REQUEST]
 
@@ -226,7 +226,7 @@ def test_what_follows_a_waiting_notification_waits_for_it() -> None:
         asyncio.get_running_loop().call_later(0.05, release[0].set)
         notification = json.dumps({"jsonrpc": "2.0", "method": "ping"}).encode()
         following = json.dumps(request("now", id=1)).encode()
-        return await _serve_over_pipe(
+        return await serve_over_pipe(
             [notification + b"\n" + following + b"\n"],
             handlers={**HANDLERS, "ping": ping, "now": now},
         )
@@ -252,7 +252,7 @@ def test_a_waiting_request_does_not_hold_up_what_follows() -> None:
     first = json.dumps(request("add", {"a": 1, "b": 1}, id=1)).encode()
     second = json.dumps(request("now", id=2)).encode()
     answers = asyncio.run(
-        _serve_over_pipe(
+        serve_over_pipe(
             [first + b"\n" + second + b"\n"],
             handlers={**HANDLERS, "add": add, "now": now},
         )

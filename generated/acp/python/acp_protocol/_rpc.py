@@ -836,67 +836,6 @@ class Connection:
 # ------------------------------------------------------------------------------ stdio
 
 
-async def _skip_line(reader: asyncio.StreamReader, consumed: int) -> bool:
-    """Discard the rest of an oversized line; False when the stream ended first."""
-    await reader.readexactly(consumed)
-    while True:
-        try:
-            await reader.readuntil(b"\n")
-            return True
-        except asyncio.LimitOverrunError as error:
-            await reader.readexactly(error.consumed)
-        except asyncio.IncompleteReadError:
-            return False
-
-
-async def read_line(reader: asyncio.StreamReader, limit: int) -> bytes | None:
-    """The next non-blank line (without its newline); None at the end of the stream.
-
-    A line over the reader's limit is discarded as it streams past (never held whole)
-    and reported with ``MessageTooLarge``.
-    """
-    while True:
-        try:
-            line = await reader.readuntil(b"\n")
-        except asyncio.IncompleteReadError as error:
-            line = error.partial
-            if not line.strip():
-                return None
-        except asyncio.LimitOverrunError as error:
-            await _skip_line(reader, error.consumed)
-            raise MessageTooLarge(limit) from None
-        if line.strip():
-            return line.rstrip(b"\r\n")
-
-
-class StreamChannel:
-    """Newline-delimited JSON over a pair of streams (a child's pipes, our stdio)."""
-
-    def __init__(
-        self,
-        reader: asyncio.StreamReader,
-        write: Callable[[bytes], Awaitable[None]],
-        limit: int,
-        peer: str,
-        on_close: Callable[[], Awaitable[None]] | None = None,
-    ) -> None:
-        self.reader = reader
-        self._write = write
-        self.limit = limit
-        self.peer = peer
-        self._on_close = on_close
-
-    async def receive(self) -> bytes | None:
-        return await read_line(self.reader, self.limit)
-
-    async def send(self, text: str) -> None:
-        await self._write(text.encode("utf-8") + b"\n")
-
-    async def close(self) -> None:
-        if self._on_close is not None:
-            await self._on_close()
-
-
 class _LineReader:
     """Reads a pipe as its bytes arrive (the loop calls it when the pipe is readable),
     splits them into lines and hands each non-blank line (without its newline) to the
@@ -917,9 +856,9 @@ class _LineReader:
 
     def watch(self, fileno: int) -> None:
         """Read ``fileno`` (a pipe or socket, made non-blocking) from the event loop."""
-        os.set_blocking(fileno, False)
-        self.fileno = fileno
         self.loop.add_reader(fileno, self._readable)
+        os.set_blocking(fileno, False)  # once watched: a thread may read it otherwise
+        self.fileno = fileno
         self.connection.flow = self
 
     def pause_reading(self) -> None:
@@ -1016,11 +955,9 @@ class PipeChannel:
 
 
 async def _read_stdin(reader: _LineReader) -> None:
-    loop = asyncio.get_running_loop()
     stdin = sys.stdin.buffer
-    # Only pipes and sockets can be watched by the event loop; a terminal, a regular file
-    # or /dev/null (a character device: registering it fails inside the loop, after
-    # connect_read_pipe returned, and nothing is ever read) is read by a thread.
+    # Only pipes and sockets can be watched by the event loop (epoll refuses regular
+    # files; a terminal or /dev/null would never be read): the rest is read by a thread.
     mode = os.fstat(stdin.fileno()).st_mode
     if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
         with contextlib.suppress(ValueError, OSError):
@@ -1028,9 +965,9 @@ async def _read_stdin(reader: _LineReader) -> None:
             return
 
     def pump() -> None:  # regular files and terminals: a reading thread
-        while chunk := os.read(stdin.fileno(), 65536):
-            loop.call_soon_threadsafe(reader.data_received, chunk)
-        loop.call_soon_threadsafe(reader.eof_received)
+        while chunk := os.read(stdin.fileno(), reader.CHUNK):
+            reader.loop.call_soon_threadsafe(reader.data_received, chunk)
+        reader.loop.call_soon_threadsafe(reader.eof_received)
 
     threading.Thread(target=pump, daemon=True).start()
 
