@@ -588,7 +588,8 @@ async def handle_request(dispatcher: Dispatcher, message: Any) -> JsonObject | N
 
 
 class Channel(Protocol):
-    """One bidirectional stream of messages (a line, a WebSocket frame)."""
+    """One bidirectional stream of messages read on demand (a WebSocket frame); pipes
+    are a ``PipeChannel``, which hands the connection each line as it arrives."""
 
     peer: str
 
@@ -636,7 +637,7 @@ class Connection:
 
     def __init__(
         self,
-        channel: Channel,
+        channel: Channel | PipeChannel,
         log: MessageLog = QUIET,
         methods: Methods | None = None,
     ) -> None:
@@ -675,7 +676,7 @@ class Connection:
             if isinstance(self.channel, PipeChannel):
                 await self.channel.pump(self)
             else:
-                await self._pull()
+                await self._pull(self.channel)
             while self._holding is not None:  # the last notifications, in order
                 await asyncio.wait((self._holding,))
             if self._tasks:
@@ -687,13 +688,13 @@ class Connection:
                     future.set_exception(TransportError("connection closed"))
             self._pending.clear()
 
-    async def _pull(self) -> None:
+    async def _pull(self, channel: Channel) -> None:
         """Messages from a channel that is read on demand (a WebSocket)."""
         while True:
             while self._holding is not None:  # read on once the notification is done
                 await asyncio.wait((self._holding,))
             try:
-                data = await self.channel.receive()
+                data = await channel.receive()
             except MessageTooLarge as error:
                 self.too_large(error)
                 continue
@@ -942,9 +943,6 @@ class PipeChannel:
         reader = _LineReader(connection, self.limit)
         await self._open_reader(reader)
         await reader.ended
-
-    async def receive(self) -> bytes | None:
-        raise TypeError("a PipeChannel pushes its lines: Connection.run reads it")
 
     async def send(self, text: str) -> None:
         await self._write(text.encode("utf-8") + b"\n")

@@ -18,7 +18,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "59326447d7baa6b467b314f75af1df4ad6d8eb226c1184e1d0b8ba06b11fb7a1",
-    "_rpc.py": "c5f9166f27ce0d8642a60bfc67993a156dc81a0e486b248879c4775478b9c76e",
+    "_rpc.py": "0c8059fe1c0c4f573c91eefd1e0a787161ceb33081fbda36af1e67012817c60c",
     "client.py": "dbf851c26664e17b1fda02347fa57331da590ccefd5dc699a3aa97bb5959caec",
     "errors.py": "416459787c414edfce16254e123f22d11a2a25d1dee78777d96b02b3c803cae5",
     "methods.py": "a9df2f23897cb7df76d80d043f24878a0567f5a2c84139d59336f0d308d03768",
