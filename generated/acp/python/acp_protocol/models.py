@@ -378,6 +378,27 @@ def _number_error(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
 _NUMBER = GetPydanticSchema(get_pydantic_core_schema=_number_error)
 
 
+def _plain_json(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """A JSON object or array (``dict[str, JsonValue] | list[JsonValue]``): no value
+    reads as both, so the first member that reads it is the smart union's choice; and
+    it is written as the plain JSON it holds (the union's own writer checks every
+    nested value against ``JsonValue``'s Python-side union, a Python call each)."""
+    schema = handler(source)
+    if schema["type"] == "union":
+        schema = cast(
+            CoreSchema,
+            {
+                **schema,
+                "mode": "left_to_right",
+                "serialization": core_schema.simple_ser_schema("any"),
+            },
+        )
+    return schema
+
+
+_STRUCTURED_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_json)
+
+
 class _InitPlan(NamedTuple):
     """What the constructor of one model accepts and fills in (built on first use)."""
 
