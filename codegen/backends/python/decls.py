@@ -106,6 +106,12 @@ class DeclBuilder(TypeAnnotator):
                 "    def _array_form(cls, data: Any) -> Any:",
                 "        # serde_json also reads the struct from an array of its fields.",
                 f"        return _array_form(data, {keys})",
+                "",
+                "    @classmethod",
+                "    def __get_pydantic_core_schema__(",
+                "        cls, source: Any, handler: GetCoreSchemaHandler",
+                "    ) -> CoreSchema:",
+                "        return _read_array_form_only_from_arrays(handler(source), handler)",
             )
         return self.model(
             name=self.names[struct.name],

@@ -213,6 +213,35 @@ def _array_form(data: Any, keys: tuple[tuple[str, bool], ...]) -> Any:
     return out
 
 
+def _read_array_form_only_from_arrays(
+    schema: CoreSchema, handler: GetCoreSchemaHandler
+) -> CoreSchema:
+    """A struct serde also reads from an array: the array form's Python call (which
+    reads a Python copy of the input) is made for a JSON array only; a JSON object is
+    read by the model's fields as it is, as every other model reads one.  Python input
+    keeps the call."""
+    model = cast(dict[str, Any], handler.resolve_ref_schema(schema))
+    node = model
+    while node.get("type") in ("model", "function-before", "function-after"):
+        inner = cast(dict[str, Any], node["schema"])
+        function = inner.get("function", {}).get("function")
+        if inner["type"] == "function-before" and (
+            getattr(function, "__name__", None) == "_array_form"
+        ):
+            from_array = core_schema.chain_schema(
+                [core_schema.list_schema(), cast(CoreSchema, inner)]
+            )
+            from_json = core_schema.union_schema(
+                [cast(CoreSchema, inner["schema"]), from_array], mode="left_to_right"
+            )
+            node["schema"] = core_schema.json_or_python_schema(
+                from_json, cast(CoreSchema, inner)
+            )
+            break
+        node = inner
+    return schema
+
+
 def _extra_at(data: Any, before: tuple[str, ...], extra: dict[str, Any] | None) -> Any:
     """Move the extra keys (a flattened map's entries) to where the map stands: after the
     keys in ``before``, before the others."""
@@ -508,6 +537,12 @@ class Error(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("code", False), ("message", False), ("data", False)))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class ErrorCode(_Model):
     """`ErrorCode` (the spec does not describe it)."""
@@ -520,6 +555,12 @@ class ErrorCode(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("code", False), ("message", False)))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class Method(_Model):
@@ -554,6 +595,12 @@ class Method(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class InitializeParams(_Model):
     """Initialize sets up the agent's state. It should be called before any other method,
@@ -576,6 +623,12 @@ class InitializeParams(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("protocolVersion", False),))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 ProtocolVersion: TypeAlias = Annotated[
@@ -611,6 +664,12 @@ class InitializeResponse(_Model):
             data, (("protocolVersion", False), ("isAuthenticated", False))
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 AuthenticateParams: TypeAlias = None
 """Triggers authentication on the agent side.
@@ -641,6 +700,12 @@ class SendUserMessageParams(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("chunks", False),))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 SendUserMessageResponse: TypeAlias = None
@@ -690,6 +755,12 @@ class StreamAssistantMessageChunkParams(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("chunk", False),))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 StreamAssistantMessageChunkResponse: TypeAlias = None
@@ -897,6 +968,12 @@ class RequestToolCallConfirmationResponse(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("id", False), ("outcome", False)))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class ToolCallConfirmationOutcome(_WireEnum, StrEnum):
     """`ToolCallConfirmationOutcome` (the spec does not describe it)."""
@@ -960,6 +1037,12 @@ class PushToolCallParams(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class ToolCallLocation(_Model):
     """`ToolCallLocation` (the spec does not describe it)."""
@@ -980,6 +1063,12 @@ class ToolCallLocation(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("path", False), ("line", False)))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class PushToolCallResponse(_Model):
     """The result of the `pushToolCall` request (agent → client)."""
@@ -997,6 +1086,12 @@ class PushToolCallResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("id", False),))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 ToolCallId: TypeAlias = Annotated[int, Strict(), Field(ge=0, le=18446744073709551615)]
@@ -1024,6 +1119,12 @@ class UpdateToolCallParams(_Model):
         return _array_form(
             data, (("toolCallId", False), ("status", False), ("content", False))
         )
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 UpdateToolCallResponse: TypeAlias = None
@@ -1121,6 +1222,12 @@ class Diff(_Model):
             data, (("path", False), ("oldText", False), ("newText", False))
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class WriteTextFileParams(_Model):
     """The params of the `writeTextFile` request (agent → client)."""
@@ -1133,6 +1240,12 @@ class WriteTextFileParams(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("path", False), ("content", False)))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 WriteTextFileResponse: TypeAlias = None
@@ -1155,6 +1268,12 @@ class ReadTextFileParams(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("path", False), ("line", False), ("limit", False)))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class ReadTextFileResponse(_Model):
     """The result of the `readTextFile` request (agent → client)."""
@@ -1166,6 +1285,12 @@ class ReadTextFileResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("content", False),))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 # Resolve forward references: recursive types, names used before their definition.

@@ -229,6 +229,35 @@ def _array_form(data: Any, keys: tuple[tuple[str, bool], ...]) -> Any:
     return out
 
 
+def _read_array_form_only_from_arrays(
+    schema: CoreSchema, handler: GetCoreSchemaHandler
+) -> CoreSchema:
+    """A struct serde also reads from an array: the array form's Python call (which
+    reads a Python copy of the input) is made for a JSON array only; a JSON object is
+    read by the model's fields as it is, as every other model reads one.  Python input
+    keeps the call."""
+    model = cast(dict[str, Any], handler.resolve_ref_schema(schema))
+    node = model
+    while node.get("type") in ("model", "function-before", "function-after"):
+        inner = cast(dict[str, Any], node["schema"])
+        function = inner.get("function", {}).get("function")
+        if inner["type"] == "function-before" and (
+            getattr(function, "__name__", None) == "_array_form"
+        ):
+            from_array = core_schema.chain_schema(
+                [core_schema.list_schema(), cast(CoreSchema, inner)]
+            )
+            from_json = core_schema.union_schema(
+                [cast(CoreSchema, inner["schema"]), from_array], mode="left_to_right"
+            )
+            node["schema"] = core_schema.json_or_python_schema(
+                from_json, cast(CoreSchema, inner)
+            )
+            break
+        node = inner
+    return schema
+
+
 def _extra_at(data: Any, before: tuple[str, ...], extra: dict[str, Any] | None) -> Any:
     """Move the extra keys (a flattened map's entries) to where the map stands: after the
     keys in ``before``, before the others."""
@@ -617,6 +646,12 @@ class InitializeRequest(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class InitializeResponse(_Model):
     """Response to the `initialize` method.
@@ -714,6 +749,12 @@ class InitializeResponse(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class Implementation(_Model):
     """Metadata about the implementation of the client or agent.
@@ -754,6 +795,12 @@ class Implementation(_Model):
             (("name", False), ("title", True), ("version", False), ("_meta", True)),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class AuthenticateRequest(_Model):
     """Request parameters for the authenticate method.
@@ -783,6 +830,12 @@ class AuthenticateRequest(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("methodId", False), ("_meta", True)))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class AuthenticateResponse(_Model):
     """Response to the `authenticate` method."""
@@ -802,6 +855,12 @@ class AuthenticateResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class LogoutRequest(_Model):
@@ -826,6 +885,12 @@ class LogoutRequest(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class LogoutResponse(_Model):
     """Response to the `logout` method."""
@@ -845,6 +910,12 @@ class LogoutResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class AgentAuthCapabilities(_Model):
@@ -874,6 +945,12 @@ class AgentAuthCapabilities(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("logout", True), ("_meta", True)))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class LogoutCapabilities(_Model):
     """Logout capabilities supported by the agent.
@@ -896,6 +973,12 @@ class LogoutCapabilities(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 AuthMethodId = NewType("AuthMethodId", str)
@@ -1004,6 +1087,12 @@ class AuthMethodAgent(_Model):
             (("id", False), ("name", False), ("description", True), ("_meta", True)),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 # Tagged variants first, then each untagged variant: the first that reads it.
 AuthMethod: TypeAlias = Annotated[AuthMethodTagged | AuthMethodAgent, _LEFT_TO_RIGHT]
@@ -1075,6 +1164,12 @@ class AuthMethodTerminal(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class NewSessionRequest(_Model):
     """Request parameters for creating a new session.
@@ -1130,6 +1225,12 @@ class NewSessionRequest(_Model):
                 ("_meta", True),
             ),
         )
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class NewSessionResponse(_Model):
@@ -1187,6 +1288,12 @@ class NewSessionResponse(_Model):
                 ("_meta", True),
             ),
         )
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class LoadSessionRequest(_Model):
@@ -1252,6 +1359,12 @@ class LoadSessionRequest(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class LoadSessionResponse(_Model):
     """Response from loading an existing session."""
@@ -1292,6 +1405,12 @@ class LoadSessionResponse(_Model):
         return _array_form(
             data, (("modes", True), ("configOptions", True), ("_meta", True))
         )
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class ResumeSessionRequest(_Model):
@@ -1367,6 +1486,12 @@ class ResumeSessionRequest(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class ResumeSessionResponse(_Model):
     """Response from resuming an existing session."""
@@ -1408,6 +1533,12 @@ class ResumeSessionResponse(_Model):
             data, (("modes", True), ("configOptions", True), ("_meta", True))
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class CloseSessionRequest(_Model):
     """Request parameters for closing an active session.
@@ -1439,6 +1570,12 @@ class CloseSessionRequest(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("sessionId", False), ("_meta", True)))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class CloseSessionResponse(_Model):
     """Response from closing a session."""
@@ -1458,6 +1595,12 @@ class CloseSessionResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class ListSessionsRequest(_Model):
@@ -1486,6 +1629,12 @@ class ListSessionsRequest(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("cwd", True), ("cursor", True), ("_meta", True)))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class ListSessionsResponse(_Model):
@@ -1524,6 +1673,12 @@ class ListSessionsResponse(_Model):
             data, (("sessions", False), ("nextCursor", True), ("_meta", True))
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class DeleteSessionRequest(_Model):
     """Request parameters for deleting an existing session from `session/list`.
@@ -1551,6 +1706,12 @@ class DeleteSessionRequest(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("sessionId", False), ("_meta", True)))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class DeleteSessionResponse(_Model):
     """Response from deleting a session."""
@@ -1570,6 +1731,12 @@ class DeleteSessionResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class SessionInfo(_Model):
@@ -1635,6 +1802,12 @@ class SessionInfo(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class SessionModeState(_Model):
     """The set of modes and the one currently active."""
@@ -1665,6 +1838,12 @@ class SessionModeState(_Model):
         return _array_form(
             data, (("currentModeId", False), ("availableModes", False), ("_meta", True))
         )
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class SessionMode(_Model):
@@ -1700,6 +1879,12 @@ class SessionMode(_Model):
             (("id", False), ("name", False), ("description", True), ("_meta", True)),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 SessionModeId = NewType("SessionModeId", str)
 """Unique identifier for a Session Mode."""
@@ -1734,6 +1919,12 @@ class SetSessionModeRequest(_Model):
             data, (("sessionId", False), ("modeId", False), ("_meta", True))
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class SetSessionModeResponse(_Model):
     """Response to `session/set_mode` method."""
@@ -1753,6 +1944,12 @@ class SetSessionModeResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 SessionConfigId = NewType("SessionConfigId", str)
@@ -1797,6 +1994,12 @@ class SessionConfigSelectOption(_Model):
             (("value", False), ("name", False), ("description", True), ("_meta", True)),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class SessionConfigSelectGroup(_Model):
     """A group of possible values for a session configuration option."""
@@ -1831,6 +2034,12 @@ class SessionConfigSelectGroup(_Model):
             (("group", False), ("name", False), ("options", False), ("_meta", True)),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 # Untagged: the first variant, in declaration order, that reads it.
 SessionConfigSelectOptions: TypeAlias = Annotated[
@@ -1855,6 +2064,12 @@ class SessionConfigSelect(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("currentValue", False), ("options", False)))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class SessionConfigBoolean(_Model):
     """A boolean on/off toggle session configuration option payload."""
@@ -1869,6 +2084,12 @@ class SessionConfigBoolean(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("currentValue", False),))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class SessionConfigOptionCategory(_WireEnum, StrEnum):
@@ -2267,6 +2488,12 @@ class SetSessionConfigOptionResponse(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("configOptions", False), ("_meta", True)))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class McpServerHttp_2(_Model):
     """HTTP transport configuration
@@ -2387,6 +2614,12 @@ class McpServerStdio(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 # Tagged variants first, then each untagged variant: the first that reads it.
 McpServer: TypeAlias = Annotated[McpServerTagged | McpServerStdio, _LEFT_TO_RIGHT]
@@ -2426,6 +2659,12 @@ class McpServerHttp(_Model):
             data, (("name", False), ("url", False), ("headers", False), ("_meta", True))
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class McpServerSse(_Model):
     """SSE transport configuration for MCP."""
@@ -2454,6 +2693,12 @@ class McpServerSse(_Model):
             data, (("name", False), ("url", False), ("headers", False), ("_meta", True))
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class EnvVariable(_Model):
     """An environment variable to set when launching an MCP server."""
@@ -2478,6 +2723,12 @@ class EnvVariable(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("name", False), ("value", False), ("_meta", True)))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class HttpHeader(_Model):
     """An HTTP header to set when making requests to the MCP server."""
@@ -2501,6 +2752,12 @@ class HttpHeader(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("name", False), ("value", False), ("_meta", True)))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class PromptRequest(_Model):
@@ -2548,6 +2805,12 @@ class PromptRequest(_Model):
             data, (("sessionId", False), ("prompt", False), ("_meta", True))
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class PromptResponse(_Model):
     """Response from processing a user prompt.
@@ -2574,6 +2837,12 @@ class PromptResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("stopReason", False), ("_meta", True)))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class StopReason(_WireEnum, StrEnum):
@@ -2694,6 +2963,12 @@ class AgentCapabilities(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class SessionCapabilities(_Model):
     """Session capabilities supported by the agent.
@@ -2784,6 +3059,12 @@ class SessionCapabilities(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class SessionListCapabilities(_Model):
     """Capabilities for the `session/list` method.
@@ -2807,6 +3088,12 @@ class SessionListCapabilities(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class SessionDeleteCapabilities(_Model):
     """Capabilities for the `session/delete` method.
@@ -2829,6 +3116,12 @@ class SessionDeleteCapabilities(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class SessionAdditionalDirectoriesCapabilities(_Model):
@@ -2856,6 +3149,12 @@ class SessionAdditionalDirectoriesCapabilities(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class SessionResumeCapabilities(_Model):
     """Capabilities for the `session/resume` method.
@@ -2879,6 +3178,12 @@ class SessionResumeCapabilities(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class SessionCloseCapabilities(_Model):
     """Capabilities for the `session/close` method.
@@ -2901,6 +3206,12 @@ class SessionCloseCapabilities(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class PromptCapabilities(_Model):
@@ -2956,6 +3267,12 @@ class PromptCapabilities(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class McpCapabilities(_Model):
     """MCP capabilities supported by the agent"""
@@ -2979,6 +3296,12 @@ class McpCapabilities(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("http", True), ("sse", True), ("_meta", True)))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class AgentMethodNames(_Model):
@@ -3037,6 +3360,12 @@ class AgentMethodNames(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class CancelNotification(_Model):
     """Notification to cancel ongoing operations for a session.
@@ -3063,6 +3392,12 @@ class CancelNotification(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("sessionId", False), ("_meta", True)))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class SessionNotification(_Model):
@@ -3096,6 +3431,12 @@ class SessionNotification(_Model):
         return _array_form(
             data, (("sessionId", False), ("update", False), ("_meta", True))
         )
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class SessionUpdateUserMessageChunk(_Model):
@@ -3596,6 +3937,12 @@ class CurrentModeUpdate(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("currentModeId", False), ("_meta", True)))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class ConfigOptionUpdate(_Model):
     """Session configuration options have been updated."""
@@ -3620,6 +3967,12 @@ class ConfigOptionUpdate(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("configOptions", False), ("_meta", True)))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class SessionInfoUpdate(_Model):
@@ -3653,6 +4006,12 @@ class SessionInfoUpdate(_Model):
             data, (("title", True), ("updatedAt", True), ("_meta", True))
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class UsageUpdate(_Model):
     """Context window and cost update for a session."""
@@ -3681,6 +4040,12 @@ class UsageUpdate(_Model):
             data, (("used", False), ("size", False), ("cost", True), ("_meta", True))
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class Cost(_Model):
     """Cost information for a session."""
@@ -3706,6 +4071,12 @@ class Cost(_Model):
         return _array_form(
             data, (("amount", False), ("currency", False), ("_meta", True))
         )
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class ContentChunk(_Model):
@@ -3741,6 +4112,12 @@ class ContentChunk(_Model):
             data, (("content", False), ("messageId", True), ("_meta", True))
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 MessageId = NewType("MessageId", str)
 """Unique identifier for a message within a session."""
@@ -3771,6 +4148,12 @@ class AvailableCommandsUpdate(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("availableCommands", False), ("_meta", True)))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class AvailableCommand(_Model):
@@ -3803,6 +4186,12 @@ class AvailableCommand(_Model):
             (("name", False), ("description", False), ("input", True), ("_meta", True)),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class UnstructuredCommandInput(_Model):
     """All text that was typed after the command name is provided as input."""
@@ -3824,6 +4213,12 @@ class UnstructuredCommandInput(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("hint", False), ("_meta", True)))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 # Untagged: pydantic's smart union picks the best-fitting variant.
@@ -3873,6 +4268,12 @@ class RequestPermissionRequest(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class PermissionOption(_Model):
     """An option presented to the user when requesting permission."""
@@ -3903,6 +4304,12 @@ class PermissionOption(_Model):
             data,
             (("optionId", False), ("name", False), ("kind", False), ("_meta", True)),
         )
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 PermissionOptionId = NewType("PermissionOptionId", str)
@@ -3958,6 +4365,12 @@ class RequestPermissionResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("outcome", False), ("_meta", True)))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class RequestPermissionOutcomeCancelled(_Model):
@@ -4053,6 +4466,12 @@ class SelectedPermissionOutcome(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("optionId", False), ("_meta", True)))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class WriteTextFileRequest(_Model):
     """Request to write content to a text file.
@@ -4092,6 +4511,12 @@ class WriteTextFileRequest(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class WriteTextFileResponse(_Model):
     """Response to `fs/write_text_file`"""
@@ -4111,6 +4536,12 @@ class WriteTextFileResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class ReadTextFileRequest(_Model):
@@ -4162,6 +4593,12 @@ class ReadTextFileRequest(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class ReadTextFileResponse(_Model):
     """Response containing the contents of a text file."""
@@ -4183,6 +4620,12 @@ class ReadTextFileResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("content", False), ("_meta", True)))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 TerminalId = NewType("TerminalId", str)
@@ -4263,6 +4706,12 @@ class CreateTerminalRequest(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class CreateTerminalResponse(_Model):
     """Response containing the ID of the created terminal."""
@@ -4286,6 +4735,12 @@ class CreateTerminalResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("terminalId", False), ("_meta", True)))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class TerminalOutputRequest(_Model):
@@ -4316,6 +4771,12 @@ class TerminalOutputRequest(_Model):
         return _array_form(
             data, (("sessionId", False), ("terminalId", False), ("_meta", True))
         )
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class TerminalOutputResponse(_Model):
@@ -4355,6 +4816,12 @@ class TerminalOutputResponse(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class ReleaseTerminalRequest(_Model):
     """Request to release a terminal and free its resources."""
@@ -4385,6 +4852,12 @@ class ReleaseTerminalRequest(_Model):
             data, (("sessionId", False), ("terminalId", False), ("_meta", True))
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class ReleaseTerminalResponse(_Model):
     """Response to terminal/release method"""
@@ -4404,6 +4877,12 @@ class ReleaseTerminalResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class KillTerminalRequest(_Model):
@@ -4435,6 +4914,12 @@ class KillTerminalRequest(_Model):
             data, (("sessionId", False), ("terminalId", False), ("_meta", True))
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class KillTerminalResponse(_Model):
     """Response to `terminal/kill` method"""
@@ -4454,6 +4939,12 @@ class KillTerminalResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class WaitForTerminalExitRequest(_Model):
@@ -4484,6 +4975,12 @@ class WaitForTerminalExitRequest(_Model):
         return _array_form(
             data, (("sessionId", False), ("terminalId", False), ("_meta", True))
         )
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class WaitForTerminalExitResponse(_Model):
@@ -4544,6 +5041,12 @@ class TerminalExitStatus(_Model):
         return _array_form(
             data, (("exitCode", True), ("signal", True), ("_meta", True))
         )
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class ClientCapabilities(_Model):
@@ -4622,6 +5125,12 @@ class ClientCapabilities(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class ClientSessionCapabilities(_Model):
     """Session-related capabilities supported by the client."""
@@ -4656,6 +5165,12 @@ class ClientSessionCapabilities(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("configOptions", True), ("_meta", True)))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class SessionConfigOptionsCapabilities(_Model):
     """Session configuration option capabilities supported by the client."""
@@ -4688,6 +5203,12 @@ class SessionConfigOptionsCapabilities(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("boolean", True), ("_meta", True)))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class BooleanConfigOptionCapabilities(_Model):
     """Capabilities for boolean session configuration options.
@@ -4710,6 +5231,12 @@ class BooleanConfigOptionCapabilities(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class AuthCapabilities(_Model):
@@ -4742,6 +5269,12 @@ class AuthCapabilities(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("terminal", True), ("_meta", True)))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class FileSystemCapabilities(_Model):
@@ -4779,6 +5312,12 @@ class FileSystemCapabilities(_Model):
         return _array_form(
             data, (("readTextFile", True), ("writeTextFile", True), ("_meta", True))
         )
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class ClientMethodNames(_Model):
@@ -4830,6 +5369,12 @@ class ClientMethodNames(_Model):
                 ("elicitation_complete", False),
             ),
         )
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class ContentBlockText(_Model):
@@ -5091,6 +5636,12 @@ class TextContent(_Model):
             data, (("annotations", True), ("text", False), ("_meta", True))
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class ImageContent(_Model):
     """An image provided to or from an LLM."""
@@ -5131,6 +5682,12 @@ class ImageContent(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class AudioContent(_Model):
     """Audio provided to or from an LLM."""
@@ -5168,6 +5725,12 @@ class AudioContent(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class EmbeddedResource(_Model):
     """The contents of a resource, embedded into a prompt or tool call result."""
@@ -5196,6 +5759,12 @@ class EmbeddedResource(_Model):
         return _array_form(
             data, (("annotations", True), ("resource", False), ("_meta", True))
         )
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class TextResourceContents(_Model):
@@ -5229,6 +5798,12 @@ class TextResourceContents(_Model):
             data, (("mimeType", True), ("text", False), ("uri", False), ("_meta", True))
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class BlobResourceContents(_Model):
     """Binary resource contents."""
@@ -5260,6 +5835,12 @@ class BlobResourceContents(_Model):
         return _array_form(
             data, (("blob", False), ("mimeType", True), ("uri", False), ("_meta", True))
         )
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 # Untagged: the first variant, in declaration order, that reads it.
@@ -5329,6 +5910,12 @@ class ResourceLink(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class Annotations(_Model):
     """Optional annotations for the client. The client can use annotations to inform how objects are used or displayed"""
@@ -5376,6 +5963,12 @@ class Annotations(_Model):
                 ("_meta", True),
             ),
         )
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class Role(_WireEnum, StrEnum):
@@ -5480,6 +6073,12 @@ class EnumOption(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class StringPropertySchema(_Model):
     """Schema for string properties in an elicitation form.
@@ -5579,6 +6178,12 @@ class StringPropertySchema(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class NumberPropertySchema(_Model):
     """Schema for number (floating-point) properties in an elicitation form."""
@@ -5645,6 +6250,12 @@ class NumberPropertySchema(_Model):
                 ("_meta", True),
             ),
         )
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class IntegerPropertySchema(_Model):
@@ -5721,6 +6332,12 @@ class IntegerPropertySchema(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class BooleanPropertySchema(_Model):
     """Schema for boolean properties in an elicitation form."""
@@ -5770,6 +6387,12 @@ class BooleanPropertySchema(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class StringMultiSelectItems(_Model):
     """String item schema for multi-select enum properties."""
@@ -5793,6 +6416,12 @@ class StringMultiSelectItems(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("enum", False), ("_meta", True)))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class TitledMultiSelectItems(_Model):
@@ -5819,6 +6448,12 @@ class TitledMultiSelectItems(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("anyOf", False), ("_meta", True)))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class OtherMultiSelectItems(_Model):
@@ -5971,6 +6606,12 @@ class MultiSelectPropertySchema(_Model):
                 ("_meta", True),
             ),
         )
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class ElicitationPropertySchemaString(_Model):
@@ -6415,6 +7056,12 @@ class ElicitationSchema(_Model):
             ),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class ElicitationCapabilities(_Model):
     """Elicitation capabilities supported by the client."""
@@ -6453,6 +7100,12 @@ class ElicitationCapabilities(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("form", True), ("url", True), ("_meta", True)))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class ElicitationFormCapabilities(_Model):
     """Form-based elicitation capabilities.
@@ -6478,6 +7131,12 @@ class ElicitationFormCapabilities(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class ElicitationUrlCapabilities(_Model):
     """URL-based elicitation capabilities.
@@ -6502,6 +7161,12 @@ class ElicitationUrlCapabilities(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class ElicitationSessionScope(_Model):
@@ -6533,6 +7198,12 @@ class ElicitationSessionScope(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("sessionId", False), ("toolCallId", True)))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class ElicitationRequestScope(_Model):
     """Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
@@ -6549,6 +7220,12 @@ class ElicitationRequestScope(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("requestId", False),))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 # Untagged: the first variant, in declaration order, that reads it.
@@ -7607,6 +8284,12 @@ class ElicitationAcceptAction(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("content", True),))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 # Untagged: the first variant, in declaration order, that reads it.
 ElicitationContentValue: TypeAlias = Annotated[
@@ -7645,6 +8328,12 @@ class CompleteElicitationNotification(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("elicitationId", False), ("_meta", True)))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class Error(_Model):
     """JSON-RPC error object.
@@ -7673,6 +8362,12 @@ class Error(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("code", False), ("message", False), ("data", True)))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 ErrorCode: TypeAlias = Annotated[int, Strict(), Field(ge=-2147483648, le=2147483647)]
@@ -7756,6 +8451,12 @@ class Plan(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("entries", False), ("_meta", True)))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class PlanEntry(_Model):
     """A single entry in the execution plan.
@@ -7796,6 +8497,12 @@ class PlanEntry(_Model):
                 ("_meta", True),
             ),
         )
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class PlanEntryPriority(_WireEnum, StrEnum):
@@ -7879,6 +8586,12 @@ class CancelRequestNotification(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("requestId", False), ("_meta", True)))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class GeneralMethodNames(_Model):
     """Names of all methods that agents handle.
@@ -7894,6 +8607,12 @@ class GeneralMethodNames(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("cancel_request", False),))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class ToolCall(_Model):
@@ -7989,6 +8708,12 @@ class ToolCall(_Model):
                 ("_meta", True),
             ),
         )
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class ToolCallUpdate(_Model):
@@ -8121,6 +8846,12 @@ class ToolCallUpdateFields(_Model):
                 ("rawOutput", True),
             ),
         )
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 ToolCallId = NewType("ToolCallId", str)
@@ -8343,6 +9074,12 @@ class Content(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("content", False), ("_meta", True)))
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class Terminal(_Model):
     """Embed a terminal created with `terminal/create` by its id.
@@ -8371,6 +9108,12 @@ class Terminal(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("terminalId", False), ("_meta", True)))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class Diff(_Model):
@@ -8410,6 +9153,12 @@ class Diff(_Model):
             (("path", False), ("oldText", True), ("newText", False), ("_meta", True)),
         )
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
+
 
 class ToolCallLocation(_Model):
     """A file location being accessed or modified by a tool.
@@ -8443,6 +9192,12 @@ class ToolCallLocation(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("path", False), ("line", True), ("_meta", True)))
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 SessionId = NewType("SessionId", str)

@@ -200,6 +200,35 @@ def _array_form(data: Any, keys: tuple[tuple[str, bool], ...]) -> Any:
     return out
 
 
+def _read_array_form_only_from_arrays(
+    schema: CoreSchema, handler: GetCoreSchemaHandler
+) -> CoreSchema:
+    """A struct serde also reads from an array: the array form's Python call (which
+    reads a Python copy of the input) is made for a JSON array only; a JSON object is
+    read by the model's fields as it is, as every other model reads one.  Python input
+    keeps the call."""
+    model = cast(dict[str, Any], handler.resolve_ref_schema(schema))
+    node = model
+    while node.get("type") in ("model", "function-before", "function-after"):
+        inner = cast(dict[str, Any], node["schema"])
+        function = inner.get("function", {}).get("function")
+        if inner["type"] == "function-before" and (
+            getattr(function, "__name__", None) == "_array_form"
+        ):
+            from_array = core_schema.chain_schema(
+                [core_schema.list_schema(), cast(CoreSchema, inner)]
+            )
+            from_json = core_schema.union_schema(
+                [cast(CoreSchema, inner["schema"]), from_array], mode="left_to_right"
+            )
+            node["schema"] = core_schema.json_or_python_schema(
+                from_json, cast(CoreSchema, inner)
+            )
+            break
+        node = inner
+    return schema
+
+
 def _extra_at(data: Any, before: tuple[str, ...], extra: dict[str, Any] | None) -> Any:
     """Move the extra keys (a flattened map's entries) to where the map stands: after the
     keys in ``before``, before the others."""
