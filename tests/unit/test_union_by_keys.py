@@ -127,7 +127,7 @@ def test_a_member_is_read_alone_only_when_it_outnumbers_the_others() -> None:
     # All left: Flat counts at least 2, Nested (with its nested Leaf) up to 5.
     assert marker._pick({"p": 1, "q": 2, "r": {}}) == "Empty Flat Nested"
     marker, _, _ = _pair(Empty, Flat, Listed)
-    assert marker._pick({"p": 1, "items": []}) == "Flat Listed"
+    assert marker._pick({"p": 1, "items": []}) == "Empty Flat Listed"
     # ``Empty`` counts nothing: Flat is the union's choice whenever it reads it.
     marker, _, _ = _pair(Empty, Flat)
     assert marker._pick({"p": 1, "zz": 0}) == "Flat!"

@@ -52,6 +52,7 @@ _MODEL_HELPERS = (
     "_SORTED_KEYS",
     "_OnError",
     "_on_error",
+    "_read_or_default",
     "_omitted",
     "_NUMBER",
     "_STRUCTURED_JSON",

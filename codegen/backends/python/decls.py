@@ -106,12 +106,6 @@ class DeclBuilder(TypeAnnotator):
                 "    def _array_form(cls, data: Any) -> Any:",
                 "        # serde_json also reads the struct from an array of its fields.",
                 f"        return _array_form(data, {keys})",
-                "",
-                "    @classmethod",
-                "    def __get_pydantic_core_schema__(",
-                "        cls, source: Any, handler: GetCoreSchemaHandler",
-                "    ) -> CoreSchema:",
-                "        return _read_array_form_only_from_arrays(handler(source), handler)",
             )
         return self.model(
             name=self.names[struct.name],
@@ -276,7 +270,7 @@ class DeclBuilder(TypeAnnotator):
             if native:
                 validators.append(f"_on_error({fallback})")
             else:
-                validators.append(f"WrapValidator(_OnError({fallback}))")
+                validators.append(f"_read_or_default({fallback})")
         if not validators:
             return annotation
         return f"Annotated[{annotation}, {', '.join(validators)}]"

@@ -177,6 +177,23 @@ class _OnError:
             return handler(self.default)
 
 
+def _read_or_default(default: Any) -> GetPydanticSchema:
+    """serde_with ``DefaultOnError`` where the default must be read (an object, a list,
+    a value of another kind): pydantic-core reads the value itself, and only a value
+    that does not read goes on to a Python step that reads the default instead (the
+    left-to-right union of the two), as ``_OnError`` does for every value."""
+
+    def read_default(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        return handler(default)
+
+    def schema(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        value = handler(source)
+        fallback = core_schema.no_info_wrap_validator_function(read_default, value)
+        return core_schema.union_schema([value, fallback], mode="left_to_right")
+
+    return GetPydanticSchema(get_pydantic_core_schema=schema)
+
+
 class _Skipped:
     """An item serde_with ``VecSkipError`` drops (it did not read)."""
 
@@ -211,35 +228,6 @@ def _array_form(data: Any, keys: tuple[tuple[str, bool], ...]) -> Any:
                 "missing", "Expected a value for {key}", {"key": key}
             )
     return out
-
-
-def _read_array_form_only_from_arrays(
-    schema: CoreSchema, handler: GetCoreSchemaHandler
-) -> CoreSchema:
-    """A struct serde also reads from an array: the array form's Python call (which
-    reads a Python copy of the input) is made for a JSON array only; a JSON object is
-    read by the model's fields as it is, as every other model reads one.  Python input
-    keeps the call."""
-    model = cast(dict[str, Any], handler.resolve_ref_schema(schema))
-    node = model
-    while node.get("type") in ("model", "function-before", "function-after"):
-        inner = cast(dict[str, Any], node["schema"])
-        function = inner.get("function", {}).get("function")
-        if inner["type"] == "function-before" and (
-            getattr(function, "__name__", None) == "_array_form"
-        ):
-            from_array = core_schema.chain_schema(
-                [core_schema.list_schema(), cast(CoreSchema, inner)]
-            )
-            from_json = core_schema.union_schema(
-                [cast(CoreSchema, inner["schema"]), from_array], mode="left_to_right"
-            )
-            node["schema"] = core_schema.json_or_python_schema(
-                from_json, cast(CoreSchema, inner)
-            )
-            break
-        node = inner
-    return schema
 
 
 def _extra_at(data: Any, before: tuple[str, ...], extra: dict[str, Any] | None) -> Any:
@@ -537,12 +525,6 @@ class Error(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("code", False), ("message", False), ("data", False)))
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class ErrorCode(_Model):
     """`ErrorCode` (the spec does not describe it)."""
@@ -555,12 +537,6 @@ class ErrorCode(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("code", False), ("message", False)))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class Method(_Model):
@@ -595,12 +571,6 @@ class Method(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class InitializeParams(_Model):
     """Initialize sets up the agent's state. It should be called before any other method,
@@ -623,12 +593,6 @@ class InitializeParams(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("protocolVersion", False),))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 ProtocolVersion: TypeAlias = Annotated[
@@ -664,12 +628,6 @@ class InitializeResponse(_Model):
             data, (("protocolVersion", False), ("isAuthenticated", False))
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 AuthenticateParams: TypeAlias = None
 """Triggers authentication on the agent side.
@@ -700,12 +658,6 @@ class SendUserMessageParams(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("chunks", False),))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 SendUserMessageResponse: TypeAlias = None
@@ -755,12 +707,6 @@ class StreamAssistantMessageChunkParams(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("chunk", False),))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 StreamAssistantMessageChunkResponse: TypeAlias = None
@@ -954,7 +900,7 @@ class RequestToolCallConfirmationResponse(_Model):
 
     type: Annotated[
         Literal["RequestToolCallConfirmationResponse"],
-        WrapValidator(_OnError("RequestToolCallConfirmationResponse")),
+        _read_or_default("RequestToolCallConfirmationResponse"),
     ] = Field(
         default_factory=lambda: _json_default("RequestToolCallConfirmationResponse"),
         validate_default=True,
@@ -967,12 +913,6 @@ class RequestToolCallConfirmationResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("id", False), ("outcome", False)))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class ToolCallConfirmationOutcome(_WireEnum, StrEnum):
@@ -1037,18 +977,12 @@ class PushToolCallParams(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class ToolCallLocation(_Model):
     """`ToolCallLocation` (the spec does not describe it)."""
 
     type: Annotated[
-        Literal["ToolCallLocation"], WrapValidator(_OnError("ToolCallLocation"))
+        Literal["ToolCallLocation"], _read_or_default("ToolCallLocation")
     ] = Field(
         default_factory=lambda: _json_default("ToolCallLocation"), validate_default=True
     )
@@ -1063,18 +997,12 @@ class ToolCallLocation(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("path", False), ("line", False)))
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class PushToolCallResponse(_Model):
     """The result of the `pushToolCall` request (agent → client)."""
 
     type: Annotated[
-        Literal["PushToolCallResponse"], WrapValidator(_OnError("PushToolCallResponse"))
+        Literal["PushToolCallResponse"], _read_or_default("PushToolCallResponse")
     ] = Field(
         default_factory=lambda: _json_default("PushToolCallResponse"),
         validate_default=True,
@@ -1086,12 +1014,6 @@ class PushToolCallResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("id", False),))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 ToolCallId: TypeAlias = Annotated[int, Strict(), Field(ge=0, le=18446744073709551615)]
@@ -1119,12 +1041,6 @@ class UpdateToolCallParams(_Model):
         return _array_form(
             data, (("toolCallId", False), ("status", False), ("content", False))
         )
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 UpdateToolCallResponse: TypeAlias = None
@@ -1222,12 +1138,6 @@ class Diff(_Model):
             data, (("path", False), ("oldText", False), ("newText", False))
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class WriteTextFileParams(_Model):
     """The params of the `writeTextFile` request (agent → client)."""
@@ -1240,12 +1150,6 @@ class WriteTextFileParams(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("path", False), ("content", False)))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 WriteTextFileResponse: TypeAlias = None
@@ -1268,12 +1172,6 @@ class ReadTextFileParams(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("path", False), ("line", False), ("limit", False)))
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class ReadTextFileResponse(_Model):
     """The result of the `readTextFile` request (agent → client)."""
@@ -1285,12 +1183,6 @@ class ReadTextFileResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("content", False),))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 # Resolve forward references: recursive types, names used before their definition.

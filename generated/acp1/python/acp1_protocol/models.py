@@ -193,6 +193,23 @@ class _OnError:
             return handler(self.default)
 
 
+def _read_or_default(default: Any) -> GetPydanticSchema:
+    """serde_with ``DefaultOnError`` where the default must be read (an object, a list,
+    a value of another kind): pydantic-core reads the value itself, and only a value
+    that does not read goes on to a Python step that reads the default instead (the
+    left-to-right union of the two), as ``_OnError`` does for every value."""
+
+    def read_default(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        return handler(default)
+
+    def schema(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        value = handler(source)
+        fallback = core_schema.no_info_wrap_validator_function(read_default, value)
+        return core_schema.union_schema([value, fallback], mode="left_to_right")
+
+    return GetPydanticSchema(get_pydantic_core_schema=schema)
+
+
 class _Skipped:
     """An item serde_with ``VecSkipError`` drops (it did not read)."""
 
@@ -227,35 +244,6 @@ def _array_form(data: Any, keys: tuple[tuple[str, bool], ...]) -> Any:
                 "missing", "Expected a value for {key}", {"key": key}
             )
     return out
-
-
-def _read_array_form_only_from_arrays(
-    schema: CoreSchema, handler: GetCoreSchemaHandler
-) -> CoreSchema:
-    """A struct serde also reads from an array: the array form's Python call (which
-    reads a Python copy of the input) is made for a JSON array only; a JSON object is
-    read by the model's fields as it is, as every other model reads one.  Python input
-    keeps the call."""
-    model = cast(dict[str, Any], handler.resolve_ref_schema(schema))
-    node = model
-    while node.get("type") in ("model", "function-before", "function-after"):
-        inner = cast(dict[str, Any], node["schema"])
-        function = inner.get("function", {}).get("function")
-        if inner["type"] == "function-before" and (
-            getattr(function, "__name__", None) == "_array_form"
-        ):
-            from_array = core_schema.chain_schema(
-                [core_schema.list_schema(), cast(CoreSchema, inner)]
-            )
-            from_json = core_schema.union_schema(
-                [cast(CoreSchema, inner["schema"]), from_array], mode="left_to_right"
-            )
-            node["schema"] = core_schema.json_or_python_schema(
-                from_json, cast(CoreSchema, inner)
-            )
-            break
-        node = inner
-    return schema
 
 
 def _extra_at(data: Any, before: tuple[str, ...], extra: dict[str, Any] | None) -> Any:
@@ -591,14 +579,12 @@ class InitializeRequest(_Model):
     """The latest protocol version supported by the client."""
     client_capabilities: Annotated[
         ClientCapabilities,
-        WrapValidator(
-            _OnError(
-                {
-                    "fs": {"readTextFile": False, "writeTextFile": False},
-                    "terminal": False,
-                    "auth": {"terminal": False},
-                }
-            )
+        _read_or_default(
+            {
+                "fs": {"readTextFile": False, "writeTextFile": False},
+                "terminal": False,
+                "auth": {"terminal": False},
+            }
         ),
     ] = Field(
         default_factory=lambda: _json_default(
@@ -646,12 +632,6 @@ class InitializeRequest(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class InitializeResponse(_Model):
     """Response to the `initialize` method.
@@ -671,20 +651,18 @@ class InitializeResponse(_Model):
     """
     agent_capabilities: Annotated[
         AgentCapabilities,
-        WrapValidator(
-            _OnError(
-                {
-                    "loadSession": False,
-                    "promptCapabilities": {
-                        "image": False,
-                        "audio": False,
-                        "embeddedContext": False,
-                    },
-                    "mcpCapabilities": {"http": False, "sse": False},
-                    "sessionCapabilities": {},
-                    "auth": {},
-                }
-            )
+        _read_or_default(
+            {
+                "loadSession": False,
+                "promptCapabilities": {
+                    "image": False,
+                    "audio": False,
+                    "embeddedContext": False,
+                },
+                "mcpCapabilities": {"http": False, "sse": False},
+                "sessionCapabilities": {},
+                "auth": {},
+            }
         ),
     ] = Field(
         default_factory=lambda: _json_default(
@@ -707,7 +685,7 @@ class InitializeResponse(_Model):
     """Capabilities supported by the agent."""
     auth_methods: Annotated[
         Annotated[list[Annotated[AuthMethod, _SKIP_INVALID]], _DROP_SKIPPED],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ] = Field(
         default_factory=lambda: _json_default([]),
         validation_alias="authMethods",
@@ -749,12 +727,6 @@ class InitializeResponse(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class Implementation(_Model):
     """Metadata about the implementation of the client or agent.
@@ -795,12 +767,6 @@ class Implementation(_Model):
             (("name", False), ("title", True), ("version", False), ("_meta", True)),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class AuthenticateRequest(_Model):
     """Request parameters for the authenticate method.
@@ -830,12 +796,6 @@ class AuthenticateRequest(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("methodId", False), ("_meta", True)))
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class AuthenticateResponse(_Model):
     """Response to the `authenticate` method."""
@@ -855,12 +815,6 @@ class AuthenticateResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class LogoutRequest(_Model):
@@ -885,12 +839,6 @@ class LogoutRequest(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class LogoutResponse(_Model):
     """Response to the `logout` method."""
@@ -910,12 +858,6 @@ class LogoutResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class AgentAuthCapabilities(_Model):
@@ -945,12 +887,6 @@ class AgentAuthCapabilities(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("logout", True), ("_meta", True)))
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class LogoutCapabilities(_Model):
     """Logout capabilities supported by the agent.
@@ -973,12 +909,6 @@ class LogoutCapabilities(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 AuthMethodId = NewType("AuthMethodId", str)
@@ -1087,12 +1017,6 @@ class AuthMethodAgent(_Model):
             (("id", False), ("name", False), ("description", True), ("_meta", True)),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 # Tagged variants first, then each untagged variant: the first that reads it.
 AuthMethod: TypeAlias = Annotated[AuthMethodTagged | AuthMethodAgent, _LEFT_TO_RIGHT]
@@ -1164,12 +1088,6 @@ class AuthMethodTerminal(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class NewSessionRequest(_Model):
     """Request parameters for creating a new session.
@@ -1199,7 +1117,7 @@ class NewSessionRequest(_Model):
     """
     mcp_servers: Annotated[
         Annotated[list[Annotated[McpServer, _SKIP_INVALID]], _DROP_SKIPPED],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ] = Field(validation_alias="mcpServers", serialization_alias="mcpServers")
     """List of MCP (Model Context Protocol) servers the agent should connect to."""
     meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
@@ -1225,12 +1143,6 @@ class NewSessionRequest(_Model):
                 ("_meta", True),
             ),
         )
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class NewSessionResponse(_Model):
@@ -1289,12 +1201,6 @@ class NewSessionResponse(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class LoadSessionRequest(_Model):
     """Request parameters for loading an existing session.
@@ -1306,7 +1212,7 @@ class LoadSessionRequest(_Model):
 
     mcp_servers: Annotated[
         Annotated[list[Annotated[McpServer, _SKIP_INVALID]], _DROP_SKIPPED],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ] = Field(validation_alias="mcpServers", serialization_alias="mcpServers")
     """List of MCP servers to connect to for this session."""
     cwd: str
@@ -1359,12 +1265,6 @@ class LoadSessionRequest(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class LoadSessionResponse(_Model):
     """Response from loading an existing session."""
@@ -1405,12 +1305,6 @@ class LoadSessionResponse(_Model):
         return _array_form(
             data, (("modes", True), ("configOptions", True), ("_meta", True))
         )
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class ResumeSessionRequest(_Model):
@@ -1486,12 +1380,6 @@ class ResumeSessionRequest(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class ResumeSessionResponse(_Model):
     """Response from resuming an existing session."""
@@ -1533,12 +1421,6 @@ class ResumeSessionResponse(_Model):
             data, (("modes", True), ("configOptions", True), ("_meta", True))
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class CloseSessionRequest(_Model):
     """Request parameters for closing an active session.
@@ -1570,12 +1452,6 @@ class CloseSessionRequest(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("sessionId", False), ("_meta", True)))
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class CloseSessionResponse(_Model):
     """Response from closing a session."""
@@ -1595,12 +1471,6 @@ class CloseSessionResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class ListSessionsRequest(_Model):
@@ -1630,19 +1500,13 @@ class ListSessionsRequest(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("cwd", True), ("cursor", True), ("_meta", True)))
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class ListSessionsResponse(_Model):
     """Response from listing sessions."""
 
     sessions: Annotated[
         Annotated[list[Annotated[SessionInfo, _SKIP_INVALID]], _DROP_SKIPPED],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ]
     """Array of session information objects"""
     next_cursor: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
@@ -1673,12 +1537,6 @@ class ListSessionsResponse(_Model):
             data, (("sessions", False), ("nextCursor", True), ("_meta", True))
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class DeleteSessionRequest(_Model):
     """Request parameters for deleting an existing session from `session/list`.
@@ -1706,12 +1564,6 @@ class DeleteSessionRequest(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("sessionId", False), ("_meta", True)))
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class DeleteSessionResponse(_Model):
     """Response from deleting a session."""
@@ -1731,12 +1583,6 @@ class DeleteSessionResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class SessionInfo(_Model):
@@ -1802,12 +1648,6 @@ class SessionInfo(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class SessionModeState(_Model):
     """The set of modes and the one currently active."""
@@ -1818,7 +1658,7 @@ class SessionModeState(_Model):
     """The current mode the Agent is in."""
     available_modes: Annotated[
         Annotated[list[Annotated[SessionMode, _SKIP_INVALID]], _DROP_SKIPPED],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ] = Field(validation_alias="availableModes", serialization_alias="availableModes")
     """The set of modes that the Agent can operate in"""
     meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
@@ -1838,12 +1678,6 @@ class SessionModeState(_Model):
         return _array_form(
             data, (("currentModeId", False), ("availableModes", False), ("_meta", True))
         )
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class SessionMode(_Model):
@@ -1879,12 +1713,6 @@ class SessionMode(_Model):
             (("id", False), ("name", False), ("description", True), ("_meta", True)),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 SessionModeId = NewType("SessionModeId", str)
 """Unique identifier for a Session Mode."""
@@ -1919,12 +1747,6 @@ class SetSessionModeRequest(_Model):
             data, (("sessionId", False), ("modeId", False), ("_meta", True))
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class SetSessionModeResponse(_Model):
     """Response to `session/set_mode` method."""
@@ -1944,12 +1766,6 @@ class SetSessionModeResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 SessionConfigId = NewType("SessionConfigId", str)
@@ -1994,12 +1810,6 @@ class SessionConfigSelectOption(_Model):
             (("value", False), ("name", False), ("description", True), ("_meta", True)),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class SessionConfigSelectGroup(_Model):
     """A group of possible values for a session configuration option."""
@@ -2012,7 +1822,7 @@ class SessionConfigSelectGroup(_Model):
         Annotated[
             list[Annotated[SessionConfigSelectOption, _SKIP_INVALID]], _DROP_SKIPPED
         ],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ]
     """The set of option values in this group."""
     meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
@@ -2033,12 +1843,6 @@ class SessionConfigSelectGroup(_Model):
             data,
             (("group", False), ("name", False), ("options", False), ("_meta", True)),
         )
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 # Untagged: the first variant, in declaration order, that reads it.
@@ -2064,12 +1868,6 @@ class SessionConfigSelect(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("currentValue", False), ("options", False)))
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class SessionConfigBoolean(_Model):
     """A boolean on/off toggle session configuration option payload."""
@@ -2084,12 +1882,6 @@ class SessionConfigBoolean(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("currentValue", False),))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class SessionConfigOptionCategory(_WireEnum, StrEnum):
@@ -2469,7 +2261,7 @@ class SetSessionConfigOptionResponse(_Model):
 
     config_options: Annotated[
         Annotated[list[Annotated[SessionConfigOption, _SKIP_INVALID]], _DROP_SKIPPED],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ] = Field(validation_alias="configOptions", serialization_alias="configOptions")
     """The full set of configuration options and their current values."""
     meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
@@ -2487,12 +2279,6 @@ class SetSessionConfigOptionResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("configOptions", False), ("_meta", True)))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class McpServerHttp_2(_Model):
@@ -2614,12 +2400,6 @@ class McpServerStdio(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 # Tagged variants first, then each untagged variant: the first that reads it.
 McpServer: TypeAlias = Annotated[McpServerTagged | McpServerStdio, _LEFT_TO_RIGHT]
@@ -2659,12 +2439,6 @@ class McpServerHttp(_Model):
             data, (("name", False), ("url", False), ("headers", False), ("_meta", True))
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class McpServerSse(_Model):
     """SSE transport configuration for MCP."""
@@ -2693,12 +2467,6 @@ class McpServerSse(_Model):
             data, (("name", False), ("url", False), ("headers", False), ("_meta", True))
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class EnvVariable(_Model):
     """An environment variable to set when launching an MCP server."""
@@ -2723,12 +2491,6 @@ class EnvVariable(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("name", False), ("value", False), ("_meta", True)))
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class HttpHeader(_Model):
     """An HTTP header to set when making requests to the MCP server."""
@@ -2752,12 +2514,6 @@ class HttpHeader(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("name", False), ("value", False), ("_meta", True)))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class PromptRequest(_Model):
@@ -2805,12 +2561,6 @@ class PromptRequest(_Model):
             data, (("sessionId", False), ("prompt", False), ("_meta", True))
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class PromptResponse(_Model):
     """Response from processing a user prompt.
@@ -2837,12 +2587,6 @@ class PromptResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("stopReason", False), ("_meta", True)))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class StopReason(_WireEnum, StrEnum):
@@ -2903,9 +2647,7 @@ class AgentCapabilities(_Model):
     """Whether the agent supports `session/load`."""
     prompt_capabilities: Annotated[
         PromptCapabilities,
-        WrapValidator(
-            _OnError({"image": False, "audio": False, "embeddedContext": False})
-        ),
+        _read_or_default({"image": False, "audio": False, "embeddedContext": False}),
     ] = Field(
         default_factory=lambda: _json_default(
             {"image": False, "audio": False, "embeddedContext": False}
@@ -2916,7 +2658,7 @@ class AgentCapabilities(_Model):
     )
     """Prompt capabilities supported by the agent."""
     mcp_capabilities: Annotated[
-        McpCapabilities, WrapValidator(_OnError({"http": False, "sse": False}))
+        McpCapabilities, _read_or_default({"http": False, "sse": False})
     ] = Field(
         default_factory=lambda: _json_default({"http": False, "sse": False}),
         validation_alias="mcpCapabilities",
@@ -2924,16 +2666,14 @@ class AgentCapabilities(_Model):
         validate_default=True,
     )
     """MCP capabilities supported by the agent."""
-    session_capabilities: Annotated[
-        SessionCapabilities, WrapValidator(_OnError({}))
-    ] = Field(
+    session_capabilities: Annotated[SessionCapabilities, _read_or_default({})] = Field(
         default_factory=lambda: _json_default({}),
         validation_alias="sessionCapabilities",
         serialization_alias="sessionCapabilities",
         validate_default=True,
     )
     """Session lifecycle and prompt capabilities advertised by the agent."""
-    auth: Annotated[AgentAuthCapabilities, WrapValidator(_OnError({}))] = Field(
+    auth: Annotated[AgentAuthCapabilities, _read_or_default({})] = Field(
         default_factory=lambda: _json_default({}), validate_default=True
     )
     """Authentication-related capabilities supported by the agent."""
@@ -2962,12 +2702,6 @@ class AgentCapabilities(_Model):
                 ("_meta", True),
             ),
         )
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class SessionCapabilities(_Model):
@@ -3059,12 +2793,6 @@ class SessionCapabilities(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class SessionListCapabilities(_Model):
     """Capabilities for the `session/list` method.
@@ -3088,12 +2816,6 @@ class SessionListCapabilities(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class SessionDeleteCapabilities(_Model):
     """Capabilities for the `session/delete` method.
@@ -3116,12 +2838,6 @@ class SessionDeleteCapabilities(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class SessionAdditionalDirectoriesCapabilities(_Model):
@@ -3149,12 +2865,6 @@ class SessionAdditionalDirectoriesCapabilities(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class SessionResumeCapabilities(_Model):
     """Capabilities for the `session/resume` method.
@@ -3178,12 +2888,6 @@ class SessionResumeCapabilities(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class SessionCloseCapabilities(_Model):
     """Capabilities for the `session/close` method.
@@ -3206,12 +2910,6 @@ class SessionCloseCapabilities(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class PromptCapabilities(_Model):
@@ -3267,12 +2965,6 @@ class PromptCapabilities(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class McpCapabilities(_Model):
     """MCP capabilities supported by the agent"""
@@ -3296,12 +2988,6 @@ class McpCapabilities(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("http", True), ("sse", True), ("_meta", True)))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class AgentMethodNames(_Model):
@@ -3360,12 +3046,6 @@ class AgentMethodNames(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class CancelNotification(_Model):
     """Notification to cancel ongoing operations for a session.
@@ -3392,12 +3072,6 @@ class CancelNotification(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("sessionId", False), ("_meta", True)))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class SessionNotification(_Model):
@@ -3431,12 +3105,6 @@ class SessionNotification(_Model):
         return _array_form(
             data, (("sessionId", False), ("update", False), ("_meta", True))
         )
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class SessionUpdateUserMessageChunk(_Model):
@@ -3687,7 +3355,7 @@ class SessionUpdatePlan(_Model):
     )
     entries: Annotated[
         Annotated[list[Annotated[PlanEntry, _SKIP_INVALID]], _DROP_SKIPPED],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ]
     """The list of tasks to be accomplished.
 
@@ -3716,7 +3384,7 @@ class SessionUpdateAvailableCommandsUpdate(_Model):
     )
     available_commands: Annotated[
         Annotated[list[Annotated[AvailableCommand, _SKIP_INVALID]], _DROP_SKIPPED],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ] = Field(
         validation_alias="availableCommands", serialization_alias="availableCommands"
     )
@@ -3769,7 +3437,7 @@ class SessionUpdateConfigOptionUpdate(_Model):
     )
     config_options: Annotated[
         Annotated[list[Annotated[SessionConfigOption, _SKIP_INVALID]], _DROP_SKIPPED],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ] = Field(validation_alias="configOptions", serialization_alias="configOptions")
     """The full set of configuration options and their current values."""
     meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
@@ -3937,19 +3605,13 @@ class CurrentModeUpdate(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("currentModeId", False), ("_meta", True)))
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class ConfigOptionUpdate(_Model):
     """Session configuration options have been updated."""
 
     config_options: Annotated[
         Annotated[list[Annotated[SessionConfigOption, _SKIP_INVALID]], _DROP_SKIPPED],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ] = Field(validation_alias="configOptions", serialization_alias="configOptions")
     """The full set of configuration options and their current values."""
     meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
@@ -3967,12 +3629,6 @@ class ConfigOptionUpdate(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("configOptions", False), ("_meta", True)))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class SessionInfoUpdate(_Model):
@@ -4006,12 +3662,6 @@ class SessionInfoUpdate(_Model):
             data, (("title", True), ("updatedAt", True), ("_meta", True))
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class UsageUpdate(_Model):
     """Context window and cost update for a session."""
@@ -4040,12 +3690,6 @@ class UsageUpdate(_Model):
             data, (("used", False), ("size", False), ("cost", True), ("_meta", True))
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class Cost(_Model):
     """Cost information for a session."""
@@ -4071,12 +3715,6 @@ class Cost(_Model):
         return _array_form(
             data, (("amount", False), ("currency", False), ("_meta", True))
         )
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class ContentChunk(_Model):
@@ -4112,12 +3750,6 @@ class ContentChunk(_Model):
             data, (("content", False), ("messageId", True), ("_meta", True))
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 MessageId = NewType("MessageId", str)
 """Unique identifier for a message within a session."""
@@ -4128,7 +3760,7 @@ class AvailableCommandsUpdate(_Model):
 
     available_commands: Annotated[
         Annotated[list[Annotated[AvailableCommand, _SKIP_INVALID]], _DROP_SKIPPED],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ] = Field(
         validation_alias="availableCommands", serialization_alias="availableCommands"
     )
@@ -4148,12 +3780,6 @@ class AvailableCommandsUpdate(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("availableCommands", False), ("_meta", True)))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class AvailableCommand(_Model):
@@ -4186,12 +3812,6 @@ class AvailableCommand(_Model):
             (("name", False), ("description", False), ("input", True), ("_meta", True)),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class UnstructuredCommandInput(_Model):
     """All text that was typed after the command name is provided as input."""
@@ -4213,12 +3833,6 @@ class UnstructuredCommandInput(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("hint", False), ("_meta", True)))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 # Untagged: pydantic's smart union picks the best-fitting variant.
@@ -4268,12 +3882,6 @@ class RequestPermissionRequest(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class PermissionOption(_Model):
     """An option presented to the user when requesting permission."""
@@ -4304,12 +3912,6 @@ class PermissionOption(_Model):
             data,
             (("optionId", False), ("name", False), ("kind", False), ("_meta", True)),
         )
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 PermissionOptionId = NewType("PermissionOptionId", str)
@@ -4365,12 +3967,6 @@ class RequestPermissionResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("outcome", False), ("_meta", True)))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class RequestPermissionOutcomeCancelled(_Model):
@@ -4466,12 +4062,6 @@ class SelectedPermissionOutcome(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("optionId", False), ("_meta", True)))
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class WriteTextFileRequest(_Model):
     """Request to write content to a text file.
@@ -4511,12 +4101,6 @@ class WriteTextFileRequest(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class WriteTextFileResponse(_Model):
     """Response to `fs/write_text_file`"""
@@ -4536,12 +4120,6 @@ class WriteTextFileResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class ReadTextFileRequest(_Model):
@@ -4593,12 +4171,6 @@ class ReadTextFileRequest(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class ReadTextFileResponse(_Model):
     """Response containing the contents of a text file."""
@@ -4620,12 +4192,6 @@ class ReadTextFileResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("content", False), ("_meta", True)))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 TerminalId = NewType("TerminalId", str)
@@ -4706,12 +4272,6 @@ class CreateTerminalRequest(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class CreateTerminalResponse(_Model):
     """Response containing the ID of the created terminal."""
@@ -4735,12 +4295,6 @@ class CreateTerminalResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("terminalId", False), ("_meta", True)))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class TerminalOutputRequest(_Model):
@@ -4771,12 +4325,6 @@ class TerminalOutputRequest(_Model):
         return _array_form(
             data, (("sessionId", False), ("terminalId", False), ("_meta", True))
         )
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class TerminalOutputResponse(_Model):
@@ -4816,12 +4364,6 @@ class TerminalOutputResponse(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class ReleaseTerminalRequest(_Model):
     """Request to release a terminal and free its resources."""
@@ -4852,12 +4394,6 @@ class ReleaseTerminalRequest(_Model):
             data, (("sessionId", False), ("terminalId", False), ("_meta", True))
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class ReleaseTerminalResponse(_Model):
     """Response to terminal/release method"""
@@ -4877,12 +4413,6 @@ class ReleaseTerminalResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class KillTerminalRequest(_Model):
@@ -4914,12 +4444,6 @@ class KillTerminalRequest(_Model):
             data, (("sessionId", False), ("terminalId", False), ("_meta", True))
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class KillTerminalResponse(_Model):
     """Response to `terminal/kill` method"""
@@ -4939,12 +4463,6 @@ class KillTerminalResponse(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class WaitForTerminalExitRequest(_Model):
@@ -4975,12 +4493,6 @@ class WaitForTerminalExitRequest(_Model):
         return _array_form(
             data, (("sessionId", False), ("terminalId", False), ("_meta", True))
         )
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class WaitForTerminalExitResponse(_Model):
@@ -5042,12 +4554,6 @@ class TerminalExitStatus(_Model):
             data, (("exitCode", True), ("signal", True), ("_meta", True))
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class ClientCapabilities(_Model):
     """Capabilities supported by the client.
@@ -5060,7 +4566,7 @@ class ClientCapabilities(_Model):
 
     fs: Annotated[
         FileSystemCapabilities,
-        WrapValidator(_OnError({"readTextFile": False, "writeTextFile": False})),
+        _read_or_default({"readTextFile": False, "writeTextFile": False}),
     ] = Field(
         default_factory=lambda: _json_default(
             {"readTextFile": False, "writeTextFile": False}
@@ -5080,11 +4586,9 @@ class ClientCapabilities(_Model):
     Optional. Omitted or `null` both mean the client does not advertise any
     session-related extensions.
     """
-    auth: Annotated[AuthCapabilities, WrapValidator(_OnError({"terminal": False}))] = (
-        Field(
-            default_factory=lambda: _json_default({"terminal": False}),
-            validate_default=True,
-        )
+    auth: Annotated[AuthCapabilities, _read_or_default({"terminal": False})] = Field(
+        default_factory=lambda: _json_default({"terminal": False}),
+        validate_default=True,
     )
     """Authentication capabilities supported by the client.
     Determines which authentication method types the agent may include
@@ -5125,12 +4629,6 @@ class ClientCapabilities(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class ClientSessionCapabilities(_Model):
     """Session-related capabilities supported by the client."""
@@ -5165,12 +4663,6 @@ class ClientSessionCapabilities(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("configOptions", True), ("_meta", True)))
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class SessionConfigOptionsCapabilities(_Model):
     """Session configuration option capabilities supported by the client."""
@@ -5203,12 +4695,6 @@ class SessionConfigOptionsCapabilities(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("boolean", True), ("_meta", True)))
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class BooleanConfigOptionCapabilities(_Model):
     """Capabilities for boolean session configuration options.
@@ -5231,12 +4717,6 @@ class BooleanConfigOptionCapabilities(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class AuthCapabilities(_Model):
@@ -5269,12 +4749,6 @@ class AuthCapabilities(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("terminal", True), ("_meta", True)))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class FileSystemCapabilities(_Model):
@@ -5312,12 +4786,6 @@ class FileSystemCapabilities(_Model):
         return _array_form(
             data, (("readTextFile", True), ("writeTextFile", True), ("_meta", True))
         )
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class ClientMethodNames(_Model):
@@ -5369,12 +4837,6 @@ class ClientMethodNames(_Model):
                 ("elicitation_complete", False),
             ),
         )
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class ContentBlockText(_Model):
@@ -5636,12 +5098,6 @@ class TextContent(_Model):
             data, (("annotations", True), ("text", False), ("_meta", True))
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class ImageContent(_Model):
     """An image provided to or from an LLM."""
@@ -5682,12 +5138,6 @@ class ImageContent(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class AudioContent(_Model):
     """Audio provided to or from an LLM."""
@@ -5725,12 +5175,6 @@ class AudioContent(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class EmbeddedResource(_Model):
     """The contents of a resource, embedded into a prompt or tool call result."""
@@ -5759,12 +5203,6 @@ class EmbeddedResource(_Model):
         return _array_form(
             data, (("annotations", True), ("resource", False), ("_meta", True))
         )
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class TextResourceContents(_Model):
@@ -5798,12 +5236,6 @@ class TextResourceContents(_Model):
             data, (("mimeType", True), ("text", False), ("uri", False), ("_meta", True))
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class BlobResourceContents(_Model):
     """Binary resource contents."""
@@ -5835,12 +5267,6 @@ class BlobResourceContents(_Model):
         return _array_form(
             data, (("blob", False), ("mimeType", True), ("uri", False), ("_meta", True))
         )
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 # Untagged: the first variant, in declaration order, that reads it.
@@ -5910,12 +5336,6 @@ class ResourceLink(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class Annotations(_Model):
     """Optional annotations for the client. The client can use annotations to inform how objects are used or displayed"""
@@ -5963,12 +5383,6 @@ class Annotations(_Model):
                 ("_meta", True),
             ),
         )
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class Role(_WireEnum, StrEnum):
@@ -6073,12 +5487,6 @@ class EnumOption(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class StringPropertySchema(_Model):
     """Schema for string properties in an elicitation form.
@@ -6178,12 +5586,6 @@ class StringPropertySchema(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class NumberPropertySchema(_Model):
     """Schema for number (floating-point) properties in an elicitation form."""
@@ -6250,12 +5652,6 @@ class NumberPropertySchema(_Model):
                 ("_meta", True),
             ),
         )
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class IntegerPropertySchema(_Model):
@@ -6332,12 +5728,6 @@ class IntegerPropertySchema(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class BooleanPropertySchema(_Model):
     """Schema for boolean properties in an elicitation form."""
@@ -6387,12 +5777,6 @@ class BooleanPropertySchema(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class StringMultiSelectItems(_Model):
     """String item schema for multi-select enum properties."""
@@ -6416,12 +5800,6 @@ class StringMultiSelectItems(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("enum", False), ("_meta", True)))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class TitledMultiSelectItems(_Model):
@@ -6448,12 +5826,6 @@ class TitledMultiSelectItems(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("anyOf", False), ("_meta", True)))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class OtherMultiSelectItems(_Model):
@@ -6606,12 +5978,6 @@ class MultiSelectPropertySchema(_Model):
                 ("_meta", True),
             ),
         )
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class ElicitationPropertySchemaString(_Model):
@@ -7003,7 +6369,7 @@ class ElicitationSchema(_Model):
     as required by the elicitation specification.
     """
 
-    type: Annotated[ElicitationSchemaType, WrapValidator(_OnError("object"))] = (
+    type: Annotated[ElicitationSchemaType, _read_or_default("object")] = (
         ElicitationSchemaType.OBJECT
     )
     """Type discriminator. Always `"object"`."""
@@ -7056,12 +6422,6 @@ class ElicitationSchema(_Model):
             ),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class ElicitationCapabilities(_Model):
     """Elicitation capabilities supported by the client."""
@@ -7100,12 +6460,6 @@ class ElicitationCapabilities(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("form", True), ("url", True), ("_meta", True)))
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class ElicitationFormCapabilities(_Model):
     """Form-based elicitation capabilities.
@@ -7131,12 +6485,6 @@ class ElicitationFormCapabilities(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class ElicitationUrlCapabilities(_Model):
     """URL-based elicitation capabilities.
@@ -7161,12 +6509,6 @@ class ElicitationUrlCapabilities(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("_meta", True),))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class ElicitationSessionScope(_Model):
@@ -7198,12 +6540,6 @@ class ElicitationSessionScope(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("sessionId", False), ("toolCallId", True)))
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class ElicitationRequestScope(_Model):
     """Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
@@ -7220,12 +6556,6 @@ class ElicitationRequestScope(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("requestId", False),))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 # Untagged: the first variant, in declaration order, that reads it.
@@ -8284,12 +7614,6 @@ class ElicitationAcceptAction(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("content", True),))
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 # Untagged: the first variant, in declaration order, that reads it.
 ElicitationContentValue: TypeAlias = Annotated[
@@ -8328,12 +7652,6 @@ class CompleteElicitationNotification(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("elicitationId", False), ("_meta", True)))
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class Error(_Model):
     """JSON-RPC error object.
@@ -8362,12 +7680,6 @@ class Error(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("code", False), ("message", False), ("data", True)))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 ErrorCode: TypeAlias = Annotated[int, Strict(), Field(ge=-2147483648, le=2147483647)]
@@ -8428,7 +7740,7 @@ class Plan(_Model):
 
     entries: Annotated[
         Annotated[list[Annotated[PlanEntry, _SKIP_INVALID]], _DROP_SKIPPED],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ]
     """The list of tasks to be accomplished.
 
@@ -8450,12 +7762,6 @@ class Plan(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("entries", False), ("_meta", True)))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class PlanEntry(_Model):
@@ -8497,12 +7803,6 @@ class PlanEntry(_Model):
                 ("_meta", True),
             ),
         )
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class PlanEntryPriority(_WireEnum, StrEnum):
@@ -8586,12 +7886,6 @@ class CancelRequestNotification(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("requestId", False), ("_meta", True)))
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class GeneralMethodNames(_Model):
     """Names of all methods that agents handle.
@@ -8607,12 +7901,6 @@ class GeneralMethodNames(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("cancel_request", False),))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class ToolCall(_Model):
@@ -8708,12 +7996,6 @@ class ToolCall(_Model):
                 ("_meta", True),
             ),
         )
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class ToolCallUpdate(_Model):
@@ -8846,12 +8128,6 @@ class ToolCallUpdateFields(_Model):
                 ("rawOutput", True),
             ),
         )
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 ToolCallId = NewType("ToolCallId", str)
@@ -9074,12 +8350,6 @@ class Content(_Model):
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("content", False), ("_meta", True)))
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class Terminal(_Model):
     """Embed a terminal created with `terminal/create` by its id.
@@ -9108,12 +8378,6 @@ class Terminal(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("terminalId", False), ("_meta", True)))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 class Diff(_Model):
@@ -9153,12 +8417,6 @@ class Diff(_Model):
             (("path", False), ("oldText", True), ("newText", False), ("_meta", True)),
         )
 
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
-
 
 class ToolCallLocation(_Model):
     """A file location being accessed or modified by a tool.
@@ -9192,12 +8450,6 @@ class ToolCallLocation(_Model):
     def _array_form(cls, data: Any) -> Any:
         # serde_json also reads the struct from an array of its fields.
         return _array_form(data, (("path", False), ("line", True), ("_meta", True)))
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return _read_array_form_only_from_arrays(handler(source), handler)
 
 
 SessionId = NewType("SessionId", str)

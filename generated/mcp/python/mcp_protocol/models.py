@@ -167,6 +167,23 @@ class _OnError:
             return handler(self.default)
 
 
+def _read_or_default(default: Any) -> GetPydanticSchema:
+    """serde_with ``DefaultOnError`` where the default must be read (an object, a list,
+    a value of another kind): pydantic-core reads the value itself, and only a value
+    that does not read goes on to a Python step that reads the default instead (the
+    left-to-right union of the two), as ``_OnError`` does for every value."""
+
+    def read_default(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        return handler(default)
+
+    def schema(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        value = handler(source)
+        fallback = core_schema.no_info_wrap_validator_function(read_default, value)
+        return core_schema.union_schema([value, fallback], mode="left_to_right")
+
+    return GetPydanticSchema(get_pydantic_core_schema=schema)
+
+
 class _Skipped:
     """An item serde_with ``VecSkipError`` drops (it did not read)."""
 
@@ -201,35 +218,6 @@ def _array_form(data: Any, keys: tuple[tuple[str, bool], ...]) -> Any:
                 "missing", "Expected a value for {key}", {"key": key}
             )
     return out
-
-
-def _read_array_form_only_from_arrays(
-    schema: CoreSchema, handler: GetCoreSchemaHandler
-) -> CoreSchema:
-    """A struct serde also reads from an array: the array form's Python call (which
-    reads a Python copy of the input) is made for a JSON array only; a JSON object is
-    read by the model's fields as it is, as every other model reads one.  Python input
-    keeps the call."""
-    model = cast(dict[str, Any], handler.resolve_ref_schema(schema))
-    node = model
-    while node.get("type") in ("model", "function-before", "function-after"):
-        inner = cast(dict[str, Any], node["schema"])
-        function = inner.get("function", {}).get("function")
-        if inner["type"] == "function-before" and (
-            getattr(function, "__name__", None) == "_array_form"
-        ):
-            from_array = core_schema.chain_schema(
-                [core_schema.list_schema(), cast(CoreSchema, inner)]
-            )
-            from_json = core_schema.union_schema(
-                [cast(CoreSchema, inner["schema"]), from_array], mode="left_to_right"
-            )
-            node["schema"] = core_schema.json_or_python_schema(
-                from_json, cast(CoreSchema, inner)
-            )
-            break
-        node = inner
-    return schema
 
 
 def _extra_at(data: Any, before: tuple[str, ...], extra: dict[str, Any] | None) -> Any:
