@@ -58,7 +58,7 @@ def draft_spec(project: Project, spec_dir: Path, base: Path) -> Drafted:
     drafted.extra = place_outputs(protocol, config, {}, base, project.output)
     try:
         with render.overriding(project.templates):
-            drafted.draft = render_draft(protocol, config)
+            drafted.draft = render_draft(protocol, config, formatter=project.formatter)
     except jinja2.TemplateSyntaxError as exc:
         drafted.template_error = (
             f"template {exc.filename or exc.name}:{exc.lineno}: {exc.message}"
