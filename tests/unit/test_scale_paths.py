@@ -316,3 +316,26 @@ def test_imports_of_a_template_without_the_macro_render_twice(
         assert renders == ["macro.py.j2"]
         assert macro == _reference_with_imports("macro.py.j2", {}, {"Mine", "Unused"})
         assert "from .models import (\n    Mine,\n)" in macro
+
+
+def test_used_names_equal_the_names_of_the_token_loop() -> None:
+    from codegen.backends.python.imports import names_in, used_names
+    from tests.unit.test_speed_paths import MODULES, SNIPPETS
+
+    extra = [
+        "a if'x'else b\n",  # a keyword glued to a string
+        "x = ...\ny = ...z\n",
+        "x = a. b + a .\\\n c + a.# c\\\n d\n",
+        "v = 1if x else 2\n",
+        "q = 'open\n",  # an unterminated string: no token, the rest is code
+    ]
+    for text in [*SNIPPETS, *extra]:
+        assert used_names(text) == set(names_in(text)), text
+    assert len(MODULES) >= 20
+    for module in MODULES:
+        text = module.read_text(encoding="utf-8")
+        assert used_names(text) == set(names_in(text)), module
+    # the twins: strings, comments and attributes hide names; alias values show them
+    assert used_names('x = "Field"  # Any\ny = t.Self\n') == {"x", "y", "t"}
+    alias = 'T = TypeAliasType("T", "list[Annotated[int, Strict()]]")\n'
+    assert {"Annotated", "Strict"} <= used_names(alias)
