@@ -190,7 +190,8 @@ class Draft:
     distribution: str
     facts: PackageFacts
     # The Python is already as ``formatting.format_many`` leaves it (formatted by the
-    # forked child of ``render_draft(formatter="ruff")``, beside the docs rendering).
+    # forked child of ``render_draft(formatter="ruff")``, beside the docs rendering);
+    # such a draft is finished with ``formatter="ruff"`` too.
     formatted: bool = False
 
 
