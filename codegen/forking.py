@@ -85,9 +85,14 @@ class Forked(Generic[T]):
 
     def result(self) -> T:
         """The work's result: the child's, or, if it failed, the caller's own run."""
-        with os.fdopen(self._read, "rb") as source:
-            data = source.read()
-        _, status = os.waitpid(self._pid, 0)
+        try:
+            with os.fdopen(self._read, "rb") as source:
+                self._read = -1  # closed with ``source``
+                data = source.read()
+            _, status = os.waitpid(self._pid, 0)
+        except BaseException:  # interrupted while waiting: leave no child behind
+            self.cancel()
+            raise
         self._pid = 0
         if os.waitstatus_to_exitcode(status) == 0:
             try:
@@ -99,6 +104,9 @@ class Forked(Generic[T]):
 
     def cancel(self) -> None:
         """Stop the child (the caller failed and will not ask for the result)."""
+        if self._read >= 0:
+            os.close(self._read)
+            self._read = -1
         if self._pid:
             try:
                 os.kill(self._pid, signal.SIGKILL)
@@ -106,4 +114,3 @@ class Forked(Generic[T]):
                 pass
             os.waitpid(self._pid, 0)
             self._pid = 0
-            os.close(self._read)

@@ -241,3 +241,25 @@ def test_no_formatter_no_formatting_in_the_child(outcomes: list[SpecOutcome]) ->
     )
     assert ruffed.formatted
     assert ruffed.files == formatting.format_many(draft.files)
+
+
+def test_an_interrupted_wait_stops_the_child(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while waiting for the child: it is killed and reaped, not left running."""
+    started = threading.Event()
+
+    def forever() -> None:
+        started.wait()
+
+    child = forking.Forked(forever)
+    pid = child._pid
+
+    def interrupted(fd: int, mode: str) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(forking.os, "fdopen", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        child.result()
+    monkeypatch.undo()
+    assert not child.forked
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, 0)
