@@ -339,3 +339,73 @@ def test_used_names_equal_the_names_of_the_token_loop() -> None:
     assert used_names('x = "Field"  # Any\ny = t.Self\n') == {"x", "y", "t"}
     alias = 'T = TypeAliasType("T", "list[Annotated[int, Strict()]]")\n'
     assert {"Annotated", "Strict"} <= used_names(alias)
+
+
+def _reference_json(value: object, ensure_ascii: bool = True) -> str:
+    import json
+
+    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=ensure_ascii)
+
+
+def test_indented_json_equals_json_dumps_on_every_schema_bundle(
+    protocols: list[ir.Protocol],
+) -> None:
+    from codegen.backends.json_text import dumps_indented
+    from codegen.backends.jsonschema import build_schema
+
+    for protocol in protocols:
+        bundle = build_schema(protocol)
+        for ascii_only in (True, False):
+            assert dumps_indented(bundle, ascii_only) == _reference_json(
+                bundle, ascii_only
+            ), protocol.id
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {},
+        [],
+        {"a": {}, "b": [], "c": [[]], "d": [{}]},
+        {"z": 1, "a": -2.5, "m": [True, False, None, 0, 1e300, 1e-7, 10**30]},
+        {'é\u2028\x00"\\': ["😀", "\ud800", "tab\tnew\nline"]},
+        ("tuple", ("nested",)),
+        "just a string",
+        3,
+        None,
+    ],
+)
+def test_indented_json_equals_json_dumps(value: object) -> None:
+    from codegen.backends.json_text import dumps_indented
+
+    for ascii_only in (True, False):
+        assert dumps_indented(value, ascii_only) == _reference_json(value, ascii_only)
+
+
+def test_indented_json_leaves_what_is_not_plain_to_json_dumps() -> None:
+    """The twins: values the fast path does not write come out as json.dumps writes
+    them, or fail as it fails."""
+    import enum
+    import math
+
+    from codegen.backends.json_text import dumps_indented
+
+    class Kind(str, enum.Enum):
+        A = "a"
+
+    odd = [
+        {"x": math.nan, "y": [math.inf, -math.inf]},
+        {1: "int key", 2: "another"},
+        {"k": Kind.A, "n": True},
+        [1, (2, [3.0])],
+    ]
+    for value in odd:
+        assert dumps_indented(value) == _reference_json(value)
+    loop: list[object] = []
+    loop.append(loop)
+    with pytest.raises(ValueError, match="Circular"):
+        dumps_indented(loop)
+    with pytest.raises(TypeError):
+        dumps_indented({"a": object()})
+    with pytest.raises(TypeError):
+        dumps_indented({"a": 1, 2: "mixed keys"})
