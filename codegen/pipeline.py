@@ -196,7 +196,7 @@ class Draft:
 
 
 # Declarations + methods from which the backends of one spec render on two cores
-# (``forking``): 100x AHP has 15,100 and renders in 9 s on one core; below this size the
+# (``forking``): 100x AHP has 15,100 and takes 10 s of CPU to render; below this size the
 # fork and the pickled text cost more than the second core saves.
 PARALLEL_RENDER_SIZE = 1000
 
