@@ -196,8 +196,9 @@ class Draft:
 
 
 # Declarations + methods from which the backends of one spec render on two cores
-# (``forking``): 100x AHP has 15,100 and takes 10 s of CPU to render; below this size the
-# fork and the pickled text cost more than the second core saves.
+# (``forking``): 100x AHP has 15,100 and takes 10 s of CPU to render, 10x AHP 1,510 and
+# 1 s; a smaller spec renders in a fraction of a second, where a fork (and its copied
+# pages) would gain little and ``generate`` drafts several specs in parallel anyway.
 PARALLEL_RENDER_SIZE = 1000
 
 
