@@ -189,14 +189,36 @@ class Draft:
     package: str
     distribution: str
     facts: PackageFacts
+    # The Python is already as ``formatting.format_many`` leaves it (formatted by the
+    # forked child of ``render_draft(formatter="ruff")``, beside the docs rendering);
+    # such a draft is finished with ``formatter="ruff"`` too.
+    formatted: bool = False
+
+
+# Declarations + methods from which the backends of one spec render on two cores
+# (``forking``): 100x AHP has 15,100 and takes 10 s of CPU to render, 10x AHP 1,510 and
+# 1 s; a smaller spec renders in a fraction of a second, where a fork (and its copied
+# pages) would gain little and ``generate`` drafts several specs in parallel anyway.
+PARALLEL_RENDER_SIZE = 1000
 
 
 def render_draft(
-    protocol: ir.Protocol, config: SpecConfig, package_only: bool = False
+    protocol: ir.Protocol,
+    config: SpecConfig,
+    package_only: bool = False,
+    formatter: str = "none",
+    parallel: bool | None = None,
 ) -> Draft:
     """The files of ``generated/<id>/`` as the templates lay them out (see
-    ``render_outputs``), and what the package backend needs of the IR."""
+    ``render_outputs``), and what the package backend needs of the IR.
+
+    ``parallel``: render the Python (bindings and server) in a forked child while this
+    process renders the schema and docs; ``None``: when the spec is large and
+    ``forking.fork_pays()``.  With ``formatter="ruff"`` (what ``finish_drafts`` will
+    be given) the child formats that Python too, so ruff runs beside the docs; its
+    draft is marked ``formatted``.  The same files either way."""
     # Imported here so reading specs (ir dump, check, diff) never loads Jinja or the backends.
+    from codegen import forking
     from codegen.backends import docs as docs_backend
     from codegen.backends import formatting
     from codegen.backends import jsonschema as jsonschema_backend
@@ -204,15 +226,51 @@ def render_draft(
     from codegen.backends import server as server_backend
     from codegen.backends.python import package as package_backend
 
-    with collector_paused(), formatting.deferred():  # one ruff run: finish_drafts
-        rendered = {
-            **({} if package_only else jsonschema_backend.render(protocol)),
+    def python_side() -> dict[str, str]:
+        return {
             **python_backend.render(protocol, config.python_package),
             **server_backend.render(protocol, config.python_package),
-            **({} if package_only else docs_backend.render(protocol)),
         }
-        facts = package_backend.facts(protocol)
-    return Draft(rendered, config.python_package, config.python_distribution, facts)
+
+    def formatted_python_side() -> tuple[dict[str, str], bool]:
+        python = python_side()
+        if formatter != "ruff":
+            return python, False
+        try:
+            # Laid out as ``finish_drafts`` lays out a draft (under "<number>/").
+            done = formatting.format_many({f"0/{rel}": t for rel, t in python.items()})
+            return {rel: done[f"0/{rel}"] for rel in python}, True
+        except formatting.FormattingError:
+            return python, False  # finish_drafts formats it again and reports the error
+
+    if parallel is None:
+        size = len(protocol.decls) + len(protocol.methods)
+        parallel = (
+            not package_only and size >= PARALLEL_RENDER_SIZE and forking.fork_pays()
+        )
+    formatted = False
+    with collector_paused(), formatting.deferred():  # one ruff run: finish_drafts
+        child = forking.Forked(formatted_python_side) if parallel else None
+        try:
+            schema = {} if package_only else jsonschema_backend.render(protocol)
+            if child is None:
+                python = python_side()
+            docs = {} if package_only else docs_backend.render(protocol)
+            facts = package_backend.facts(protocol)
+        except BaseException:
+            if child is not None:
+                child.cancel()
+            raise
+        if child is not None:
+            python, formatted = child.result()
+    rendered = {**schema, **python, **docs}
+    return Draft(
+        rendered,
+        config.python_package,
+        config.python_distribution,
+        facts,
+        formatted,
+    )
 
 
 def finish_drafts(drafts: list[Draft], formatter: str = "ruff") -> list[dict[str, str]]:
@@ -227,7 +285,13 @@ def finish_drafts(drafts: list[Draft], formatter: str = "ruff") -> list[dict[str
         for rel, text in draft.files.items()
     }
     if formatter == "ruff":
-        merged = formatting.format_many(merged)
+        todo = {
+            f"{number}/{rel}": text
+            for number, draft in enumerate(drafts)
+            if not draft.formatted
+            for rel, text in draft.files.items()
+        }
+        merged.update(formatting.format_many(todo))
     out: list[dict[str, str]] = []
     with collector_paused():
         for number, draft in enumerate(drafts):
@@ -254,7 +318,7 @@ def render_outputs(
     Python package (bindings, server, provenance) and its pyproject, not schema or docs;
     ``formatter``: ``ruff`` (default) or ``none`` (the Python as the templates lay it out).
     """
-    draft = render_draft(protocol, config, package_only)
+    draft = render_draft(protocol, config, package_only, formatter)
     return finish_drafts([draft], formatter)[0]
 
 
@@ -331,7 +395,11 @@ def plan_outcomes(
         assert outcome.protocol is not None and outcome.config is not None
         loaded.append((outcome.protocol, outcome.config))
     finished = finish_drafts(
-        [render_draft(protocol, config) for protocol, config in loaded], formatter
+        [
+            render_draft(protocol, config, formatter=formatter)
+            for protocol, config in loaded
+        ],
+        formatter,
     )
     files: dict[str, str] = {}
     owned: list[str] = []

@@ -32,6 +32,7 @@ __all__ = [
     "TEMPLATES_DIR",
     "builtin_templates",
     "environment",
+    "environment_now",
     "overriding",
     "render_template",
 ]
@@ -105,6 +106,11 @@ def overriding(folder: Path | None) -> Iterator[None]:
         yield
     finally:
         _OVERRIDE.reset(token)
+
+
+def environment_now() -> jinja2.Environment:
+    """The environment ``render_template`` uses here (with the current override)."""
+    return environment(_OVERRIDE.get())
 
 
 def render_template(name: str, **context: object) -> str:

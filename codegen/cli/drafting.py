@@ -7,7 +7,8 @@ cleanly, and its unformatted output (``pipeline.Draft``) placed under its output
 or the message of a failed user template.
 Guarantees: the result does not depend on the number of workers or on which worker took
 which spec (each spec is read and rendered by one process, from its own inputs; the
-formatter runs once, in the caller, over every draft), so output stays byte-identical to a
+formatter runs once, in the caller, over every draft, or over a large spec's Python in the
+child that rendered it: ``pipeline.render_draft``), so output stays byte-identical to a
 serial run.  One spec, one core, or a platform without ``fork``: no pool, same code path.
 A bug in a built-in template raises in the caller, as in a serial run.
 """
@@ -58,7 +59,7 @@ def draft_spec(project: Project, spec_dir: Path, base: Path) -> Drafted:
     drafted.extra = place_outputs(protocol, config, {}, base, project.output)
     try:
         with render.overriding(project.templates):
-            drafted.draft = render_draft(protocol, config)
+            drafted.draft = render_draft(protocol, config, formatter=project.formatter)
     except jinja2.TemplateSyntaxError as exc:
         drafted.template_error = (
             f"template {exc.filename or exc.name}:{exc.lineno}: {exc.message}"

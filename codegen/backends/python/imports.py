@@ -15,11 +15,18 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterable
+from typing import Any
 
 from codegen.backends.python.text import LINE_LENGTH
-from codegen.backends.render import render_template
+from codegen.backends.render import environment_now, render_template
 
-__all__ = ["RESERVED_GLOBALS", "import_order", "names_in", "render_with_imports"]
+__all__ = [
+    "RESERVED_GLOBALS",
+    "import_order",
+    "names_in",
+    "render_with_imports",
+    "used_names",
+]
 
 # Where each name a generated module may use comes from (imports are computed from the
 # names the rendered text actually uses, so nothing unused is imported).
@@ -75,24 +82,50 @@ RESERVED_GLOBALS = frozenset(
 def render_with_imports(
     template: str, context: dict[str, object], local: set[str] | tuple[()]
 ) -> str:
-    """Render once to see which names the text uses, then again with exactly those
-    imports.
+    """Render once to see which names the text uses, then put exactly those imports in.
+
+    The first rendering has marks where the imports go (a comment line for the groups,
+    a name for the package's own imports: neither is a name the text uses); the imports
+    block of the templates' ``imports`` macro with the marks is then replaced by the
+    block with the imports: the text a second rendering would give (the templates use
+    the imports nowhere else), without rendering a large module twice.  Where the
+    marked block is not found exactly once (a user's template laying imports out its
+    own way), the template is rendered again.
     """
-    draft = render_template(template, import_groups=[], local_imports=[], **context)
-    used = set(names_in(draft))
+    draft = render_template(
+        template, import_groups=[[_MARK_LINE]], local_imports=[_MARK_NAME], **context
+    )
+    used = used_names(draft)
+    used.discard(_MARK_NAME)
     groups: list[list[str]] = [[], []]
     for module, names in _IMPORT_SOURCES:
         wanted = [name for name in names if name in used]
         if wanted:
             line = _import_line(module, import_order(wanted))
             groups[0 if module in _STDLIB else 1].append(line)
+    import_groups = [group for group in groups if group]
     local_names = import_order([name for name in local if name in used])
+    macros: Any = environment_now().get_template("_macros.j2").module
+    macro = macros.imports
+    found = _LOCAL_MARK.search(draft)
+    calls = [(found.group(1), [_MARK_NAME])] if found else []
+    for module, mark_names in [*calls, ("", [])]:
+        marked = str(macro([[_MARK_LINE]], module, mark_names)).strip()
+        if draft.count(marked) == 1:
+            block = macro(import_groups, module, local_names if mark_names else [])
+            return draft.replace(marked, str(block).strip())
     return render_template(
         template,
-        import_groups=[group for group in groups if group],
+        import_groups=import_groups,
         local_imports=local_names,
         **context,
     )
+
+
+# The marks of ``render_with_imports``' first rendering.
+_MARK_LINE = "# codegen: the imports go here"
+_MARK_NAME = "codegen_local_imports_go_here"
+_LOCAL_MARK = re.compile(r"from (\S+) import \(\n    " + _MARK_NAME + r",\n\)")
 
 
 def names_in(text: str) -> list[str]:
@@ -126,6 +159,18 @@ def names_in(text: str) -> list[str]:
     return list(names)
 
 
+def used_names(text: str) -> set[str]:
+    """``set(names_in(text))`` from one ``findall`` of the regular-expression engine,
+    with no Python code per token (``names_in``' loop was the largest part of the
+    bindings' time on a large spec; this takes about half as long).  Text that names
+    ``TypeAliasType`` (whose value strings are code) goes through ``names_in``."""
+    if "TypeAliasType" in text:
+        return set(names_in(text))
+    found = set(_CODE_NAMES.findall(text))
+    found.discard("")  # what was not a name
+    return found
+
+
 # Python's tokens as far as ``names_in`` needs them: strings (any prefix, triple-quoted or
 # not) and comments hide what they contain, numbers are no names (``1e5``), ``...`` is not
 # a dot; whitespace and line breaks are skipped.
@@ -145,6 +190,19 @@ _TOKEN = re.compile(
     r"|(?P<name>[^\W\d]\w*)"
     r"|(?P<op>\.\.\.|[^\s\w])"
     r"|(?P<skip>))"  # only what is skipped: a trailing comment, the end of the text
+)
+# ``used_names``: a run of what starts no token but an operator or space, then at each
+# token start the alternatives ``_TOKEN`` tries, in its order; only a name is captured,
+# not a string, a comment, a number, ``...``, or a name after a dot (with what may
+# stand between them).
+_CODE_NAMES = re.compile(
+    r"[^\w\"'#.]++"
+    f"|{_STRING}"
+    r"|#[^\r\n]*+"
+    r"|\d\w*(?:\.\d*(?:[eE][+-]?\d+)?\w*)?|\.\d\w*"
+    r"|\.\.\."
+    r"|\.(?:[ \t\f\r\n\\]|#[^\r\n]*+)*+[^\W\d]\w*"
+    r"|([^\W\d]\w*)"
 )
 
 

@@ -99,6 +99,11 @@ def _node_fields(kind: type) -> tuple[tuple[str, Any], ...] | None:
     return found
 
 
+# Values that ``_blank_data`` keeps as they are and ``_blank_identical`` compares with
+# ``==`` (exact types: an enum member with a ``str`` mixin is no plain value).
+_PLAIN_TYPES = frozenset({str, int, float, bool, type(None)})
+
+
 def _blank_data(node: Any) -> Any:
     kind = type(node)
     if kind is ir.Span:
@@ -109,6 +114,10 @@ def _blank_data(node: Any) -> Any:
         protocol = kind is ir.Protocol
         for name, default in fields:
             value = () if protocol and name == "sources" else getattr(node, name)
+            if type(value) in _PLAIN_TYPES:  # most fields: no call for them
+                if default is _NO_VALUE or value != default:
+                    out[name] = value
+                continue
             if default is not _NO_VALUE and _blank_identical(value, default):
                 continue
             out[name] = _blank_data(value)
