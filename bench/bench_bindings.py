@@ -5,7 +5,8 @@ Inputs: every accepted wire sample of every spec (params, results, types).
 Outputs, per spec, in one run:
 - fidelity: the share of samples each binding writes back exactly (same JSON values with
   ``1`` vs ``1.0`` told apart, and the same key order where serde/Go fix it);
-- speed: messages/second decoded+validated+encoded, as ratios against orjson
+- speed: messages/second decoded+validated+encoded (each side's fastest pass over the
+  samples, the sides taking turns pass by pass), as ratios against orjson
   (``loads``+``dumps``, no validation: the floor) and msgspec (untyped decode+encode),
   and against datamodel-codegen's models built from our own JSON Schema.
 Guarantees: writes only to a temporary directory.
@@ -37,13 +38,25 @@ def _corpus(spec: str) -> list[ir.Example]:
     ]
 
 
-def _rate(work: Callable[[], None], count: int, seconds: float) -> float:
-    done = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        work()
-        done += count
-    return done / (time.perf_counter() - start)
+def _rates(
+    works: dict[str, Callable[[], None]], count: int, seconds: float
+) -> dict[str, float]:
+    """Messages/second of each side, measured in turns: one pass over the samples by
+    each side in turn, again and again until each has had about ``seconds``; a side's
+    rate is that of its fastest pass.  Load that comes and goes on a shared machine
+    falls on every side alike, and a burst spoils only the passes it hits."""
+    best = dict.fromkeys(works, float("inf"))
+    spent = 0.0
+    rounds = 0
+    while rounds < 5 or spent < seconds * len(works):
+        for name, work in works.items():
+            start = time.perf_counter()
+            work()
+            took = time.perf_counter() - start
+            best[name] = min(best[name], took)
+            spent += took
+        rounds += 1
+    return {name: count / took for name, took in best.items()}
 
 
 def _exact(spec: str, written: Any, original: Any) -> bool:
@@ -100,14 +113,21 @@ def bench_spec(spec: str, dm_dir: str, seconds: float) -> dict[str, float]:
             msgspec.json.encode(msgspec.json.decode(data))
 
     n = len(samples)
+    rates = _rates(
+        {
+            "ours": run_ours,
+            "theirs": run_theirs,
+            "orjson": run_orjson,
+            "msgspec": run_msgspec,
+        },
+        n,
+        seconds,
+    )
     return {
         "samples": n,
         "ours_exact": ours_exact / n,
         "theirs_exact": theirs_exact / n,
-        "ours": _rate(run_ours, n, seconds),
-        "theirs": _rate(run_theirs, n, seconds),
-        "orjson": _rate(run_orjson, n, seconds),
-        "msgspec": _rate(run_msgspec, n, seconds),
+        **rates,
     }
 
 

@@ -17,7 +17,14 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import pytest
-from pydantic import MISSING, BaseModel, ConfigDict, ValidationError, WrapValidator
+from pydantic import (
+    MISSING,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    WrapValidator,
+)
 from pydantic_core import to_jsonable_python
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -109,3 +116,62 @@ def test_on_error_reads_as_the_python_wrapper_did() -> None:
         assert results[0] == results[1], text
         if text in bad:  # a value that does not read falls back to the default
             assert results[1][0] == bad[text], (text, results[1])
+
+
+def test_read_or_default_reads_as_the_python_wrapper_did() -> None:
+    """A default that must be read (a model, a list of models): the value is read by
+    pydantic-core, the default only when the value does not read."""
+    config = ConfigDict(strict=True, extra="allow")
+
+    class Inner(BaseModel):
+        model_config = config
+        a: bool = False
+        b: list[int] = []
+
+    inner_default = {"a": True, "b": [1]}
+
+    class Old(BaseModel):
+        model_config = config
+        inner: Annotated[Inner, WrapValidator(M._OnError(inner_default))] = Field(
+            default_factory=lambda: Inner(a=True, b=[1])
+        )
+        items: Annotated[list[Inner], WrapValidator(M._OnError([]))] = []
+        none: Annotated[int | None, WrapValidator(M._OnError(None))] = None
+
+    class New(BaseModel):
+        model_config = config
+        inner: Annotated[Inner, M._read_or_default(inner_default)] = Field(
+            default_factory=lambda: Inner(a=True, b=[1])
+        )
+        items: Annotated[list[Inner], M._read_or_default([])] = []
+        none: Annotated[int | None, M._read_or_default(None)] = None
+
+    texts = ["{}", '{"inner": {"a": false}}', '{"inner": {"a": 1}}', '{"inner": 5}']
+    texts += ['{"inner": {"b": [1, "x"]}, "x": 1}', '{"items": [{"a": true}, {}]}']
+    texts += ['{"items": [{"a": 2}]}', '{"items": {}}', '{"none": 1}']
+    texts += ['{"none": "1"}', '{"inner": null, "items": null, "none": null}']
+    fell_back = 0
+    for text in texts:
+        results = []
+        for model in (Old, New):
+            try:
+                value = model.model_validate_json(text)
+            except ValidationError:  # pragma: no cover - neither rejects
+                results.append("rejected")
+                continue
+            results.append(
+                (value.model_dump_json(by_alias=True), value.model_fields_set)
+            )
+        assert results[0] == results[1], text
+        default = '"inner":{"a":true,"b":[1]}'
+        fell_back += default in results[1][0] and '"inner"' in text
+    assert fell_back == 4  # {"a": 1}, 5, ["x"] in b, null
+
+    # A default that does not read itself is an error, as before.
+    class Bad(BaseModel):
+        model_config = config
+        size: Annotated[int, M._read_or_default("x")] = 0
+
+    with pytest.raises(ValidationError):
+        Bad.model_validate_json('{"size": "y"}')
+    assert Bad.model_validate_json('{"size": 2}').size == 2

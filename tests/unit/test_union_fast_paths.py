@@ -2,7 +2,7 @@
 the slower unions they stand in front of gave.
 
 ``_ByWireTag`` (pydantic-core's tagged union on the wire key, for JSON) and
-``_ByRequiredKeys`` (members lacking a required key set aside before the smart union)
+``_ByKeys`` (members set aside, or one read alone, by the keys of the object)
 keep the old union for Python input; here each fast union of every generated package
 reads every JSON object found in its spec's samples, mutations of them (the tag made a
 number, a boolean, null, a list; a key removed; the key spelled as the attribute) and
@@ -23,7 +23,7 @@ import pytest
 from pydantic import TypeAdapter, ValidationError
 
 REPO = Path(__file__).resolve().parent.parent.parent
-FAST = ("_ByWireTag", "_ByRequiredKeys")
+FAST = ("_ByWireTag", "_ByKeys")
 
 
 def _package(models: Path) -> Any:
@@ -139,7 +139,7 @@ def test_fast_unions_read_and_write_as_the_old_ones(spec: str) -> None:
 
 def test_fast_unions_are_generated_where_they_pay() -> None:
     """The specs with string-tagged unions read them natively; ahp's snapshot state (three
-    large models, each with a key of its own) is sorted by required keys."""
+    large models, each with a key of its own) is sorted by its keys."""
     found = {
         spec: {type(m).__name__ for *_, m in _fast_unions(_package(models))}
         for spec in SPECS

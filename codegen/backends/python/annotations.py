@@ -84,7 +84,7 @@ class TypeAnnotator:
             return f"Annotated[tuple[{items or '()'}], Strict(False)]"
         if isinstance(expr, ir.AnyJson):
             if expr.structured:
-                return "dict[str, JsonValue] | list[JsonValue]"
+                return "Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON]"
             return "dict[str, JsonValue]" if expr.object_only else "JsonValue"
         return self._union_annotation(expr, strict)
 

@@ -52,8 +52,10 @@ _MODEL_HELPERS = (
     "_SORTED_KEYS",
     "_OnError",
     "_on_error",
+    "_read_or_default",
     "_omitted",
     "_NUMBER",
+    "_STRUCTURED_JSON",
 )
 # What a generated package needs (also stated in its pyproject, README and import check:
 # the models use ``pydantic.MISSING``, which older releases do not export on Python 3.11).
@@ -79,7 +81,7 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
         "decls": decls,
         "models": [d.name for d in decls if d.kind == "model"],
         "by_wire_tag": any("_ByWireTag(" in d.value for d in decls),
-        "by_required_keys": any("_ByRequiredKeys(" in d.value for d in decls),
+        "by_keys": any("_ByKeys(" in d.value for d in decls),
         "left_out_when": any(
             "_left_out_when(" in f.value for d in decls for f in d.fields
         ),

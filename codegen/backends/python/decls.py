@@ -270,7 +270,7 @@ class DeclBuilder(TypeAnnotator):
             if native:
                 validators.append(f"_on_error({fallback})")
             else:
-                validators.append(f"WrapValidator(_OnError({fallback}))")
+                validators.append(f"_read_or_default({fallback})")
         if not validators:
             return annotation
         return f"Annotated[{annotation}, {', '.join(validators)}]"

@@ -80,9 +80,9 @@ class UnionBuilder(DeclBuilder):
                     ),
                 )
             ]
-        models = self._by_required_keys(union)
+        models = self._by_keys(union)
         if models:
-            value = f"Annotated[{value}, _ByRequiredKeys({', '.join(models)})]"
+            value = f"Annotated[{value}, _ByKeys({', '.join(models)})]"
         return [
             self._union_view(
                 union,
@@ -91,22 +91,16 @@ class UnionBuilder(DeclBuilder):
             )
         ]
 
-    def _by_required_keys(self, union: ir.UnionDecl) -> list[str]:
+    def _by_keys(self, union: ir.UnionDecl) -> list[str]:
         """The model classes of a smart union of models (nested smart unions of models
-        included) worth sorting out by the keys they require (``_ByRequiredKeys``),
-        else [].  Every member requires some key, so an object rarely leaves them all
-        standing; and there are three or more: with two, the one failed try saved
-        costs about what sorting costs (a Python call on a Python copy of the
-        object)."""
+        included) worth sorting out by the keys of the object (``_ByKeys``), else [].
+        Three or more: with two, the one failed try saved costs about what sorting
+        costs (a Python call on a Python copy of the object).  A member that requires
+        no key (MCP's ``EmptyResult``) does not stand in the way: the member whose
+        fields outnumber what it could count is read alone."""
         found = self._smart_members(union, set())
         if found is None or len(found) < 3:
             return []
-        for struct in found:
-            if all(
-                f.presence is not ir.Presence.REQUIRED
-                for f in self.index.wire_fields(struct)
-            ):
-                return []
         return list(dict.fromkeys(self.names[s.name] for s in found))
 
     def _smart_members(

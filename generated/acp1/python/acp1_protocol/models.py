@@ -193,6 +193,23 @@ class _OnError:
             return handler(self.default)
 
 
+def _read_or_default(default: Any) -> GetPydanticSchema:
+    """serde_with ``DefaultOnError`` where the default must be read (an object, a list,
+    a value of another kind): pydantic-core reads the value itself, and only a value
+    that does not read goes on to a Python step that reads the default instead (the
+    left-to-right union of the two), as ``_OnError`` does for every value."""
+
+    def read_default(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        return handler(default)
+
+    def schema(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        value = handler(source)
+        fallback = core_schema.no_info_wrap_validator_function(read_default, value)
+        return core_schema.union_schema([value, fallback], mode="left_to_right")
+
+    return GetPydanticSchema(get_pydantic_core_schema=schema)
+
+
 class _Skipped:
     """An item serde_with ``VecSkipError`` drops (it did not read)."""
 
@@ -394,6 +411,27 @@ def _number_error(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
 _NUMBER = GetPydanticSchema(get_pydantic_core_schema=_number_error)
 
 
+def _plain_json(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """A JSON object or array (``dict[str, JsonValue] | list[JsonValue]``): no value
+    reads as both, so the first member that reads it is the smart union's choice; and
+    it is written as the plain JSON it holds (the union's own writer checks every
+    nested value against ``JsonValue``'s Python-side union, a Python call each)."""
+    schema = handler(source)
+    if schema["type"] == "union":
+        schema = cast(
+            CoreSchema,
+            {
+                **schema,
+                "mode": "left_to_right",
+                "serialization": core_schema.simple_ser_schema("any"),
+            },
+        )
+    return schema
+
+
+_STRUCTURED_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_json)
+
+
 class _InitPlan(NamedTuple):
     """What the constructor of one model accepts and fills in (built on first use)."""
 
@@ -541,14 +579,12 @@ class InitializeRequest(_Model):
     """The latest protocol version supported by the client."""
     client_capabilities: Annotated[
         ClientCapabilities,
-        WrapValidator(
-            _OnError(
-                {
-                    "fs": {"readTextFile": False, "writeTextFile": False},
-                    "terminal": False,
-                    "auth": {"terminal": False},
-                }
-            )
+        _read_or_default(
+            {
+                "fs": {"readTextFile": False, "writeTextFile": False},
+                "terminal": False,
+                "auth": {"terminal": False},
+            }
         ),
     ] = Field(
         default_factory=lambda: _json_default(
@@ -615,20 +651,18 @@ class InitializeResponse(_Model):
     """
     agent_capabilities: Annotated[
         AgentCapabilities,
-        WrapValidator(
-            _OnError(
-                {
-                    "loadSession": False,
-                    "promptCapabilities": {
-                        "image": False,
-                        "audio": False,
-                        "embeddedContext": False,
-                    },
-                    "mcpCapabilities": {"http": False, "sse": False},
-                    "sessionCapabilities": {},
-                    "auth": {},
-                }
-            )
+        _read_or_default(
+            {
+                "loadSession": False,
+                "promptCapabilities": {
+                    "image": False,
+                    "audio": False,
+                    "embeddedContext": False,
+                },
+                "mcpCapabilities": {"http": False, "sse": False},
+                "sessionCapabilities": {},
+                "auth": {},
+            }
         ),
     ] = Field(
         default_factory=lambda: _json_default(
@@ -651,7 +685,7 @@ class InitializeResponse(_Model):
     """Capabilities supported by the agent."""
     auth_methods: Annotated[
         Annotated[list[Annotated[AuthMethod, _SKIP_INVALID]], _DROP_SKIPPED],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ] = Field(
         default_factory=lambda: _json_default([]),
         validation_alias="authMethods",
@@ -1083,7 +1117,7 @@ class NewSessionRequest(_Model):
     """
     mcp_servers: Annotated[
         Annotated[list[Annotated[McpServer, _SKIP_INVALID]], _DROP_SKIPPED],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ] = Field(validation_alias="mcpServers", serialization_alias="mcpServers")
     """List of MCP (Model Context Protocol) servers the agent should connect to."""
     meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
@@ -1178,7 +1212,7 @@ class LoadSessionRequest(_Model):
 
     mcp_servers: Annotated[
         Annotated[list[Annotated[McpServer, _SKIP_INVALID]], _DROP_SKIPPED],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ] = Field(validation_alias="mcpServers", serialization_alias="mcpServers")
     """List of MCP servers to connect to for this session."""
     cwd: str
@@ -1472,7 +1506,7 @@ class ListSessionsResponse(_Model):
 
     sessions: Annotated[
         Annotated[list[Annotated[SessionInfo, _SKIP_INVALID]], _DROP_SKIPPED],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ]
     """Array of session information objects"""
     next_cursor: Annotated[str | None | MISSING, _omitted(None), _on_error(MISSING)] = (
@@ -1624,7 +1658,7 @@ class SessionModeState(_Model):
     """The current mode the Agent is in."""
     available_modes: Annotated[
         Annotated[list[Annotated[SessionMode, _SKIP_INVALID]], _DROP_SKIPPED],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ] = Field(validation_alias="availableModes", serialization_alias="availableModes")
     """The set of modes that the Agent can operate in"""
     meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
@@ -1788,7 +1822,7 @@ class SessionConfigSelectGroup(_Model):
         Annotated[
             list[Annotated[SessionConfigSelectOption, _SKIP_INVALID]], _DROP_SKIPPED
         ],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ]
     """The set of option values in this group."""
     meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
@@ -2227,7 +2261,7 @@ class SetSessionConfigOptionResponse(_Model):
 
     config_options: Annotated[
         Annotated[list[Annotated[SessionConfigOption, _SKIP_INVALID]], _DROP_SKIPPED],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ] = Field(validation_alias="configOptions", serialization_alias="configOptions")
     """The full set of configuration options and their current values."""
     meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
@@ -2613,9 +2647,7 @@ class AgentCapabilities(_Model):
     """Whether the agent supports `session/load`."""
     prompt_capabilities: Annotated[
         PromptCapabilities,
-        WrapValidator(
-            _OnError({"image": False, "audio": False, "embeddedContext": False})
-        ),
+        _read_or_default({"image": False, "audio": False, "embeddedContext": False}),
     ] = Field(
         default_factory=lambda: _json_default(
             {"image": False, "audio": False, "embeddedContext": False}
@@ -2626,7 +2658,7 @@ class AgentCapabilities(_Model):
     )
     """Prompt capabilities supported by the agent."""
     mcp_capabilities: Annotated[
-        McpCapabilities, WrapValidator(_OnError({"http": False, "sse": False}))
+        McpCapabilities, _read_or_default({"http": False, "sse": False})
     ] = Field(
         default_factory=lambda: _json_default({"http": False, "sse": False}),
         validation_alias="mcpCapabilities",
@@ -2634,16 +2666,14 @@ class AgentCapabilities(_Model):
         validate_default=True,
     )
     """MCP capabilities supported by the agent."""
-    session_capabilities: Annotated[
-        SessionCapabilities, WrapValidator(_OnError({}))
-    ] = Field(
+    session_capabilities: Annotated[SessionCapabilities, _read_or_default({})] = Field(
         default_factory=lambda: _json_default({}),
         validation_alias="sessionCapabilities",
         serialization_alias="sessionCapabilities",
         validate_default=True,
     )
     """Session lifecycle and prompt capabilities advertised by the agent."""
-    auth: Annotated[AgentAuthCapabilities, WrapValidator(_OnError({}))] = Field(
+    auth: Annotated[AgentAuthCapabilities, _read_or_default({})] = Field(
         default_factory=lambda: _json_default({}), validate_default=True
     )
     """Authentication-related capabilities supported by the agent."""
@@ -3325,7 +3355,7 @@ class SessionUpdatePlan(_Model):
     )
     entries: Annotated[
         Annotated[list[Annotated[PlanEntry, _SKIP_INVALID]], _DROP_SKIPPED],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ]
     """The list of tasks to be accomplished.
 
@@ -3354,7 +3384,7 @@ class SessionUpdateAvailableCommandsUpdate(_Model):
     )
     available_commands: Annotated[
         Annotated[list[Annotated[AvailableCommand, _SKIP_INVALID]], _DROP_SKIPPED],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ] = Field(
         validation_alias="availableCommands", serialization_alias="availableCommands"
     )
@@ -3407,7 +3437,7 @@ class SessionUpdateConfigOptionUpdate(_Model):
     )
     config_options: Annotated[
         Annotated[list[Annotated[SessionConfigOption, _SKIP_INVALID]], _DROP_SKIPPED],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ] = Field(validation_alias="configOptions", serialization_alias="configOptions")
     """The full set of configuration options and their current values."""
     meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
@@ -3581,7 +3611,7 @@ class ConfigOptionUpdate(_Model):
 
     config_options: Annotated[
         Annotated[list[Annotated[SessionConfigOption, _SKIP_INVALID]], _DROP_SKIPPED],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ] = Field(validation_alias="configOptions", serialization_alias="configOptions")
     """The full set of configuration options and their current values."""
     meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
@@ -3730,7 +3760,7 @@ class AvailableCommandsUpdate(_Model):
 
     available_commands: Annotated[
         Annotated[list[Annotated[AvailableCommand, _SKIP_INVALID]], _DROP_SKIPPED],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ] = Field(
         validation_alias="availableCommands", serialization_alias="availableCommands"
     )
@@ -4536,7 +4566,7 @@ class ClientCapabilities(_Model):
 
     fs: Annotated[
         FileSystemCapabilities,
-        WrapValidator(_OnError({"readTextFile": False, "writeTextFile": False})),
+        _read_or_default({"readTextFile": False, "writeTextFile": False}),
     ] = Field(
         default_factory=lambda: _json_default(
             {"readTextFile": False, "writeTextFile": False}
@@ -4556,11 +4586,9 @@ class ClientCapabilities(_Model):
     Optional. Omitted or `null` both mean the client does not advertise any
     session-related extensions.
     """
-    auth: Annotated[AuthCapabilities, WrapValidator(_OnError({"terminal": False}))] = (
-        Field(
-            default_factory=lambda: _json_default({"terminal": False}),
-            validate_default=True,
-        )
+    auth: Annotated[AuthCapabilities, _read_or_default({"terminal": False})] = Field(
+        default_factory=lambda: _json_default({"terminal": False}),
+        validate_default=True,
     )
     """Authentication capabilities supported by the client.
     Determines which authentication method types the agent may include
@@ -6341,7 +6369,7 @@ class ElicitationSchema(_Model):
     as required by the elicitation specification.
     """
 
-    type: Annotated[ElicitationSchemaType, WrapValidator(_OnError("object"))] = (
+    type: Annotated[ElicitationSchemaType, _read_or_default("object")] = (
         ElicitationSchemaType.OBJECT
     )
     """Type discriminator. Always `"object"`."""
@@ -7712,7 +7740,7 @@ class Plan(_Model):
 
     entries: Annotated[
         Annotated[list[Annotated[PlanEntry, _SKIP_INVALID]], _DROP_SKIPPED],
-        WrapValidator(_OnError([])),
+        _read_or_default([]),
     ]
     """The list of tasks to be accomplished.
 

@@ -167,6 +167,23 @@ class _OnError:
             return handler(self.default)
 
 
+def _read_or_default(default: Any) -> GetPydanticSchema:
+    """serde_with ``DefaultOnError`` where the default must be read (an object, a list,
+    a value of another kind): pydantic-core reads the value itself, and only a value
+    that does not read goes on to a Python step that reads the default instead (the
+    left-to-right union of the two), as ``_OnError`` does for every value."""
+
+    def read_default(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        return handler(default)
+
+    def schema(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        value = handler(source)
+        fallback = core_schema.no_info_wrap_validator_function(read_default, value)
+        return core_schema.union_schema([value, fallback], mode="left_to_right")
+
+    return GetPydanticSchema(get_pydantic_core_schema=schema)
+
+
 class _Skipped:
     """An item serde_with ``VecSkipError`` drops (it did not read)."""
 
@@ -349,56 +366,212 @@ class _ByWireTag:
         return core_schema.json_or_python_schema(from_json, from_python)
 
 
-class _ByRequiredKeys:
-    """An untagged union of models read from JSON: pydantic's smart union reads the
-    object with every member, and a member that fails still reads all of it (and
-    keeps the keys it does not declare), so first the members that lack a key they
-    require are set aside (they cannot read it) and the smart union of the others
-    reads it, in the same order (a member alone reads it by itself); the smart union
-    of all of them where there are too many to prepare each choice.  A model is
+# What reading a value can add to pydantic-core's count of fields set, by schema type:
+# nothing (no model inside), and the types whose count is that of their parts.
+_COUNTS_NOTHING = frozenset(
+    {
+        *("str", "int", "float", "bool", "none", "literal", "enum", "any", "bytes"),
+        *("missing-sentinel", "decimal", "date", "time", "datetime", "timedelta"),
+        *("uuid", "url", "multi-host-url", "complex", "is-instance"),
+    }
+)
+_COUNTS_PARTS = frozenset(
+    {
+        *("model", "model-field", "nullable", "default", "chain", "function-after"),
+        *("function-before", "function-plain", "union", "json-or-python"),
+        "lax-or-strict",
+    }
+)
+_UNBOUNDED = 1 << 30
+
+
+def _parts(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    """The schemas a core schema holds (union choices, list items, fields...)."""
+    out: list[dict[str, Any]] = []
+    for key, value in schema.items():
+        if key in ("metadata", "serialization", "default", "cls", "ref", "config"):
+            continue
+        if isinstance(value, dict) and "type" in value:
+            out.append(value)
+        elif isinstance(value, dict):
+            out.extend(v for v in value.values() if isinstance(v, dict))
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                item = item[0] if isinstance(item, tuple) else item
+                if isinstance(item, dict):
+                    out.append(item)
+    return out
+
+
+def _may_count(schema: dict[str, Any], defs: dict[str, Any], seen: set[str]) -> bool:
+    """Whether reading a value of ``schema`` may count fields set (reads a model)."""
+    kind = schema.get("type")
+    if kind in _COUNTS_NOTHING:
+        return False
+    if kind in ("model-fields", "typed-dict", "dataclass-args"):
+        return True
+    if kind == "definition-ref":
+        ref = schema["schema_ref"]
+        if ref in seen:
+            return False
+        seen.add(ref)
+        return ref not in defs or _may_count(defs[ref], defs, seen)
+    if kind == "definitions":
+        for definition in schema["definitions"]:
+            defs.setdefault(definition["ref"], definition)
+    return any(_may_count(part, defs, seen) for part in _parts(schema))
+
+
+def _most_counted(
+    schema: dict[str, Any], defs: dict[str, Any], stack: tuple[str, ...] = ()
+) -> int:
+    """The most fields reading a value of ``schema`` adds to pydantic-core's count of
+    fields set (each field a model reads from the input, nested models' included);
+    ``_UNBOUNDED`` for a list of models, a recursive model or a schema not known."""
+    kind = schema.get("type")
+    if kind == "definitions":
+        for definition in schema["definitions"]:
+            defs.setdefault(definition["ref"], definition)
+        return _most_counted(schema["schema"], defs, stack)
+    if not _may_count(schema, defs, set()):
+        return 0
+    if kind == "definition-ref":
+        ref = schema["schema_ref"]
+        if ref in stack or ref not in defs:
+            return _UNBOUNDED
+        return _most_counted(defs[ref], defs, (*stack, ref))
+    if kind == "model-fields":
+        extras = schema.get("extras_schema")
+        if extras is not None and _may_count(extras, defs, set()):
+            return _UNBOUNDED
+        total = sum(
+            1 + _most_counted(field["schema"], defs, stack)
+            for field in schema["fields"].values()
+        )
+        return min(total, _UNBOUNDED)
+    counts = [_most_counted(part, defs, stack) for part in _parts(schema)]
+    if kind == "tagged-union" or (
+        kind in ("union", "json-or-python", "lax-or-strict")
+        and schema.get("mode") != "left_to_right"
+    ):
+        # One part is read, or one part's count is kept (a smart union's best member).
+        return max(counts, default=0)
+    if kind in _COUNTS_PARTS:
+        # Each part read once (a left-to-right union's failed tries may leave counts).
+        return min(sum(counts), _UNBOUNDED)
+    return _UNBOUNDED
+
+
+class _KeyPlan:
+    """What the keys of an object tell about one member model of a smart union: the
+    keys it requires (each as its wire and attribute spellings), whether it refuses
+    keys it does not declare, and per field its spellings and the most fields reading
+    it may count; a member whose schema is not a plain model is never ruled out."""
+
+    def __init__(self, model: type[BaseModel]) -> None:
+        self.name = model.__name__
+        defs: dict[str, Any] = {}
+        schema: dict[str, Any] = dict(model.__pydantic_core_schema__)
+        while schema.get("type") in ("definitions", "definition-ref"):
+            if schema["type"] == "definitions":
+                for definition in schema["definitions"]:
+                    defs.setdefault(definition["ref"], definition)
+                schema = schema["schema"]
+            else:
+                schema = defs[schema["schema_ref"]]
+        fields = schema.get("schema", {}) if schema.get("type") == "model" else {}
+        self.known = fields.get("type") == "model-fields"
+        self.required: list[frozenset[str]] = []
+        # (wire spellings, every spelling, most counted when present)
+        self.fields: list[tuple[frozenset[str], frozenset[str], int]] = []
+        self.spellings: set[str] = set()
+        config = schema.get("config") or {}
+        extra = fields.get("extra_behavior") or config.get("extra_fields_behavior")
+        self.closed = self.known and extra == "forbid"
+        for name, field in fields.get("fields", {}).items() if self.known else ():
+            alias = field.get("validation_alias", name)
+            paths = [[alias]] if isinstance(alias, str) else alias
+            wire = {p[0] for p in paths if len(p) == 1 and isinstance(p[0], str)}
+            if len(wire) != len(paths):  # a nested path: the keys do not tell
+                self.closed = False
+                self.fields.append((frozenset(), frozenset(), _UNBOUNDED))
+                continue
+            every = frozenset({*wire, name})
+            self.spellings |= every
+            if field["schema"].get("type") != "default":
+                self.required.append(every)
+            most = 1 + _most_counted(field["schema"], defs)
+            self.fields.append((frozenset(wire), every, most))
+
+    def may_read(self, keys: Any) -> bool:
+        """False when the member cannot read an object with these keys."""
+        if self.closed and not keys <= self.spellings:
+            return False
+        return all(not every.isdisjoint(keys) for every in self.required)
+
+    def least(self, keys: Any) -> int:
+        """Fields counted at least, when the member reads an object with these keys."""
+        return sum(1 for wire, _, _ in self.fields if not wire.isdisjoint(keys))
+
+    def most(self, keys: Any) -> int:
+        """Fields counted at most (an absent field's default may read a model too)."""
+        if not self.known:
+            return _UNBOUNDED
+        return sum(
+            most if not every.isdisjoint(keys) else most - 1
+            for _, every, most in self.fields
+        )
+
+
+class _ByKeys:
+    """An untagged union of models read from JSON.  pydantic's smart union reads the
+    object with every member, and a member that fails still reads all of it (and keeps
+    the keys it does not declare); of the members that read it, it keeps the one that
+    counts the most fields set (its own read from the input and its nested models'),
+    the first on a tie unless a later one reads more exactly.  So first, from the keys
+    alone: the members that lack a key they require, or have a key they refuse, are
+    set aside (they cannot read it); a member left alone reads it by itself; one whose
+    fewest fields counted beat every other's most is the union's choice whenever it
+    reads the object, and reads it alone (when it does not, the whole union reads it;
+    a failed member leaves nothing in the count); else the smart union of the members
+    left, in the same order (built for every choice up to five members), or of all.
+    The decision depends on the keys only and is kept per key tuple.  A model is
     written by its own class.  Python input and output keep the smart union."""
 
     # Up to this many members, a smart union of every choice of two or more is built.
     _SUBSETS_UP_TO = 5
+    # Decisions kept (per tuple of keys, in their order).
+    _KEPT = 4096
 
     def __init__(self, *models: type[BaseModel]) -> None:
         self.models = models
-        self.required: list[tuple[str, tuple[frozenset[str], ...]]] | None = None
-
-    def _needs(self) -> list[tuple[str, tuple[frozenset[str], ...]]]:
-        """Per member, the wire spellings of each key it requires (none for a model
-        that reshapes its input first)."""
-        needs = []
-        for model in self.models:
-            keys: list[frozenset[str]] = []
-            if not model.__pydantic_decorators__.model_validators:
-                for name, info in model.model_fields.items():
-                    alias = info.validation_alias
-                    if not info.is_required():
-                        continue
-                    if alias is None or isinstance(alias, str):
-                        keys.append(frozenset({alias or name}))
-                    elif isinstance(alias, AliasChoices) and all(
-                        isinstance(choice, str) for choice in alias.choices
-                    ):
-                        keys.append(frozenset(cast(list[str], alias.choices)))
-            needs.append((model.__name__, tuple(keys)))
-        return needs
+        self.plans: list[_KeyPlan] | None = None
+        self.decided: dict[tuple[str, ...], str] = {}
 
     def _pick(self, value: Any) -> str:
-        if isinstance(value, BaseModel):
-            return type(value).__name__
-        if not isinstance(value, dict):
+        if type(value) is not dict:
             return "*"
-        if self.required is None:
-            self.required = self._needs()
-        left = [
-            name
-            for name, keys in self.required
-            if all(not spellings.isdisjoint(value) for spellings in keys)
-        ]
-        if len(left) == 1 or (left and len(self.models) <= self._SUBSETS_UP_TO):
-            return " ".join(left)
+        keys = tuple(value)
+        choice = self.decided.get(keys)
+        if choice is None:
+            choice = self._decide(value.keys())
+            if len(self.decided) < self._KEPT:
+                self.decided[keys] = choice
+        return choice
+
+    def _decide(self, keys: Any) -> str:
+        if self.plans is None:
+            self.plans = [_KeyPlan(model) for model in self.models]
+        left = [plan for plan in self.plans if plan.may_read(keys)]
+        if len(left) == 1:
+            return left[0].name
+        if left:
+            best = max(left, key=lambda plan: plan.least(keys))
+            least = best.least(keys)
+            if all(plan is best or plan.most(keys) < least for plan in left):
+                return f"{best.name}!"
+            if len(self.models) <= self._SUBSETS_UP_TO:
+                return " ".join(plan.name for plan in left)
         return "*"
 
     def __get_pydantic_core_schema__(
@@ -408,7 +581,15 @@ class _ByRequiredKeys:
         members: dict[Hashable, CoreSchema] = {
             model.__name__: handler.generate_schema(model) for model in self.models
         }
-        choices: dict[Hashable, CoreSchema] = dict(members)
+        choices: dict[Hashable, CoreSchema] = {}
+        for name, member in members.items():
+            # A smart union of one, as the whole union would read it: a failed read
+            # leaves the count of fields set (and the exactness) as it was.
+            alone = core_schema.union_schema([member], auto_collapse=False)
+            choices[name] = alone
+            choices[f"{name}!"] = core_schema.union_schema(
+                [alone, union], mode="left_to_right"
+            )
         if len(self.models) <= self._SUBSETS_UP_TO:
             names = [model.__name__ for model in self.models]
             for mask in range(1, 1 << len(names)):
@@ -439,6 +620,27 @@ def _number_error(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
 
 
 _NUMBER = GetPydanticSchema(get_pydantic_core_schema=_number_error)
+
+
+def _plain_json(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """A JSON object or array (``dict[str, JsonValue] | list[JsonValue]``): no value
+    reads as both, so the first member that reads it is the smart union's choice; and
+    it is written as the plain JSON it holds (the union's own writer checks every
+    nested value against ``JsonValue``'s Python-side union, a Python call each)."""
+    schema = handler(source)
+    if schema["type"] == "union":
+        schema = cast(
+            CoreSchema,
+            {
+                **schema,
+                "mode": "left_to_right",
+                "serialization": core_schema.simple_ser_schema("any"),
+            },
+        )
+    return schema
+
+
+_STRUCTURED_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_json)
 
 
 class _InitPlan(NamedTuple):
@@ -544,7 +746,9 @@ class JSONRPCRequest(_Model):
     """
 
     method: str
-    params: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
+    params: (
+        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
+    ) = MISSING
     jsonrpc: Literal["2.0"] = _filled()
     id: RequestId
 
@@ -556,7 +760,9 @@ class JSONRPCNotification(_Model):
     """
 
     method: str
-    params: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
+    params: (
+        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
+    ) = MISSING
     jsonrpc: Literal["2.0"] = _filled()
 
 
@@ -584,7 +790,7 @@ JSONRPCResponse: TypeAlias = JSONRPCResultResponse | JSONRPCErrorResponse
 # Untagged: pydantic's smart union picks the best-fitting variant.
 JSONRPCMessage: TypeAlias = Annotated[
     JSONRPCRequest | JSONRPCNotification | JSONRPCResponse,
-    _ByRequiredKeys(
+    _ByKeys(
         JSONRPCRequest, JSONRPCNotification, JSONRPCResultResponse, JSONRPCErrorResponse
     ),
 ]
@@ -655,7 +861,9 @@ class Request(_Model):
     """`Request` (the spec does not describe it)."""
 
     method: str
-    params: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
+    params: (
+        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
+    ) = MISSING
 
 
 class NotificationParamsMeta(_Model):
@@ -681,7 +889,9 @@ class Notification(_Model):
     """`Notification` (the spec does not describe it)."""
 
     method: str
-    params: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
+    params: (
+        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
+    ) = MISSING
 
 
 class ResultMeta(_Model):
@@ -883,9 +1093,9 @@ class ClientCapabilitiesExperimental(_Model):
     Synthesized from `ClientCapabilities.experimental`.
     """
 
-    __pydantic_extra__: dict[str, dict[str, JsonValue] | list[JsonValue]] = Field(
-        init=False
-    )
+    __pydantic_extra__: dict[
+        str, Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON]
+    ] = Field(init=False)
 
 
 class ClientCapabilitiesRoots(_Model):
@@ -908,11 +1118,15 @@ class ClientCapabilitiesSampling(_Model):
     Synthesized from `ClientCapabilities.sampling`.
     """
 
-    context: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
+    context: (
+        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
+    ) = MISSING
     """Whether the client supports context inclusion via includeContext parameter.
     If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
     """
-    tools: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
+    tools: (
+        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
+    ) = MISSING
     """Whether the client supports tool use via tools and toolChoice parameters."""
 
 
@@ -922,8 +1136,12 @@ class ClientCapabilitiesElicitation(_Model):
     Synthesized from `ClientCapabilities.elicitation`.
     """
 
-    form: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
-    url: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
+    form: (
+        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
+    ) = MISSING
+    url: (
+        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
+    ) = MISSING
 
 
 class ClientCapabilitiesTasksRequestsSampling(_Model):
@@ -932,7 +1150,9 @@ class ClientCapabilitiesTasksRequestsSampling(_Model):
     Synthesized from `ClientCapabilities.tasks.requests.sampling`.
     """
 
-    create_message: dict[str, JsonValue] | list[JsonValue] | MISSING = Field(
+    create_message: (
+        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
+    ) = Field(
         default=MISSING,
         validation_alias="createMessage",
         serialization_alias="createMessage",
@@ -946,7 +1166,9 @@ class ClientCapabilitiesTasksRequestsElicitation(_Model):
     Synthesized from `ClientCapabilities.tasks.requests.elicitation`.
     """
 
-    create: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
+    create: (
+        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
+    ) = MISSING
     """Whether the client supports task-augmented elicitation/create requests."""
 
 
@@ -968,11 +1190,13 @@ class ClientCapabilitiesTasks(_Model):
     Synthesized from `ClientCapabilities.tasks`.
     """
 
-    list_: dict[str, JsonValue] | list[JsonValue] | MISSING = Field(
-        default=MISSING, validation_alias="list", serialization_alias="list"
-    )
+    list_: (
+        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
+    ) = Field(default=MISSING, validation_alias="list", serialization_alias="list")
     """Whether this client supports tasks/list."""
-    cancel: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
+    cancel: (
+        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
+    ) = MISSING
     """Whether this client supports tasks/cancel."""
     requests: ClientCapabilitiesTasksRequests | MISSING = MISSING
     """Specifies which request types can be augmented with tasks."""
@@ -999,9 +1223,9 @@ class ServerCapabilitiesExperimental(_Model):
     Synthesized from `ServerCapabilities.experimental`.
     """
 
-    __pydantic_extra__: dict[str, dict[str, JsonValue] | list[JsonValue]] = Field(
-        init=False
-    )
+    __pydantic_extra__: dict[
+        str, Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON]
+    ] = Field(init=False)
 
 
 class ServerCapabilitiesPrompts(_Model):
@@ -1054,7 +1278,9 @@ class ServerCapabilitiesTasksRequestsTools(_Model):
     Synthesized from `ServerCapabilities.tasks.requests.tools`.
     """
 
-    call: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
+    call: (
+        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
+    ) = MISSING
     """Whether the server supports task-augmented tools/call requests."""
 
 
@@ -1074,11 +1300,13 @@ class ServerCapabilitiesTasks(_Model):
     Synthesized from `ServerCapabilities.tasks`.
     """
 
-    list_: dict[str, JsonValue] | list[JsonValue] | MISSING = Field(
-        default=MISSING, validation_alias="list", serialization_alias="list"
-    )
+    list_: (
+        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
+    ) = Field(default=MISSING, validation_alias="list", serialization_alias="list")
     """Whether this server supports tasks/list."""
-    cancel: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
+    cancel: (
+        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
+    ) = MISSING
     """Whether this server supports tasks/cancel."""
     requests: ServerCapabilitiesTasksRequests | MISSING = MISSING
     """Specifies which request types can be augmented with tasks."""
@@ -1089,9 +1317,13 @@ class ServerCapabilities(_Model):
 
     experimental: ServerCapabilitiesExperimental | MISSING = MISSING
     """Experimental, non-standard capabilities that the server supports."""
-    logging: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
+    logging: (
+        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
+    ) = MISSING
     """Present if the server supports sending log messages to the client."""
-    completions: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
+    completions: (
+        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
+    ) = MISSING
     """Present if the server supports argument autocompletion suggestions."""
     prompts: ServerCapabilitiesPrompts | MISSING = MISSING
     """Present if the server offers any prompt templates."""
@@ -2217,9 +2449,9 @@ class ToolInputSchemaProperties(_Model):
     Synthesized from `Tool.inputSchema.properties`.
     """
 
-    __pydantic_extra__: dict[str, dict[str, JsonValue] | list[JsonValue]] = Field(
-        init=False
-    )
+    __pydantic_extra__: dict[
+        str, Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON]
+    ] = Field(init=False)
 
 
 class ToolInputSchema(_Model):
@@ -2242,9 +2474,9 @@ class ToolOutputSchemaProperties(_Model):
     Synthesized from `Tool.outputSchema.properties`.
     """
 
-    __pydantic_extra__: dict[str, dict[str, JsonValue] | list[JsonValue]] = Field(
-        init=False
-    )
+    __pydantic_extra__: dict[
+        str, Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON]
+    ] = Field(init=False)
 
 
 class ToolOutputSchema(_Model):
@@ -2794,7 +3026,9 @@ class CreateMessageRequestParams(_Model):
         validation_alias="stopSequences",
         serialization_alias="stopSequences",
     )
-    metadata: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
+    metadata: (
+        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
+    ) = MISSING
     """Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     """
     tools: list[Tool] | MISSING = MISSING
@@ -3766,7 +4000,7 @@ class LegacyTitledEnumSchema(_Model):
 # Untagged: pydantic's smart union picks the best-fitting variant.
 EnumSchema: TypeAlias = Annotated[
     SingleSelectEnumSchema | MultiSelectEnumSchema | LegacyTitledEnumSchema,
-    _ByRequiredKeys(
+    _ByKeys(
         UntitledSingleSelectEnumSchema,
         TitledSingleSelectEnumSchema,
         UntitledMultiSelectEnumSchema,
@@ -3779,7 +4013,7 @@ EnumSchema: TypeAlias = Annotated[
 # Untagged: pydantic's smart union picks the best-fitting variant.
 PrimitiveSchemaDefinition: TypeAlias = Annotated[
     StringSchema | NumberSchema | BooleanSchema | EnumSchema,
-    _ByRequiredKeys(
+    _ByKeys(
         StringSchema,
         NumberSchema,
         BooleanSchema,
@@ -4078,7 +4312,7 @@ ClientNotification: TypeAlias = Annotated[
 
 
 # Untagged: pydantic's smart union picks the best-fitting variant.
-ClientResult: TypeAlias = (
+ClientResult: TypeAlias = Annotated[
     EmptyResult
     | CreateMessageResult
     | ListRootsResult
@@ -4086,8 +4320,18 @@ ClientResult: TypeAlias = (
     | GetTaskResult
     | GetTaskPayloadResult
     | ListTasksResult
-    | CancelTaskResult
-)
+    | CancelTaskResult,
+    _ByKeys(
+        Result,
+        CreateMessageResult,
+        ListRootsResult,
+        ElicitResult,
+        GetTaskResult,
+        GetTaskPayloadResult,
+        ListTasksResult,
+        CancelTaskResult,
+    ),
+]
 
 
 def _discriminate_server_request(value: Any) -> str | None:
@@ -4233,7 +4477,7 @@ ServerNotification: TypeAlias = Annotated[
 
 
 # Untagged: pydantic's smart union picks the best-fitting variant.
-ServerResult: TypeAlias = (
+ServerResult: TypeAlias = Annotated[
     EmptyResult
     | InitializeResult
     | CompleteResult
@@ -4247,8 +4491,24 @@ ServerResult: TypeAlias = (
     | GetTaskResult
     | GetTaskPayloadResult
     | ListTasksResult
-    | CancelTaskResult
-)
+    | CancelTaskResult,
+    _ByKeys(
+        Result,
+        InitializeResult,
+        CompleteResult,
+        GetPromptResult,
+        ListPromptsResult,
+        ListResourceTemplatesResult,
+        ListResourcesResult,
+        ReadResourceResult,
+        CallToolResult,
+        ListToolsResult,
+        GetTaskResult,
+        GetTaskPayloadResult,
+        ListTasksResult,
+        CancelTaskResult,
+    ),
+]
 
 
 # Resolve forward references: recursive types, names used before their definition.

@@ -164,6 +164,23 @@ class _OnError:
             return handler(self.default)
 
 
+def _read_or_default(default: Any) -> GetPydanticSchema:
+    """serde_with ``DefaultOnError`` where the default must be read (an object, a list,
+    a value of another kind): pydantic-core reads the value itself, and only a value
+    that does not read goes on to a Python step that reads the default instead (the
+    left-to-right union of the two), as ``_OnError`` does for every value."""
+
+    def read_default(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        return handler(default)
+
+    def schema(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        value = handler(source)
+        fallback = core_schema.no_info_wrap_validator_function(read_default, value)
+        return core_schema.union_schema([value, fallback], mode="left_to_right")
+
+    return GetPydanticSchema(get_pydantic_core_schema=schema)
+
+
 class _Skipped:
     """An item serde_with ``VecSkipError`` drops (it did not read)."""
 
@@ -342,6 +359,27 @@ def _number_error(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
 _NUMBER = GetPydanticSchema(get_pydantic_core_schema=_number_error)
 
 
+def _plain_json(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """A JSON object or array (``dict[str, JsonValue] | list[JsonValue]``): no value
+    reads as both, so the first member that reads it is the smart union's choice; and
+    it is written as the plain JSON it holds (the union's own writer checks every
+    nested value against ``JsonValue``'s Python-side union, a Python call each)."""
+    schema = handler(source)
+    if schema["type"] == "union":
+        schema = cast(
+            CoreSchema,
+            {
+                **schema,
+                "mode": "left_to_right",
+                "serialization": core_schema.simple_ser_schema("any"),
+            },
+        )
+    return schema
+
+
+_STRUCTURED_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_json)
+
+
 class _InitPlan(NamedTuple):
     """What the constructor of one model accepts and fills in (built on first use)."""
 
@@ -442,8 +480,12 @@ class RequestMessage(_Model):
     """`RequestMessage` (the spec does not describe it)."""
 
     method: str
-    params: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
-    settings: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
+    params: (
+        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
+    ) = MISSING
+    settings: (
+        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
+    ) = MISSING
 
 
 class ResponseMessageError(_Model):
@@ -460,7 +502,9 @@ class ResponseMessageError(_Model):
 class ResponseMessage(_Model):
     """`ResponseMessage` (the spec does not describe it)."""
 
-    result: dict[str, JsonValue] | list[JsonValue] | MISSING = MISSING
+    result: (
+        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
+    ) = MISSING
     error: ResponseMessageError | MISSING = MISSING
 
 
