@@ -5,8 +5,9 @@ for gave.
   JSON) against ``_left_out_when(default)`` on values of the field's own kind;
 - ``_omitted(written)``'s direct comparison of plain values against its JSON
   comparison;
-- ``_on_error(default)`` (pydantic-core's ``on_error``) against ``_OnError`` on good and
-  bad values, absent or not.
+- ``_on_error(default)`` (pydantic-core's ``on_error``) and ``_read_or_default(default)``
+  against ``_OnError``, the Python wrapper the bindings used for every value before, on
+  good and bad values, absent or not.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
+    ValidatorFunctionWrapHandler,
     WrapValidator,
 )
 from pydantic_core import to_jsonable_python
@@ -41,6 +43,25 @@ def _models() -> Any:
 
 
 M = _models()
+
+
+class _OnError:
+    """The reference: serde_with ``DefaultOnError`` as the bindings read it before, a
+    Python wrapper around every value (a value that does not read takes what an absent
+    key gives: the default, or absent)."""
+
+    def __init__(self, default: Any) -> None:
+        self.default = default
+
+    def __call__(self, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        try:
+            return handler(value)
+        except ValidationError:
+            if self.default is MISSING:
+                return MISSING
+            return handler(self.default)
+
+
 # (default, values of the field's kind): the kinds ``_compares_as_json`` admits.
 KINDS: list[tuple[Any, list[Any]]] = [
     ("", ["", "x", " "]),
@@ -86,9 +107,9 @@ def test_on_error_reads_as_the_python_wrapper_did() -> None:
 
     class Old(BaseModel):
         model_config = config
-        flag: Annotated[bool | MISSING, WrapValidator(M._OnError(False))] = MISSING
-        name: Annotated[str | MISSING, WrapValidator(M._OnError(MISSING))] = MISSING
-        size: Annotated[int | None, WrapValidator(M._OnError(None))] = None
+        flag: Annotated[bool | MISSING, WrapValidator(_OnError(False))] = MISSING
+        name: Annotated[str | MISSING, WrapValidator(_OnError(MISSING))] = MISSING
+        size: Annotated[int | None, WrapValidator(_OnError(None))] = None
 
     class New(BaseModel):
         model_config = config
@@ -132,11 +153,11 @@ def test_read_or_default_reads_as_the_python_wrapper_did() -> None:
 
     class Old(BaseModel):
         model_config = config
-        inner: Annotated[Inner, WrapValidator(M._OnError(inner_default))] = Field(
+        inner: Annotated[Inner, WrapValidator(_OnError(inner_default))] = Field(
             default_factory=lambda: Inner(a=True, b=[1])
         )
-        items: Annotated[list[Inner], WrapValidator(M._OnError([]))] = []
-        none: Annotated[int | None, WrapValidator(M._OnError(None))] = None
+        items: Annotated[list[Inner], WrapValidator(_OnError([]))] = []
+        none: Annotated[int | None, WrapValidator(_OnError(None))] = None
 
     class New(BaseModel):
         model_config = config

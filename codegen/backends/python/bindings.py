@@ -50,7 +50,6 @@ _MODEL_HELPERS = (
     "_SKIP_INVALID",
     "_DROP_SKIPPED",
     "_SORTED_KEYS",
-    "_OnError",
     "_on_error",
     "_read_or_default",
     "_omitted",

@@ -151,27 +151,11 @@ def _on_error(default: Any) -> GetPydanticSchema:
     return GetPydanticSchema(get_pydantic_core_schema=schema)
 
 
-class _OnError:
-    """serde_with ``DefaultOnError``: a value that does not read is not an error; the
-    reader takes what an absent key gives (the default, or absent)."""
-
-    def __init__(self, default: Any) -> None:
-        self.default = default
-
-    def __call__(self, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-        try:
-            return handler(value)
-        except ValidationError:
-            if self.default is MISSING:
-                return MISSING
-            return handler(self.default)
-
-
 def _read_or_default(default: Any) -> GetPydanticSchema:
     """serde_with ``DefaultOnError`` where the default must be read (an object, a list,
     a value of another kind): pydantic-core reads the value itself, and only a value
     that does not read goes on to a Python step that reads the default instead (the
-    left-to-right union of the two), as ``_OnError`` does for every value."""
+    left-to-right union of the two); no Python call for a value that reads."""
 
     def read_default(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
         return handler(default)

@@ -22,7 +22,7 @@ FILES: dict[str, str] = {
     "client.py": "dbf851c26664e17b1fda02347fa57331da590ccefd5dc699a3aa97bb5959caec",
     "errors.py": "416459787c414edfce16254e123f22d11a2a25d1dee78777d96b02b3c803cae5",
     "methods.py": "a9df2f23897cb7df76d80d043f24878a0567f5a2c84139d59336f0d308d03768",
-    "models.py": "30d711b9a8b09f583cf5f68f6ebd7a0ee48754e26ec6b7502a295c487cbc063a",
+    "models.py": "19aed73688df5642f853eb4ce193c841ad54064dd3fbd676f69001b4bd19b23a",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "458c0a1e268789af24a0d87d1e63ec75c95e69b1df5ebb8e5ec3eb264f0f7cce",
     "stub_data.py": "e9cc59fa5d11b2d802d6d8c12893d27e0f57f7227a11004e28aaf65b194113d3",
