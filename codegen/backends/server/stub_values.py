@@ -38,11 +38,11 @@ _STRINGS = {
 
 
 def candidates(
-    index: Index, method: ir.Method, mine: list[ir.Example] | None = None
+    index: Index, method: ir.Method, mine: list[ir.Example]
 ) -> list[tuple[str, str]]:
     """The stub result candidates of one request method of ``index.protocol``, best
-    first; ``mine``: the method's examples in spec order, when the caller has grouped
-    them (``examples_by_method``: one pass over the examples, not one per method)."""
+    first; ``mine``: the method's examples in spec order (``examples_by_method``: one
+    pass over the examples for all methods)."""
     out: list[tuple[str, str]] = []
     seen: set[str] = set()
 
@@ -52,8 +52,6 @@ def candidates(
             seen.add(text)
             out.append((origin, text))
 
-    if mine is None:
-        mine = [e for e in index.protocol.examples if e.method == method.wire_name]
     examples: list[tuple[str, Any]] = []
     for example in mine:
         if example.expect is not ir.Expectation.ACCEPT or example.skipped_reason:
