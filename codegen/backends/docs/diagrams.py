@@ -88,15 +88,14 @@ def outgoing(index: Index, decl: ir.Decl) -> list[tuple[str, str, str]]:
 
 
 def users(
-    index: Index, edges: dict[str, list[tuple[str, str, str]]] | None = None
+    edges: dict[str, list[tuple[str, str, str]]],
 ) -> dict[str, list[tuple[str, str, str]]]:
-    """For each declaration, (user, arrow, label) for each declaration that refers to it;
-    ``edges``: ``outgoing`` of every declaration, when the caller has them already."""
+    """For each declaration, (user, arrow, label) for each declaration that refers to it,
+    from ``edges``: each declaration's ``outgoing``, in declaration order."""
     table: dict[str, list[tuple[str, str, str]]] = {}
-    for decl in index.protocol.decls:
-        found = edges[decl.name] if edges is not None else outgoing(index, decl)
+    for user, found in edges.items():
         for target, arrow, label in found:
-            table.setdefault(target, []).append((decl.name, arrow, label))
+            table.setdefault(target, []).append((user, arrow, label))
     return table
 
 
@@ -128,14 +127,12 @@ def _edge(source: str, arrow: str, target: str, label: str) -> str:
 def type_diagram(
     index: Index,
     decl: ir.Decl,
+    out_edges: list[tuple[str, str, str]],
     used_by: list[tuple[str, str, str]],
-    out_edges: list[tuple[str, str, str]] | None = None,
 ) -> str | None:
-    """The diagram of ``decl`` and its neighbours; None when it has none (a lone box
-    would only repeat the table beside it).  ``out_edges``: ``outgoing(index, decl)``,
-    when the caller has it already."""
-    if out_edges is None:
-        out_edges = outgoing(index, decl)
+    """The diagram of ``decl`` and its neighbours (``out_edges``: what it refers to,
+    ``outgoing``; ``used_by``: what refers to it, ``users``); None when it has none (a
+    lone box would only repeat the table beside it)."""
     out_names = list(dict.fromkeys(t for t, _, _ in out_edges))[:MAX_NEIGHBOURS]
     in_names = [
         n

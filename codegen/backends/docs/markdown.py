@@ -126,7 +126,7 @@ class _Docs:
         # Each declaration's references, found once: its diagram and every "used by"
         # line are built from them.
         self.outgoing = {d.name: outgoing(self.index, d) for d in protocol.decls}
-        self.users = users(self.index, self.outgoing)
+        self.users = users(self.outgoing)
         self.decl_order = sorted(protocol.decls, key=lambda d: (d.name.lower(), d.name))
         # One page per declaration; "index" is the types index itself.
         self.page_of = dict(
@@ -236,8 +236,8 @@ class _Docs:
             diagram=type_diagram(
                 self.index,
                 decl,
+                self.outgoing[decl.name],
                 self.users.get(decl.name, []),
-                self.outgoing.get(decl.name),
             ),
             examples=self.examples_by_type.get(decl.name, []),
         )
