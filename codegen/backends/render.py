@@ -115,4 +115,4 @@ def environment_now() -> jinja2.Environment:
 
 def render_template(name: str, **context: object) -> str:
     """Render the template ``name`` with ``context``."""
-    return environment(_OVERRIDE.get()).get_template(name).render(**context)
+    return environment_now().get_template(name).render(**context)

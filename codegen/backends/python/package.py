@@ -86,16 +86,16 @@ def _fields(kind: type) -> tuple[tuple[str, Any], ...]:
 
 # Types known not to be dataclasses (strings, numbers, enums...): asked once per type, not
 # once per value (``dataclasses.is_dataclass`` was a large share of the walk).
-_LEAVES: set[type] = set()
+_NOT_DATACLASSES: set[type] = set()
 
 
 def _node_fields(kind: type) -> tuple[tuple[str, Any], ...] | None:
     """The fields of a dataclass type (see ``_fields``), None for any other type."""
     found = _FIELDS.get(kind)
-    if found is None and kind not in _LEAVES:
+    if found is None and kind not in _NOT_DATACLASSES:
         if dataclasses.is_dataclass(kind):
             return _fields(kind)
-        _LEAVES.add(kind)
+        _NOT_DATACLASSES.add(kind)
     return found
 
 

@@ -587,7 +587,7 @@ def _union_fields(kind: type) -> tuple[str, ...]:
 def _may_hold_union(hint: object, seen: set[type]) -> bool:
     """Whether a value of this annotation may be or contain a union node (when unsure:
     yes)."""
-    if hint in _LEAVES or hint is type(None):
+    if hint in _LEAVES:
         return False
     if isinstance(hint, type):
         if issubclass(hint, enum.Enum):
