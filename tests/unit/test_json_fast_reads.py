@@ -1,7 +1,10 @@
 """A JSON read of the bindings that skips a Python step gives what that step gave.
 
 Any JSON object or array (``_STRUCTURED_JSON``) reads left to right and is written as
-plain JSON: the same verdicts and text as pydantic's smart union of the two.
+plain JSON: the same verdicts and text as pydantic's smart union of the two.  Any JSON
+value (``_ANY_JSON``: ``JsonValue`` and ``dict[str, JsonValue]``) is written by
+pydantic-core's own writer: the same verdicts and text as ``JsonValue``'s writer,
+which picks a member of its tagged union with a Python call per nested value.
 """
 
 from __future__ import annotations
@@ -66,3 +69,70 @@ def test_any_json_object_or_array_reads_and_writes_as_the_smart_union() -> None:
             assert got == _read(plain, text, from_json=from_json), text
     assert _read(fast, "1", from_json=True) == "rejected"
     assert _read(fast, "{}", from_json=True) == "{}"
+
+
+_ANY_VALUES: list[Any] = [
+    {"a": [1, 2.5, {"b": None}], "c": "d", "e": True, "f": False},
+    [1, {"x": [{}]}, "s", -0.0, 1.0, 1e300, 10**40, -(10**30)],
+    {"é": "ü\u2028", "tab\t": "\u0000", "": [[], {}]},
+    {"nested": {"deeper": {"deepest": [None, True, 0]}}},
+    {},
+    [],
+    "x",
+    "",
+    1,
+    0.5,
+    None,
+    True,
+]
+
+
+def test_any_json_reads_as_json_value_and_writes_the_same_text() -> None:
+    marker = _module("mcp")._ANY_JSON
+    pairs = [
+        (Annotated[JsonValue, marker], JsonValue),
+        (Annotated[dict[str, JsonValue], marker], dict[str, JsonValue]),
+    ]
+    for fast_type, plain_type in pairs:
+        fast: TypeAdapter[Any] = TypeAdapter(fast_type)
+        plain: TypeAdapter[Any] = TypeAdapter(plain_type)
+        schema: Any = fast.core_schema
+        schema = schema.get("schema", schema)  # under its definitions
+        assert schema["serialization"] == {"type": "any"}
+        for value in _ANY_VALUES:
+            text = json.dumps(value)
+            for from_json in (True, False):
+                got = _read(fast, text, from_json=from_json)
+                assert got == _read(plain, text, from_json=from_json), (fast_type, text)
+        # Python-side output too: what a server answers with (``mode="json"``).
+        for value in _ANY_VALUES:
+            try:
+                held = plain.validate_python(value)
+            except ValidationError:
+                continue
+            assert fast.dump_python(held, mode="json") == plain.dump_python(
+                held, mode="json"
+            )
+    object_only: TypeAdapter[Any] = TypeAdapter(pairs[1][0])
+    assert _read(object_only, "[1]", from_json=True) == "rejected"
+    assert _read(object_only, '"x"', from_json=True) == "rejected"
+    any_value: TypeAdapter[Any] = TypeAdapter(pairs[0][0])
+    assert _read(any_value, '{"a": ', from_json=True) == "rejected"
+    # pydantic's JSON reader takes NaN for JsonValue; both writers write it as null.
+    plain_value: TypeAdapter[Any] = TypeAdapter(JsonValue)
+    assert _read(any_value, "NaN", from_json=True) == _read(
+        plain_value, "NaN", from_json=True
+    )
+
+
+def test_extra_keys_and_error_data_are_written_by_the_plain_writer() -> None:
+    """Where the bindings hold any JSON (a model's extra keys, an error's ``data``), the
+    field carries the plain writer."""
+    models = _module("mcp")
+    result = models.Result.__pydantic_core_schema__
+    assert "'serialization': {'type': 'any'}" in repr(result)
+    written = models.Result.model_validate_json(
+        '{"k": {"n": [1, 2.0, "x", null]}, "_meta": {}}', by_name=False
+    ).model_dump_json(by_alias=True)
+    assert json.loads(written) == {"k": {"n": [1, 2.0, "x", None]}, "_meta": {}}
+    assert '"n":[1,2.0,"x",null]' in written

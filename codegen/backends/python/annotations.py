@@ -9,7 +9,8 @@ Guarantees: annotations are valid under ``from __future__ import annotations`` a
 strict as the wire (``@minimum``/``@maximum`` become ``ge``/``le``, ``@pattern`` a
 ``pattern``; ``@format`` is an annotation of the JSON Schema only, as in JSON Schema): non-string literals carry an exact-type guard
 (``_EXACT_INT`` / ``_EXACT_BOOL``), open enums also accept their wire type
-(``_LEFT_TO_RIGHT``); a reference to an unknown declaration is ``JsonValue``.
+(``_LEFT_TO_RIGHT``); a reference to an unknown declaration is any JSON
+(``ANY_JSON``: ``JsonValue`` written as plain JSON, ``_ANY_JSON``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,13 @@ from codegen.backends.python.text import json_kind, py_literal
 from codegen.backends.wire_formats import pattern_of
 from codegen.ir.index import Index
 
-__all__ = ["TypeAnnotator"]
+__all__ = ["ANY_JSON", "ANY_JSON_OBJECT", "TypeAnnotator"]
+
+# Any JSON value, and any JSON object: read as pydantic's ``JsonValue`` reads them,
+# written by pydantic-core's own JSON writer (``_ANY_JSON``) rather than ``JsonValue``'s,
+# which makes a Python call for every nested value.
+ANY_JSON = "Annotated[JsonValue, _ANY_JSON]"
+ANY_JSON_OBJECT = "Annotated[dict[str, JsonValue], _ANY_JSON]"
 
 
 class TypeAnnotator:
@@ -54,7 +61,7 @@ class TypeAnnotator:
         if isinstance(expr, ir.Ref):
             decl = self.index.get(expr.name)
             if decl is None:
-                return "JsonValue"
+                return ANY_JSON
             if isinstance(decl, ir.EnumDecl):
                 return self._enum_annotation(decl)
             return self.names[decl.name]
@@ -85,7 +92,7 @@ class TypeAnnotator:
         if isinstance(expr, ir.AnyJson):
             if expr.structured:
                 return "Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON]"
-            return "dict[str, JsonValue]" if expr.object_only else "JsonValue"
+            return ANY_JSON_OBJECT if expr.object_only else ANY_JSON
         return self._union_annotation(expr, strict)
 
     def _enum_annotation(self, enum: ir.EnumDecl) -> str:

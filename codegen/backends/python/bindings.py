@@ -55,6 +55,7 @@ _MODEL_HELPERS = (
     "_omitted",
     "_NUMBER",
     "_STRUCTURED_JSON",
+    "_ANY_JSON",
 )
 # What a generated package needs (also stated in its pyproject, README and import check:
 # the models use ``pydantic.MISSING``, which older releases do not export on Python 3.11).

@@ -22,7 +22,7 @@ import json
 from dataclasses import replace
 
 from codegen import ir, naming
-from codegen.backends.python.annotations import TypeAnnotator
+from codegen.backends.python.annotations import ANY_JSON, TypeAnnotator
 from codegen.backends.python.imports import names_in
 from codegen.backends.python.names import tag_overrides
 from codegen.backends.python.text import docstring, lifecycle_text, py_literal
@@ -380,7 +380,7 @@ class DeclBuilder(TypeAnnotator):
                 comment=(
                     f"{alias.name} is defined outside this spec: any JSON value.",
                 ),
-                value="JsonValue",
+                value=ANY_JSON,
                 exported=alias.exported,
             )
         target = self.annotation(alias.target, strict=True)
@@ -438,9 +438,7 @@ def _is_instance_of(value: object, kind: ir.PrimitiveKind) -> bool:
 
 def _admits_none(annotation: str) -> bool:
     return (
-        annotation == "JsonValue"
-        or annotation.endswith("| None")
-        or annotation == "None"
+        annotation == ANY_JSON or annotation.endswith("| None") or annotation == "None"
     )
 
 

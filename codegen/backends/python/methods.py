@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 
 from codegen import ir, naming
-from codegen.backends.python.annotations import TypeAnnotator
+from codegen.backends.python.annotations import ANY_JSON, ANY_JSON_OBJECT, TypeAnnotator
 from codegen.backends.python.text import docstring, lifecycle_text
 from codegen.backends.python.views import MethodView
 
@@ -42,14 +42,17 @@ def method_views(types: TypeAnnotator) -> list[MethodView]:
     for method in types.protocol.methods:
         function = functions[method.wire_name]
         request = method.kind is ir.MethodKind.REQUEST
-        params = types.annotation(method.params) if method.params is not None else None
-        if params is not None and method.params_optional:
-            params = f"{params} | None"  # None: the message has no params key
-        result: str | None = None
+        params_type = (
+            types.annotation(method.params) if method.params is not None else None
+        )
+        if params_type is not None and method.params_optional:
+            params_type = f"{params_type} | None"  # None: the message has no params key
+        result_type: str | None = None
         if request:
-            result = (
+            result_type = (
                 types.annotation(method.result) if method.result is not None else "None"
             )
+        params, result = _signature(params_type), _signature(result_type)
         constant = function.upper().strip("_")
         views.append(
             MethodView(
@@ -72,6 +75,19 @@ def method_views(types: TypeAnnotator) -> list[MethodView]:
                 doc=docstring(method_doc(method), "    "),
                 jsonrpc=jsonrpc,
                 params_optional=params is not None and method.params_optional,
+                params_type=params_type,
+                result_type=result_type,
             )
         )
     return views
+
+
+def _signature(annotation: str | None) -> str | None:
+    """The annotation as handlers and calls spell it: any JSON as ``JsonValue``, without
+    the writer marker only the adapters need (the signatures' modules do not import it).
+    """
+    if annotation is None:
+        return None
+    return annotation.replace(ANY_JSON_OBJECT, "dict[str, JsonValue]").replace(
+        ANY_JSON, "JsonValue"
+    )

@@ -25,6 +25,7 @@ from types import UnionType
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from codegen import ir, naming
+from codegen.backends.python.annotations import ANY_JSON_OBJECT
 from codegen.backends.python.decls import DeclBuilder, _is_literal_like
 from codegen.backends.python.names import (
     has_untagged_fallback,
@@ -432,7 +433,7 @@ class UnionBuilder(DeclBuilder):
         fallback = "None"
         if union.open:
             unknown = ir.Variant(_UNKNOWN_TAG, ir.AnyJson(object_only=True))
-            members.append((unknown, "dict[str, JsonValue]", None))
+            members.append((unknown, ANY_JSON_OBJECT, None))
             fallback = (
                 f"{json.dumps(_UNKNOWN_TAG)} if {json.dumps(key)} in value else None"
             )

@@ -94,3 +94,7 @@ class MethodView:
     doc: str
     jsonrpc: bool
     params_optional: bool = False
+    # What the adapters read and write: ``params``/``result`` with the schema markers
+    # that signatures leave out (``_ANY_JSON``).
+    params_type: str | None = None
+    result_type: str | None = None

@@ -400,6 +400,20 @@ def _plain_json(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
 _STRUCTURED_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_json)
 
 
+def _plain_writer(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """Any JSON value (``JsonValue``, ``dict[str, JsonValue]``), read as pydantic reads
+    it and written as the plain JSON it holds: ``JsonValue``'s own writer picks the
+    member of its Python-side tagged union for every nested value, a Python call each,
+    to write the same JSON."""
+    return cast(
+        CoreSchema,
+        {**handler(source), "serialization": core_schema.simple_ser_schema("any")},
+    )
+
+
+_ANY_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_writer)
+
+
 class _InitPlan(NamedTuple):
     """What the constructor of one model accepts and fills in (built on first use)."""
 
@@ -501,7 +515,7 @@ class Error(_Model):
 
     code: Annotated[int, Field(ge=-2147483648, le=2147483647)]
     message: str
-    data: Annotated[JsonValue | MISSING, _omitted(None)] = MISSING
+    data: Annotated[Annotated[JsonValue, _ANY_JSON] | MISSING, _omitted(None)] = MISSING
 
     @model_validator(mode="before")
     @classmethod

@@ -416,6 +416,20 @@ def _plain_json(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
 _STRUCTURED_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_json)
 
 
+def _plain_writer(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """Any JSON value (``JsonValue``, ``dict[str, JsonValue]``), read as pydantic reads
+    it and written as the plain JSON it holds: ``JsonValue``'s own writer picks the
+    member of its Python-side tagged union for every nested value, a Python call each,
+    to write the same JSON."""
+    return cast(
+        CoreSchema,
+        {**handler(source), "serialization": core_schema.simple_ser_schema("any")},
+    )
+
+
+_ANY_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_writer)
+
+
 class _InitPlan(NamedTuple):
     """What the constructor of one model accepts and fills in (built on first use)."""
 
@@ -3238,18 +3252,16 @@ class SessionUpdateToolCall(_Model):
 
     Default when absent: `[]`.
     """
-    raw_input: Annotated[JsonValue | MISSING, _omitted(None), _on_error(MISSING)] = (
-        Field(
-            default=MISSING, validation_alias="rawInput", serialization_alias="rawInput"
-        )
+    raw_input: Annotated[
+        Annotated[JsonValue, _ANY_JSON] | MISSING, _omitted(None), _on_error(MISSING)
+    ] = Field(
+        default=MISSING, validation_alias="rawInput", serialization_alias="rawInput"
     )
     """Raw input parameters sent to the tool."""
-    raw_output: Annotated[JsonValue | MISSING, _omitted(None), _on_error(MISSING)] = (
-        Field(
-            default=MISSING,
-            validation_alias="rawOutput",
-            serialization_alias="rawOutput",
-        )
+    raw_output: Annotated[
+        Annotated[JsonValue, _ANY_JSON] | MISSING, _omitted(None), _on_error(MISSING)
+    ] = Field(
+        default=MISSING, validation_alias="rawOutput", serialization_alias="rawOutput"
     )
     """Raw output returned by the tool."""
     meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
@@ -3302,18 +3314,16 @@ class SessionUpdateToolCallUpdate(_Model):
         _on_error(MISSING),
     ] = MISSING
     """Replace the locations collection."""
-    raw_input: Annotated[JsonValue | MISSING, _omitted(None), _on_error(MISSING)] = (
-        Field(
-            default=MISSING, validation_alias="rawInput", serialization_alias="rawInput"
-        )
+    raw_input: Annotated[
+        Annotated[JsonValue, _ANY_JSON] | MISSING, _omitted(None), _on_error(MISSING)
+    ] = Field(
+        default=MISSING, validation_alias="rawInput", serialization_alias="rawInput"
     )
     """Update the raw input."""
-    raw_output: Annotated[JsonValue | MISSING, _omitted(None), _on_error(MISSING)] = (
-        Field(
-            default=MISSING,
-            validation_alias="rawOutput",
-            serialization_alias="rawOutput",
-        )
+    raw_output: Annotated[
+        Annotated[JsonValue, _ANY_JSON] | MISSING, _omitted(None), _on_error(MISSING)
+    ] = Field(
+        default=MISSING, validation_alias="rawOutput", serialization_alias="rawOutput"
     )
     """Update the raw output."""
     meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
@@ -5820,7 +5830,7 @@ class OtherMultiSelectItems(_Model):
     requests.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     type: str
     """Custom or future multi-select item type.
 
@@ -6317,7 +6327,7 @@ class OtherElicitationPropertySchema(_Model):
     requests.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     type: str
     """Custom or future elicitation property schema type.
 
@@ -6779,7 +6789,7 @@ class CreateElicitationRequestOtherSession(_Model):
     Synthesized from `CreateElicitationRequestOther with mode: OtherElicitationMode::Session`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     mode: str
     """Custom or future elicitation mode.
 
@@ -6852,7 +6862,7 @@ class CreateElicitationRequestOtherRequest(_Model):
     Synthesized from `CreateElicitationRequestOther with mode: OtherElicitationMode::Request`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     mode: str
     """Custom or future elicitation mode.
 
@@ -7134,7 +7144,7 @@ class OtherElicitationModeSession(_Model):
     Synthesized from `OtherElicitationMode with scope: ElicitationScope::Session`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     mode: str
     """Custom or future elicitation mode.
 
@@ -7178,7 +7188,7 @@ class OtherElicitationModeRequest(_Model):
     Synthesized from `OtherElicitationMode with scope: ElicitationScope::Request`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     mode: str
     """Custom or future elicitation mode.
 
@@ -7418,7 +7428,7 @@ class CreateElicitationResponseOther(_Model):
     Synthesized from `CreateElicitationResponse with action: ElicitationAction::Other`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     action: str
     """Custom or future elicitation action.
 
@@ -7559,7 +7569,7 @@ class OtherElicitationAction(_Model):
     responses.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     action: str
     """Custom or future elicitation action.
 
@@ -7654,7 +7664,9 @@ class Error(_Model):
     """A string providing a short description of the error.
     The message should be limited to a concise single sentence.
     """
-    data: Annotated[JsonValue | MISSING, _omitted(None), _on_error(MISSING)] = MISSING
+    data: Annotated[
+        Annotated[JsonValue, _ANY_JSON] | MISSING, _omitted(None), _on_error(MISSING)
+    ] = MISSING
     """Optional primitive or structured value that contains additional information about the error.
     This may include debugging information or context-specific details.
     """
@@ -7674,7 +7686,7 @@ and use the reserved range (-32000 to -32099) for protocol-specific errors.
 """
 
 
-Meta: TypeAlias = dict[str, JsonValue]
+Meta: TypeAlias = Annotated[dict[str, JsonValue], _ANY_JSON]
 """Value attached to a given ACP type on the `_meta` field.
 
 The _meta property is reserved by ACP to allow clients and agents to attach
@@ -7685,7 +7697,7 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/exte
 """
 
 
-ExtRequest: TypeAlias = JsonValue
+ExtRequest: TypeAlias = Annotated[JsonValue, _ANY_JSON]
 """Allows for sending an arbitrary request that is not part of the ACP spec.
 Extension methods provide a way to add custom functionality while maintaining
 protocol compatibility.
@@ -7694,7 +7706,7 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/exte
 """
 
 
-ExtResponse: TypeAlias = JsonValue
+ExtResponse: TypeAlias = Annotated[JsonValue, _ANY_JSON]
 """Allows for sending an arbitrary response to an [`ExtRequest`] that is not part of the ACP spec.
 Extension methods provide a way to add custom functionality while maintaining
 protocol compatibility.
@@ -7703,7 +7715,7 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/exte
 """
 
 
-ExtNotification: TypeAlias = JsonValue
+ExtNotification: TypeAlias = Annotated[JsonValue, _ANY_JSON]
 """Allows the Agent to send an arbitrary notification that is not part of the ACP spec.
 Extension notifications provide a way to send one-way messages for custom functionality
 while maintaining protocol compatibility.
@@ -7938,18 +7950,16 @@ class ToolCall(_Model):
 
     Default when absent: `[]`.
     """
-    raw_input: Annotated[JsonValue | MISSING, _omitted(None), _on_error(MISSING)] = (
-        Field(
-            default=MISSING, validation_alias="rawInput", serialization_alias="rawInput"
-        )
+    raw_input: Annotated[
+        Annotated[JsonValue, _ANY_JSON] | MISSING, _omitted(None), _on_error(MISSING)
+    ] = Field(
+        default=MISSING, validation_alias="rawInput", serialization_alias="rawInput"
     )
     """Raw input parameters sent to the tool."""
-    raw_output: Annotated[JsonValue | MISSING, _omitted(None), _on_error(MISSING)] = (
-        Field(
-            default=MISSING,
-            validation_alias="rawOutput",
-            serialization_alias="rawOutput",
-        )
+    raw_output: Annotated[
+        Annotated[JsonValue, _ANY_JSON] | MISSING, _omitted(None), _on_error(MISSING)
+    ] = Field(
+        default=MISSING, validation_alias="rawOutput", serialization_alias="rawOutput"
     )
     """Raw output returned by the tool."""
     meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
@@ -8021,18 +8031,16 @@ class ToolCallUpdate(_Model):
         _on_error(MISSING),
     ] = MISSING
     """Replace the locations collection."""
-    raw_input: Annotated[JsonValue | MISSING, _omitted(None), _on_error(MISSING)] = (
-        Field(
-            default=MISSING, validation_alias="rawInput", serialization_alias="rawInput"
-        )
+    raw_input: Annotated[
+        Annotated[JsonValue, _ANY_JSON] | MISSING, _omitted(None), _on_error(MISSING)
+    ] = Field(
+        default=MISSING, validation_alias="rawInput", serialization_alias="rawInput"
     )
     """Update the raw input."""
-    raw_output: Annotated[JsonValue | MISSING, _omitted(None), _on_error(MISSING)] = (
-        Field(
-            default=MISSING,
-            validation_alias="rawOutput",
-            serialization_alias="rawOutput",
-        )
+    raw_output: Annotated[
+        Annotated[JsonValue, _ANY_JSON] | MISSING, _omitted(None), _on_error(MISSING)
+    ] = Field(
+        default=MISSING, validation_alias="rawOutput", serialization_alias="rawOutput"
     )
     """Update the raw output."""
     meta: Annotated[Meta | None | MISSING, _omitted(None), _on_error(MISSING)] = Field(
@@ -8081,18 +8089,16 @@ class ToolCallUpdateFields(_Model):
         _on_error(MISSING),
     ] = MISSING
     """Replace the locations collection."""
-    raw_input: Annotated[JsonValue | MISSING, _omitted(None), _on_error(MISSING)] = (
-        Field(
-            default=MISSING, validation_alias="rawInput", serialization_alias="rawInput"
-        )
+    raw_input: Annotated[
+        Annotated[JsonValue, _ANY_JSON] | MISSING, _omitted(None), _on_error(MISSING)
+    ] = Field(
+        default=MISSING, validation_alias="rawInput", serialization_alias="rawInput"
     )
     """Update the raw input."""
-    raw_output: Annotated[JsonValue | MISSING, _omitted(None), _on_error(MISSING)] = (
-        Field(
-            default=MISSING,
-            validation_alias="rawOutput",
-            serialization_alias="rawOutput",
-        )
+    raw_output: Annotated[
+        Annotated[JsonValue, _ANY_JSON] | MISSING, _omitted(None), _on_error(MISSING)
+    ] = Field(
+        default=MISSING, validation_alias="rawOutput", serialization_alias="rawOutput"
     )
     """Update the raw output."""
 

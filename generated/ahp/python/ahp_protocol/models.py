@@ -626,6 +626,20 @@ def _plain_json(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
 _STRUCTURED_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_json)
 
 
+def _plain_writer(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """Any JSON value (``JsonValue``, ``dict[str, JsonValue]``), read as pydantic reads
+    it and written as the plain JSON it holds: ``JsonValue``'s own writer picks the
+    member of its Python-side tagged union for every nested value, a Python call each,
+    to write the same JSON."""
+    return cast(
+        CoreSchema,
+        {**handler(source), "serialization": core_schema.simple_ser_schema("any")},
+    )
+
+
+_ANY_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_writer)
+
+
 class _InitPlan(NamedTuple):
     """What the constructor of one model accepts and fills in (built on first use)."""
 
@@ -887,7 +901,7 @@ class CreateSessionParams(_Model):
     """Fork from an existing session. The new session is populated with content
     from the source session up to and including the specified turn's response.
     """
-    config: dict[str, JsonValue] | MISSING = MISSING
+    config: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = MISSING
     """Agent-specific configuration values collected via `resolveSessionConfig`.
     Keys and values correspond to the schema returned by the server.
     """
@@ -1176,7 +1190,7 @@ class ResolveSessionConfigParams(_Model):
         serialization_alias="workingDirectory",
     )
     """Working directory for the session"""
-    config: dict[str, JsonValue] | MISSING = MISSING
+    config: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = MISSING
     """Current user-filled configuration values"""
 
 
@@ -1188,7 +1202,7 @@ class ResolveSessionConfigResult(_Model):
     )
     """JSON Schema describing available configuration properties given the current context
     """
-    values: dict[str, JsonValue]
+    values: dict[str, Annotated[JsonValue, _ANY_JSON]]
     """Current configuration values (echoed back with server-resolved defaults applied)
     """
 
@@ -1215,7 +1229,7 @@ class SessionConfigCompletionsParams(_Model):
         serialization_alias="workingDirectory",
     )
     """Working directory for the session"""
-    config: dict[str, JsonValue] | MISSING = MISSING
+    config: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = MISSING
     """Current user-filled configuration values (provides context for the query)"""
     property: str
     """Property id from the schema to query values for"""
@@ -1562,7 +1576,7 @@ class SessionState(_Model):
     Client-provided customizations are available on
     activeClient.customizations (`SessionActiveClient.customizations`).
     """
-    meta: dict[str, JsonValue] | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """Additional provider-specific metadata for this session.
@@ -1658,7 +1672,7 @@ class ConfigPropertySchema(_Model):
     """JSON Schema: human-readable label for the property"""
     description: str | MISSING = MISSING
     """JSON Schema: description / tooltip"""
-    default: JsonValue | MISSING = MISSING
+    default: Annotated[JsonValue, _ANY_JSON] | MISSING = MISSING
     """JSON Schema: default value"""
     enum: list[str] | MISSING = MISSING
     """JSON Schema: allowed values (typically used with `string` type)"""
@@ -1712,7 +1726,7 @@ class RootConfigState(_Model):
         validation_alias="schema", serialization_alias="schema"
     )
     """JSON Schema describing available configuration properties"""
-    values: dict[str, JsonValue]
+    values: dict[str, Annotated[JsonValue, _ANY_JSON]]
     """Current configuration values"""
 
 
@@ -1731,7 +1745,7 @@ class SessionConfigPropertySchema(_Model):
     """JSON Schema: human-readable label for the property"""
     description: str | MISSING = MISSING
     """JSON Schema: description / tooltip"""
-    default: JsonValue | MISSING = MISSING
+    default: Annotated[JsonValue, _ANY_JSON] | MISSING = MISSING
     """JSON Schema: default value"""
     enum: list[str] | MISSING = MISSING
     """JSON Schema: allowed values (typically used with `string` type)"""
@@ -1797,7 +1811,7 @@ class SessionConfigState(_Model):
         validation_alias="schema", serialization_alias="schema"
     )
     """JSON Schema describing available configuration properties"""
-    values: dict[str, JsonValue]
+    values: dict[str, Annotated[JsonValue, _ANY_JSON]]
     """Current configuration values"""
 
 
@@ -2533,7 +2547,7 @@ class ToolCallBase(_Model):
     When set, the identified client is responsible for executing the tool and
     dispatching `session/toolCallComplete` with the result.
     """
-    meta: dict[str, JsonValue] | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """Additional provider-specific metadata for this tool call.
@@ -2582,7 +2596,7 @@ class ToolCallResult(_Model):
 
     This mirrors the `content` field of MCP `CallToolResult`.
     """
-    structured_content: dict[str, JsonValue] | MISSING = Field(
+    structured_content: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING,
         validation_alias="structuredContent",
         serialization_alias="structuredContent",
@@ -2622,7 +2636,7 @@ class ToolCallStreamingState(_Model):
     When set, the identified client is responsible for executing the tool and
     dispatching `session/toolCallComplete` with the result.
     """
-    meta: dict[str, JsonValue] | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """Additional provider-specific metadata for this tool call.
@@ -2684,7 +2698,7 @@ class ToolCallPendingConfirmationState(_Model):
     When set, the identified client is responsible for executing the tool and
     dispatching `session/toolCallComplete` with the result.
     """
-    meta: dict[str, JsonValue] | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """Additional provider-specific metadata for this tool call.
@@ -2750,7 +2764,7 @@ class ToolCallRunningState(_Model):
     When set, the identified client is responsible for executing the tool and
     dispatching `session/toolCallComplete` with the result.
     """
-    meta: dict[str, JsonValue] | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """Additional provider-specific metadata for this tool call.
@@ -2813,7 +2827,7 @@ class ToolCallPendingResultConfirmationState(_Model):
     When set, the identified client is responsible for executing the tool and
     dispatching `session/toolCallComplete` with the result.
     """
-    meta: dict[str, JsonValue] | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """Additional provider-specific metadata for this tool call.
@@ -2842,7 +2856,7 @@ class ToolCallPendingResultConfirmationState(_Model):
 
     This mirrors the `content` field of MCP `CallToolResult`.
     """
-    structured_content: dict[str, JsonValue] | MISSING = Field(
+    structured_content: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING,
         validation_alias="structuredContent",
         serialization_alias="structuredContent",
@@ -2892,7 +2906,7 @@ class ToolCallCompletedState(_Model):
     When set, the identified client is responsible for executing the tool and
     dispatching `session/toolCallComplete` with the result.
     """
-    meta: dict[str, JsonValue] | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """Additional provider-specific metadata for this tool call.
@@ -2921,7 +2935,7 @@ class ToolCallCompletedState(_Model):
 
     This mirrors the `content` field of MCP `CallToolResult`.
     """
-    structured_content: dict[str, JsonValue] | MISSING = Field(
+    structured_content: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING,
         validation_alias="structuredContent",
         serialization_alias="structuredContent",
@@ -2971,7 +2985,7 @@ class ToolCallCancelledState(_Model):
     When set, the identified client is responsible for executing the tool and
     dispatching `session/toolCallComplete` with the result.
     """
-    meta: dict[str, JsonValue] | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """Additional provider-specific metadata for this tool call.
@@ -3137,7 +3151,7 @@ class ToolDefinition(_Model):
     """
     annotations: ToolAnnotations | MISSING = MISSING
     """Behavioral hints about the tool. All properties are advisory."""
-    meta: dict[str, JsonValue] | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """Additional provider-specific metadata.
@@ -3732,13 +3746,13 @@ class Snapshot(_Model):
 
 
 # ActionEnvelope is defined outside this spec: any JSON value.
-ActionEnvelope: TypeAlias = JsonValue
+ActionEnvelope: TypeAlias = Annotated[JsonValue, _ANY_JSON]
 """An action envelope, defined in actions.ts (not part of this spec); accepted as any JSON value.
 """
 
 
 # StateAction is defined outside this spec: any JSON value.
-StateAction: TypeAlias = JsonValue
+StateAction: TypeAlias = Annotated[JsonValue, _ANY_JSON]
 """A state action, defined in actions.ts (not part of this spec); accepted as any JSON value.
 """
 

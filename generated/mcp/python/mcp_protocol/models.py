@@ -627,6 +627,20 @@ def _plain_json(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
 _STRUCTURED_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_json)
 
 
+def _plain_writer(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """Any JSON value (``JsonValue``, ``dict[str, JsonValue]``), read as pydantic reads
+    it and written as the plain JSON it holds: ``JsonValue``'s own writer picks the
+    member of its Python-side tagged union for every nested value, a Python call each,
+    to write the same JSON."""
+    return cast(
+        CoreSchema,
+        {**handler(source), "serialization": core_schema.simple_ser_schema("any")},
+    )
+
+
+_ANY_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_writer)
+
+
 class _InitPlan(NamedTuple):
     """What the constructor of one model accepts and fills in (built on first use)."""
 
@@ -821,7 +835,7 @@ class RequestParamsMeta(_Model):
     Synthesized from `RequestParams._meta`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     progress_token: ProgressToken | MISSING = Field(
         default=MISSING,
         validation_alias="progressToken",
@@ -856,7 +870,7 @@ class NotificationParamsMeta(_Model):
     Synthesized from `NotificationParams._meta`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class NotificationParams(_Model):
@@ -884,13 +898,13 @@ class ResultMeta(_Model):
     Synthesized from `Result._meta`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class Result(_Model):
     """`Result` (the spec does not describe it)."""
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     meta: ResultMeta | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
@@ -906,7 +920,7 @@ class Error(_Model):
     message: str
     """A short description of the error. The message SHOULD be limited to a concise single sentence.
     """
-    data: JsonValue | MISSING = MISSING
+    data: Annotated[JsonValue, _ANY_JSON] | MISSING = MISSING
     """Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     """
 
@@ -924,7 +938,7 @@ class URLElicitationRequiredErrorErrorData(_Model):
     Synthesized from `URLElicitationRequiredError.error.data`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     elicitations: list[ElicitRequestURLParams]
 
 
@@ -1038,7 +1052,7 @@ class InitializeResult(_Model):
     Extends Result (their fields are inlined, in wire order).
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     meta: ResultMeta | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
@@ -1510,7 +1524,7 @@ class PaginatedResult(_Model):
     Extends Result (their fields are inlined, in wire order).
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     meta: ResultMeta | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
@@ -1542,7 +1556,7 @@ class ListResourcesResult(_Model):
     Extends PaginatedResult (their fields are inlined, in wire order).
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     meta: ResultMeta | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
@@ -1575,7 +1589,7 @@ class ListResourceTemplatesResult(_Model):
     Extends PaginatedResult (their fields are inlined, in wire order).
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     meta: ResultMeta | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
@@ -1642,7 +1656,7 @@ class ReadResourceResult(_Model):
     Extends Result (their fields are inlined, in wire order).
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     meta: ResultMeta | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
@@ -1751,7 +1765,7 @@ class ResourceMeta(_Model):
     Synthesized from `Resource._meta`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class Resource(_Model):
@@ -1813,7 +1827,7 @@ class ResourceTemplateMeta(_Model):
     Synthesized from `ResourceTemplate._meta`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class ResourceTemplate(_Model):
@@ -1874,7 +1888,7 @@ class ResourceContentsMeta(_Model):
     Synthesized from `ResourceContents._meta`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class ResourceContents(_Model):
@@ -1954,7 +1968,7 @@ class ListPromptsResult(_Model):
     Extends PaginatedResult (their fields are inlined, in wire order).
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     meta: ResultMeta | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
@@ -2013,7 +2027,7 @@ class GetPromptResult(_Model):
     Extends Result (their fields are inlined, in wire order).
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     meta: ResultMeta | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
@@ -2030,7 +2044,7 @@ class PromptMeta(_Model):
     Synthesized from `Prompt._meta`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class Prompt(_Model):
@@ -2176,7 +2190,7 @@ class EmbeddedResourceMeta(_Model):
     Synthesized from `EmbeddedResource._meta`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class EmbeddedResource(_Model):
@@ -2226,7 +2240,7 @@ class ListToolsResult(_Model):
     Extends PaginatedResult (their fields are inlined, in wire order).
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     meta: ResultMeta | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
@@ -2247,7 +2261,7 @@ class CallToolResultStructuredContent(_Model):
     Synthesized from `CallToolResult.structuredContent`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class CallToolResult(_Model):
@@ -2256,7 +2270,7 @@ class CallToolResult(_Model):
     Extends Result (their fields are inlined, in wire order).
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     meta: ResultMeta | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
@@ -2296,7 +2310,7 @@ class CallToolRequestParamsArguments(_Model):
     Synthesized from `CallToolRequestParams.arguments`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class CallToolRequestParams(_Model):
@@ -2483,7 +2497,7 @@ class ToolMeta(_Model):
     Synthesized from `Tool._meta`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class Tool(_Model):
@@ -2614,7 +2628,7 @@ class CreateTaskResult(_Model):
     Extends Result (their fields are inlined, in wire order).
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     meta: ResultMeta | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
@@ -2651,7 +2665,7 @@ class GetTaskResult(_Model):
     Extends Result, Task (their fields are inlined, in wire order).
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     meta: ResultMeta | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
@@ -2720,7 +2734,7 @@ class GetTaskPayloadResult(_Model):
     Extends Result (their fields are inlined, in wire order).
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     meta: ResultMeta | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
@@ -2756,7 +2770,7 @@ class CancelTaskResult(_Model):
     Extends Result, Task (their fields are inlined, in wire order).
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     meta: ResultMeta | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
@@ -2813,7 +2827,7 @@ class ListTasksResult(_Model):
     Extends PaginatedResult (their fields are inlined, in wire order).
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     meta: ResultMeta | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
@@ -2926,7 +2940,7 @@ class LoggingMessageNotificationParams(_Model):
     """The severity of this log message."""
     logger: str | MISSING = MISSING
     """An optional name of the logger issuing this message."""
-    data: JsonValue
+    data: Annotated[JsonValue, _ANY_JSON]
     """The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     """
 
@@ -3059,7 +3073,7 @@ class CreateMessageResult(_Model):
     Extends Result, SamplingMessage (their fields are inlined, in wire order).
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     role: Role
     content: SamplingMessageContent
     meta: SamplingMessageMeta | MISSING = Field(
@@ -3254,7 +3268,7 @@ class SamplingMessageMeta(_Model):
     Synthesized from `SamplingMessage._meta`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class SamplingMessage(_Model):
@@ -3360,7 +3374,7 @@ class TextContentMeta(_Model):
     Synthesized from `TextContent._meta`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class ImageContentMeta(_Model):
@@ -3369,7 +3383,7 @@ class ImageContentMeta(_Model):
     Synthesized from `ImageContent._meta`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class AudioContentMeta(_Model):
@@ -3378,7 +3392,7 @@ class AudioContentMeta(_Model):
     Synthesized from `AudioContent._meta`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class ToolUseContentInput(_Model):
@@ -3387,7 +3401,7 @@ class ToolUseContentInput(_Model):
     Synthesized from `ToolUseContent.input`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class ToolUseContentMeta(_Model):
@@ -3396,7 +3410,7 @@ class ToolUseContentMeta(_Model):
     Synthesized from `ToolUseContent._meta`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class ToolResultContentStructuredContent(_Model):
@@ -3405,7 +3419,7 @@ class ToolResultContentStructuredContent(_Model):
     Synthesized from `ToolResultContent.structuredContent`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class ToolResultContentMeta(_Model):
@@ -3414,7 +3428,7 @@ class ToolResultContentMeta(_Model):
     Synthesized from `ToolResultContent._meta`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class ModelPreferences(_Model):
@@ -3649,7 +3663,7 @@ class CompleteResult(_Model):
     Extends Result (their fields are inlined, in wire order).
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     meta: ResultMeta | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
@@ -3684,7 +3698,7 @@ class ListRootsResult(_Model):
     Extends Result (their fields are inlined, in wire order).
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     meta: ResultMeta | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
@@ -3699,7 +3713,7 @@ class RootMeta(_Model):
     Synthesized from `Root._meta`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class Root(_Model):
@@ -4081,7 +4095,7 @@ class ElicitResult(_Model):
     Extends Result (their fields are inlined, in wire order).
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     meta: ResultMeta | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )

@@ -364,6 +364,20 @@ def _plain_json(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
 _STRUCTURED_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_json)
 
 
+def _plain_writer(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """Any JSON value (``JsonValue``, ``dict[str, JsonValue]``), read as pydantic reads
+    it and written as the plain JSON it holds: ``JsonValue``'s own writer picks the
+    member of its Python-side tagged union for every nested value, a Python call each,
+    to write the same JSON."""
+    return cast(
+        CoreSchema,
+        {**handler(source), "serialization": core_schema.simple_ser_schema("any")},
+    )
+
+
+_ANY_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_writer)
+
+
 class _InitPlan(NamedTuple):
     """What the constructor of one model accepts and fills in (built on first use)."""
 
@@ -480,7 +494,7 @@ class ResponseMessageError(_Model):
 
     code: int
     message: str
-    data: JsonValue | MISSING = MISSING
+    data: Annotated[JsonValue, _ANY_JSON] | MISSING = MISSING
 
 
 class ResponseMessage(_Model):
@@ -619,7 +633,7 @@ class MentionData(_Model):
     Synthesized from `Mention.data`.
     """
 
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class ItemsParams(_Model):

@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import ConfigDict, JsonValue, TypeAdapter
 
 from ._rpc import MethodInfo
 from .models import (
+    _ANY_JSON,
     AbortWithMarkerParams,
     CancelParams,
     CloseOverlayParams,
@@ -289,7 +290,7 @@ _HOST_AGENT_RUN_RESULT: TypeAdapter[HostAgentRunResult] = TypeAdapter(
 )
 
 _HOST_CONVERSATION_MESSAGES_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_CONVERSATION_MESSAGES_RESULT: TypeAdapter[HostConversationMessagesResult] = (
@@ -297,11 +298,11 @@ _HOST_CONVERSATION_MESSAGES_RESULT: TypeAdapter[HostConversationMessagesResult] 
 )
 
 _HOST_LLM_SNAPSHOT_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_LLM_SNAPSHOT_RESULT: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_SET_CONVERSATION_MESSAGES_PARAMS: TypeAdapter[
@@ -309,10 +310,12 @@ _HOST_SET_CONVERSATION_MESSAGES_PARAMS: TypeAdapter[
 ] = TypeAdapter(HostSetConversationMessagesParams)
 
 _HOST_SET_CONVERSATION_MESSAGES_RESULT: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
-_HOST_SESSIONS_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(JsonValue, config=_STRICT)
+_HOST_SESSIONS_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
+)
 
 _HOST_SESSIONS_RESULT: TypeAdapter[HostSessionsResult] = TypeAdapter(HostSessionsResult)
 
@@ -321,11 +324,11 @@ _HOST_LOAD_SESSION_PARAMS: TypeAdapter[HostLoadSessionParams] = TypeAdapter(
 )
 
 _HOST_LOAD_SESSION_RESULT: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_FORK_SESSION_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_FORK_SESSION_RESULT: TypeAdapter[HostForkSessionResult] = TypeAdapter(
@@ -337,11 +340,11 @@ _HOST_SET_SESSION_TITLE_PARAMS: TypeAdapter[HostSetSessionTitleParams] = TypeAda
 )
 
 _HOST_SET_SESSION_TITLE_RESULT: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_SYNC_MODELS_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_SYNC_MODELS_RESULT: TypeAdapter[HostSyncModelsResult] = TypeAdapter(
@@ -361,33 +364,35 @@ _HOST_RUN_BACKGROUND_PARAMS: TypeAdapter[HostRunBackgroundParams] = TypeAdapter(
 )
 
 _HOST_RUN_BACKGROUND_RESULT: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_CANCEL_BACKGROUND_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_CANCEL_BACKGROUND_RESULT: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_IS_BACKGROUND_RUNNING_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_IS_BACKGROUND_RUNNING_RESULT: TypeAdapter[HostIsBackgroundRunningResult] = (
     TypeAdapter(HostIsBackgroundRunningResult)
 )
 
-_HOST_EXT_INFOS_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(JsonValue, config=_STRICT)
+_HOST_EXT_INFOS_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
+)
 
 _HOST_EXT_INFOS_RESULT: TypeAdapter[HostExtInfosResult] = TypeAdapter(
     HostExtInfosResult
 )
 
 _HOST_EXTENSIONS_DIR_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_EXTENSIONS_DIR_RESULT: TypeAdapter[HostExtensionsDirResult] = TypeAdapter(
@@ -395,7 +400,7 @@ _HOST_EXTENSIONS_DIR_RESULT: TypeAdapter[HostExtensionsDirResult] = TypeAdapter(
 )
 
 _HOST_UNDO_SNAPSHOTS_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_UNDO_SNAPSHOTS_RESULT: TypeAdapter[HostUndoSnapshotsResult] = TypeAdapter(
@@ -407,11 +412,11 @@ _HOST_UNDO_RESTORE_PARAMS: TypeAdapter[HostUndoRestoreParams] = TypeAdapter(
 )
 
 _HOST_UNDO_RESTORE_RESULT: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_LAST_ASSISTANT_TEXT_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_LAST_ASSISTANT_TEXT_RESULT: TypeAdapter[HostLastAssistantTextResult] = (
@@ -423,7 +428,7 @@ _HOST_APPEND_SESSION_ENTRY_PARAMS: TypeAdapter[HostAppendSessionEntryParams] = (
 )
 
 _HOST_APPEND_SESSION_ENTRY_RESULT: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_APPEND_CUSTOM_MESSAGE_PARAMS: TypeAdapter[HostAppendCustomMessageParams] = (
@@ -431,29 +436,31 @@ _HOST_APPEND_CUSTOM_MESSAGE_PARAMS: TypeAdapter[HostAppendCustomMessageParams] =
 )
 
 _HOST_APPEND_CUSTOM_MESSAGE_RESULT: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_WAIT_FOR_IDLE_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_WAIT_FOR_IDLE_RESULT: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_SET_LABEL_PARAMS: TypeAdapter[HostSetLabelParams] = TypeAdapter(
     HostSetLabelParams
 )
 
-_HOST_SET_LABEL_RESULT: TypeAdapter[JsonValue] = TypeAdapter(JsonValue, config=_STRICT)
+_HOST_SET_LABEL_RESULT: TypeAdapter[JsonValue] = TypeAdapter(
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
+)
 
 _HOST_BRANCH_SESSION_PARAMS: TypeAdapter[HostBranchSessionParams] = TypeAdapter(
     HostBranchSessionParams
 )
 
 _HOST_BRANCH_SESSION_RESULT: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_BRANCH_SESSION_WITH_SUMMARY_PARAMS: TypeAdapter[
@@ -461,7 +468,7 @@ _HOST_BRANCH_SESSION_WITH_SUMMARY_PARAMS: TypeAdapter[
 ] = TypeAdapter(HostBranchSessionSummaryParams)
 
 _HOST_BRANCH_SESSION_WITH_SUMMARY_RESULT: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_RESET_SESSION_LEAF_PARAMS: TypeAdapter[HostResetSessionLeafParams] = TypeAdapter(
@@ -469,11 +476,11 @@ _HOST_RESET_SESSION_LEAF_PARAMS: TypeAdapter[HostResetSessionLeafParams] = TypeA
 )
 
 _HOST_RESET_SESSION_LEAF_RESULT: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_SESSION_ENTRY_INFOS_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_SESSION_ENTRY_INFOS_RESULT: TypeAdapter[HostSessionEntryInfosResult] = (
@@ -481,7 +488,7 @@ _HOST_SESSION_ENTRY_INFOS_RESULT: TypeAdapter[HostSessionEntryInfosResult] = (
 )
 
 _HOST_SESSION_FULL_TREE_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_SESSION_FULL_TREE_RESULT: TypeAdapter[HostSessionFullTreeResult] = TypeAdapter(
@@ -489,7 +496,7 @@ _HOST_SESSION_FULL_TREE_RESULT: TypeAdapter[HostSessionFullTreeResult] = TypeAda
 )
 
 _HOST_SESSION_TITLE_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_SESSION_TITLE_RESULT: TypeAdapter[HostSessionTitleResult] = TypeAdapter(
@@ -497,11 +504,11 @@ _HOST_SESSION_TITLE_RESULT: TypeAdapter[HostSessionTitleResult] = TypeAdapter(
 )
 
 _HOST_SESSION_STATS_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_SESSION_STATS_RESULT: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_SHOW_PICKER_PARAMS: TypeAdapter[HostShowPickerParams] = TypeAdapter(
@@ -517,7 +524,7 @@ _HOST_ASK_USER_PARAMS: TypeAdapter[HostAskUserParams] = TypeAdapter(HostAskUserP
 _HOST_ASK_USER_RESULT: TypeAdapter[HostAskUserResult] = TypeAdapter(HostAskUserResult)
 
 _HOST_AVAILABLE_MODELS_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_AVAILABLE_MODELS_RESULT: TypeAdapter[HostAvailableModelsResult] = TypeAdapter(
@@ -529,12 +536,14 @@ _HOST_SWITCH_MODEL_PARAMS: TypeAdapter[HostSwitchModelParams] = TypeAdapter(
 )
 
 _HOST_SWITCH_MODEL_RESULT: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_PUBLISH_PARAMS: TypeAdapter[HostPublishParams] = TypeAdapter(HostPublishParams)
 
-_HOST_PUBLISH_RESULT: TypeAdapter[JsonValue] = TypeAdapter(JsonValue, config=_STRICT)
+_HOST_PUBLISH_RESULT: TypeAdapter[JsonValue] = TypeAdapter(
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
+)
 
 _HOST_SUBSCRIBE_PARAMS: TypeAdapter[HostSubscribeParams] = TypeAdapter(
     HostSubscribeParams
@@ -557,63 +566,73 @@ _HOST_SET_TOOL_FILTER_PARAMS: TypeAdapter[HostSetToolFilterParams] = TypeAdapter
 )
 
 _HOST_SET_TOOL_FILTER_RESULT: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_TOGGLE_STEP_MODE_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_TOGGLE_STEP_MODE_RESULT: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_REQUEST_QUIT_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_REQUEST_QUIT_RESULT: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
-_HOST_ABORT_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(JsonValue, config=_STRICT)
+_HOST_ABORT_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
+)
 
-_HOST_ABORT_RESULT: TypeAdapter[JsonValue] = TypeAdapter(JsonValue, config=_STRICT)
+_HOST_ABORT_RESULT: TypeAdapter[JsonValue] = TypeAdapter(
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
+)
 
 _HOST_HAS_COMPACTOR_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_HAS_COMPACTOR_RESULT: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_TRIGGER_COMPACT_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_TRIGGER_COMPACT_RESULT: TypeAdapter[HostTriggerCompactResult] = TypeAdapter(
     HostTriggerCompactResult
 )
 
-_HOST_COMMANDS_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(JsonValue, config=_STRICT)
+_HOST_COMMANDS_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
+)
 
 _HOST_COMMANDS_RESULT: TypeAdapter[HostCommandsResult] = TypeAdapter(HostCommandsResult)
 
-_HOST_TOOL_DEFS_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(JsonValue, config=_STRICT)
+_HOST_TOOL_DEFS_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
+)
 
 _HOST_TOOL_DEFS_RESULT: TypeAdapter[HostToolDefsResult] = TypeAdapter(
     HostToolDefsResult
 )
 
-_HOST_SHORTCUTS_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(JsonValue, config=_STRICT)
+_HOST_SHORTCUTS_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
+)
 
 _HOST_SHORTCUTS_RESULT: TypeAdapter[HostShortcutsResult] = TypeAdapter(
     HostShortcutsResult
 )
 
 _HOST_PROMPT_SECTIONS_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
-    JsonValue, config=_STRICT
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
 )
 
 _HOST_PROMPT_SECTIONS_RESULT: TypeAdapter[HostPromptSectionsResult] = TypeAdapter(
@@ -660,7 +679,9 @@ _ABORT_WITH_MARKER_PARAMS: TypeAdapter[AbortWithMarkerParams] = TypeAdapter(
     AbortWithMarkerParams
 )
 
-_ABORT_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(JsonValue, config=_STRICT)
+_ABORT_PARAMS: TypeAdapter[JsonValue] = TypeAdapter(
+    Annotated[JsonValue, _ANY_JSON], config=_STRICT
+)
 
 METHODS: dict[str, MethodInfo] = {
     "initialize": MethodInfo(

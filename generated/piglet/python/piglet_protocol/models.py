@@ -364,6 +364,20 @@ def _plain_json(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
 _STRUCTURED_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_json)
 
 
+def _plain_writer(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """Any JSON value (``JsonValue``, ``dict[str, JsonValue]``), read as pydantic reads
+    it and written as the plain JSON it holds: ``JsonValue``'s own writer picks the
+    member of its Python-side tagged union for every nested value, a Python call each,
+    to write the same JSON."""
+    return cast(
+        CoreSchema,
+        {**handler(source), "serialization": core_schema.simple_ser_schema("any")},
+    )
+
+
+_ANY_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_writer)
+
+
 class _InitPlan(NamedTuple):
     """What the constructor of one model accepts and fills in (built on first use)."""
 
@@ -477,7 +491,7 @@ class ActionResult(_Model):
 
     type: str = ""
     """Allowed values: "notify", "showMessage", "setSessionTitle", "quit" """
-    payload: JsonValue | MISSING = MISSING
+    payload: Annotated[JsonValue, _ANY_JSON] | MISSING = MISSING
     """type-specific data"""
 
 
@@ -547,7 +561,7 @@ class CompactMessage(_Model):
 
     type: str = ""
     """Allowed values: "user", "assistant", "tool_result" """
-    data: JsonValue = None
+    data: Annotated[JsonValue, _ANY_JSON] = None
 
 
 class ContentBlock(_Model):
@@ -577,7 +591,7 @@ class EventBusEventParams(_Model):
         validation_alias="subscriptionId",
         serialization_alias="subscriptionId",
     )
-    data: JsonValue = None
+    data: Annotated[JsonValue, _ANY_JSON] = None
 
 
 class EventDispatchParams(_Model):
@@ -588,7 +602,7 @@ class EventDispatchParams(_Model):
 
     type: str = ""
     """e.g. "EventAgentEnd", "EventTurnEnd" """
-    data: JsonValue | MISSING = MISSING
+    data: Annotated[JsonValue, _ANY_JSON] | MISSING = MISSING
 
 
 class EventDispatchResult(_Model):
@@ -677,7 +691,7 @@ class HostAppendSessionEntryParams(_Model):
 
     kind: str = ""
     """namespaced, e.g. "ext:memory:facts" """
-    data: JsonValue = None
+    data: Annotated[JsonValue, _ANY_JSON] = None
 
 
 class HostAskUserParams(_Model):
@@ -821,7 +835,7 @@ class HostConfigGetResult(_Model):
     Since: v0.16.0.
     """
 
-    values: dict[str, JsonValue] | None = None
+    values: dict[str, Annotated[JsonValue, _ANY_JSON]] | None = None
 
 
 class HostConfigReadExtParams(_Model):
@@ -848,7 +862,7 @@ class HostConversationMessagesResult(_Model):
     Since: v0.16.8.
     """
 
-    messages: JsonValue = None
+    messages: Annotated[JsonValue, _ANY_JSON] = None
 
 
 class HostExecuteToolParams(_Model):
@@ -858,7 +872,7 @@ class HostExecuteToolParams(_Model):
     """
 
     name: str = ""
-    args: dict[str, JsonValue] | None = None
+    args: dict[str, Annotated[JsonValue, _ANY_JSON]] | None = None
     call_id: str | MISSING = Field(
         default=MISSING,
         validation_alias="callId",
@@ -1049,7 +1063,7 @@ class HostPublishParams(_Model):
     """
 
     topic: str = ""
-    data: JsonValue = None
+    data: Annotated[JsonValue, _ANY_JSON] = None
 
 
 class HostResetSessionLeafParams(_Model):
@@ -1269,7 +1283,7 @@ class HostToolInfo(_Model):
 
     name: str = ""
     description: str = ""
-    parameters: JsonValue = None
+    parameters: Annotated[JsonValue, _ANY_JSON] = None
     """JSON Schema"""
     deferred: bool | MISSING = Field(default=MISSING, exclude_if=_equals(False))
     """Default when absent: `false`."""
@@ -1387,7 +1401,9 @@ class InterceptorAfterParams(_Model):
     tool_name: str = Field(
         default="", validation_alias="toolName", serialization_alias="toolName"
     )
-    details: JsonValue | MISSING = Field(default=MISSING, exclude_if=_equals(None))
+    details: Annotated[JsonValue, _ANY_JSON] | MISSING = Field(
+        default=MISSING, exclude_if=_equals(None)
+    )
     """Default when absent: `null`."""
 
 
@@ -1397,7 +1413,9 @@ class InterceptorAfterResult(_Model):
     Since: v0.5.0.
     """
 
-    details: JsonValue | MISSING = Field(default=MISSING, exclude_if=_equals(None))
+    details: Annotated[JsonValue, _ANY_JSON] | MISSING = Field(
+        default=MISSING, exclude_if=_equals(None)
+    )
     """Default when absent: `null`."""
 
 
@@ -1412,7 +1430,7 @@ class InterceptorBeforeParams(_Model):
     tool_name: str = Field(
         default="", validation_alias="toolName", serialization_alias="toolName"
     )
-    args: dict[str, JsonValue] | None = None
+    args: dict[str, Annotated[JsonValue, _ANY_JSON]] | None = None
 
 
 class InterceptorBeforeResult(_Model):
@@ -1422,7 +1440,7 @@ class InterceptorBeforeResult(_Model):
     """
 
     allow: bool = False
-    args: dict[str, JsonValue] | MISSING = Field(
+    args: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, exclude_if=_equals({})
     )
     """Default when absent: `{}`."""
@@ -1450,8 +1468,8 @@ class Message(_Model):
     ) = MISSING
     method: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """Default when absent: `""`."""
-    params: JsonValue | MISSING = MISSING
-    result: JsonValue | MISSING = MISSING
+    params: Annotated[JsonValue, _ANY_JSON] | MISSING = MISSING
+    result: Annotated[JsonValue, _ANY_JSON] | MISSING = MISSING
     error: RPCError | MISSING = MISSING
 
 
@@ -1515,11 +1533,11 @@ class ProviderStreamParams(_Model):
     request_id: Annotated[
         int, Field(ge=-9223372036854775808, le=9223372036854775807)
     ] = Field(default=0, validation_alias="requestId", serialization_alias="requestId")
-    model: JsonValue = None
+    model: Annotated[JsonValue, _ANY_JSON] = None
     system: str = ""
-    messages: JsonValue = None
-    tools: JsonValue | MISSING = MISSING
-    options: JsonValue | MISSING = MISSING
+    messages: Annotated[JsonValue, _ANY_JSON] = None
+    tools: Annotated[JsonValue, _ANY_JSON] | MISSING = MISSING
+    options: Annotated[JsonValue, _ANY_JSON] | MISSING = MISSING
 
 
 class ProviderStreamResult(_Model):
@@ -1528,7 +1546,7 @@ class ProviderStreamResult(_Model):
     Since: v0.16.11.
     """
 
-    message: JsonValue = None
+    message: Annotated[JsonValue, _ANY_JSON] = None
     error: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
     """Default when absent: `""`."""
 
@@ -1679,7 +1697,7 @@ class RegisterToolParams(_Model):
 
     name: str = ""
     description: str = ""
-    parameters: JsonValue = None
+    parameters: Annotated[JsonValue, _ANY_JSON] = None
     """JSON Schema"""
     prompt_hint: str | MISSING = Field(
         default=MISSING,
@@ -1797,7 +1815,7 @@ class ToolExecuteParams(_Model):
         default="", validation_alias="callId", serialization_alias="callId"
     )
     name: str = ""
-    args: dict[str, JsonValue] | None = None
+    args: dict[str, Annotated[JsonValue, _ANY_JSON]] | None = None
 
 
 class ToolExecuteResult(_Model):

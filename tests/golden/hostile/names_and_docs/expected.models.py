@@ -355,6 +355,20 @@ def _plain_json(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
 _STRUCTURED_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_json)
 
 
+def _plain_writer(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """Any JSON value (``JsonValue``, ``dict[str, JsonValue]``), read as pydantic reads
+    it and written as the plain JSON it holds: ``JsonValue``'s own writer picks the
+    member of its Python-side tagged union for every nested value, a Python call each,
+    to write the same JSON."""
+    return cast(
+        CoreSchema,
+        {**handler(source), "serialization": core_schema.simple_ser_schema("any")},
+    )
+
+
+_ANY_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_writer)
+
+
 class _InitPlan(NamedTuple):
     """What the constructor of one model accepts and fills in (built on first use)."""
 
