@@ -75,8 +75,23 @@ def _mutations(obj: dict[str, Any], marker: Any) -> Iterator[Any]:
         if key in obj:
             yield {k: v for k, v in obj.items() if k != key}
             yield {(k + "_" if k == key else k): v for k, v in obj.items()}
+            for attr in _attributes(marker, key):  # the tag by its Python spelling
+                yield {(attr if k == key else k): v for k, v in obj.items()}
     yield []
     yield "x"
+
+
+def _attributes(marker: Any, key: str) -> set[str]:
+    """The attribute names of the field at wire key ``key`` in the marker's models."""
+    models = getattr(marker, "models", None)
+    if not isinstance(models, dict):
+        return set()
+    return {
+        name
+        for model in models.values()
+        for name, field in model.model_fields.items()
+        if field.validation_alias == key and name != key
+    }
 
 
 def _read(adapter: TypeAdapter[Any], text: str) -> Any:
@@ -148,3 +163,13 @@ def test_fast_unions_are_generated_where_they_pay() -> None:
     assert found["ahp"] == set(FAST)
     assert "_ByWireTag" in found["mcp"]
     assert not found["piglet"]
+
+
+def test_a_tag_with_another_python_name_is_read_natively() -> None:
+    """acp1's SessionUpdate: the tag is ``sessionUpdate`` on the wire and
+    ``session_update`` in Python; its JSON reading is pydantic-core's tagged union."""
+    (models,) = (REPO / "generated" / "acp1" / "python").glob("*/models.py")
+    found = {name: m for name, _, _, m in _fast_unions(_package(models))}
+    marker = found["SessionUpdate"]
+    assert type(marker).__name__ == "_ByWireTag" and marker.key == "sessionUpdate"
+    assert _attributes(marker, marker.key) == {"session_update"}

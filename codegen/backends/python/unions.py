@@ -348,10 +348,10 @@ class UnionBuilder(DeclBuilder):
     def _tag_admits(
         self, variant: ir.Variant, cls: str, attr: str | None, key: str
     ) -> bool:
-        """Whether a model of this variant is written by its own class when the tag
-        at its attribute ``key`` picks the class: the attribute is the wire key, and
-        its tag field takes only this variant's tags."""
-        if attr != key:
+        """Whether the tag at ``key`` picks this variant's class exactly: the class
+        has the tag field (at attribute ``attr``), and the field takes only this
+        variant's tags."""
+        if attr is None:
             return False
         own: set[object] = set(variant.tag_values or (variant.name,))
         struct = self.index.struct_of(variant.type) if variant.type else None

@@ -328,12 +328,12 @@ class _WireEnum:
 
 
 class _ByWireTag:
-    """A union of models told apart by the string at one wire key, read from and
-    written to JSON by pydantic-core's own tagged union (no Python call per value): it
-    looks the key up by its wire name only and matches only a JSON string, as the
-    callable discriminator before it does; a model is written by the class its tag
-    names, which is its own.  Python input and output keep that callable, which tells
-    model instances apart by their class."""
+    """A union of models told apart by the string at one wire key, read from JSON by
+    pydantic-core's own tagged union (no Python call per value): it looks the key up by
+    its wire name only and matches only a JSON string, as the callable discriminator
+    before it does.  A model is written to JSON by its own class (pydantic-core's
+    writer of any value), which is the class its tag names.  Python input and output
+    keep that callable, which tells model instances apart by their class."""
 
     def __init__(self, key: str, models: dict[str, type[BaseModel]]) -> None:
         self.key = key
@@ -346,6 +346,7 @@ class _ByWireTag:
         from_json = core_schema.tagged_union_schema(
             {tag: handler.generate_schema(model) for tag, model in self.models.items()},
             discriminator=self.key,
+            serialization=core_schema.simple_ser_schema("any"),
         )
         return core_schema.json_or_python_schema(from_json, from_python)
 
