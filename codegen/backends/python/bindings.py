@@ -82,6 +82,10 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
         "models": [d.name for d in decls if d.kind == "model"],
         "by_wire_tag": any("_ByWireTag(" in d.value for d in decls),
         "by_keys": any("_ByKeys(" in d.value for d in decls),
+        "array_form": any(
+            isinstance(d, ir.StructDecl) and d.array_form is not None
+            for d in protocol.decls
+        ),
         "left_out_when": any(
             "_left_out_when(" in f.value for d in decls for f in d.fields
         ),

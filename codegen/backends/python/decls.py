@@ -100,13 +100,8 @@ class DeclBuilder(TypeAnnotator):
         if struct.array_form is not None:
             keys = ", ".join(f"({json.dumps(k)}, {o})" for k, o in struct.array_form)
             keys = f"({keys},)" if len(struct.array_form) == 1 else f"({keys})"
-            body += (
-                '    @model_validator(mode="before")',
-                "    @classmethod",
-                "    def _array_form(cls, data: Any) -> Any:",
-                "        # serde_json also reads the struct from an array of its fields.",
-                f"        return _array_form(data, {keys})",
-            )
+            # serde_json also reads the struct from an array of its fields.
+            body += (f"    __array_form__ = {keys}",)
         return self.model(
             name=self.names[struct.name],
             struct_name=struct.name,

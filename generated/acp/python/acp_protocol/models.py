@@ -14,6 +14,7 @@ from operator import eq
 from typing import (
     Annotated,
     Any,
+    ClassVar,
     Literal,
     NamedTuple,
     TypeAlias,
@@ -40,7 +41,6 @@ from pydantic import (
     ValidationError,
     ValidatorFunctionWrapHandler,
     WrapValidator,
-    model_validator,
 )
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import (
@@ -212,6 +212,58 @@ def _array_form(data: Any, keys: tuple[tuple[str, bool], ...]) -> Any:
                 "missing", "Expected a value for {key}", {"key": key}
             )
     return out
+
+
+def _read_array_form(
+    cls: type[BaseModel], schema: CoreSchema, keys: tuple[tuple[str, bool], ...]
+) -> CoreSchema:
+    """The core schema of a model serde_json also reads from an array of its fields.
+
+    From JSON, pydantic-core reads an object straight into the model and anything else
+    through ``_array_form``, left to right: a Python step in front of the model would
+    have every message made into Python objects first, which costs more than reading
+    it.  From Python, ``_array_form`` first, as the values are Python objects already.
+    Written by the model's own writer (a union's would try its members in turn).  A
+    message that fails both ways from JSON reports both: the object's problems under
+    the class name, and the array's under "array form".
+    """
+    model = cast(dict[str, Any], dict(schema))
+    ref = model.pop("ref")
+    alone = cast(CoreSchema, dict(model))
+
+    def json_schema(_: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        return handler(alone)  # the object's, as pydantic gives a model: no array
+
+    model["ref"] = f"{ref}:object"
+    as_object = core_schema.definition_reference_schema(model["ref"])
+    read_array = partial(_array_form, keys=keys)
+    from_json = core_schema.union_schema(
+        [
+            (as_object, cls.__name__),
+            (
+                core_schema.chain_schema(
+                    [
+                        core_schema.list_schema(strict=True),
+                        core_schema.no_info_plain_validator_function(read_array),
+                        as_object,
+                    ]
+                ),
+                "array form",
+            ),
+        ],
+        mode="left_to_right",
+    )
+    from_python = core_schema.no_info_before_validator_function(read_array, as_object)
+    return core_schema.definitions_schema(
+        core_schema.json_or_python_schema(
+            from_json,
+            from_python,
+            ref=ref,
+            metadata={"pydantic_js_functions": [json_schema]},
+            serialization=cast(core_schema.SerSchema, alone),
+        ),
+        [cast(CoreSchema, model)],
+    )
 
 
 def _extra_at(data: Any, before: tuple[str, ...], extra: dict[str, Any] | None) -> Any:
@@ -495,6 +547,20 @@ class _Model(BaseModel):
     # Reading never calls ``__init__`` (pydantic treats a marked ``__init__`` as its own).
     __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
 
+    # The wire keys in order, and whether each may be left out at the end, of a model
+    # serde_json also reads from an array of its fields (None: only from an object).
+    __array_form__: ClassVar[tuple[tuple[str, bool], ...] | None] = None
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: type[BaseModel], handler: GetCoreSchemaHandler, /
+    ) -> CoreSchema:
+        schema = handler(source)
+        keys = cls.__dict__.get("__array_form__")
+        if keys is None or source is not cls or schema["type"] != "model":
+            return schema  # not read from arrays, or read so already
+        return _read_array_form(cls, schema, keys)
+
     def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
         """The repr leaves out absent fields (``MISSING``), as the wire does."""
         for name, value in super().__repr_args__():
@@ -518,11 +584,7 @@ class Error(_Model):
     message: str
     data: Annotated[Annotated[JsonValue, _ANY_JSON] | MISSING, _omitted(None)] = MISSING
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("code", False), ("message", False), ("data", False)))
+    __array_form__ = (("code", False), ("message", False), ("data", False))
 
 
 class ErrorCode(_Model):
@@ -531,11 +593,7 @@ class ErrorCode(_Model):
     code: Annotated[int, Field(ge=-2147483648, le=2147483647)]
     message: str
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("code", False), ("message", False)))
+    __array_form__ = (("code", False), ("message", False))
 
 
 class Method(_Model):
@@ -555,20 +613,13 @@ class Method(_Model):
         validation_alias="responsePayload", serialization_alias="responsePayload"
     )
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("name", False),
-                ("requestType", False),
-                ("paramPayload", False),
-                ("responseType", False),
-                ("responsePayload", False),
-            ),
-        )
+    __array_form__ = (
+        ("name", False),
+        ("requestType", False),
+        ("paramPayload", False),
+        ("responseType", False),
+        ("responsePayload", False),
+    )
 
 
 class InitializeParams(_Model):
@@ -587,11 +638,7 @@ class InitializeParams(_Model):
     This should be the latest version supported by the client.
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("protocolVersion", False),))
+    __array_form__ = (("protocolVersion", False),)
 
 
 ProtocolVersion: TypeAlias = Annotated[
@@ -619,13 +666,7 @@ class InitializeResponse(_Model):
     ready to handle requests.
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("protocolVersion", False), ("isAuthenticated", False))
-        )
+    __array_form__ = (("protocolVersion", False), ("isAuthenticated", False))
 
 
 AuthenticateParams: TypeAlias = None
@@ -652,11 +693,7 @@ class SendUserMessageParams(_Model):
 
     chunks: list[UserMessageChunk]
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("chunks", False),))
+    __array_form__ = (("chunks", False),)
 
 
 SendUserMessageResponse: TypeAlias = None
@@ -701,11 +738,7 @@ class StreamAssistantMessageChunkParams(_Model):
 
     chunk: AssistantMessageChunk
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("chunk", False),))
+    __array_form__ = (("chunk", False),)
 
 
 StreamAssistantMessageChunkResponse: TypeAlias = None
@@ -907,11 +940,7 @@ class RequestToolCallConfirmationResponse(_Model):
     id: ToolCallId
     outcome: ToolCallConfirmationOutcome
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("id", False), ("outcome", False)))
+    __array_form__ = (("id", False), ("outcome", False))
 
 
 class ToolCallConfirmationOutcome(_WireEnum, StrEnum):
@@ -962,19 +991,12 @@ class PushToolCallParams(_Model):
     )
     """Default when absent: `[]`."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("label", False),
-                ("icon", False),
-                ("content", False),
-                ("locations", True),
-            ),
-        )
+    __array_form__ = (
+        ("label", False),
+        ("icon", False),
+        ("content", False),
+        ("locations", True),
+    )
 
 
 class ToolCallLocation(_Model):
@@ -990,11 +1012,7 @@ class ToolCallLocation(_Model):
         Annotated[int, Field(ge=0, le=4294967295)] | None | MISSING, _omitted(None)
     ] = MISSING
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("path", False), ("line", False)))
+    __array_form__ = (("path", False), ("line", False))
 
 
 class PushToolCallResponse(_Model):
@@ -1008,11 +1026,7 @@ class PushToolCallResponse(_Model):
     )
     id: ToolCallId
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("id", False),))
+    __array_form__ = (("id", False),)
 
 
 ToolCallId: TypeAlias = Annotated[int, Strict(), Field(ge=0, le=18446744073709551615)]
@@ -1033,13 +1047,7 @@ class UpdateToolCallParams(_Model):
     status: ToolCallStatus
     content: ToolCallContent | None = None
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("toolCallId", False), ("status", False), ("content", False))
-        )
+    __array_form__ = (("toolCallId", False), ("status", False), ("content", False))
 
 
 UpdateToolCallResponse: TypeAlias = None
@@ -1129,13 +1137,7 @@ class Diff(_Model):
     )
     new_text: str = Field(validation_alias="newText", serialization_alias="newText")
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("path", False), ("oldText", False), ("newText", False))
-        )
+    __array_form__ = (("path", False), ("oldText", False), ("newText", False))
 
 
 class WriteTextFileParams(_Model):
@@ -1144,11 +1146,7 @@ class WriteTextFileParams(_Model):
     path: str
     content: str
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("path", False), ("content", False)))
+    __array_form__ = (("path", False), ("content", False))
 
 
 WriteTextFileResponse: TypeAlias = None
@@ -1165,11 +1163,7 @@ class ReadTextFileParams(_Model):
         Annotated[int, Field(ge=0, le=4294967295)] | None | MISSING, _omitted(None)
     ] = MISSING
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("path", False), ("line", False), ("limit", False)))
+    __array_form__ = (("path", False), ("line", False), ("limit", False))
 
 
 class ReadTextFileResponse(_Model):
@@ -1177,11 +1171,7 @@ class ReadTextFileResponse(_Model):
 
     content: str
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("content", False),))
+    __array_form__ = (("content", False),)
 
 
 # Resolve forward references: recursive types, names used before their definition.

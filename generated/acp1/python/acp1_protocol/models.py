@@ -14,6 +14,7 @@ from operator import eq
 from typing import (
     Annotated,
     Any,
+    ClassVar,
     Literal,
     NamedTuple,
     NewType,
@@ -228,6 +229,58 @@ def _array_form(data: Any, keys: tuple[tuple[str, bool], ...]) -> Any:
                 "missing", "Expected a value for {key}", {"key": key}
             )
     return out
+
+
+def _read_array_form(
+    cls: type[BaseModel], schema: CoreSchema, keys: tuple[tuple[str, bool], ...]
+) -> CoreSchema:
+    """The core schema of a model serde_json also reads from an array of its fields.
+
+    From JSON, pydantic-core reads an object straight into the model and anything else
+    through ``_array_form``, left to right: a Python step in front of the model would
+    have every message made into Python objects first, which costs more than reading
+    it.  From Python, ``_array_form`` first, as the values are Python objects already.
+    Written by the model's own writer (a union's would try its members in turn).  A
+    message that fails both ways from JSON reports both: the object's problems under
+    the class name, and the array's under "array form".
+    """
+    model = cast(dict[str, Any], dict(schema))
+    ref = model.pop("ref")
+    alone = cast(CoreSchema, dict(model))
+
+    def json_schema(_: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        return handler(alone)  # the object's, as pydantic gives a model: no array
+
+    model["ref"] = f"{ref}:object"
+    as_object = core_schema.definition_reference_schema(model["ref"])
+    read_array = partial(_array_form, keys=keys)
+    from_json = core_schema.union_schema(
+        [
+            (as_object, cls.__name__),
+            (
+                core_schema.chain_schema(
+                    [
+                        core_schema.list_schema(strict=True),
+                        core_schema.no_info_plain_validator_function(read_array),
+                        as_object,
+                    ]
+                ),
+                "array form",
+            ),
+        ],
+        mode="left_to_right",
+    )
+    from_python = core_schema.no_info_before_validator_function(read_array, as_object)
+    return core_schema.definitions_schema(
+        core_schema.json_or_python_schema(
+            from_json,
+            from_python,
+            ref=ref,
+            metadata={"pydantic_js_functions": [json_schema]},
+            serialization=cast(core_schema.SerSchema, alone),
+        ),
+        [cast(CoreSchema, model)],
+    )
 
 
 def _extra_at(data: Any, before: tuple[str, ...], extra: dict[str, Any] | None) -> Any:
@@ -511,6 +564,20 @@ class _Model(BaseModel):
     # Reading never calls ``__init__`` (pydantic treats a marked ``__init__`` as its own).
     __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
 
+    # The wire keys in order, and whether each may be left out at the end, of a model
+    # serde_json also reads from an array of its fields (None: only from an object).
+    __array_form__: ClassVar[tuple[tuple[str, bool], ...] | None] = None
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: type[BaseModel], handler: GetCoreSchemaHandler, /
+    ) -> CoreSchema:
+        schema = handler(source)
+        keys = cls.__dict__.get("__array_form__")
+        if keys is None or source is not cls or schema["type"] != "model":
+            return schema  # not read from arrays, or read so already
+        return _read_array_form(cls, schema, keys)
+
     def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
         """The repr leaves out absent fields (``MISSING``), as the wire does."""
         for name, value in super().__repr_args__():
@@ -617,19 +684,12 @@ class InitializeRequest(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("protocolVersion", False),
-                ("clientCapabilities", True),
-                ("clientInfo", True),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("protocolVersion", False),
+        ("clientCapabilities", True),
+        ("clientInfo", True),
+        ("_meta", True),
+    )
 
 
 class InitializeResponse(_Model):
@@ -711,20 +771,13 @@ class InitializeResponse(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("protocolVersion", False),
-                ("agentCapabilities", True),
-                ("authMethods", True),
-                ("agentInfo", True),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("protocolVersion", False),
+        ("agentCapabilities", True),
+        ("authMethods", True),
+        ("agentInfo", True),
+        ("_meta", True),
+    )
 
 
 class Implementation(_Model):
@@ -757,14 +810,12 @@ class Implementation(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (("name", False), ("title", True), ("version", False), ("_meta", True)),
-        )
+    __array_form__ = (
+        ("name", False),
+        ("title", True),
+        ("version", False),
+        ("_meta", True),
+    )
 
 
 class AuthenticateRequest(_Model):
@@ -789,11 +840,7 @@ class AuthenticateRequest(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("methodId", False), ("_meta", True)))
+    __array_form__ = (("methodId", False), ("_meta", True))
 
 
 class AuthenticateResponse(_Model):
@@ -809,11 +856,7 @@ class AuthenticateResponse(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("_meta", True),))
+    __array_form__ = (("_meta", True),)
 
 
 class LogoutRequest(_Model):
@@ -832,11 +875,7 @@ class LogoutRequest(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("_meta", True),))
+    __array_form__ = (("_meta", True),)
 
 
 class LogoutResponse(_Model):
@@ -852,11 +891,7 @@ class LogoutResponse(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("_meta", True),))
+    __array_form__ = (("_meta", True),)
 
 
 class AgentAuthCapabilities(_Model):
@@ -880,11 +915,7 @@ class AgentAuthCapabilities(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("logout", True), ("_meta", True)))
+    __array_form__ = (("logout", True), ("_meta", True))
 
 
 class LogoutCapabilities(_Model):
@@ -903,11 +934,7 @@ class LogoutCapabilities(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("_meta", True),))
+    __array_form__ = (("_meta", True),)
 
 
 AuthMethodId = NewType("AuthMethodId", str)
@@ -1007,14 +1034,12 @@ class AuthMethodAgent(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (("id", False), ("name", False), ("description", True), ("_meta", True)),
-        )
+    __array_form__ = (
+        ("id", False),
+        ("name", False),
+        ("description", True),
+        ("_meta", True),
+    )
 
 
 # Tagged variants first, then each untagged variant: the first that reads it.
@@ -1071,21 +1096,14 @@ class AuthMethodTerminal(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("id", False),
-                ("name", False),
-                ("description", True),
-                ("args", True),
-                ("env", True),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("id", False),
+        ("name", False),
+        ("description", True),
+        ("args", True),
+        ("env", True),
+        ("_meta", True),
+    )
 
 
 class NewSessionRequest(_Model):
@@ -1129,19 +1147,12 @@ class NewSessionRequest(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("cwd", False),
-                ("additionalDirectories", True),
-                ("mcpServers", False),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("cwd", False),
+        ("additionalDirectories", True),
+        ("mcpServers", False),
+        ("_meta", True),
+    )
 
 
 class NewSessionResponse(_Model):
@@ -1186,19 +1197,12 @@ class NewSessionResponse(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("sessionId", False),
-                ("modes", True),
-                ("configOptions", True),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("sessionId", False),
+        ("modes", True),
+        ("configOptions", True),
+        ("_meta", True),
+    )
 
 
 class LoadSessionRequest(_Model):
@@ -1249,20 +1253,13 @@ class LoadSessionRequest(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("mcpServers", False),
-                ("cwd", False),
-                ("additionalDirectories", True),
-                ("sessionId", False),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("mcpServers", False),
+        ("cwd", False),
+        ("additionalDirectories", True),
+        ("sessionId", False),
+        ("_meta", True),
+    )
 
 
 class LoadSessionResponse(_Model):
@@ -1297,13 +1294,7 @@ class LoadSessionResponse(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("modes", True), ("configOptions", True), ("_meta", True))
-        )
+    __array_form__ = (("modes", True), ("configOptions", True), ("_meta", True))
 
 
 class ResumeSessionRequest(_Model):
@@ -1364,20 +1355,13 @@ class ResumeSessionRequest(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("sessionId", False),
-                ("cwd", False),
-                ("additionalDirectories", True),
-                ("mcpServers", True),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("sessionId", False),
+        ("cwd", False),
+        ("additionalDirectories", True),
+        ("mcpServers", True),
+        ("_meta", True),
+    )
 
 
 class ResumeSessionResponse(_Model):
@@ -1412,13 +1396,7 @@ class ResumeSessionResponse(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("modes", True), ("configOptions", True), ("_meta", True))
-        )
+    __array_form__ = (("modes", True), ("configOptions", True), ("_meta", True))
 
 
 class CloseSessionRequest(_Model):
@@ -1445,11 +1423,7 @@ class CloseSessionRequest(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("sessionId", False), ("_meta", True)))
+    __array_form__ = (("sessionId", False), ("_meta", True))
 
 
 class CloseSessionResponse(_Model):
@@ -1465,11 +1439,7 @@ class CloseSessionResponse(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("_meta", True),))
+    __array_form__ = (("_meta", True),)
 
 
 class ListSessionsRequest(_Model):
@@ -1493,11 +1463,7 @@ class ListSessionsRequest(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("cwd", True), ("cursor", True), ("_meta", True)))
+    __array_form__ = (("cwd", True), ("cursor", True), ("_meta", True))
 
 
 class ListSessionsResponse(_Model):
@@ -1528,13 +1494,7 @@ class ListSessionsResponse(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("sessions", False), ("nextCursor", True), ("_meta", True))
-        )
+    __array_form__ = (("sessions", False), ("nextCursor", True), ("_meta", True))
 
 
 class DeleteSessionRequest(_Model):
@@ -1557,11 +1517,7 @@ class DeleteSessionRequest(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("sessionId", False), ("_meta", True)))
+    __array_form__ = (("sessionId", False), ("_meta", True))
 
 
 class DeleteSessionResponse(_Model):
@@ -1577,11 +1533,7 @@ class DeleteSessionResponse(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("_meta", True),))
+    __array_form__ = (("_meta", True),)
 
 
 class SessionInfo(_Model):
@@ -1631,21 +1583,14 @@ class SessionInfo(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("sessionId", False),
-                ("cwd", False),
-                ("additionalDirectories", True),
-                ("title", True),
-                ("updatedAt", True),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("sessionId", False),
+        ("cwd", False),
+        ("additionalDirectories", True),
+        ("title", True),
+        ("updatedAt", True),
+        ("_meta", True),
+    )
 
 
 class SessionModeState(_Model):
@@ -1670,13 +1615,11 @@ class SessionModeState(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("currentModeId", False), ("availableModes", False), ("_meta", True))
-        )
+    __array_form__ = (
+        ("currentModeId", False),
+        ("availableModes", False),
+        ("_meta", True),
+    )
 
 
 class SessionMode(_Model):
@@ -1703,14 +1646,12 @@ class SessionMode(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (("id", False), ("name", False), ("description", True), ("_meta", True)),
-        )
+    __array_form__ = (
+        ("id", False),
+        ("name", False),
+        ("description", True),
+        ("_meta", True),
+    )
 
 
 SessionModeId = NewType("SessionModeId", str)
@@ -1738,13 +1679,7 @@ class SetSessionModeRequest(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("sessionId", False), ("modeId", False), ("_meta", True))
-        )
+    __array_form__ = (("sessionId", False), ("modeId", False), ("_meta", True))
 
 
 class SetSessionModeResponse(_Model):
@@ -1760,11 +1695,7 @@ class SetSessionModeResponse(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("_meta", True),))
+    __array_form__ = (("_meta", True),)
 
 
 SessionConfigId = NewType("SessionConfigId", str)
@@ -1800,14 +1731,12 @@ class SessionConfigSelectOption(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (("value", False), ("name", False), ("description", True), ("_meta", True)),
-        )
+    __array_form__ = (
+        ("value", False),
+        ("name", False),
+        ("description", True),
+        ("_meta", True),
+    )
 
 
 class SessionConfigSelectGroup(_Model):
@@ -1834,14 +1763,12 @@ class SessionConfigSelectGroup(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (("group", False), ("name", False), ("options", False), ("_meta", True)),
-        )
+    __array_form__ = (
+        ("group", False),
+        ("name", False),
+        ("options", False),
+        ("_meta", True),
+    )
 
 
 # Untagged: the first variant, in declaration order, that reads it.
@@ -1861,11 +1788,7 @@ class SessionConfigSelect(_Model):
     options: SessionConfigSelectOptions
     """The set of selectable options."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("currentValue", False), ("options", False)))
+    __array_form__ = (("currentValue", False), ("options", False))
 
 
 class SessionConfigBoolean(_Model):
@@ -1876,11 +1799,7 @@ class SessionConfigBoolean(_Model):
     )
     """The current value of the boolean option."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("currentValue", False),))
+    __array_form__ = (("currentValue", False),)
 
 
 class SessionConfigOptionCategory(_WireEnum, StrEnum):
@@ -2273,11 +2192,7 @@ class SetSessionConfigOptionResponse(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("configOptions", False), ("_meta", True)))
+    __array_form__ = (("configOptions", False), ("_meta", True))
 
 
 class McpServerHttp_2(_Model):
@@ -2384,20 +2299,13 @@ class McpServerStdio(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("name", False),
-                ("command", False),
-                ("args", False),
-                ("env", False),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("name", False),
+        ("command", False),
+        ("args", False),
+        ("env", False),
+        ("_meta", True),
+    )
 
 
 # Tagged variants first, then each untagged variant: the first that reads it.
@@ -2430,13 +2338,12 @@ class McpServerHttp(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("name", False), ("url", False), ("headers", False), ("_meta", True))
-        )
+    __array_form__ = (
+        ("name", False),
+        ("url", False),
+        ("headers", False),
+        ("_meta", True),
+    )
 
 
 class McpServerSse(_Model):
@@ -2458,13 +2365,12 @@ class McpServerSse(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("name", False), ("url", False), ("headers", False), ("_meta", True))
-        )
+    __array_form__ = (
+        ("name", False),
+        ("url", False),
+        ("headers", False),
+        ("_meta", True),
+    )
 
 
 class EnvVariable(_Model):
@@ -2484,11 +2390,7 @@ class EnvVariable(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("name", False), ("value", False), ("_meta", True)))
+    __array_form__ = (("name", False), ("value", False), ("_meta", True))
 
 
 class HttpHeader(_Model):
@@ -2508,11 +2410,7 @@ class HttpHeader(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("name", False), ("value", False), ("_meta", True)))
+    __array_form__ = (("name", False), ("value", False), ("_meta", True))
 
 
 class PromptRequest(_Model):
@@ -2552,13 +2450,7 @@ class PromptRequest(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("sessionId", False), ("prompt", False), ("_meta", True))
-        )
+    __array_form__ = (("sessionId", False), ("prompt", False), ("_meta", True))
 
 
 class PromptResponse(_Model):
@@ -2581,11 +2473,7 @@ class PromptResponse(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("stopReason", False), ("_meta", True)))
+    __array_form__ = (("stopReason", False), ("_meta", True))
 
 
 class StopReason(_WireEnum, StrEnum):
@@ -2686,21 +2574,14 @@ class AgentCapabilities(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("loadSession", True),
-                ("promptCapabilities", True),
-                ("mcpCapabilities", True),
-                ("sessionCapabilities", True),
-                ("auth", True),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("loadSession", True),
+        ("promptCapabilities", True),
+        ("mcpCapabilities", True),
+        ("sessionCapabilities", True),
+        ("auth", True),
+        ("_meta", True),
+    )
 
 
 class SessionCapabilities(_Model):
@@ -2776,21 +2657,14 @@ class SessionCapabilities(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("list", True),
-                ("delete", True),
-                ("additionalDirectories", True),
-                ("resume", True),
-                ("close", True),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("list", True),
+        ("delete", True),
+        ("additionalDirectories", True),
+        ("resume", True),
+        ("close", True),
+        ("_meta", True),
+    )
 
 
 class SessionListCapabilities(_Model):
@@ -2809,11 +2683,7 @@ class SessionListCapabilities(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("_meta", True),))
+    __array_form__ = (("_meta", True),)
 
 
 class SessionDeleteCapabilities(_Model):
@@ -2832,11 +2702,7 @@ class SessionDeleteCapabilities(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("_meta", True),))
+    __array_form__ = (("_meta", True),)
 
 
 class SessionAdditionalDirectoriesCapabilities(_Model):
@@ -2858,11 +2724,7 @@ class SessionAdditionalDirectoriesCapabilities(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("_meta", True),))
+    __array_form__ = (("_meta", True),)
 
 
 class SessionResumeCapabilities(_Model):
@@ -2881,11 +2743,7 @@ class SessionResumeCapabilities(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("_meta", True),))
+    __array_form__ = (("_meta", True),)
 
 
 class SessionCloseCapabilities(_Model):
@@ -2904,11 +2762,7 @@ class SessionCloseCapabilities(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("_meta", True),))
+    __array_form__ = (("_meta", True),)
 
 
 class PromptCapabilities(_Model):
@@ -2950,19 +2804,12 @@ class PromptCapabilities(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("image", True),
-                ("audio", True),
-                ("embeddedContext", True),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("image", True),
+        ("audio", True),
+        ("embeddedContext", True),
+        ("_meta", True),
+    )
 
 
 class McpCapabilities(_Model):
@@ -2982,11 +2829,7 @@ class McpCapabilities(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("http", True), ("sse", True), ("_meta", True)))
+    __array_form__ = (("http", True), ("sse", True), ("_meta", True))
 
 
 class AgentMethodNames(_Model):
@@ -3022,28 +2865,21 @@ class AgentMethodNames(_Model):
     logout: str
     """Method for logging out of an authenticated session."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("initialize", False),
-                ("authenticate", False),
-                ("session_new", False),
-                ("session_load", False),
-                ("session_set_mode", False),
-                ("session_set_config_option", False),
-                ("session_prompt", False),
-                ("session_cancel", False),
-                ("session_list", False),
-                ("session_delete", False),
-                ("session_resume", False),
-                ("session_close", False),
-                ("logout", False),
-            ),
-        )
+    __array_form__ = (
+        ("initialize", False),
+        ("authenticate", False),
+        ("session_new", False),
+        ("session_load", False),
+        ("session_set_mode", False),
+        ("session_set_config_option", False),
+        ("session_prompt", False),
+        ("session_cancel", False),
+        ("session_list", False),
+        ("session_delete", False),
+        ("session_resume", False),
+        ("session_close", False),
+        ("logout", False),
+    )
 
 
 class CancelNotification(_Model):
@@ -3066,11 +2902,7 @@ class CancelNotification(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("sessionId", False), ("_meta", True)))
+    __array_form__ = (("sessionId", False), ("_meta", True))
 
 
 class SessionNotification(_Model):
@@ -3097,13 +2929,7 @@ class SessionNotification(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("sessionId", False), ("update", False), ("_meta", True))
-        )
+    __array_form__ = (("sessionId", False), ("update", False), ("_meta", True))
 
 
 class SessionUpdateUserMessageChunk(_Model):
@@ -3610,11 +3436,7 @@ class CurrentModeUpdate(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("currentModeId", False), ("_meta", True)))
+    __array_form__ = (("currentModeId", False), ("_meta", True))
 
 
 class ConfigOptionUpdate(_Model):
@@ -3635,11 +3457,7 @@ class ConfigOptionUpdate(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("configOptions", False), ("_meta", True)))
+    __array_form__ = (("configOptions", False), ("_meta", True))
 
 
 class SessionInfoUpdate(_Model):
@@ -3665,13 +3483,7 @@ class SessionInfoUpdate(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("title", True), ("updatedAt", True), ("_meta", True))
-        )
+    __array_form__ = (("title", True), ("updatedAt", True), ("_meta", True))
 
 
 class UsageUpdate(_Model):
@@ -3693,13 +3505,7 @@ class UsageUpdate(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("used", False), ("size", False), ("cost", True), ("_meta", True))
-        )
+    __array_form__ = (("used", False), ("size", False), ("cost", True), ("_meta", True))
 
 
 class Cost(_Model):
@@ -3719,13 +3525,7 @@ class Cost(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("amount", False), ("currency", False), ("_meta", True))
-        )
+    __array_form__ = (("amount", False), ("currency", False), ("_meta", True))
 
 
 class ContentChunk(_Model):
@@ -3753,13 +3553,7 @@ class ContentChunk(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("content", False), ("messageId", True), ("_meta", True))
-        )
+    __array_form__ = (("content", False), ("messageId", True), ("_meta", True))
 
 
 MessageId = NewType("MessageId", str)
@@ -3786,11 +3580,7 @@ class AvailableCommandsUpdate(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("availableCommands", False), ("_meta", True)))
+    __array_form__ = (("availableCommands", False), ("_meta", True))
 
 
 class AvailableCommand(_Model):
@@ -3814,14 +3604,12 @@ class AvailableCommand(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (("name", False), ("description", False), ("input", True), ("_meta", True)),
-        )
+    __array_form__ = (
+        ("name", False),
+        ("description", False),
+        ("input", True),
+        ("_meta", True),
+    )
 
 
 class UnstructuredCommandInput(_Model):
@@ -3839,11 +3627,7 @@ class UnstructuredCommandInput(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("hint", False), ("_meta", True)))
+    __array_form__ = (("hint", False), ("_meta", True))
 
 
 # Untagged: pydantic's smart union picks the best-fitting variant.
@@ -3879,19 +3663,12 @@ class RequestPermissionRequest(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("sessionId", False),
-                ("toolCall", False),
-                ("options", False),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("sessionId", False),
+        ("toolCall", False),
+        ("options", False),
+        ("_meta", True),
+    )
 
 
 class PermissionOption(_Model):
@@ -3915,14 +3692,12 @@ class PermissionOption(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (("optionId", False), ("name", False), ("kind", False), ("_meta", True)),
-        )
+    __array_form__ = (
+        ("optionId", False),
+        ("name", False),
+        ("kind", False),
+        ("_meta", True),
+    )
 
 
 PermissionOptionId = NewType("PermissionOptionId", str)
@@ -3973,11 +3748,7 @@ class RequestPermissionResponse(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("outcome", False), ("_meta", True)))
+    __array_form__ = (("outcome", False), ("_meta", True))
 
 
 class RequestPermissionOutcomeCancelled(_Model):
@@ -4067,11 +3838,7 @@ class SelectedPermissionOutcome(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("optionId", False), ("_meta", True)))
+    __array_form__ = (("optionId", False), ("_meta", True))
 
 
 class WriteTextFileRequest(_Model):
@@ -4098,19 +3865,12 @@ class WriteTextFileRequest(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("sessionId", False),
-                ("path", False),
-                ("content", False),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("sessionId", False),
+        ("path", False),
+        ("content", False),
+        ("_meta", True),
+    )
 
 
 class WriteTextFileResponse(_Model):
@@ -4126,11 +3886,7 @@ class WriteTextFileResponse(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("_meta", True),))
+    __array_form__ = (("_meta", True),)
 
 
 class ReadTextFileRequest(_Model):
@@ -4167,20 +3923,13 @@ class ReadTextFileRequest(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("sessionId", False),
-                ("path", False),
-                ("line", True),
-                ("limit", True),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("sessionId", False),
+        ("path", False),
+        ("line", True),
+        ("limit", True),
+        ("_meta", True),
+    )
 
 
 class ReadTextFileResponse(_Model):
@@ -4198,11 +3947,7 @@ class ReadTextFileResponse(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("content", False), ("_meta", True)))
+    __array_form__ = (("content", False), ("_meta", True))
 
 
 TerminalId = NewType("TerminalId", str)
@@ -4266,22 +4011,15 @@ class CreateTerminalRequest(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("sessionId", False),
-                ("command", False),
-                ("args", True),
-                ("env", True),
-                ("cwd", True),
-                ("outputByteLimit", True),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("sessionId", False),
+        ("command", False),
+        ("args", True),
+        ("env", True),
+        ("cwd", True),
+        ("outputByteLimit", True),
+        ("_meta", True),
+    )
 
 
 class CreateTerminalResponse(_Model):
@@ -4301,11 +4039,7 @@ class CreateTerminalResponse(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("terminalId", False), ("_meta", True)))
+    __array_form__ = (("terminalId", False), ("_meta", True))
 
 
 class TerminalOutputRequest(_Model):
@@ -4329,13 +4063,7 @@ class TerminalOutputRequest(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("sessionId", False), ("terminalId", False), ("_meta", True))
-        )
+    __array_form__ = (("sessionId", False), ("terminalId", False), ("_meta", True))
 
 
 class TerminalOutputResponse(_Model):
@@ -4361,19 +4089,12 @@ class TerminalOutputResponse(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("output", False),
-                ("truncated", False),
-                ("exitStatus", True),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("output", False),
+        ("truncated", False),
+        ("exitStatus", True),
+        ("_meta", True),
+    )
 
 
 class ReleaseTerminalRequest(_Model):
@@ -4397,13 +4118,7 @@ class ReleaseTerminalRequest(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("sessionId", False), ("terminalId", False), ("_meta", True))
-        )
+    __array_form__ = (("sessionId", False), ("terminalId", False), ("_meta", True))
 
 
 class ReleaseTerminalResponse(_Model):
@@ -4419,11 +4134,7 @@ class ReleaseTerminalResponse(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("_meta", True),))
+    __array_form__ = (("_meta", True),)
 
 
 class KillTerminalRequest(_Model):
@@ -4447,13 +4158,7 @@ class KillTerminalRequest(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("sessionId", False), ("terminalId", False), ("_meta", True))
-        )
+    __array_form__ = (("sessionId", False), ("terminalId", False), ("_meta", True))
 
 
 class KillTerminalResponse(_Model):
@@ -4469,11 +4174,7 @@ class KillTerminalResponse(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("_meta", True),))
+    __array_form__ = (("_meta", True),)
 
 
 class WaitForTerminalExitRequest(_Model):
@@ -4497,13 +4198,7 @@ class WaitForTerminalExitRequest(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("sessionId", False), ("terminalId", False), ("_meta", True))
-        )
+    __array_form__ = (("sessionId", False), ("terminalId", False), ("_meta", True))
 
 
 class WaitForTerminalExitResponse(_Model):
@@ -4557,13 +4252,7 @@ class TerminalExitStatus(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("exitCode", True), ("signal", True), ("_meta", True))
-        )
+    __array_form__ = (("exitCode", True), ("signal", True), ("_meta", True))
 
 
 class ClientCapabilities(_Model):
@@ -4624,21 +4313,14 @@ class ClientCapabilities(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("fs", True),
-                ("terminal", True),
-                ("session", True),
-                ("auth", True),
-                ("elicitation", True),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("fs", True),
+        ("terminal", True),
+        ("session", True),
+        ("auth", True),
+        ("elicitation", True),
+        ("_meta", True),
+    )
 
 
 class ClientSessionCapabilities(_Model):
@@ -4668,11 +4350,7 @@ class ClientSessionCapabilities(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("configOptions", True), ("_meta", True)))
+    __array_form__ = (("configOptions", True), ("_meta", True))
 
 
 class SessionConfigOptionsCapabilities(_Model):
@@ -4700,11 +4378,7 @@ class SessionConfigOptionsCapabilities(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("boolean", True), ("_meta", True)))
+    __array_form__ = (("boolean", True), ("_meta", True))
 
 
 class BooleanConfigOptionCapabilities(_Model):
@@ -4723,11 +4397,7 @@ class BooleanConfigOptionCapabilities(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("_meta", True),))
+    __array_form__ = (("_meta", True),)
 
 
 class AuthCapabilities(_Model):
@@ -4755,11 +4425,7 @@ class AuthCapabilities(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("terminal", True), ("_meta", True)))
+    __array_form__ = (("terminal", True), ("_meta", True))
 
 
 class FileSystemCapabilities(_Model):
@@ -4790,13 +4456,7 @@ class FileSystemCapabilities(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("readTextFile", True), ("writeTextFile", True), ("_meta", True))
-        )
+    __array_form__ = (("readTextFile", True), ("writeTextFile", True), ("_meta", True))
 
 
 class ClientMethodNames(_Model):
@@ -4828,26 +4488,19 @@ class ClientMethodNames(_Model):
     elicitation_complete: str
     """Notification for elicitation completion."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("session_request_permission", False),
-                ("session_update", False),
-                ("fs_write_text_file", False),
-                ("fs_read_text_file", False),
-                ("terminal_create", False),
-                ("terminal_output", False),
-                ("terminal_release", False),
-                ("terminal_wait_for_exit", False),
-                ("terminal_kill", False),
-                ("elicitation_create", False),
-                ("elicitation_complete", False),
-            ),
-        )
+    __array_form__ = (
+        ("session_request_permission", False),
+        ("session_update", False),
+        ("fs_write_text_file", False),
+        ("fs_read_text_file", False),
+        ("terminal_create", False),
+        ("terminal_output", False),
+        ("terminal_release", False),
+        ("terminal_wait_for_exit", False),
+        ("terminal_kill", False),
+        ("elicitation_create", False),
+        ("elicitation_complete", False),
+    )
 
 
 class ContentBlockText(_Model):
@@ -5101,13 +4754,7 @@ class TextContent(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("annotations", True), ("text", False), ("_meta", True))
-        )
+    __array_form__ = (("annotations", True), ("text", False), ("_meta", True))
 
 
 class ImageContent(_Model):
@@ -5134,20 +4781,13 @@ class ImageContent(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("annotations", True),
-                ("data", False),
-                ("mimeType", False),
-                ("uri", True),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("annotations", True),
+        ("data", False),
+        ("mimeType", False),
+        ("uri", True),
+        ("_meta", True),
+    )
 
 
 class AudioContent(_Model):
@@ -5172,19 +4812,12 @@ class AudioContent(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("annotations", True),
-                ("data", False),
-                ("mimeType", False),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("annotations", True),
+        ("data", False),
+        ("mimeType", False),
+        ("_meta", True),
+    )
 
 
 class EmbeddedResource(_Model):
@@ -5207,13 +4840,7 @@ class EmbeddedResource(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("annotations", True), ("resource", False), ("_meta", True))
-        )
+    __array_form__ = (("annotations", True), ("resource", False), ("_meta", True))
 
 
 class TextResourceContents(_Model):
@@ -5239,13 +4866,12 @@ class TextResourceContents(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("mimeType", True), ("text", False), ("uri", False), ("_meta", True))
-        )
+    __array_form__ = (
+        ("mimeType", True),
+        ("text", False),
+        ("uri", False),
+        ("_meta", True),
+    )
 
 
 class BlobResourceContents(_Model):
@@ -5271,13 +4897,12 @@ class BlobResourceContents(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data, (("blob", False), ("mimeType", True), ("uri", False), ("_meta", True))
-        )
+    __array_form__ = (
+        ("blob", False),
+        ("mimeType", True),
+        ("uri", False),
+        ("_meta", True),
+    )
 
 
 # Untagged: the first variant, in declaration order, that reads it.
@@ -5329,23 +4954,16 @@ class ResourceLink(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("annotations", True),
-                ("description", True),
-                ("mimeType", True),
-                ("name", False),
-                ("size", True),
-                ("title", True),
-                ("uri", False),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("annotations", True),
+        ("description", True),
+        ("mimeType", True),
+        ("name", False),
+        ("size", True),
+        ("title", True),
+        ("uri", False),
+        ("_meta", True),
+    )
 
 
 class Annotations(_Model):
@@ -5381,19 +4999,12 @@ class Annotations(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("audience", True),
-                ("lastModified", True),
-                ("priority", True),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("audience", True),
+        ("lastModified", True),
+        ("priority", True),
+        ("_meta", True),
+    )
 
 
 class Role(_WireEnum, StrEnum):
@@ -5484,19 +5095,12 @@ class EnumOption(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("const", False),
-                ("title", False),
-                ("description", True),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("const", False),
+        ("title", False),
+        ("description", True),
+        ("_meta", True),
+    )
 
 
 class StringPropertySchema(_Model):
@@ -5577,25 +5181,18 @@ class StringPropertySchema(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("title", True),
-                ("description", True),
-                ("minLength", True),
-                ("maxLength", True),
-                ("pattern", True),
-                ("format", True),
-                ("default", True),
-                ("enum", True),
-                ("oneOf", True),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("title", True),
+        ("description", True),
+        ("minLength", True),
+        ("maxLength", True),
+        ("pattern", True),
+        ("format", True),
+        ("default", True),
+        ("enum", True),
+        ("oneOf", True),
+        ("_meta", True),
+    )
 
 
 class NumberPropertySchema(_Model):
@@ -5648,21 +5245,14 @@ class NumberPropertySchema(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("title", True),
-                ("description", True),
-                ("minimum", True),
-                ("maximum", True),
-                ("default", True),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("title", True),
+        ("description", True),
+        ("minimum", True),
+        ("maximum", True),
+        ("default", True),
+        ("_meta", True),
+    )
 
 
 class IntegerPropertySchema(_Model):
@@ -5723,21 +5313,14 @@ class IntegerPropertySchema(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("title", True),
-                ("description", True),
-                ("minimum", True),
-                ("maximum", True),
-                ("default", True),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("title", True),
+        ("description", True),
+        ("minimum", True),
+        ("maximum", True),
+        ("default", True),
+        ("_meta", True),
+    )
 
 
 class BooleanPropertySchema(_Model):
@@ -5774,19 +5357,12 @@ class BooleanPropertySchema(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("title", True),
-                ("description", True),
-                ("default", True),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("title", True),
+        ("description", True),
+        ("default", True),
+        ("_meta", True),
+    )
 
 
 class StringMultiSelectItems(_Model):
@@ -5806,11 +5382,7 @@ class StringMultiSelectItems(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("enum", False), ("_meta", True)))
+    __array_form__ = (("enum", False), ("_meta", True))
 
 
 class TitledMultiSelectItems(_Model):
@@ -5832,11 +5404,7 @@ class TitledMultiSelectItems(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("anyOf", False), ("_meta", True)))
+    __array_form__ = (("anyOf", False), ("_meta", True))
 
 
 class OtherMultiSelectItems(_Model):
@@ -5973,22 +5541,15 @@ class MultiSelectPropertySchema(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("title", True),
-                ("description", True),
-                ("minItems", True),
-                ("maxItems", True),
-                ("items", False),
-                ("default", True),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("title", True),
+        ("description", True),
+        ("minItems", True),
+        ("maxItems", True),
+        ("items", False),
+        ("default", True),
+        ("_meta", True),
+    )
 
 
 class ElicitationPropertySchemaString(_Model):
@@ -6417,21 +5978,14 @@ class ElicitationSchema(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("type", True),
-                ("title", True),
-                ("properties", True),
-                ("required", True),
-                ("description", True),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("type", True),
+        ("title", True),
+        ("properties", True),
+        ("required", True),
+        ("description", True),
+        ("_meta", True),
+    )
 
 
 class ElicitationCapabilities(_Model):
@@ -6465,11 +6019,7 @@ class ElicitationCapabilities(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("form", True), ("url", True), ("_meta", True)))
+    __array_form__ = (("form", True), ("url", True), ("_meta", True))
 
 
 class ElicitationFormCapabilities(_Model):
@@ -6490,11 +6040,7 @@ class ElicitationFormCapabilities(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("_meta", True),))
+    __array_form__ = (("_meta", True),)
 
 
 class ElicitationUrlCapabilities(_Model):
@@ -6515,11 +6061,7 @@ class ElicitationUrlCapabilities(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("_meta", True),))
+    __array_form__ = (("_meta", True),)
 
 
 class ElicitationSessionScope(_Model):
@@ -6545,11 +6087,7 @@ class ElicitationSessionScope(_Model):
     session without a specific tool call.
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("sessionId", False), ("toolCallId", True)))
+    __array_form__ = (("sessionId", False), ("toolCallId", True))
 
 
 class ElicitationRequestScope(_Model):
@@ -6562,11 +6100,7 @@ class ElicitationRequestScope(_Model):
     )
     """The request this elicitation is tied to."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("requestId", False),))
+    __array_form__ = (("requestId", False),)
 
 
 # Untagged: the first variant, in declaration order, that reads it.
@@ -7619,11 +7153,7 @@ class ElicitationAcceptAction(_Model):
     ] = MISSING
     """The user-provided content, if any, as an object matching the requested schema."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("content", True),))
+    __array_form__ = (("content", True),)
 
 
 # Untagged: the first variant, in declaration order, that reads it.
@@ -7657,11 +7187,7 @@ class CompleteElicitationNotification(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("elicitationId", False), ("_meta", True)))
+    __array_form__ = (("elicitationId", False), ("_meta", True))
 
 
 class Error(_Model):
@@ -7688,11 +7214,7 @@ class Error(_Model):
     This may include debugging information or context-specific details.
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("code", False), ("message", False), ("data", True)))
+    __array_form__ = (("code", False), ("message", False), ("data", True))
 
 
 ErrorCode: TypeAlias = Annotated[int, Strict(), Field(ge=-2147483648, le=2147483647)]
@@ -7770,11 +7292,7 @@ class Plan(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("entries", False), ("_meta", True)))
+    __array_form__ = (("entries", False), ("_meta", True))
 
 
 class PlanEntry(_Model):
@@ -7803,19 +7321,12 @@ class PlanEntry(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("content", False),
-                ("priority", False),
-                ("status", False),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("content", False),
+        ("priority", False),
+        ("status", False),
+        ("_meta", True),
+    )
 
 
 class PlanEntryPriority(_WireEnum, StrEnum):
@@ -7893,11 +7404,7 @@ class CancelRequestNotification(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("requestId", False), ("_meta", True)))
+    __array_form__ = (("requestId", False), ("_meta", True))
 
 
 class GeneralMethodNames(_Model):
@@ -7909,11 +7416,7 @@ class GeneralMethodNames(_Model):
     cancel_request: str
     """Method name for protocol-level request cancellation notifications."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("cancel_request", False),))
+    __array_form__ = (("cancel_request", False),)
 
 
 class ToolCall(_Model):
@@ -7989,24 +7492,17 @@ class ToolCall(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("toolCallId", False),
-                ("title", False),
-                ("kind", True),
-                ("status", True),
-                ("content", True),
-                ("locations", True),
-                ("rawInput", True),
-                ("rawOutput", True),
-                ("_meta", True),
-            ),
-        )
+    __array_form__ = (
+        ("toolCallId", False),
+        ("title", False),
+        ("kind", True),
+        ("status", True),
+        ("content", True),
+        ("locations", True),
+        ("rawInput", True),
+        ("rawOutput", True),
+        ("_meta", True),
+    )
 
 
 class ToolCallUpdate(_Model):
@@ -8119,22 +7615,15 @@ class ToolCallUpdateFields(_Model):
     )
     """Update the raw output."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (
-                ("kind", True),
-                ("status", True),
-                ("title", True),
-                ("content", True),
-                ("locations", True),
-                ("rawInput", True),
-                ("rawOutput", True),
-            ),
-        )
+    __array_form__ = (
+        ("kind", True),
+        ("status", True),
+        ("title", True),
+        ("content", True),
+        ("locations", True),
+        ("rawInput", True),
+        ("rawOutput", True),
+    )
 
 
 ToolCallId = NewType("ToolCallId", str)
@@ -8351,11 +7840,7 @@ class Content(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("content", False), ("_meta", True)))
+    __array_form__ = (("content", False), ("_meta", True))
 
 
 class Terminal(_Model):
@@ -8380,11 +7865,7 @@ class Terminal(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("terminalId", False), ("_meta", True)))
+    __array_form__ = (("terminalId", False), ("_meta", True))
 
 
 class Diff(_Model):
@@ -8415,14 +7896,12 @@ class Diff(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(
-            data,
-            (("path", False), ("oldText", True), ("newText", False), ("_meta", True)),
-        )
+    __array_form__ = (
+        ("path", False),
+        ("oldText", True),
+        ("newText", False),
+        ("_meta", True),
+    )
 
 
 class ToolCallLocation(_Model):
@@ -8452,11 +7931,7 @@ class ToolCallLocation(_Model):
     See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
     """
 
-    @model_validator(mode="before")
-    @classmethod
-    def _array_form(cls, data: Any) -> Any:
-        # serde_json also reads the struct from an array of its fields.
-        return _array_form(data, (("path", False), ("line", True), ("_meta", True)))
+    __array_form__ = (("path", False), ("line", True), ("_meta", True))
 
 
 SessionId = NewType("SessionId", str)
