@@ -8,9 +8,13 @@ Outputs: per transport (stdio pipes, WebSocket on 127.0.0.1): round trips per se
 and p50 / p99 latency of sequential requests for the generated pair and for the echo
 loop, and the ratios generated / echo.  The echo is a subprocess that writes back each
 line (a blocking read/write loop: the cheapest peer a pipe can have) or frame (an
-aiohttp server); its client is the same asyncio pipe or aiohttp socket ours uses.  The
-two sides run in alternating blocks of 100 round trips, so load that comes and goes
-during the run weighs on both alike.  Where ``/proc`` exists, the CPU time each side's
+aiohttp server); its client is the same asyncio pipe or aiohttp socket ours uses.
+A third side, the floor, is the generated client against the least server it can
+talk to: an asyncio (pipes) or aiohttp (WebSocket) loop that parses each request and
+answers the stub's own result, with no validation or dispatch.  floor / echo is what
+the generated client and an event loop cost: no server, however lean, does better.
+The sides run in alternating blocks of 100 round trips, so load that comes and goes
+during the run weighs on all alike.  Where ``/proc`` exists, the CPU time each side's
 client and server process spent per round trip, too: on a machine whose processes
 take turns on one core, a round trip costs about their sum.
 Guarantees: servers run with ``--quiet`` (no per-message stderr log), so the numbers
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import re
 import statistics
@@ -64,6 +69,64 @@ async def main():
     await site.start()
     port = site._server.sockets[0].getsockname()[1]
     print(f"echo: listening on ws://127.0.0.1:{port}/", file=sys.stderr, flush=True)
+    await asyncio.Event().wait()
+
+asyncio.run(main())
+"""
+
+FLOOR_STDIO = r"""
+import asyncio, json, os, sys
+RESULT = json.loads(sys.argv[1])
+
+async def main():
+    loop = asyncio.get_running_loop()
+    source, sink = sys.stdin.fileno(), sys.stdout.fileno()
+    os.set_blocking(source, False)
+    ended = loop.create_future()
+    pending = bytearray()
+
+    def readable():
+        data = os.read(source, 65536)
+        if not data:
+            loop.remove_reader(source)
+            ended.set_result(None)
+            return
+        pending.extend(data)
+        while (end := pending.find(b"\n")) >= 0:
+            request = json.loads(pending[:end])
+            del pending[: end + 1]
+            answer = {"jsonrpc": "2.0", "id": request["id"], "result": RESULT}
+            os.write(sink, json.dumps(answer, separators=(",", ":")).encode() + b"\n")
+
+    loop.add_reader(source, readable)
+    await ended
+
+asyncio.run(main())
+"""
+
+FLOOR_WEBSOCKET = """
+import asyncio, json, sys
+from aiohttp import web
+RESULT = json.loads(sys.argv[1])
+
+async def answer(request):
+    socket = web.WebSocketResponse()
+    await socket.prepare(request)
+    async for message in socket:
+        call = json.loads(message.data)
+        reply = {"jsonrpc": "2.0", "id": call["id"], "result": RESULT}
+        await socket.send_str(json.dumps(reply, separators=(",", ":")))
+    return socket
+
+async def main():
+    app = web.Application()
+    app.router.add_get("/", answer)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]
+    print(f"floor: listening on ws://127.0.0.1:{port}/", file=sys.stderr, flush=True)
     await asyncio.Event().wait()
 
 asyncio.run(main())
@@ -122,18 +185,25 @@ class Side:
         return numbers
 
 
-async def _measure(
-    generated: Side, echo: Side, count: int, block: int = 100
-) -> tuple[dict[str, float], dict[str, float]]:
-    """Both sides measured in alternating blocks so a change in the machine's load
-    falls on both alike (these machines are noisy)."""
-    for side in (generated, echo):
+Numbers = dict[str, dict[str, float]]
+
+
+async def _measure(sides: dict[str, Side], count: int, block: int = 100) -> Numbers:
+    """The sides measured in alternating blocks so a change in the machine's load
+    falls on all alike (these machines are noisy)."""
+    for side in sides.values():
         for _ in range(min(200, count)):
             await side.call()
     for start in range(0, count, block):
-        for side in (generated, echo):
+        for side in sides.values():
             await side.block(min(block, count - start))
-    return generated.summary(), echo.summary()
+    return {name: side.summary() for name, side in sides.items()}
+
+
+async def _stub_result(connection: Any) -> str:
+    """The JSON text of the result the stub server answers ``REQUEST`` with."""
+    response = await connection.request_raw({**json.loads(REQUEST), "id": 0})
+    return json.dumps(response["result"])
 
 
 async def _port_of(process: asyncio.subprocess.Process) -> str:
@@ -147,18 +217,25 @@ async def _port_of(process: asyncio.subprocess.Process) -> str:
             return match.group(1)
 
 
-def _child_pid() -> int:
-    """The pid of the server ``connect_stdio`` started: this process's only child then
-    (-1, no CPU figure, where /proc cannot tell)."""
+def _children() -> set[int] | None:
+    """This process's children (None where /proc cannot tell)."""
     try:
         with open(f"/proc/self/task/{os.getpid()}/children", encoding="ascii") as f:
-            children = f.read().split()
+            return {int(pid) for pid in f.read().split()}
     except OSError:
+        return None
+
+
+def _new_child(before: set[int] | None) -> int:
+    """The pid of the one process ``connect_stdio`` started since ``before`` (-1, no CPU
+    figure, where /proc cannot tell)."""
+    now = _children()
+    if before is None or now is None or len(now - before) != 1:
         return -1
-    return int(children[0]) if len(children) == 1 else -1
+    return next(iter(now - before))
 
 
-async def _stdio(count: int) -> tuple[dict[str, float], dict[str, float]]:
+async def _stdio(count: int) -> Numbers:
     sys.path.insert(0, str(PYTHON_DIR))
     from ahp_protocol._rpc import connect_stdio
     from ahp_protocol.client import AhpClient
@@ -167,11 +244,17 @@ async def _stdio(count: int) -> tuple[dict[str, float], dict[str, float]]:
     params = InitializeParams(protocol_version=1, client_id="bench")
     command = [sys.executable, "-m", "ahp_protocol.server"]
     command += ["--transport", "stdio", "--quiet"]
+    before = _children()
     connection = await connect_stdio(
         command, lambda _s: {}, env=ENV, stderr=subprocess.DEVNULL
     )
-    server_pid = _child_pid()  # before the echo starts
+    server_pid = _new_child(before)
     client = AhpClient(connection)
+    before = _children()
+    floor_command = [sys.executable, "-c", FLOOR_STDIO, await _stub_result(connection)]
+    floor_connection = await connect_stdio(floor_command, lambda _s: {}, env=ENV)
+    floor_pid = _new_child(before)
+    floor = AhpClient(floor_connection)
     echo = await asyncio.create_subprocess_exec(
         sys.executable,
         "-c",
@@ -189,17 +272,21 @@ async def _stdio(count: int) -> tuple[dict[str, float], dict[str, float]]:
         return await stdout.readline()
 
     numbers = await _measure(
-        Side(lambda: client.initialize(params), server_pid),
-        Side(round_trip, echo.pid),
+        {
+            "generated": Side(lambda: client.initialize(params), server_pid),
+            "floor": Side(lambda: floor.initialize(params), floor_pid),
+            "echo": Side(round_trip, echo.pid),
+        },
         count,
     )
     await client.close()
+    await floor.close()
     stdin.close()
     await echo.wait()
     return numbers
 
 
-async def _websocket(count: int) -> tuple[dict[str, float], dict[str, float]]:
+async def _websocket(count: int) -> Numbers:
     import aiohttp
     from ahp_protocol.client import AhpClient
     from ahp_protocol.models import InitializeParams
@@ -219,6 +306,12 @@ async def _websocket(count: int) -> tuple[dict[str, float], dict[str, float]]:
         sys.executable, "-c", ECHO_WEBSOCKET, stderr=asyncio.subprocess.PIPE, env=ENV
     )
     client = await AhpClient.websocket(await _port_of(server))
+    floor_server = await asyncio.create_subprocess_exec(
+        *(sys.executable, "-c", FLOOR_WEBSOCKET, await _stub_result(client.session)),
+        stderr=asyncio.subprocess.PIPE,
+        env=ENV,
+    )
+    floor = await AhpClient.websocket(await _port_of(floor_server))
     url = await _port_of(echo)
     async with aiohttp.ClientSession() as http, http.ws_connect(url) as socket:
 
@@ -228,12 +321,16 @@ async def _websocket(count: int) -> tuple[dict[str, float], dict[str, float]]:
             return text
 
         numbers = await _measure(
-            Side(lambda: client.initialize(params), server.pid),
-            Side(round_trip, echo.pid),
+            {
+                "generated": Side(lambda: client.initialize(params), server.pid),
+                "floor": Side(lambda: floor.initialize(params), floor_server.pid),
+                "echo": Side(round_trip, echo.pid),
+            },
             count,
         )
     await client.close()
-    for process in (server, echo):
+    await floor.close()
+    for process in (server, floor_server, echo):
         process.terminate()
         await process.wait()
     return numbers
@@ -252,8 +349,8 @@ def main() -> None:
         f"{'transport':<10} {'side':<10} {'req/s':>9} {'p50 µs':>9} {'p99 µs':>9}"
         "   CPU µs per round trip: client, server"
     )
-    for name, (generated, bare) in rows:
-        for side, numbers in (("generated", generated), ("echo", bare)):
+    for name, sides in rows:
+        for side, numbers in sides.items():
             server_cpu = numbers.get("server_cpu_us")
             print(
                 f"{name:<10} {side:<10} {numbers['rps']:>9.0f} "
@@ -261,15 +358,25 @@ def main() -> None:
                 f"   {numbers['client_cpu_us']:>8.1f} "
                 + ("       —" if server_cpu is None else f"{server_cpu:>8.1f}")
             )
+        generated, floor, bare = sides["generated"], sides["floor"], sides["echo"]
         result(
             f"server.{name}",
-            {"ratio": generated["rps"] / bare["rps"], "rps": generated["rps"]},
+            {
+                "ratio": generated["rps"] / bare["rps"],
+                "rps": generated["rps"],
+                "floor_ratio": floor["rps"] / bare["rps"],
+            },
         )
-        print(
-            f"{name:<10} {'ratio':<10} {generated['rps'] / bare['rps']:>9.2f}x "
-            f"{generated['p50'] / bare['p50']:>8.2f}x {generated['p99'] / bare['p99']:>8.2f}x"
-            "   (generated / echo: throughput, p50, p99)"
-        )
+        for label, (top, bottom) in (
+            ("generated / echo", (generated, bare)),
+            ("floor / echo", (floor, bare)),
+            ("generated / floor", (generated, floor)),
+        ):
+            print(
+                f"{name:<10} {'ratio':<10} {top['rps'] / bottom['rps']:>9.2f}x "
+                f"{top['p50'] / bottom['p50']:>8.2f}x {top['p99'] / bottom['p99']:>8.2f}x"
+                f"   ({label}: throughput, p50, p99)"
+            )
 
 
 if __name__ == "__main__":
