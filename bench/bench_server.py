@@ -49,30 +49,33 @@ for line in sys.stdin.buffer:
     sys.stdout.buffer.flush()
 """
 
-ECHO_WEBSOCKET = """
-import asyncio, sys
-from aiohttp import web
-
-async def echo(request):
-    socket = web.WebSocketResponse()
-    await socket.prepare(request)
-    async for message in socket:
-        await socket.send_str(message.data)
-    return socket
-
+# The aiohttp server both WebSocket peers run: ``handle`` answers one socket's frames.
+_WEBSOCKET_SITE = """
 async def main():
     app = web.Application()
-    app.router.add_get("/", echo)
+    app.router.add_get("/", handle)
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
     port = site._server.sockets[0].getsockname()[1]
-    print(f"echo: listening on ws://127.0.0.1:{port}/", file=sys.stderr, flush=True)
+    print(f"listening on ws://127.0.0.1:{port}/", file=sys.stderr, flush=True)
     await asyncio.Event().wait()
 
 asyncio.run(main())
 """
+
+ECHO_WEBSOCKET = """
+import asyncio, sys
+from aiohttp import web
+
+async def handle(request):
+    socket = web.WebSocketResponse()
+    await socket.prepare(request)
+    async for message in socket:
+        await socket.send_str(message.data)
+    return socket
+""" + _WEBSOCKET_SITE
 
 FLOOR_STDIO = r"""
 import asyncio, json, os, sys
@@ -109,7 +112,7 @@ import asyncio, json, sys
 from aiohttp import web
 RESULT = json.loads(sys.argv[1])
 
-async def answer(request):
+async def handle(request):
     socket = web.WebSocketResponse()
     await socket.prepare(request)
     async for message in socket:
@@ -117,20 +120,7 @@ async def answer(request):
         reply = {"jsonrpc": "2.0", "id": call["id"], "result": RESULT}
         await socket.send_str(json.dumps(reply, separators=(",", ":")))
     return socket
-
-async def main():
-    app = web.Application()
-    app.router.add_get("/", answer)
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]
-    print(f"floor: listening on ws://127.0.0.1:{port}/", file=sys.stderr, flush=True)
-    await asyncio.Event().wait()
-
-asyncio.run(main())
-"""
+""" + _WEBSOCKET_SITE
 
 REQUEST = (
     '{"jsonrpc":"2.0","id":1,"method":"initialize",'
