@@ -134,11 +134,14 @@ def bench_spec(spec: str, dm_dir: str, seconds: float) -> dict[str, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="per measurement")
+    parser.add_argument(
+        "--spec", action="append", help="only this spec (again for more; default all)"
+    )
     args = parser.parse_args()
     specs = sorted(
         p.parent.parent.name for p in (REPO / "generated").glob("*/python/*/")
     )
-    specs = sorted(set(specs))
+    specs = sorted(set(specs) & set(args.spec)) if args.spec else sorted(set(specs))
     print(
         "spec     samples  exact round trip: ours / datamodel-codegen   "
         "msgs/s ours  vs datamodel-codegen  vs orjson  vs msgspec"
