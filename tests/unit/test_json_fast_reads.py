@@ -1,32 +1,24 @@
 """A JSON read of the bindings that skips a Python step gives what that step gave.
 
-Any JSON object or array (``_STRUCTURED_JSON``) reads left to right and is written as
-plain JSON: the same verdicts and text as pydantic's smart union of the two.  Any JSON
-value (``_ANY_JSON``: ``JsonValue`` and ``dict[str, JsonValue]``) is written by
-pydantic-core's own writer: the same verdicts and text as ``JsonValue``'s writer,
-which picks a member of its tagged union with a Python call per nested value.
+Any JSON (``_ANY_JSON``) is written by pydantic-core's own writer.  On an object or
+array it also reads left to right: the same verdicts and text as pydantic's smart union
+of the two.  On ``JsonValue`` and ``dict[str, JsonValue]``: the same verdicts and text
+as ``JsonValue``'s writer, which picks a member of its tagged union with a Python call
+per nested value.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
-import sys
-from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import JsonValue, TypeAdapter, ValidationError
 
-REPO = Path(__file__).resolve().parent.parent.parent
+from tests.roundtrip import harness
 
 
 def _module(spec: str) -> Any:
-    (models,) = (REPO / "generated" / spec / "python").glob("*/models.py")
-    sys.path.insert(0, str(models.parent.parent))
-    try:
-        return importlib.import_module(f"{models.parent.name}.models")
-    finally:
-        sys.path.pop(0)
+    return harness.package(spec).models
 
 
 def _read(adapter: TypeAdapter[Any], text: str, *, from_json: bool) -> Any:
@@ -43,7 +35,7 @@ def _read(adapter: TypeAdapter[Any], text: str, *, from_json: bool) -> Any:
 
 
 def test_any_json_object_or_array_reads_and_writes_as_the_smart_union() -> None:
-    marker = _module("mcp")._STRUCTURED_JSON
+    marker = _module("mcp")._ANY_JSON
     fast: TypeAdapter[Any] = TypeAdapter(
         Annotated[dict[str, JsonValue] | list[JsonValue], marker]
     )

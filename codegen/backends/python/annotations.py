@@ -21,13 +21,14 @@ from codegen.backends.python.text import json_kind, py_literal
 from codegen.backends.wire_formats import pattern_of
 from codegen.ir.index import Index
 
-__all__ = ["ANY_JSON", "ANY_JSON_OBJECT", "TypeAnnotator"]
+__all__ = ["ANY_JSON", "ANY_JSON_OBJECT", "ANY_JSON_STRUCTURED", "TypeAnnotator"]
 
-# Any JSON value, and any JSON object: read as pydantic's ``JsonValue`` reads them,
+# Any JSON value, any JSON object, and any object or array: read as pydantic's ``JsonValue`` reads them,
 # written by pydantic-core's own JSON writer (``_ANY_JSON``) rather than ``JsonValue``'s,
 # which makes a Python call for every nested value.
 ANY_JSON = "Annotated[JsonValue, _ANY_JSON]"
 ANY_JSON_OBJECT = "Annotated[dict[str, JsonValue], _ANY_JSON]"
+ANY_JSON_STRUCTURED = "Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON]"
 
 
 class TypeAnnotator:
@@ -91,7 +92,7 @@ class TypeAnnotator:
             return f"Annotated[tuple[{items or '()'}], Strict(False)]"
         if isinstance(expr, ir.AnyJson):
             if expr.structured:
-                return "Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON]"
+                return ANY_JSON_STRUCTURED
             return ANY_JSON_OBJECT if expr.object_only else ANY_JSON
         return self._union_annotation(expr, strict)
 

@@ -54,7 +54,6 @@ _MODEL_HELPERS = (
     "_read_or_default",
     "_omitted",
     "_NUMBER",
-    "_STRUCTURED_JSON",
     "_ANY_JSON",
 )
 # What a generated package needs (also stated in its pyproject, README and import check:

@@ -14,7 +14,12 @@ from __future__ import annotations
 import json
 
 from codegen import ir, naming
-from codegen.backends.python.annotations import ANY_JSON, ANY_JSON_OBJECT, TypeAnnotator
+from codegen.backends.python.annotations import (
+    ANY_JSON,
+    ANY_JSON_OBJECT,
+    ANY_JSON_STRUCTURED,
+    TypeAnnotator,
+)
 from codegen.backends.python.text import docstring, lifecycle_text
 from codegen.backends.python.views import MethodView
 
@@ -88,6 +93,11 @@ def _signature(annotation: str | None) -> str | None:
     """
     if annotation is None:
         return None
-    return annotation.replace(ANY_JSON_OBJECT, "dict[str, JsonValue]").replace(
-        ANY_JSON, "JsonValue"
+    plain = (
+        (ANY_JSON_STRUCTURED, "dict[str, JsonValue] | list[JsonValue]"),
+        (ANY_JSON_OBJECT, "dict[str, JsonValue]"),
+        (ANY_JSON, "JsonValue"),
     )
+    for marked, bare in plain:
+        annotation = annotation.replace(marked, bare)
+    return annotation

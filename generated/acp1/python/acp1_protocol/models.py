@@ -450,38 +450,21 @@ _NUMBER = GetPydanticSchema(get_pydantic_core_schema=_number_error)
 
 
 def _plain_json(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-    """A JSON object or array (``dict[str, JsonValue] | list[JsonValue]``): no value
-    reads as both, so the first member that reads it is the smart union's choice; and
-    it is written as the plain JSON it holds (the union's own writer checks every
-    nested value against ``JsonValue``'s Python-side union, a Python call each)."""
+    """Any JSON (``JsonValue``, ``dict[str, JsonValue]``, or an object or array), read
+    as pydantic reads it and written as the plain JSON it holds: ``JsonValue``'s own
+    writer picks the member of its Python-side tagged union for every nested value, a
+    Python call each, to write the same JSON.  An object-or-array union reads left to
+    right: no value reads as both, so the first member that reads it is the smart
+    union's choice."""
     schema = handler(source)
-    if schema["type"] == "union":
-        schema = cast(
-            CoreSchema,
-            {
-                **schema,
-                "mode": "left_to_right",
-                "serialization": core_schema.simple_ser_schema("any"),
-            },
-        )
-    return schema
-
-
-_STRUCTURED_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_json)
-
-
-def _plain_writer(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-    """Any JSON value (``JsonValue``, ``dict[str, JsonValue]``), read as pydantic reads
-    it and written as the plain JSON it holds: ``JsonValue``'s own writer picks the
-    member of its Python-side tagged union for every nested value, a Python call each,
-    to write the same JSON."""
+    mode = {"mode": "left_to_right"} if schema["type"] == "union" else {}
     return cast(
         CoreSchema,
-        {**handler(source), "serialization": core_schema.simple_ser_schema("any")},
+        {**schema, **mode, "serialization": core_schema.simple_ser_schema("any")},
     )
 
 
-_ANY_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_writer)
+_ANY_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_json)
 
 
 class _InitPlan(NamedTuple):

@@ -608,38 +608,21 @@ _NUMBER = GetPydanticSchema(get_pydantic_core_schema=_number_error)
 
 
 def _plain_json(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-    """A JSON object or array (``dict[str, JsonValue] | list[JsonValue]``): no value
-    reads as both, so the first member that reads it is the smart union's choice; and
-    it is written as the plain JSON it holds (the union's own writer checks every
-    nested value against ``JsonValue``'s Python-side union, a Python call each)."""
+    """Any JSON (``JsonValue``, ``dict[str, JsonValue]``, or an object or array), read
+    as pydantic reads it and written as the plain JSON it holds: ``JsonValue``'s own
+    writer picks the member of its Python-side tagged union for every nested value, a
+    Python call each, to write the same JSON.  An object-or-array union reads left to
+    right: no value reads as both, so the first member that reads it is the smart
+    union's choice."""
     schema = handler(source)
-    if schema["type"] == "union":
-        schema = cast(
-            CoreSchema,
-            {
-                **schema,
-                "mode": "left_to_right",
-                "serialization": core_schema.simple_ser_schema("any"),
-            },
-        )
-    return schema
-
-
-_STRUCTURED_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_json)
-
-
-def _plain_writer(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-    """Any JSON value (``JsonValue``, ``dict[str, JsonValue]``), read as pydantic reads
-    it and written as the plain JSON it holds: ``JsonValue``'s own writer picks the
-    member of its Python-side tagged union for every nested value, a Python call each,
-    to write the same JSON."""
+    mode = {"mode": "left_to_right"} if schema["type"] == "union" else {}
     return cast(
         CoreSchema,
-        {**handler(source), "serialization": core_schema.simple_ser_schema("any")},
+        {**schema, **mode, "serialization": core_schema.simple_ser_schema("any")},
     )
 
 
-_ANY_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_writer)
+_ANY_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_json)
 
 
 class _InitPlan(NamedTuple):
@@ -745,9 +728,9 @@ class JSONRPCRequest(_Model):
     """
 
     method: str
-    params: (
-        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
-    ) = MISSING
+    params: Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON] | MISSING = (
+        MISSING
+    )
     jsonrpc: Literal["2.0"] = _filled()
     id: RequestId
 
@@ -759,9 +742,9 @@ class JSONRPCNotification(_Model):
     """
 
     method: str
-    params: (
-        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
-    ) = MISSING
+    params: Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON] | MISSING = (
+        MISSING
+    )
     jsonrpc: Literal["2.0"] = _filled()
 
 
@@ -860,9 +843,9 @@ class Request(_Model):
     """`Request` (the spec does not describe it)."""
 
     method: str
-    params: (
-        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
-    ) = MISSING
+    params: Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON] | MISSING = (
+        MISSING
+    )
 
 
 class NotificationParamsMeta(_Model):
@@ -888,9 +871,9 @@ class Notification(_Model):
     """`Notification` (the spec does not describe it)."""
 
     method: str
-    params: (
-        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
-    ) = MISSING
+    params: Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON] | MISSING = (
+        MISSING
+    )
 
 
 class ResultMeta(_Model):
@@ -1093,7 +1076,7 @@ class ClientCapabilitiesExperimental(_Model):
     """
 
     __pydantic_extra__: dict[
-        str, Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON]
+        str, Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON]
     ] = Field(init=False)
 
 
@@ -1117,15 +1100,15 @@ class ClientCapabilitiesSampling(_Model):
     Synthesized from `ClientCapabilities.sampling`.
     """
 
-    context: (
-        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
-    ) = MISSING
+    context: Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON] | MISSING = (
+        MISSING
+    )
     """Whether the client supports context inclusion via includeContext parameter.
     If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
     """
-    tools: (
-        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
-    ) = MISSING
+    tools: Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON] | MISSING = (
+        MISSING
+    )
     """Whether the client supports tool use via tools and toolChoice parameters."""
 
 
@@ -1135,12 +1118,12 @@ class ClientCapabilitiesElicitation(_Model):
     Synthesized from `ClientCapabilities.elicitation`.
     """
 
-    form: (
-        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
-    ) = MISSING
-    url: (
-        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
-    ) = MISSING
+    form: Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON] | MISSING = (
+        MISSING
+    )
+    url: Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON] | MISSING = (
+        MISSING
+    )
 
 
 class ClientCapabilitiesTasksRequestsSampling(_Model):
@@ -1150,7 +1133,7 @@ class ClientCapabilitiesTasksRequestsSampling(_Model):
     """
 
     create_message: (
-        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
+        Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON] | MISSING
     ) = Field(
         default=MISSING,
         validation_alias="createMessage",
@@ -1165,9 +1148,9 @@ class ClientCapabilitiesTasksRequestsElicitation(_Model):
     Synthesized from `ClientCapabilities.tasks.requests.elicitation`.
     """
 
-    create: (
-        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
-    ) = MISSING
+    create: Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON] | MISSING = (
+        MISSING
+    )
     """Whether the client supports task-augmented elicitation/create requests."""
 
 
@@ -1189,13 +1172,13 @@ class ClientCapabilitiesTasks(_Model):
     Synthesized from `ClientCapabilities.tasks`.
     """
 
-    list_: (
-        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
-    ) = Field(default=MISSING, validation_alias="list", serialization_alias="list")
+    list_: Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON] | MISSING = (
+        Field(default=MISSING, validation_alias="list", serialization_alias="list")
+    )
     """Whether this client supports tasks/list."""
-    cancel: (
-        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
-    ) = MISSING
+    cancel: Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON] | MISSING = (
+        MISSING
+    )
     """Whether this client supports tasks/cancel."""
     requests: ClientCapabilitiesTasksRequests | MISSING = MISSING
     """Specifies which request types can be augmented with tasks."""
@@ -1223,7 +1206,7 @@ class ServerCapabilitiesExperimental(_Model):
     """
 
     __pydantic_extra__: dict[
-        str, Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON]
+        str, Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON]
     ] = Field(init=False)
 
 
@@ -1277,9 +1260,9 @@ class ServerCapabilitiesTasksRequestsTools(_Model):
     Synthesized from `ServerCapabilities.tasks.requests.tools`.
     """
 
-    call: (
-        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
-    ) = MISSING
+    call: Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON] | MISSING = (
+        MISSING
+    )
     """Whether the server supports task-augmented tools/call requests."""
 
 
@@ -1299,13 +1282,13 @@ class ServerCapabilitiesTasks(_Model):
     Synthesized from `ServerCapabilities.tasks`.
     """
 
-    list_: (
-        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
-    ) = Field(default=MISSING, validation_alias="list", serialization_alias="list")
+    list_: Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON] | MISSING = (
+        Field(default=MISSING, validation_alias="list", serialization_alias="list")
+    )
     """Whether this server supports tasks/list."""
-    cancel: (
-        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
-    ) = MISSING
+    cancel: Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON] | MISSING = (
+        MISSING
+    )
     """Whether this server supports tasks/cancel."""
     requests: ServerCapabilitiesTasksRequests | MISSING = MISSING
     """Specifies which request types can be augmented with tasks."""
@@ -1316,12 +1299,12 @@ class ServerCapabilities(_Model):
 
     experimental: ServerCapabilitiesExperimental | MISSING = MISSING
     """Experimental, non-standard capabilities that the server supports."""
-    logging: (
-        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
-    ) = MISSING
+    logging: Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON] | MISSING = (
+        MISSING
+    )
     """Present if the server supports sending log messages to the client."""
     completions: (
-        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
+        Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON] | MISSING
     ) = MISSING
     """Present if the server supports argument autocompletion suggestions."""
     prompts: ServerCapabilitiesPrompts | MISSING = MISSING
@@ -2449,7 +2432,7 @@ class ToolInputSchemaProperties(_Model):
     """
 
     __pydantic_extra__: dict[
-        str, Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON]
+        str, Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON]
     ] = Field(init=False)
 
 
@@ -2474,7 +2457,7 @@ class ToolOutputSchemaProperties(_Model):
     """
 
     __pydantic_extra__: dict[
-        str, Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON]
+        str, Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON]
     ] = Field(init=False)
 
 
@@ -3025,9 +3008,9 @@ class CreateMessageRequestParams(_Model):
         validation_alias="stopSequences",
         serialization_alias="stopSequences",
     )
-    metadata: (
-        Annotated[dict[str, JsonValue] | list[JsonValue], _STRUCTURED_JSON] | MISSING
-    ) = MISSING
+    metadata: Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON] | MISSING = (
+        MISSING
+    )
     """Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     """
     tools: list[Tool] | MISSING = MISSING
