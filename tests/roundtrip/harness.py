@@ -11,6 +11,7 @@ import importlib
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -145,6 +146,17 @@ def same_key_order(left: Any, right: Any) -> bool:
 def fixes_key_order(spec: str) -> bool:
     """serde and encoding/json write fields in declaration order; TypeScript fixes none."""
     return any(source.language in ("rust", "go") for source in protocol(spec).sources)
+
+
+def objects_in(node: Any) -> Iterator[dict[str, Any]]:
+    """Every JSON object in ``node``, itself first, then those nested in it."""
+    if isinstance(node, dict):
+        yield node
+        for item in node.values():
+            yield from objects_in(item)
+    elif isinstance(node, list):
+        for item in node:
+            yield from objects_in(item)
 
 
 def written_form(node: Any) -> Any:

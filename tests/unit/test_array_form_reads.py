@@ -14,10 +14,8 @@ Schema is the object's, the same on every run.
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
-import sys
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
@@ -27,16 +25,13 @@ import pytest
 from pydantic import BaseModel, ValidationError
 from pydantic_core import SchemaSerializer, SchemaValidator
 
+from tests.roundtrip import harness
+
 REPO = Path(__file__).resolve().parent.parent.parent
 
 
 def _models() -> Any:
-    (models,) = (REPO / "generated" / "acp1" / "python").glob("*/models.py")
-    sys.path.insert(0, str(models.parent.parent))
-    try:
-        return importlib.import_module(f"{models.parent.name}.models")
-    finally:
-        sys.path.pop(0)
+    return harness.package("acp1").models
 
 
 def _old_reading(node: Any, module: Any) -> Any:
@@ -66,16 +61,6 @@ class _Reader:
         except ValidationError:
             return "rejected"
         return self.serializer.to_json(value, by_alias=True).decode()
-
-
-def _objects(node: Any) -> Iterator[dict[str, Any]]:
-    if isinstance(node, dict):
-        yield node
-        for item in node.values():
-            yield from _objects(item)
-    elif isinstance(node, list):
-        for item in node:
-            yield from _objects(item)
 
 
 def _samples() -> Iterator[tuple[str | None, Any]]:
@@ -129,7 +114,9 @@ def test_array_form_models_read_json_as_the_python_step_did() -> None:
     assert len(targets) > 50  # acp1's structs
     objects = list(
         dict.fromkeys(
-            json.dumps(obj) for _, sample in _samples() for obj in _objects(sample)
+            json.dumps(obj)
+            for _, sample in _samples()
+            for obj in harness.objects_in(sample)
         )
     )
     compared = accepted = arrays_accepted = 0

@@ -22,6 +22,8 @@ from typing import Annotated, Any, get_args, get_origin
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
+from tests.roundtrip import harness
+
 REPO = Path(__file__).resolve().parent.parent.parent
 FAST = ("_ByWireTag", "_ByKeys")
 
@@ -46,16 +48,6 @@ def _fast_unions(module: Any) -> Iterator[tuple[str, Any, Any, Any]]:
         rest = [m for m in metadata if m not in fast]
         reference = Annotated[(inner, *rest)] if rest else inner  # type: ignore[valid-type]
         yield name, value, reference, fast[0]
-
-
-def _objects(node: Any) -> Iterator[dict[str, Any]]:
-    if isinstance(node, dict):
-        yield node
-        for item in node.values():
-            yield from _objects(item)
-    elif isinstance(node, list):
-        for item in node:
-            yield from _objects(item)
 
 
 def _samples(spec: str) -> Iterator[Any]:
@@ -133,7 +125,9 @@ def test_fast_unions_read_and_write_as_the_old_ones(spec: str) -> None:
     unions = list(_fast_unions(_package(models)))
     # Each distinct object once (samples repeat their nested objects many times over).
     texts = dict.fromkeys(
-        json.dumps(obj) for sample in _samples(spec) for obj in _objects(sample)
+        json.dumps(obj)
+        for sample in _samples(spec)
+        for obj in harness.objects_in(sample)
     )
     objects = [json.loads(text) for text in texts]
     # Objects with the keys of two (where more than one member may read them).
