@@ -9,7 +9,9 @@ inferred tag key) → ``Field(discriminator=...)`` or a callable discriminator;
 adjacently tagged → one ``{tag, content}`` wrapper per variant; externally tagged →
 one single-key wrapper per variant, unit variants as bare strings; untagged → pydantic's
 ``left_to_right`` union when the first fit in declaration order decides (serde), else its
-smart union (any variant that reads the value, the best-fitting one: TypeScript).
+smart union (any variant that reads the value, the best-fitting one: TypeScript).  A
+union of models (lists of them, unions of them) is written by the class of the value
+(``_BY_CLASS``), unless a union written otherwise holds it.
 Guarantees: a value is accepted exactly when the source language reads it; tags compare
 JSON types exactly (``true`` never matches the tag ``1``).
 """
@@ -174,6 +176,8 @@ class UnionBuilder(DeclBuilder):
         key = union.name
         if union.name == self._tagged_part:
             key = tagged_part_key(union)
+        elif union.name in self._by_class:
+            value = _with_marker(value, "_BY_CLASS")
         return DeclView(
             kind="union",
             name=self.names[key],
@@ -318,32 +322,83 @@ class UnionBuilder(DeclBuilder):
         return out
 
     @cached_property
-    def _union_members(self) -> frozenset[str]:
+    def _containers(self) -> dict[str, set[str | None]]:
         """The unions that are a member of another union (a variant, or a member of an
-        inline union other than ``null``), through aliases.  pydantic-core's tagged
-        union writes a value of a sibling member with warnings; these keep the
-        callable."""
-        found: set[str] = set()
+        inline union other than ``null``), through aliases, each with the unions that
+        hold it (None: an inline union)."""
+        found: dict[str, set[str | None]] = {}
 
-        def mark(expr: ir.TypeExpr | None) -> None:
+        def mark(expr: ir.TypeExpr | None, holder: str | None) -> None:
             resolved = self.index.resolve(expr) if expr is not None else None
             if isinstance(resolved, ir.Ref):
                 if isinstance(self.index.get(resolved.name), ir.UnionDecl):
-                    found.add(resolved.name)
+                    found.setdefault(resolved.name, set()).add(holder)
             elif isinstance(resolved, ir.InlineUnion):
                 for member in resolved.members:
-                    mark(member)
+                    mark(member, holder)
 
         for node in union_nodes((self.protocol.decls, self.protocol.methods)):
             if isinstance(node, ir.UnionDecl):
                 for variant in node.variants:
-                    mark(variant.type)
+                    mark(variant.type, node.name)
             elif isinstance(node, ir.InlineUnion):
                 members = [m for m in node.members if not _is_null(m)]
                 if len(members) > 1:
                     for member in members:
-                        mark(member)
-        return frozenset(found)
+                        mark(member, None)
+        return found
+
+    @cached_property
+    def _by_class(self) -> frozenset[str]:
+        """The unions written by the class of the value they hold (``_BY_CLASS``):
+        every variant is a model, a list of them or a union of them written so, and
+        every union that holds it is written so too.  pydantic-core's typed writer of
+        a union tries its members in turn, and a member written by class takes any
+        value: a typed union holding it would write a sibling's value (a map with
+        sorted keys, say) as it is."""
+        unions = [d for d in self.protocol.decls if isinstance(d, ir.UnionDecl)]
+        chosen = {u.name for u in unions}
+        while True:
+            kept = {
+                u.name
+                for u in unions
+                if u.name in chosen
+                and self._holds_models(u, chosen)
+                and all(h in chosen for h in self._containers.get(u.name, ()))
+            }
+            if kept == chosen:
+                return frozenset(kept)
+            chosen = kept
+
+    def _holds_models(self, union: ir.UnionDecl, chosen: set[str]) -> bool:
+        """Whether every variant of ``union`` is written as a model (its own struct, a
+        wrapper, a list of models, any JSON, or a union in ``chosen``)."""
+        if has_untagged_fallback(union):
+            return False
+        for variant in union.variants:
+            if union.repr is not ir.UnionRepr.UNTAGGED and needs_wrapper(
+                self.index, union, variant
+            ):
+                continue
+            if not self._model_like(variant.type, chosen):
+                return False
+        return True
+
+    def _model_like(self, expr: ir.TypeExpr | None, chosen: set[str]) -> bool:
+        resolved = self.index.resolve(expr) if expr is not None else None
+        if isinstance(resolved, ir.AnyJson):
+            return True
+        if isinstance(resolved, ir.ArrayOf):
+            # A list that drops unreadable items has its own writer.
+            return not resolved.skip_invalid and self._model_like(
+                resolved.items, chosen
+            )
+        if not isinstance(resolved, ir.Ref):
+            return False
+        decl = self.index.get(resolved.name)
+        if isinstance(decl, ir.StructDecl):
+            return True
+        return isinstance(decl, ir.UnionDecl) and decl.name in chosen
 
     def _tag_admits(
         self, variant: ir.Variant, cls: str, attr: str | None, key: str
@@ -463,7 +518,10 @@ class UnionBuilder(DeclBuilder):
             and catch_all is None
             and not nested
             and self._tagged_part is None
-            and union.name not in self._union_members
+            # Held by another union only when both are written by class: a typed
+            # union holding it tries its Python side (with warnings) on the values of
+            # its siblings.
+            and (union.name not in self._containers or union.name in self._by_class)
             and all(self._tag_admits(v, cls, attr, key) for v, cls, attr in classes)
         ):
             by_wire_tag = _wire_tags(key, tags, {v.name: cls for v, cls, _ in classes})
@@ -533,6 +591,30 @@ class UnionBuilder(DeclBuilder):
         )
         out.append(self._union_view(union, " | ".join(parts), comment))
         return out
+
+
+def _with_marker(value: str, marker: str) -> str:
+    """``value`` with one more ``Annotated`` marker (inside its own ``Annotated`` when
+    the whole of it is one)."""
+    if (
+        value.startswith("Annotated[")
+        and _closing(value, len("Annotated")) == len(value) - 1
+    ):
+        return f"{value[:-1]}, {marker}]"
+    return f"Annotated[{value}, {marker}]"
+
+
+def _closing(text: str, start: int) -> int:
+    """The index of the bracket that closes the one at ``start``."""
+    depth = 0
+    for at in range(start, len(text)):
+        if text[at] == "[":
+            depth += 1
+        elif text[at] == "]":
+            depth -= 1
+            if depth == 0:
+                return at
+    return -1
 
 
 def _is_null(expr: ir.TypeExpr) -> bool:

@@ -432,19 +432,31 @@ def _number_error(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
 _NUMBER = GetPydanticSchema(get_pydantic_core_schema=_number_error)
 
 
-def _plain_json(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-    """Any JSON (``JsonValue``, ``dict[str, JsonValue]``, or an object or array), read
-    as pydantic reads it and written as the plain JSON it holds: ``JsonValue``'s own
-    writer picks the member of its Python-side tagged union for every nested value, a
-    Python call each, to write the same JSON.  An object-or-array union reads left to
-    right: no value reads as both, so the first member that reads it is the smart
-    union's choice."""
-    schema = handler(source)
-    mode = {"mode": "left_to_right"} if schema["type"] == "union" else {}
+def _as_written(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """Written as the value it holds is: pydantic-core's writer of any value writes a
+    model by its own class, a list item by item and plain JSON as it is.  Used where
+    every value the type reads is such (a union of models, any JSON), so the JSON is
+    the same; the typed writer of a union tries its members in turn (a callable
+    discriminator is a Python call per value), and ``JsonValue``'s picks the member
+    of its Python-side tagged union for every nested value."""
     return cast(
         CoreSchema,
-        {**schema, **mode, "serialization": core_schema.simple_ser_schema("any")},
+        {**handler(source), "serialization": core_schema.simple_ser_schema("any")},
     )
+
+
+_BY_CLASS = GetPydanticSchema(get_pydantic_core_schema=_as_written)
+
+
+def _plain_json(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """Any JSON (``JsonValue``, ``dict[str, JsonValue]``, or an object or array), read
+    as pydantic reads it and written as it is (``_as_written``).  An object-or-array
+    union reads left to right: no value reads as both, so the first member that reads
+    it is the smart union's choice."""
+    schema = _as_written(source, handler)
+    if schema["type"] == "union":
+        schema = cast(CoreSchema, {**schema, "mode": "left_to_right"})
+    return schema
 
 
 _ANY_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_json)
@@ -702,7 +714,7 @@ class UserMessageChunkPath(_Model):
 
 # Untagged: the first variant, in declaration order, that reads it.
 UserMessageChunk: TypeAlias = Annotated[
-    UserMessageChunkText | UserMessageChunkPath, _LEFT_TO_RIGHT
+    UserMessageChunkText | UserMessageChunkPath, _LEFT_TO_RIGHT, _BY_CLASS
 ]
 """A part in a user message"""
 
@@ -747,7 +759,7 @@ class AssistantMessageChunkThought(_Model):
 
 # Untagged: the first variant, in declaration order, that reads it.
 AssistantMessageChunk: TypeAlias = Annotated[
-    AssistantMessageChunkText | AssistantMessageChunkThought, _LEFT_TO_RIGHT
+    AssistantMessageChunkText | AssistantMessageChunkThought, _LEFT_TO_RIGHT, _BY_CLASS
 ]
 
 
@@ -907,6 +919,7 @@ ToolCallConfirmation: TypeAlias = Annotated[
             "other": ToolCallConfirmationOther,
         },
     ),
+    _BY_CLASS,
 ]
 
 
@@ -1108,6 +1121,7 @@ ToolCallContent: TypeAlias = Annotated[
     _ByWireTag(
         "type", {"markdown": ToolCallContentMarkdown, "diff": ToolCallContentDiff}
     ),
+    _BY_CLASS,
 ]
 
 

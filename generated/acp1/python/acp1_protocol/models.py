@@ -449,19 +449,31 @@ def _number_error(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
 _NUMBER = GetPydanticSchema(get_pydantic_core_schema=_number_error)
 
 
-def _plain_json(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-    """Any JSON (``JsonValue``, ``dict[str, JsonValue]``, or an object or array), read
-    as pydantic reads it and written as the plain JSON it holds: ``JsonValue``'s own
-    writer picks the member of its Python-side tagged union for every nested value, a
-    Python call each, to write the same JSON.  An object-or-array union reads left to
-    right: no value reads as both, so the first member that reads it is the smart
-    union's choice."""
-    schema = handler(source)
-    mode = {"mode": "left_to_right"} if schema["type"] == "union" else {}
+def _as_written(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """Written as the value it holds is: pydantic-core's writer of any value writes a
+    model by its own class, a list item by item and plain JSON as it is.  Used where
+    every value the type reads is such (a union of models, any JSON), so the JSON is
+    the same; the typed writer of a union tries its members in turn (a callable
+    discriminator is a Python call per value), and ``JsonValue``'s picks the member
+    of its Python-side tagged union for every nested value."""
     return cast(
         CoreSchema,
-        {**schema, **mode, "serialization": core_schema.simple_ser_schema("any")},
+        {**handler(source), "serialization": core_schema.simple_ser_schema("any")},
     )
+
+
+_BY_CLASS = GetPydanticSchema(get_pydantic_core_schema=_as_written)
+
+
+def _plain_json(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """Any JSON (``JsonValue``, ``dict[str, JsonValue]``, or an object or array), read
+    as pydantic reads it and written as it is (``_as_written``).  An object-or-array
+    union reads left to right: no value reads as both, so the first member that reads
+    it is the smart union's choice."""
+    schema = _as_written(source, handler)
+    if schema["type"] == "union":
+        schema = cast(CoreSchema, {**schema, "mode": "left_to_right"})
+    return schema
 
 
 _ANY_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_json)
@@ -1756,7 +1768,9 @@ class SessionConfigSelectGroup(_Model):
 
 # Untagged: the first variant, in declaration order, that reads it.
 SessionConfigSelectOptions: TypeAlias = Annotated[
-    list[SessionConfigSelectOption] | list[SessionConfigSelectGroup], _LEFT_TO_RIGHT
+    list[SessionConfigSelectOption] | list[SessionConfigSelectGroup],
+    _LEFT_TO_RIGHT,
+    _BY_CLASS,
 ]
 """Possible values for a session configuration option."""
 
@@ -1880,6 +1894,7 @@ SessionConfigKind: TypeAlias = Annotated[
     _ByWireTag(
         "type", {"select": SessionConfigKindSelect, "boolean": SessionConfigKindBoolean}
     ),
+    _BY_CLASS,
 ]
 """Type-specific session configuration option payload."""
 
@@ -1988,6 +2003,7 @@ SessionConfigOption: TypeAlias = Annotated[
         "type",
         {"select": SessionConfigOptionSelect, "boolean": SessionConfigOptionBoolean},
     ),
+    _BY_CLASS,
 ]
 """A session configuration option selector and its current state."""
 
@@ -3390,6 +3406,7 @@ SessionUpdate: TypeAlias = Annotated[
             "usage_update": SessionUpdateUsageUpdate,
         },
     ),
+    _BY_CLASS,
 ]
 """Different types of updates that can be sent during session processing.
 
@@ -3614,7 +3631,7 @@ class UnstructuredCommandInput(_Model):
 
 
 # Untagged: pydantic's smart union picks the best-fitting variant.
-AvailableCommandInput: TypeAlias = UnstructuredCommandInput
+AvailableCommandInput: TypeAlias = Annotated[UnstructuredCommandInput, _BY_CLASS]
 """The input specification for a command."""
 
 
@@ -3800,6 +3817,7 @@ RequestPermissionOutcome: TypeAlias = Annotated[
             "selected": RequestPermissionOutcomeSelected,
         },
     ),
+    _BY_CLASS,
 ]
 """The outcome of a permission request."""
 
@@ -4699,6 +4717,7 @@ ContentBlock: TypeAlias = Annotated[
             "resource": ContentBlockResource,
         },
     ),
+    _BY_CLASS,
 ]
 """Content blocks represent displayable information in the Agent Client Protocol.
 
@@ -4890,7 +4909,7 @@ class BlobResourceContents(_Model):
 
 # Untagged: the first variant, in declaration order, that reads it.
 EmbeddedResourceResource: TypeAlias = Annotated[
-    TextResourceContents | BlobResourceContents, _LEFT_TO_RIGHT
+    TextResourceContents | BlobResourceContents, _LEFT_TO_RIGHT, _BY_CLASS
 ]
 """Resource content that can be embedded in a message."""
 
@@ -6088,7 +6107,7 @@ class ElicitationRequestScope(_Model):
 
 # Untagged: the first variant, in declaration order, that reads it.
 ElicitationScope: TypeAlias = Annotated[
-    ElicitationSessionScope | ElicitationRequestScope, _LEFT_TO_RIGHT
+    ElicitationSessionScope | ElicitationRequestScope, _LEFT_TO_RIGHT, _BY_CLASS
 ]
 """The scope of an elicitation request, determining what context it's tied to."""
 
@@ -6811,7 +6830,7 @@ class ElicitationFormModeRequest(_Model):
 
 # Untagged: the first variant, in declaration order, that reads it.
 ElicitationFormMode: TypeAlias = Annotated[
-    ElicitationFormModeSession | ElicitationFormModeRequest, _LEFT_TO_RIGHT
+    ElicitationFormModeSession | ElicitationFormModeRequest, _LEFT_TO_RIGHT, _BY_CLASS
 ]
 """Form-based elicitation mode where the client renders a form from the provided schema.
 """
@@ -6870,7 +6889,7 @@ class ElicitationUrlModeRequest(_Model):
 
 # Untagged: the first variant, in declaration order, that reads it.
 ElicitationUrlMode: TypeAlias = Annotated[
-    ElicitationUrlModeSession | ElicitationUrlModeRequest, _LEFT_TO_RIGHT
+    ElicitationUrlModeSession | ElicitationUrlModeRequest, _LEFT_TO_RIGHT, _BY_CLASS
 ]
 """URL-based elicitation mode where the client directs the user to a URL."""
 
@@ -7798,6 +7817,7 @@ ToolCallContent: TypeAlias = Annotated[
             "terminal": ToolCallContentTerminal,
         },
     ),
+    _BY_CLASS,
 ]
 """Content produced by a tool call.
 

@@ -519,8 +519,9 @@ class _ByKeys:
     reads the object, and reads it alone (when it does not, the whole union reads it;
     a failed member leaves nothing in the count); else the smart union of the members
     left, in the same order (built for every choice up to five members), or of all.
-    The decision depends on the keys only and is kept per key tuple.  A model is
-    written by its own class.  Python input and output keep the smart union."""
+    The decision depends on the keys only and is kept per key tuple.  Writing is
+    the union's own (by class where ``_BY_CLASS`` marks it).  Python input and output
+    keep the smart union."""
 
     # Up to this many members, a smart union of every choice of two or more is built.
     _SUBSETS_UP_TO = 5
@@ -606,19 +607,31 @@ def _number_error(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
 _NUMBER = GetPydanticSchema(get_pydantic_core_schema=_number_error)
 
 
-def _plain_json(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-    """Any JSON (``JsonValue``, ``dict[str, JsonValue]``, or an object or array), read
-    as pydantic reads it and written as the plain JSON it holds: ``JsonValue``'s own
-    writer picks the member of its Python-side tagged union for every nested value, a
-    Python call each, to write the same JSON.  An object-or-array union reads left to
-    right: no value reads as both, so the first member that reads it is the smart
-    union's choice."""
-    schema = handler(source)
-    mode = {"mode": "left_to_right"} if schema["type"] == "union" else {}
+def _as_written(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """Written as the value it holds is: pydantic-core's writer of any value writes a
+    model by its own class, a list item by item and plain JSON as it is.  Used where
+    every value the type reads is such (a union of models, any JSON), so the JSON is
+    the same; the typed writer of a union tries its members in turn (a callable
+    discriminator is a Python call per value), and ``JsonValue``'s picks the member
+    of its Python-side tagged union for every nested value."""
     return cast(
         CoreSchema,
-        {**schema, **mode, "serialization": core_schema.simple_ser_schema("any")},
+        {**handler(source), "serialization": core_schema.simple_ser_schema("any")},
     )
+
+
+_BY_CLASS = GetPydanticSchema(get_pydantic_core_schema=_as_written)
+
+
+def _plain_json(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """Any JSON (``JsonValue``, ``dict[str, JsonValue]``, or an object or array), read
+    as pydantic reads it and written as it is (``_as_written``).  An object-or-array
+    union reads left to right: no value reads as both, so the first member that reads
+    it is the smart union's choice."""
+    schema = _as_written(source, handler)
+    if schema["type"] == "union":
+        schema = cast(CoreSchema, {**schema, "mode": "left_to_right"})
+    return schema
 
 
 _ANY_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_json)
@@ -833,6 +846,7 @@ ReconnectResult: TypeAlias = Annotated[
     _ByWireTag(
         "type", {"replay": ReconnectReplayResult, "snapshot": ReconnectSnapshotResult}
     ),
+    _BY_CLASS,
 ]
 """Result of the `reconnect` command."""
 
@@ -2031,6 +2045,7 @@ SessionInputQuestion: TypeAlias = Annotated[
             "multi-select": SessionInputMultiSelectQuestion,
         },
     ),
+    _BY_CLASS,
 ]
 """One question within a session input request."""
 
@@ -2161,6 +2176,7 @@ SessionInputAnswerValue: TypeAlias = Annotated[
             "selected-many": SessionInputSelectedManyAnswerValue,
         },
     ),
+    _BY_CLASS,
 ]
 
 
@@ -2226,6 +2242,7 @@ SessionInputAnswer: TypeAlias = Annotated[
             "skipped": SessionInputSkipped,
         },
     ),
+    _BY_CLASS,
 ]
 """Draft, submitted, or skipped answer for one question."""
 
@@ -2444,6 +2461,7 @@ ResponsePart: TypeAlias = Annotated[
             "reasoning": ReasoningResponsePart,
         },
     ),
+    _BY_CLASS,
 ]
 
 
@@ -3069,6 +3087,7 @@ ToolCallState: TypeAlias = Annotated[
             "cancelled": ToolCallCancelledState,
         },
     ),
+    _BY_CLASS,
 ]
 """Discriminated union of all tool call lifecycle states.
 
@@ -3397,6 +3416,7 @@ ToolResultContent: TypeAlias = Annotated[
             "subagent": ToolResultSubagentContent,
         },
     ),
+    _BY_CLASS,
 ]
 """Content block in a tool result.
 
@@ -3543,6 +3563,7 @@ TerminalClaim: TypeAlias = Annotated[
     _ByWireTag(
         "kind", {"client": TerminalClientClaim, "session": TerminalSessionClaim}
     ),
+    _BY_CLASS,
 ]
 """Describes who currently holds a terminal. A terminal may be claimed by
 either a connected client or a session (e.g. during a tool call).
@@ -3664,6 +3685,7 @@ TerminalContentPart: TypeAlias = Annotated[
         "type",
         {"unclassified": TerminalUnclassifiedPart, "command": TerminalCommandPart},
     ),
+    _BY_CLASS,
 ]
 """A content part within terminal output."""
 
@@ -3710,6 +3732,7 @@ class ErrorInfo(_Model):
 SnapshotState: TypeAlias = Annotated[
     RootState | SessionState | TerminalState,
     _ByKeys(RootState, SessionState, TerminalState),
+    _BY_CLASS,
 ]
 
 

@@ -520,8 +520,9 @@ class _ByKeys:
     reads the object, and reads it alone (when it does not, the whole union reads it;
     a failed member leaves nothing in the count); else the smart union of the members
     left, in the same order (built for every choice up to five members), or of all.
-    The decision depends on the keys only and is kept per key tuple.  A model is
-    written by its own class.  Python input and output keep the smart union."""
+    The decision depends on the keys only and is kept per key tuple.  Writing is
+    the union's own (by class where ``_BY_CLASS`` marks it).  Python input and output
+    keep the smart union."""
 
     # Up to this many members, a smart union of every choice of two or more is built.
     _SUBSETS_UP_TO = 5
@@ -607,19 +608,31 @@ def _number_error(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
 _NUMBER = GetPydanticSchema(get_pydantic_core_schema=_number_error)
 
 
-def _plain_json(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-    """Any JSON (``JsonValue``, ``dict[str, JsonValue]``, or an object or array), read
-    as pydantic reads it and written as the plain JSON it holds: ``JsonValue``'s own
-    writer picks the member of its Python-side tagged union for every nested value, a
-    Python call each, to write the same JSON.  An object-or-array union reads left to
-    right: no value reads as both, so the first member that reads it is the smart
-    union's choice."""
-    schema = handler(source)
-    mode = {"mode": "left_to_right"} if schema["type"] == "union" else {}
+def _as_written(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """Written as the value it holds is: pydantic-core's writer of any value writes a
+    model by its own class, a list item by item and plain JSON as it is.  Used where
+    every value the type reads is such (a union of models, any JSON), so the JSON is
+    the same; the typed writer of a union tries its members in turn (a callable
+    discriminator is a Python call per value), and ``JsonValue``'s picks the member
+    of its Python-side tagged union for every nested value."""
     return cast(
         CoreSchema,
-        {**schema, **mode, "serialization": core_schema.simple_ser_schema("any")},
+        {**handler(source), "serialization": core_schema.simple_ser_schema("any")},
     )
+
+
+_BY_CLASS = GetPydanticSchema(get_pydantic_core_schema=_as_written)
+
+
+def _plain_json(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """Any JSON (``JsonValue``, ``dict[str, JsonValue]``, or an object or array), read
+    as pydantic reads it and written as it is (``_as_written``).  An object-or-array
+    union reads left to right: no value reads as both, so the first member that reads
+    it is the smart union's choice."""
+    schema = _as_written(source, handler)
+    if schema["type"] == "union":
+        schema = cast(CoreSchema, {**schema, "mode": "left_to_right"})
+    return schema
 
 
 _ANY_JSON = GetPydanticSchema(get_pydantic_core_schema=_plain_json)
@@ -765,7 +778,9 @@ class JSONRPCErrorResponse(_Model):
 
 
 # Untagged: pydantic's smart union picks the best-fitting variant.
-JSONRPCResponse: TypeAlias = JSONRPCResultResponse | JSONRPCErrorResponse
+JSONRPCResponse: TypeAlias = Annotated[
+    JSONRPCResultResponse | JSONRPCErrorResponse, _BY_CLASS
+]
 """A response to a request, containing either the result or error."""
 
 
@@ -775,6 +790,7 @@ JSONRPCMessage: TypeAlias = Annotated[
     _ByKeys(
         JSONRPCRequest, JSONRPCNotification, JSONRPCResultResponse, JSONRPCErrorResponse
     ),
+    _BY_CLASS,
 ]
 """Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 """
@@ -2165,7 +2181,9 @@ class ResourceLink(_Model):
 
 
 # Untagged: pydantic's smart union picks the best-fitting variant.
-EmbeddedResourceResource: TypeAlias = TextResourceContents | BlobResourceContents
+EmbeddedResourceResource: TypeAlias = Annotated[
+    TextResourceContents | BlobResourceContents, _BY_CLASS
+]
 
 
 class EmbeddedResourceMeta(_Model):
@@ -3237,13 +3255,24 @@ SamplingMessageContentBlock: TypeAlias = Annotated[
     | Annotated[ToolUseContent, Tag("ToolUseContent")]
     | Annotated[ToolResultContent, Tag("ToolResultContent")],
     Discriminator(_discriminate_sampling_message_content_block),
+    _ByWireTag(
+        "type",
+        {
+            "text": TextContent,
+            "image": ImageContent,
+            "audio": AudioContent,
+            "tool_use": ToolUseContent,
+            "tool_result": ToolResultContent,
+        },
+    ),
+    _BY_CLASS,
 ]
 
 
 # Untagged: pydantic's smart union picks the best-fitting variant.
-SamplingMessageContent: TypeAlias = (
-    SamplingMessageContentBlock | list[SamplingMessageContentBlock]
-)
+SamplingMessageContent: TypeAlias = Annotated[
+    SamplingMessageContentBlock | list[SamplingMessageContentBlock], _BY_CLASS
+]
 
 
 class SamplingMessageMeta(_Model):
@@ -3349,6 +3378,7 @@ ContentBlock: TypeAlias = Annotated[
             "resource": EmbeddedResource,
         },
     ),
+    _BY_CLASS,
 ]
 
 
@@ -3559,6 +3589,7 @@ CompleteRequestParamsRef: TypeAlias = Annotated[
         "type",
         {"ref/prompt": PromptReference, "ref/resource": ResourceTemplateReference},
     ),
+    _BY_CLASS,
 ]
 
 
@@ -3822,7 +3853,9 @@ class ElicitRequestURLParams(_Model):
 
 
 # Untagged: pydantic's smart union picks the best-fitting variant.
-ElicitRequestParams: TypeAlias = ElicitRequestFormParams | ElicitRequestURLParams
+ElicitRequestParams: TypeAlias = Annotated[
+    ElicitRequestFormParams | ElicitRequestURLParams, _BY_CLASS
+]
 """The parameters for a request to elicit additional information from the user via the client.
 """
 
@@ -3906,9 +3939,9 @@ class TitledSingleSelectEnumSchema(_Model):
 
 
 # Untagged: pydantic's smart union picks the best-fitting variant.
-SingleSelectEnumSchema: TypeAlias = (
-    UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema
-)
+SingleSelectEnumSchema: TypeAlias = Annotated[
+    UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema, _BY_CLASS
+]
 
 
 class UntitledMultiSelectEnumSchema(_Model):
@@ -3956,9 +3989,9 @@ class TitledMultiSelectEnumSchema(_Model):
 
 
 # Untagged: pydantic's smart union picks the best-fitting variant.
-MultiSelectEnumSchema: TypeAlias = (
-    UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema
-)
+MultiSelectEnumSchema: TypeAlias = Annotated[
+    UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema, _BY_CLASS
+]
 
 
 class LegacyTitledEnumSchema(_Model):
@@ -3989,6 +4022,7 @@ EnumSchema: TypeAlias = Annotated[
         TitledMultiSelectEnumSchema,
         LegacyTitledEnumSchema,
     ),
+    _BY_CLASS,
 ]
 
 
@@ -4005,6 +4039,7 @@ PrimitiveSchemaDefinition: TypeAlias = Annotated[
         TitledMultiSelectEnumSchema,
         LegacyTitledEnumSchema,
     ),
+    _BY_CLASS,
 ]
 """Restricted schema definitions that only allow primitive types
 without nested objects or arrays.
@@ -4240,6 +4275,7 @@ ClientRequest: TypeAlias = Annotated[
             "tasks/cancel": CancelTaskRequest,
         },
     ),
+    _BY_CLASS,
 ]
 
 
@@ -4290,6 +4326,7 @@ ClientNotification: TypeAlias = Annotated[
             "notifications/tasks/status": TaskStatusNotification,
         },
     ),
+    _BY_CLASS,
 ]
 
 
@@ -4313,6 +4350,7 @@ ClientResult: TypeAlias = Annotated[
         ListTasksResult,
         CancelTaskResult,
     ),
+    _BY_CLASS,
 ]
 
 
@@ -4381,6 +4419,7 @@ ServerRequest: TypeAlias = Annotated[
             "tasks/cancel": CancelTaskRequest,
         },
     ),
+    _BY_CLASS,
 ]
 
 
@@ -4455,6 +4494,7 @@ ServerNotification: TypeAlias = Annotated[
             "notifications/tasks/status": TaskStatusNotification,
         },
     ),
+    _BY_CLASS,
 ]
 
 
@@ -4490,6 +4530,7 @@ ServerResult: TypeAlias = Annotated[
         ListTasksResult,
         CancelTaskResult,
     ),
+    _BY_CLASS,
 ]
 
 
