@@ -154,6 +154,19 @@ def _untagged(name: str, *types: ir.TypeExpr) -> ir.UnionDecl:
     )
 
 
+def _with_fallback(name: str, fallback: ir.TypeExpr) -> ir.UnionDecl:
+    """A tagged union with serde's untagged variant, tried after the tagged ones."""
+    return ir.UnionDecl(
+        name,
+        (
+            ir.Variant("A", ir.Ref("A"), ("a",)),
+            ir.Variant("Other", fallback, untagged=True),
+        ),
+        ir.UnionRepr.INTERNALLY_TAGGED,
+        tag_key="type",
+    )
+
+
 def test_only_unions_of_models_held_by_such_unions_are_written_by_class() -> None:
     a, b = ir.Ref("A"), ir.Ref("B")
     sorted_map = ir.MapOf(ir.Primitive(ir.PrimitiveKind.STRING), a, sorted_keys=True)
@@ -171,6 +184,8 @@ def test_only_unions_of_models_held_by_such_unions_are_written_by_class() -> Non
             "Typed", ir.Ref("HeldByTyped"), ir.Primitive(ir.PrimitiveKind.STRING)
         ),
         _untagged("HeldInline", a, b),
+        _with_fallback("Fallback", a),
+        _with_fallback("StringFallback", ir.Primitive(ir.PrimitiveKind.STRING)),
         ir.StructDecl(
             "Holder",
             (
@@ -200,7 +215,7 @@ def test_only_unions_of_models_held_by_such_unions_are_written_by_class() -> Non
         if isinstance(d, ir.UnionDecl)
         and any("_BY_CLASS" in view.value for view in builder.union(d))
     }
-    assert by_class == {"Models", "Listed", "Outer"}
+    assert by_class == {"Models", "Listed", "Outer", "Fallback"}
 
 
 class _Model(BaseModel):

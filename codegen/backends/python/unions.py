@@ -176,7 +176,7 @@ class UnionBuilder(DeclBuilder):
         key = union.name
         if union.name == self._tagged_part:
             key = tagged_part_key(union)
-        elif union.name in self._by_class:
+        if union.name in self._by_class:
             value = _with_marker(value, "_BY_CLASS")
         return DeclView(
             kind="union",
@@ -372,9 +372,8 @@ class UnionBuilder(DeclBuilder):
 
     def _holds_models(self, union: ir.UnionDecl, chosen: set[str]) -> bool:
         """Whether every variant of ``union`` is written as a model (its own struct, a
-        wrapper, a list of models, any JSON, or a union in ``chosen``)."""
-        if has_untagged_fallback(union):
-            return False
+        wrapper, a list of models, any JSON, or a union in ``chosen``); serde's
+        untagged variants of a tagged union too."""
         for variant in union.variants:
             if union.repr is not ir.UnionRepr.UNTAGGED and needs_wrapper(
                 self.index, union, variant
@@ -517,7 +516,7 @@ class UnionBuilder(DeclBuilder):
             not union.open
             and catch_all is None
             and not nested
-            and self._tagged_part is None
+            and (self._tagged_part is None or union.name in self._by_class)
             # Held by another union only when both are written by class: a typed
             # union holding it tries its Python side (with warnings) on the values of
             # its siblings.

@@ -997,6 +997,8 @@ def _discriminate_auth_method_tagged(value: Any) -> str | None:
 AuthMethodTagged: TypeAlias = Annotated[
     Annotated[AuthMethodTerminal_2, Tag("Terminal")],
     Discriminator(_discriminate_auth_method_tagged),
+    _ByWireTag("type", {"terminal": AuthMethodTerminal_2}),
+    _BY_CLASS,
 ]
 """Describes an available authentication method.
 
@@ -1038,7 +1040,9 @@ class AuthMethodAgent(_Model):
 
 
 # Tagged variants first, then each untagged variant: the first that reads it.
-AuthMethod: TypeAlias = Annotated[AuthMethodTagged | AuthMethodAgent, _LEFT_TO_RIGHT]
+AuthMethod: TypeAlias = Annotated[
+    AuthMethodTagged | AuthMethodAgent, _LEFT_TO_RIGHT, _BY_CLASS
+]
 """Describes an available authentication method.
 
 The `type` field acts as the discriminator in the serialized JSON form.
@@ -2050,6 +2054,8 @@ def _discriminate_session_config_option_value_tagged(value: Any) -> str | None:
 SessionConfigOptionValueTagged: TypeAlias = Annotated[
     Annotated[SessionConfigOptionValueBoolean, Tag("Boolean")],
     Discriminator(_discriminate_session_config_option_value_tagged),
+    _ByWireTag("type", {"boolean": SessionConfigOptionValueBoolean}),
+    _BY_CLASS,
 ]
 """The value to set for a session configuration option.
 
@@ -2066,7 +2072,9 @@ future freeform text option would get its own variant.
 
 # Tagged variants first, then each untagged variant: the first that reads it.
 SessionConfigOptionValue: TypeAlias = Annotated[
-    SessionConfigOptionValueTagged | SessionConfigOptionValueValueId, _LEFT_TO_RIGHT
+    SessionConfigOptionValueTagged | SessionConfigOptionValueValueId,
+    _LEFT_TO_RIGHT,
+    _BY_CLASS,
 ]
 """The value to set for a session configuration option.
 
@@ -2161,6 +2169,8 @@ def _discriminate_set_session_config_option_request_tagged(value: Any) -> str | 
 SetSessionConfigOptionRequestTagged: TypeAlias = Annotated[
     Annotated[SetSessionConfigOptionRequestBoolean, Tag("Boolean")],
     Discriminator(_discriminate_set_session_config_option_request_tagged),
+    _ByWireTag("type", {"boolean": SetSessionConfigOptionRequestBoolean}),
+    _BY_CLASS,
 ]
 """Request parameters for setting a session configuration option."""
 
@@ -2169,6 +2179,7 @@ SetSessionConfigOptionRequestTagged: TypeAlias = Annotated[
 SetSessionConfigOptionRequest: TypeAlias = Annotated[
     SetSessionConfigOptionRequestTagged | SetSessionConfigOptionRequestValueId,
     _LEFT_TO_RIGHT,
+    _BY_CLASS,
 ]
 """Request parameters for setting a session configuration option."""
 
@@ -2267,6 +2278,8 @@ def _discriminate_mcp_server_tagged(value: Any) -> str | None:
 McpServerTagged: TypeAlias = Annotated[
     Annotated[McpServerHttp_2, Tag("Http")] | Annotated[McpServerSse_2, Tag("Sse")],
     Discriminator(_discriminate_mcp_server_tagged),
+    _ByWireTag("type", {"http": McpServerHttp_2, "sse": McpServerSse_2}),
+    _BY_CLASS,
 ]
 """Configuration for connecting to an MCP (Model Context Protocol) server.
 
@@ -2308,7 +2321,9 @@ class McpServerStdio(_Model):
 
 
 # Tagged variants first, then each untagged variant: the first that reads it.
-McpServer: TypeAlias = Annotated[McpServerTagged | McpServerStdio, _LEFT_TO_RIGHT]
+McpServer: TypeAlias = Annotated[
+    McpServerTagged | McpServerStdio, _LEFT_TO_RIGHT, _BY_CLASS
+]
 """Configuration for connecting to an MCP (Model Context Protocol) server.
 
 MCP servers provide tools and context that the agent can use when
@@ -5473,6 +5488,8 @@ def _discriminate_multi_select_items_tagged(value: Any) -> str | None:
 MultiSelectItemsTagged: TypeAlias = Annotated[
     Annotated[MultiSelectItemsString, Tag("String")],
     Discriminator(_discriminate_multi_select_items_tagged),
+    _ByWireTag("type", {"string": MultiSelectItemsString}),
+    _BY_CLASS,
 ]
 """Items for a multi-select (array) property schema."""
 
@@ -5481,6 +5498,7 @@ MultiSelectItemsTagged: TypeAlias = Annotated[
 MultiSelectItems: TypeAlias = Annotated[
     MultiSelectItemsTagged | OtherMultiSelectItems | TitledMultiSelectItems,
     _LEFT_TO_RIGHT,
+    _BY_CLASS,
 ]
 """Items for a multi-select (array) property schema."""
 
@@ -5890,6 +5908,17 @@ ElicitationPropertySchemaTagged: TypeAlias = Annotated[
     | Annotated[ElicitationPropertySchemaBoolean, Tag("Boolean")]
     | Annotated[ElicitationPropertySchemaArray, Tag("Array")],
     Discriminator(_discriminate_elicitation_property_schema_tagged),
+    _ByWireTag(
+        "type",
+        {
+            "string": ElicitationPropertySchemaString,
+            "number": ElicitationPropertySchemaNumber,
+            "integer": ElicitationPropertySchemaInteger,
+            "boolean": ElicitationPropertySchemaBoolean,
+            "array": ElicitationPropertySchemaArray,
+        },
+    ),
+    _BY_CLASS,
 ]
 """Property schema for elicitation form fields.
 
@@ -5926,7 +5955,9 @@ class OtherElicitationPropertySchema(_Model):
 
 # Tagged variants first, then each untagged variant: the first that reads it.
 ElicitationPropertySchema: TypeAlias = Annotated[
-    ElicitationPropertySchemaTagged | OtherElicitationPropertySchema, _LEFT_TO_RIGHT
+    ElicitationPropertySchemaTagged | OtherElicitationPropertySchema,
+    _LEFT_TO_RIGHT,
+    _BY_CLASS,
 ]
 """Property schema for elicitation form fields.
 
@@ -6203,6 +6234,7 @@ class CreateElicitationRequestFormRequest(_Model):
 CreateElicitationRequestForm: TypeAlias = Annotated[
     CreateElicitationRequestFormSession | CreateElicitationRequestFormRequest,
     _LEFT_TO_RIGHT,
+    _BY_CLASS,
 ]
 """Request from the agent to elicit structured user input.
 
@@ -6309,6 +6341,7 @@ class CreateElicitationRequestUrlRequest(_Model):
 CreateElicitationRequestUrl: TypeAlias = Annotated[
     CreateElicitationRequestUrlSession | CreateElicitationRequestUrlRequest,
     _LEFT_TO_RIGHT,
+    _BY_CLASS,
 ]
 """Request from the agent to elicit structured user input.
 
@@ -6457,6 +6490,7 @@ class CreateElicitationRequestOtherRequest(_Model):
 CreateElicitationRequestOther: TypeAlias = Annotated[
     CreateElicitationRequestOtherSession | CreateElicitationRequestOtherRequest,
     _LEFT_TO_RIGHT,
+    _BY_CLASS,
 ]
 """Request from the agent to elicit structured user input.
 
@@ -6510,6 +6544,7 @@ CreateElicitationRequestTagged: TypeAlias = Annotated[
     Annotated[CreateElicitationRequestForm, Tag("Form")]
     | Annotated[CreateElicitationRequestUrl, Tag("Url")],
     Discriminator(_discriminate_create_elicitation_request_tagged),
+    _BY_CLASS,
 ]
 """Request from the agent to elicit structured user input.
 
@@ -6521,7 +6556,9 @@ Elicitations are tied to a session (optionally a tool call) or a request.
 
 # Tagged variants first, then each untagged variant: the first that reads it.
 CreateElicitationRequest: TypeAlias = Annotated[
-    CreateElicitationRequestTagged | CreateElicitationRequestOther, _LEFT_TO_RIGHT
+    CreateElicitationRequestTagged | CreateElicitationRequestOther,
+    _LEFT_TO_RIGHT,
+    _BY_CLASS,
 ]
 """Request from the agent to elicit structured user input.
 
@@ -6582,7 +6619,7 @@ class ElicitationModeFormRequest(_Model):
 
 # Untagged: the first variant, in declaration order, that reads it.
 ElicitationModeForm: TypeAlias = Annotated[
-    ElicitationModeFormSession | ElicitationModeFormRequest, _LEFT_TO_RIGHT
+    ElicitationModeFormSession | ElicitationModeFormRequest, _LEFT_TO_RIGHT, _BY_CLASS
 ]
 """Form-based elicitation where the client renders a form from the provided schema."""
 
@@ -6642,7 +6679,7 @@ class ElicitationModeUrlRequest(_Model):
 
 # Untagged: the first variant, in declaration order, that reads it.
 ElicitationModeUrl: TypeAlias = Annotated[
-    ElicitationModeUrlSession | ElicitationModeUrlRequest, _LEFT_TO_RIGHT
+    ElicitationModeUrlSession | ElicitationModeUrlRequest, _LEFT_TO_RIGHT, _BY_CLASS
 ]
 """URL-based elicitation where the client directs the user to a URL."""
 
@@ -6681,6 +6718,7 @@ ElicitationModeTagged: TypeAlias = Annotated[
     Annotated[ElicitationModeForm, Tag("Form")]
     | Annotated[ElicitationModeUrl, Tag("Url")],
     Discriminator(_discriminate_elicitation_mode_tagged),
+    _BY_CLASS,
 ]
 """The mode of elicitation, determining how user input is collected."""
 
@@ -6764,7 +6802,7 @@ class OtherElicitationModeRequest(_Model):
 
 # Untagged: the first variant, in declaration order, that reads it.
 OtherElicitationMode: TypeAlias = Annotated[
-    OtherElicitationModeSession | OtherElicitationModeRequest, _LEFT_TO_RIGHT
+    OtherElicitationModeSession | OtherElicitationModeRequest, _LEFT_TO_RIGHT, _BY_CLASS
 ]
 """Custom or future elicitation mode payload.
 
@@ -6776,7 +6814,7 @@ requests.
 
 # Tagged variants first, then each untagged variant: the first that reads it.
 ElicitationMode: TypeAlias = Annotated[
-    ElicitationModeTagged | OtherElicitationMode, _LEFT_TO_RIGHT
+    ElicitationModeTagged | OtherElicitationMode, _LEFT_TO_RIGHT, _BY_CLASS
 ]
 """The mode of elicitation, determining how user input is collected."""
 
@@ -7040,13 +7078,24 @@ CreateElicitationResponseTagged: TypeAlias = Annotated[
     | Annotated[CreateElicitationResponseDecline, Tag("Decline")]
     | Annotated[CreateElicitationResponseCancel, Tag("Cancel")],
     Discriminator(_discriminate_create_elicitation_response_tagged),
+    _ByWireTag(
+        "action",
+        {
+            "accept": CreateElicitationResponseAccept,
+            "decline": CreateElicitationResponseDecline,
+            "cancel": CreateElicitationResponseCancel,
+        },
+    ),
+    _BY_CLASS,
 ]
 """Response from the client to an elicitation request."""
 
 
 # Tagged variants first, then each untagged variant: the first that reads it.
 CreateElicitationResponse: TypeAlias = Annotated[
-    CreateElicitationResponseTagged | CreateElicitationResponseOther, _LEFT_TO_RIGHT
+    CreateElicitationResponseTagged | CreateElicitationResponseOther,
+    _LEFT_TO_RIGHT,
+    _BY_CLASS,
 ]
 """Response from the client to an elicitation request."""
 
@@ -7110,6 +7159,15 @@ ElicitationActionTagged: TypeAlias = Annotated[
     | Annotated[ElicitationActionDecline, Tag("Decline")]
     | Annotated[ElicitationActionCancel, Tag("Cancel")],
     Discriminator(_discriminate_elicitation_action_tagged),
+    _ByWireTag(
+        "action",
+        {
+            "accept": ElicitationActionAccept,
+            "decline": ElicitationActionDecline,
+            "cancel": ElicitationActionCancel,
+        },
+    ),
+    _BY_CLASS,
 ]
 """The user's action in response to an elicitation."""
 
@@ -7141,7 +7199,7 @@ class OtherElicitationAction(_Model):
 
 # Tagged variants first, then each untagged variant: the first that reads it.
 ElicitationAction: TypeAlias = Annotated[
-    ElicitationActionTagged | OtherElicitationAction, _LEFT_TO_RIGHT
+    ElicitationActionTagged | OtherElicitationAction, _LEFT_TO_RIGHT, _BY_CLASS
 ]
 """The user's action in response to an elicitation."""
 
