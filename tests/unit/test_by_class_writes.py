@@ -174,6 +174,7 @@ def test_only_unions_of_models_held_by_such_unions_are_written_by_class() -> Non
         _struct("A"),
         _struct("B"),
         _untagged("Models", a, b),
+        _untagged("One", a),
         _untagged("Listed", a, ir.ArrayOf(a)),
         _untagged("Outer", ir.Ref("Listed"), b),
         _untagged("WithString", a, ir.Primitive(ir.PrimitiveKind.STRING)),

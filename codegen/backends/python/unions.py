@@ -356,7 +356,13 @@ class UnionBuilder(DeclBuilder):
         a union tries its members in turn, and a member written by class takes any
         value: a typed union holding it would write a sibling's value (a map with
         sorted keys, say) as it is."""
-        unions = [d for d in self.protocol.decls if isinstance(d, ir.UnionDecl)]
+        # A union of one is its model, written by its class already (and an alias of
+        # the class itself: ``TypeAdapter(Alias, config=...)`` must stay legal).
+        unions = [
+            d
+            for d in self.protocol.decls
+            if isinstance(d, ir.UnionDecl) and len(d.variants) > 1
+        ]
         chosen = {u.name for u in unions}
         while True:
             kept = {

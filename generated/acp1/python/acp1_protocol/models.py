@@ -3646,7 +3646,7 @@ class UnstructuredCommandInput(_Model):
 
 
 # Untagged: pydantic's smart union picks the best-fitting variant.
-AvailableCommandInput: TypeAlias = Annotated[UnstructuredCommandInput, _BY_CLASS]
+AvailableCommandInput: TypeAlias = UnstructuredCommandInput
 """The input specification for a command."""
 
 
