@@ -77,20 +77,20 @@ class UnionBuilder(DeclBuilder):
             return [
                 self._union_view(
                     union,
-                    f"Annotated[{value}, _LEFT_TO_RIGHT]",
+                    value,
                     (
                         "Untagged: the first variant, in declaration order, that reads it.",
                     ),
+                    markers=("_LEFT_TO_RIGHT",),
                 )
             ]
         models = self._by_keys(union)
-        if models:
-            value = f"Annotated[{value}, _ByKeys({', '.join(models)})]"
         return [
             self._union_view(
                 union,
                 value,
                 ("Untagged: pydantic's smart union picks the best-fitting variant.",),
+                markers=(f"_ByKeys({', '.join(models)})",) if models else (),
             )
         ]
 
@@ -153,14 +153,14 @@ class UnionBuilder(DeclBuilder):
         self._tagged_part = None
         parts = [self.names[tagged_part_key(union)]] if tagged.variants else []
         parts += [self._variant_annotation(v) for v in union.variants if v.untagged]
-        value = f"Annotated[{' | '.join(dict.fromkeys(parts))}, _LEFT_TO_RIGHT]"
         views.append(
             self._union_view(
                 union,
-                value,
+                " | ".join(dict.fromkeys(parts)),
                 (
                     "Tagged variants first, then each untagged variant: the first that reads it.",
                 ),
+                markers=("_LEFT_TO_RIGHT",),
             )
         )
         return views
@@ -171,13 +171,18 @@ class UnionBuilder(DeclBuilder):
         value: str,
         comment: tuple[str, ...],
         discriminator: DiscriminatorView | None = None,
+        markers: tuple[str, ...] = (),
     ) -> DeclView:
+        """The alias of ``value`` (the union's members) with its ``Annotated``
+        ``markers``, and ``_BY_CLASS`` when it is written by class."""
         doc = lifecycle_text(union.lifecycle.docs, union.lifecycle)
         key = union.name
         if union.name == self._tagged_part:
             key = tagged_part_key(union)
         if union.name in self._by_class:
-            value = _with_marker(value, "_BY_CLASS")
+            markers += ("_BY_CLASS",)
+        if markers:
+            value = f"Annotated[{value}, {', '.join(markers)}]"
         return DeclView(
             kind="union",
             name=self.names[key],
@@ -522,11 +527,13 @@ class UnionBuilder(DeclBuilder):
             not union.open
             and catch_all is None
             and not nested
-            and (self._tagged_part is None or union.name in self._by_class)
-            # Held by another union only when both are written by class: a typed
-            # union holding it tries its Python side (with warnings) on the values of
-            # its siblings.
-            and (union.name not in self._containers or union.name in self._by_class)
+            # A tagged part, or a union held by another, only when written by class
+            # (and so is what holds it): a typed union holding it tries its Python
+            # side (with warnings) on the values of its siblings.
+            and (
+                union.name in self._by_class
+                or (self._tagged_part is None and union.name not in self._containers)
+            )
             and all(self._tag_admits(v, cls, attr, key) for v, cls, attr in classes)
         ):
             by_wire_tag = _wire_tags(key, tags, {v.name: cls for v, cls, _ in classes})
@@ -544,9 +551,9 @@ class UnionBuilder(DeclBuilder):
             f"Annotated[{cls}, Tag({json.dumps(variant.name)})]"
             for variant, cls, _ in classes
         )
-        extra = f", {by_wire_tag}" if by_wire_tag else ""
-        value = f"Annotated[{tagged}, Discriminator({disc.function}){extra}]"
-        return self._union_view(union, value, (comment,), disc)
+        markers: tuple[str, ...] = (f"Discriminator({disc.function})",)
+        markers += (by_wire_tag,) if by_wire_tag else ()
+        return self._union_view(union, tagged, (comment,), disc, markers)
 
     def _discriminator_name(self, union: ir.UnionDecl) -> str:
         key = union.name
@@ -596,30 +603,6 @@ class UnionBuilder(DeclBuilder):
         )
         out.append(self._union_view(union, " | ".join(parts), comment))
         return out
-
-
-def _with_marker(value: str, marker: str) -> str:
-    """``value`` with one more ``Annotated`` marker (inside its own ``Annotated`` when
-    the whole of it is one)."""
-    if (
-        value.startswith("Annotated[")
-        and _closing(value, len("Annotated")) == len(value) - 1
-    ):
-        return f"{value[:-1]}, {marker}]"
-    return f"Annotated[{value}, {marker}]"
-
-
-def _closing(text: str, start: int) -> int:
-    """The index of the bracket that closes the one at ``start``."""
-    depth = 0
-    for at in range(start, len(text)):
-        if text[at] == "[":
-            depth += 1
-        elif text[at] == "]":
-            depth -= 1
-            if depth == 0:
-                return at
-    return -1
 
 
 def _is_null(expr: ir.TypeExpr) -> bool:
