@@ -148,15 +148,33 @@ def fixes_key_order(spec: str) -> bool:
     return any(source.language in ("rust", "go") for source in protocol(spec).sources)
 
 
+# The specs that have generated bindings.
+GENERATED_SPECS = sorted(
+    p.parent.parent.parent.name
+    for p in (REPO / "generated").glob("*/python/*/models.py")
+)
+
+
+def sample_values(spec: str) -> Iterator[Any]:
+    """The value of every sample in the spec's example files, accepted or not."""
+    for path in sorted((REPO / "specs" / spec / "examples").rglob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for sample in data.get("samples", []) if isinstance(data, dict) else []:
+            if isinstance(sample, dict) and "value" in sample:
+                yield sample["value"]
+
+
+def values_in(node: Any) -> Iterator[Any]:
+    """Every JSON object and array in ``node``, itself first, then those nested in it."""
+    if isinstance(node, (dict, list)):
+        yield node
+        for item in node.values() if isinstance(node, dict) else node:
+            yield from values_in(item)
+
+
 def objects_in(node: Any) -> Iterator[dict[str, Any]]:
     """Every JSON object in ``node``, itself first, then those nested in it."""
-    if isinstance(node, dict):
-        yield node
-        for item in node.values():
-            yield from objects_in(item)
-    elif isinstance(node, list):
-        for item in node:
-            yield from objects_in(item)
+    return (value for value in values_in(node) if isinstance(value, dict))
 
 
 def written_form(node: Any) -> Any:

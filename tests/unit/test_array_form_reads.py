@@ -18,7 +18,6 @@ import json
 import re
 from collections.abc import Iterator
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,8 +25,6 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import SchemaSerializer, SchemaValidator
 
 from tests.roundtrip import harness
-
-REPO = Path(__file__).resolve().parent.parent.parent
 
 
 def _models() -> Any:
@@ -61,15 +58,6 @@ class _Reader:
         except ValidationError:
             return "rejected"
         return self.serializer.to_json(value, by_alias=True).decode()
-
-
-def _samples() -> Iterator[tuple[str | None, Any]]:
-    """(the sample's type name where it names one, the value) of acp1's samples."""
-    for path in sorted((REPO / "specs" / "acp1" / "examples").rglob("*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        for sample in data.get("samples", []) if isinstance(data, dict) else []:
-            if isinstance(sample, dict) and "value" in sample:
-                yield sample.get("type"), sample["value"]
 
 
 def _as_arrays(obj: dict[str, Any], keys: tuple[tuple[str, bool], ...]) -> list[Any]:
@@ -115,7 +103,7 @@ def test_array_form_models_read_json_as_the_python_step_did() -> None:
     objects = list(
         dict.fromkeys(
             json.dumps(obj)
-            for _, sample in _samples()
+            for sample in harness.sample_values("acp1")
             for obj in harness.objects_in(sample)
         )
     )

@@ -19,7 +19,6 @@ import importlib
 import json
 import sys
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any, get_args, get_origin
 
@@ -31,11 +30,7 @@ from codegen.backends import python as backend
 from codegen.backends.python.unions import UnionBuilder
 from tests.roundtrip import harness
 
-REPO = Path(__file__).resolve().parent.parent.parent
-SPECS = sorted(
-    p.parent.parent.parent.name
-    for p in (REPO / "generated").glob("*/python/*/models.py")
-)
+SPECS = harness.GENERATED_SPECS
 
 
 def _typed_models(
@@ -67,22 +62,6 @@ def _marked(module: Any) -> list[str]:
     ]
 
 
-def _values_in(node: Any) -> Iterator[Any]:
-    """Every JSON object and array in ``node``, itself first."""
-    if isinstance(node, (dict, list)):
-        yield node
-        for item in node.values() if isinstance(node, dict) else node:
-            yield from _values_in(item)
-
-
-def _samples(spec: str) -> Iterator[Any]:
-    for path in sorted((REPO / "specs" / spec / "examples").rglob("*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        for sample in data.get("samples", []) if isinstance(data, dict) else []:
-            if isinstance(sample, dict) and "value" in sample:
-                yield sample["value"]
-
-
 def _written(adapter: TypeAdapter[Any], text: str) -> Any:
     """The member ``text`` reads as and what it writes, or "rejected"; a writer's
     warning is an error."""
@@ -108,7 +87,11 @@ def test_unions_written_by_class_write_as_typed_ones(
     marked = _marked(ours)
     assert not _marked(typed)
     texts = list(
-        dict.fromkeys(json.dumps(v) for s in _samples(spec) for v in _values_in(s))
+        dict.fromkeys(
+            json.dumps(v)
+            for s in harness.sample_values(spec)
+            for v in harness.values_in(s)
+        )
     )
     accepted = 0
     for name in marked:

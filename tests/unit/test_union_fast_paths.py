@@ -12,11 +12,8 @@ accepts, with the same member, and write back the same JSON text.
 
 from __future__ import annotations
 
-import importlib
 import json
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Annotated, Any, get_args, get_origin
 
 import pytest
@@ -24,16 +21,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from tests.roundtrip import harness
 
-REPO = Path(__file__).resolve().parent.parent.parent
 FAST = ("_ByWireTag", "_ByKeys")
-
-
-def _package(models: Path) -> Any:
-    sys.path.insert(0, str(models.parent.parent))
-    try:
-        return importlib.import_module(f"{models.parent.name}.models")
-    finally:
-        sys.path.pop(0)
 
 
 def _fast_unions(module: Any) -> Iterator[tuple[str, Any, Any, Any]]:
@@ -48,14 +36,6 @@ def _fast_unions(module: Any) -> Iterator[tuple[str, Any, Any, Any]]:
         rest = [m for m in metadata if m not in fast]
         reference = Annotated[(inner, *rest)] if rest else inner  # type: ignore[valid-type]
         yield name, value, reference, fast[0]
-
-
-def _samples(spec: str) -> Iterator[Any]:
-    for path in sorted((REPO / "specs" / spec / "examples").rglob("*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        for sample in data.get("samples", []) if isinstance(data, dict) else []:
-            if isinstance(sample, dict) and "value" in sample:
-                yield sample["value"]
 
 
 def _mutations(obj: dict[str, Any], marker: Any) -> Iterator[Any]:
@@ -113,20 +93,16 @@ def _merged(reference: TypeAdapter[Any], objects: list[dict[str, Any]]) -> list[
     ]
 
 
-SPECS = sorted(
-    p.parent.parent.parent.name
-    for p in (REPO / "generated").glob("*/python/*/models.py")
-)
+SPECS = harness.GENERATED_SPECS
 
 
 @pytest.mark.parametrize("spec", SPECS)
 def test_fast_unions_read_and_write_as_the_old_ones(spec: str) -> None:
-    (models,) = (REPO / "generated" / spec / "python").glob("*/models.py")
-    unions = list(_fast_unions(_package(models)))
+    unions = list(_fast_unions(harness.package(spec).models))
     # Each distinct object once (samples repeat their nested objects many times over).
     texts = dict.fromkeys(
         json.dumps(obj)
-        for sample in _samples(spec)
+        for sample in harness.sample_values(spec)
         for obj in harness.objects_in(sample)
     )
     objects = [json.loads(text) for text in texts]
@@ -150,9 +126,8 @@ def test_fast_unions_are_generated_where_they_pay() -> None:
     """The specs with string-tagged unions read them natively; ahp's snapshot state (three
     large models, each with a key of its own) is sorted by its keys."""
     found = {
-        spec: {type(m).__name__ for *_, m in _fast_unions(_package(models))}
+        spec: {type(m).__name__ for *_, m in _fast_unions(harness.package(spec).models)}
         for spec in SPECS
-        for models in (REPO / "generated" / spec / "python").glob("*/models.py")
     }
     assert found["ahp"] == set(FAST)
     assert "_ByWireTag" in found["mcp"]
@@ -162,8 +137,8 @@ def test_fast_unions_are_generated_where_they_pay() -> None:
 def test_a_tag_with_another_python_name_is_read_natively() -> None:
     """acp1's SessionUpdate: the tag is ``sessionUpdate`` on the wire and
     ``session_update`` in Python; its JSON reading is pydantic-core's tagged union."""
-    (models,) = (REPO / "generated" / "acp1" / "python").glob("*/models.py")
-    found = {name: m for name, _, _, m in _fast_unions(_package(models))}
+    models = harness.package("acp1").models
+    found = {name: m for name, _, _, m in _fast_unions(models)}
     marker = found["SessionUpdate"]
     assert type(marker).__name__ == "_ByWireTag" and marker.key == "sessionUpdate"
     assert _attributes(marker, marker.key) == {"session_update"}
