@@ -26,9 +26,13 @@ __all__ = ["ANY_JSON", "ANY_JSON_OBJECT", "ANY_JSON_STRUCTURED", "TypeAnnotator"
 # Any JSON value, any JSON object, and any object or array: read as pydantic's ``JsonValue`` reads them,
 # written by pydantic-core's own JSON writer (``_ANY_JSON``) rather than ``JsonValue``'s,
 # which makes a Python call for every nested value.
-ANY_JSON = "Annotated[JsonValue, _ANY_JSON]"
-ANY_JSON_OBJECT = "Annotated[dict[str, JsonValue], _ANY_JSON]"
-ANY_JSON_STRUCTURED = "Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON]"
+# Handler and call signatures spell them bare (``markers=False``): their modules do
+# not import the marker, and only the adapters write.
+_VALUE, _OBJECT = "JsonValue", "dict[str, JsonValue]"
+_STRUCTURED = "dict[str, JsonValue] | list[JsonValue]"
+ANY_JSON = f"Annotated[{_VALUE}, _ANY_JSON]"
+ANY_JSON_OBJECT = f"Annotated[{_OBJECT}, _ANY_JSON]"
+ANY_JSON_STRUCTURED = f"Annotated[{_STRUCTURED}, _ANY_JSON]"
 
 
 class TypeAnnotator:
@@ -52,24 +56,27 @@ class TypeAnnotator:
                 return f"{self.names[enum.name]}.{table[candidate.name]}"
         return None
 
-    def annotation(self, expr: ir.TypeExpr, *, strict: bool = False) -> str:
+    def annotation(
+        self, expr: ir.TypeExpr, *, strict: bool = False, markers: bool = True
+    ) -> str:
         """The Python annotation of a type expression; ``strict``: scalars carry their
         own ``Strict()``, for annotations used outside a strict model (a module-level
         alias is validated by ``TypeAdapter(Alias)`` in pydantic's default lax mode, which
-        reads ``true`` as ``1``)."""
+        reads ``true`` as ``1``); ``markers=False``: any JSON without its writer marker
+        (``_ANY_JSON``), as signatures spell it."""
         if isinstance(expr, ir.Primitive):
             return _primitive(expr, strict)
         if isinstance(expr, ir.Ref):
             decl = self.index.get(expr.name)
             if decl is None:
-                return ANY_JSON
+                return ANY_JSON if markers else _VALUE
             if isinstance(decl, ir.EnumDecl):
                 return self._enum_annotation(decl)
             return self.names[decl.name]
         if isinstance(expr, (ir.EnumMemberRef, ir.Literal)):
             return self.literals([expr])
         if isinstance(expr, ir.ArrayOf):
-            items = self.annotation(expr.items, strict=strict)
+            items = self.annotation(expr.items, strict=strict, markers=markers)
             if expr.skip_invalid:
                 # serde_with VecSkipError: items that do not read are dropped.
                 return (
@@ -78,23 +85,27 @@ class TypeAnnotator:
             return f"list[{items}]"
         if isinstance(expr, ir.MapOf):
             key = self._key_annotation(expr.key)
-            mapping = f"dict[{key}, {self.annotation(expr.values, strict=strict)}]"
+            values = self.annotation(expr.values, strict=strict, markers=markers)
+            mapping = f"dict[{key}, {values}]"
             # A BTreeMap writes its entries in key order: keep them so once read.
             return (
                 f"Annotated[{mapping}, _SORTED_KEYS]" if expr.sorted_keys else mapping
             )
         if isinstance(expr, ir.TupleOf):
             items = ", ".join(
-                self.annotation(item, strict=strict) for item in expr.items
+                self.annotation(item, strict=strict, markers=markers)
+                for item in expr.items
             )
             # Lax at the tuple level only (items stay strict): ``json.loads`` gives
             # lists.
             return f"Annotated[tuple[{items or '()'}], Strict(False)]"
         if isinstance(expr, ir.AnyJson):
             if expr.structured:
-                return ANY_JSON_STRUCTURED
-            return ANY_JSON_OBJECT if expr.object_only else ANY_JSON
-        return self._union_annotation(expr, strict)
+                return ANY_JSON_STRUCTURED if markers else _STRUCTURED
+            if expr.object_only:
+                return ANY_JSON_OBJECT if markers else _OBJECT
+            return ANY_JSON if markers else _VALUE
+        return self._union_annotation(expr, strict, markers)
 
     def _enum_annotation(self, enum: ir.EnumDecl) -> str:
         name = self.names[enum.name]
@@ -111,7 +122,9 @@ class TypeAnnotator:
                 return self._enum_annotation(decl)
         return "str"
 
-    def _union_annotation(self, expr: ir.InlineUnion, strict: bool = False) -> str:
+    def _union_annotation(
+        self, expr: ir.InlineUnion, strict: bool = False, markers: bool = True
+    ) -> str:
         flat: list[ir.TypeExpr] = []
         _flatten(expr, flat)
         literals = [m for m in flat if isinstance(m, (ir.Literal, ir.EnumMemberRef))]
@@ -134,7 +147,7 @@ class TypeAnnotator:
             ):
                 has_null = True
                 continue
-            parts.append(self.annotation(member, strict=strict))
+            parts.append(self.annotation(member, strict=strict, markers=markers))
         if has_null:
             parts.append("None")
         return " | ".join(dict.fromkeys(parts)) or "None"

@@ -14,12 +14,7 @@ from __future__ import annotations
 import json
 
 from codegen import ir, naming
-from codegen.backends.python.annotations import (
-    ANY_JSON,
-    ANY_JSON_OBJECT,
-    ANY_JSON_STRUCTURED,
-    TypeAnnotator,
-)
+from codegen.backends.python.annotations import TypeAnnotator
 from codegen.backends.python.text import docstring, lifecycle_text
 from codegen.backends.python.views import MethodView
 
@@ -47,17 +42,19 @@ def method_views(types: TypeAnnotator) -> list[MethodView]:
     for method in types.protocol.methods:
         function = functions[method.wire_name]
         request = method.kind is ir.MethodKind.REQUEST
-        params_type = (
-            types.annotation(method.params) if method.params is not None else None
-        )
-        if params_type is not None and method.params_optional:
-            params_type = f"{params_type} | None"  # None: the message has no params key
+        # Each as the signatures spell it, and as the adapters do (writer markers).
+        params: str | None = None
+        params_type: str | None = None
+        if method.params is not None:
+            params, params_type = _annotations(types, method.params)
+            if method.params_optional:  # None: the message has no params key
+                params, params_type = f"{params} | None", f"{params_type} | None"
+        result: str | None = None
         result_type: str | None = None
         if request:
-            result_type = (
-                types.annotation(method.result) if method.result is not None else "None"
-            )
-        params, result = _signature(params_type), _signature(result_type)
+            result = result_type = "None"
+            if method.result is not None:
+                result, result_type = _annotations(types, method.result)
         constant = function.upper().strip("_")
         views.append(
             MethodView(
@@ -87,17 +84,6 @@ def method_views(types: TypeAnnotator) -> list[MethodView]:
     return views
 
 
-def _signature(annotation: str | None) -> str | None:
-    """The annotation as handlers and calls spell it: any JSON as ``JsonValue``, without
-    the writer marker only the adapters need (the signatures' modules do not import it).
-    """
-    if annotation is None:
-        return None
-    plain = (
-        (ANY_JSON_STRUCTURED, "dict[str, JsonValue] | list[JsonValue]"),
-        (ANY_JSON_OBJECT, "dict[str, JsonValue]"),
-        (ANY_JSON, "JsonValue"),
-    )
-    for marked, bare in plain:
-        annotation = annotation.replace(marked, bare)
-    return annotation
+def _annotations(types: TypeAnnotator, expr: ir.TypeExpr) -> tuple[str, str]:
+    """``expr`` as signatures spell it (no writer markers) and as adapters do."""
+    return types.annotation(expr, markers=False), types.annotation(expr)
