@@ -1,4 +1,4 @@
-"""The runtime's fast paths: handlers started eagerly (``start_task``) and pipes read by
+"""The runtime's fast paths: handlers started eagerly (``TaskStarter``) and pipes read by
 callback (``PipeChannel``), with the guarantees the slower paths gave: a handler sees
 its own task as current (``asyncio.timeout`` works), its context variables stay its
 own, cancellation reaches it, notifications and what follows them are handled in the
@@ -19,19 +19,19 @@ import pytest
 from codegen.runtime import jsonrpc as rpc
 from tests.runtime.test_jsonrpc import HANDLERS, LOG, METHODS, request
 
-# ----------------------------------------------------------------------- start_task
+# ---------------------------------------------------------------------- TaskStarter
 
 WHO: contextvars.ContextVar[str] = contextvars.ContextVar("who", default="outer")
 
 
-def test_a_handler_that_never_waits_is_done_before_start_task_returns() -> None:
+def test_a_handler_that_never_waits_is_done_before_start_returns() -> None:
     async def run() -> tuple[Any, list[str]]:
         seen: list[str] = []
 
         async def work() -> None:
             seen.append("ran")
 
-        task = rpc.start_task(work())
+        task = rpc.TaskStarter().start(work())
         return task, list(seen)
 
     task, seen = asyncio.run(run())
@@ -49,7 +49,7 @@ def test_a_handler_that_waits_runs_its_first_step_now_and_the_rest_as_a_task() -
             steps.append("rest")
             return "done"
 
-        task = rpc.start_task(work())
+        task = rpc.TaskStarter().start(work())
         assert task is not None
         before = list(steps)
         release.set()
@@ -57,7 +57,7 @@ def test_a_handler_that_waits_runs_its_first_step_now_and_the_rest_as_a_task() -
         return before, steps, result
 
     before, after, result = asyncio.run(run())
-    assert before == ["first"]  # the first step ran inside start_task
+    assert before == ["first"]  # the first step ran inside start()
     assert after == ["first", "rest"] and result == "done"
 
 
@@ -75,7 +75,7 @@ def test_the_started_coroutine_sees_its_own_task_and_asyncio_timeout_works() -> 
             return "slept"
 
         outer = asyncio.current_task()
-        task = rpc.start_task(work())
+        task = rpc.TaskStarter().start(work())
         assert task is not None
         assert asyncio.current_task() is outer  # the caller's task is current again
         return current[0] is task, await task
@@ -93,7 +93,7 @@ def test_context_variables_set_by_a_handler_stay_its_own() -> None:
             await asyncio.sleep(0)
             inside.append(WHO.get())
 
-        task = rpc.start_task(work())
+        task = rpc.TaskStarter().start(work())
         after_start = WHO.get()
         assert task is not None
         await task
@@ -115,7 +115,7 @@ def test_cancelling_a_started_task_reaches_the_coroutine() -> None:
                 seen.append("cancelled")
                 raise
 
-        task = rpc.start_task(work())
+        task = rpc.TaskStarter().start(work())
         assert task is not None
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
@@ -131,12 +131,116 @@ def test_an_error_in_the_first_step_is_raised_by_the_task() -> None:
         async def work() -> None:
             raise KeyError("boom")
 
-        task = rpc.start_task(work())
+        task = rpc.TaskStarter().start(work())
         assert task is not None  # not done quietly: the error is kept for its awaiter
         with pytest.raises(KeyError, match="boom"):
             await task
 
     asyncio.run(run())
+
+
+async def _no_wait() -> None:
+    """An await that never suspends."""
+
+
+def test_handlers_that_never_wait_cost_no_task_each_yet_see_a_current_task() -> None:
+    async def run() -> tuple[int, list[bool], list[str]]:
+        before = len(asyncio.all_tasks())
+        current: list[bool] = []
+        values: list[str] = []
+
+        async def work(number: int) -> None:
+            current.append(asyncio.current_task() is not None)
+            values.append(WHO.get())
+            WHO.set(f"handler {number}")  # must not reach the next handler
+            async with asyncio.timeout(10):  # needs a current task
+                await _no_wait()
+
+        starter = rpc.TaskStarter()
+        for number in range(50):
+            assert starter.start(work(number)) is None
+        made = len(asyncio.all_tasks()) - before
+        starter.close()
+        return made, current, values
+
+    made, current, values = asyncio.run(run())
+    assert made == 1  # one idle task lent to all fifty, not one each
+    assert all(current) and values == ["outer"] * 50
+
+
+def test_each_handler_that_waits_gets_a_task_of_its_own() -> None:
+    async def run() -> tuple[list[Any], list[Any], list[str]]:
+        release = asyncio.Event()
+        seen: list[Any] = []
+
+        async def work(name: str) -> str:
+            seen.append(asyncio.current_task())
+            WHO.set(name)
+            await release.wait()
+            seen.append(asyncio.current_task())
+            return WHO.get()
+
+        starter = rpc.TaskStarter()
+        tasks = [starter.start(work(name)) for name in ("a", "b", "c")]
+        release.set()
+        results = [await task for task in tasks if task is not None]
+        return tasks, seen, results
+
+    tasks, seen, results = asyncio.run(run())
+    assert len({id(task) for task in tasks}) == 3 and None not in tasks
+    # Before and after its wait, a handler sees the task start() returned for it.
+    assert seen[:3] == tasks and seen[3:] == tasks
+    assert results == ["a", "b", "c"]
+
+
+def test_cancelling_a_task_before_its_next_step_cancels_what_it_awaits() -> None:
+    async def run() -> tuple[bool, bool]:
+        async def inner() -> None:
+            await asyncio.sleep(10)
+
+        inner_task: list[asyncio.Task[None]] = []
+
+        async def work() -> None:
+            inner_task.append(asyncio.ensure_future(inner()))
+            await inner_task[0]
+
+        task = rpc.TaskStarter().start(work())
+        assert task is not None
+        task.cancel()  # before the task ever stepped: as asyncio, the awaited task too
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await asyncio.sleep(0)
+        return task.cancelled(), inner_task[0].cancelled()
+
+    assert asyncio.run(run()) == (True, True)
+
+
+def test_a_cancelled_idle_task_is_replaced_and_close_ends_the_idle_one() -> None:
+    async def run() -> tuple[bool, bool, bool, Any]:
+        lent: list[asyncio.Task[Any]] = []
+
+        async def grab() -> None:
+            task = asyncio.current_task()
+            assert task is not None
+            lent.append(task)
+
+        async def waits() -> str:
+            await asyncio.sleep(0)
+            return "rest ran"
+
+        starter = rpc.TaskStarter()
+        assert starter.start(grab()) is None
+        lent[0].cancel()  # a handler kept its task and cancelled it once done
+        await asyncio.sleep(0)
+        task = starter.start(waits())
+        assert task is not None and task is not lent[0]
+        outcome = await task
+        assert starter.start(grab()) is None
+        starter.close()
+        await asyncio.sleep(0)
+        return lent[0].cancelled(), lent[1].cancelled(), lent[1] is not task, outcome
+
+    assert asyncio.run(run()) == (True, True, True, "rest ran")
 
 
 # ---------------------------------------------------------------- pipes by callback

@@ -5,7 +5,7 @@ Inputs: the normalized ``ir.Protocol``, the import name and distribution name, a
 the other backends produced for the package.
 Outputs: ``python/<pkg>/_provenance.py`` (spec id and version, each source's path and sha256,
 the generator's version, a hash of the normalized IR, and the sha256 of every other file of
-the package), ``python/pyproject.toml`` (installable on its own: pydantic only, aiohttp
+the package), ``python/pyproject.toml`` (installable on its own: pydantic only, aiohttp and uvloop
 under the ``server`` extra), ``python/README.md`` (what the package needs and a first
 use) and ``python/.gitignore`` (the build output of installing it).
 Guarantees: no timestamps and no machine paths, so the output is a pure function of the
@@ -281,7 +281,9 @@ def _pyproject(protocol: PackageFacts, package: str, distribution: str) -> str:
         f"requires-python = {toml_str(PYTHON_FLOOR)}\n"
         f"dependencies = [{toml_str('pydantic' + PYDANTIC_REQUIREMENT)}]\n\n"
         "[project.optional-dependencies]\n"
-        'server = ["aiohttp>=3.9,<4"]\n\n'
+        'server = ["aiohttp>=3.9,<4", '
+        "\"uvloop>=0.19,<1; sys_platform != 'win32' and "
+        "platform_python_implementation == 'CPython'\"]\n\n"
         "[tool.setuptools]\n"
         f"packages = [{toml_str(package)}]\n\n"
         "[tool.setuptools.package-data]\n"
@@ -313,8 +315,9 @@ def _readme(
             "`pydantic.MISSING`; importing the package with one says so)"
         ),
         (
-            "- aiohttp, for the WebSocket and HTTP transports only "
-            f"(`pip install '{_md(distribution)}[server]'`)"
+            "- aiohttp, for the WebSocket and HTTP transports only, and uvloop, "
+            "which the stub server runs on when it is installed (`--loop`) "
+            f"(both: `pip install '{_md(distribution)}[server]'`)"
         ),
         "",
         "## Use",
