@@ -24,6 +24,7 @@ import contextvars
 import json
 import math
 import os
+import re
 import signal
 import stat
 import sys
@@ -44,6 +45,7 @@ from typing import IO, Any, Final, Generic, Literal, Protocol, TypeVar
 
 import pydantic
 from pydantic import TypeAdapter, ValidationError
+from pydantic_core import PydanticSerializationError, from_json, to_json
 
 PYDANTIC_REQUIREMENT: Final = ">=2.14,<3"
 """The pydantic releases a generated package works with (its pyproject says the same)."""
@@ -276,7 +278,25 @@ def loads(data: str | bytes) -> Any:
     """Parse one message; raises ``RpcError(PARSE_ERROR)`` on anything that is not
     UTF-8 JSON: invalid UTF-8 (and UTF-16/32, which ``json`` would guess), NaN and
     Infinity, numbers no double holds (``1e400``) and integers of over 4300 digits.
+
+    pydantic-core's reader (one call into Rust, a quarter of the standard library's
+    cost) reads what it can; what it refuses (NaN, a lone surrogate escape, nesting
+    over 200, a BOM, bad UTF-8...) and any number that might not fit a double (an
+    exponent of three digits, a run of 200 digits: it would read ``1e400`` as
+    infinity) go to the standard library's reader, whose verdict and message stand.
+    Both keep the last of duplicate keys at the first one's place.
     """
+    may_overflow = _MAY_OVERFLOW if type(data) is bytes else _MAY_OVERFLOW_TEXT
+    if type(data) in (bytes, str) and not may_overflow.search(data):  # type: ignore[arg-type]
+        try:
+            return from_json(data, allow_inf_nan=False)
+        except ValueError:
+            pass
+    return _standard_loads(data)
+
+
+def _standard_loads(data: str | bytes) -> Any:
+    """``loads`` by the standard library's reader alone: the reference ``loads`` keeps."""
     try:
         text = data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else data
     except UnicodeDecodeError as error:
@@ -306,6 +326,27 @@ def dumps(message: Any) -> str:
         except UnicodeEncodeError:
             text = _ASCII_ENCODER.encode(message)
     return text
+
+
+def dumps_plain(message: Any) -> bytes:
+    """``dumps`` of a message that holds only what reading JSON or pydantic's JSON-mode
+    dump gives (dicts, lists, strings, numbers, booleans, None), as UTF-8: written by
+    pydantic-core (one call into Rust) with the same text but for a float's exponent
+    (``1e-7``, not ``1e-07``: the same number).  What it would write otherwise goes to
+    ``dumps``: NaN or Infinity (refused there), a lone surrogate (escaped there)."""
+    try:
+        data = to_json(message, inf_nan_mode="constants")
+    except PydanticSerializationError:
+        return dumps(message).encode("utf-8")
+    if b"NaN" in data or b"Infinity" in data:  # in a string, or a float JSON lacks
+        return dumps(message).encode("utf-8")
+    return data
+
+
+_MAY_OVERFLOW: Final = re.compile(rb"[eE][+-]?[0-9]{3}|[0-9]{200}")
+"""A number that may not fit a double: ``1e400``, ``1`` and 400 digits ``.0``; a
+literal overflows only if its integer digits and its exponent add up to over 308."""
+_MAY_OVERFLOW_TEXT: Final = re.compile(r"[eE][+-]?[0-9]{3}|[0-9]{200}", re.ASCII)
 
 
 # One coder each, built once: ``json.loads``/``dumps`` with options build a new one per
@@ -659,7 +700,7 @@ class Channel(Protocol):
         """The next message; None at the end; raises ``MessageTooLarge``."""
         ...
 
-    async def send(self, text: str) -> None: ...
+    async def send(self, data: str | bytes) -> None: ...
 
     async def close(self) -> None: ...
 
@@ -720,9 +761,11 @@ class Connection:
     def serve_with(self, handlers: Mapping[str, Handler]) -> None:
         self.dispatcher.handlers = handlers
 
-    async def _send(self, message: Any) -> None:
+    async def _send(self, message: Any, *, plain: bool = False) -> None:
+        """Send ``message``; ``plain``: it holds only JSON values (``dumps_plain``)."""
+        text: str | bytes
         try:
-            text = dumps(message)
+            text = dumps_plain(message) if plain else dumps(message)
         except (ValueError, TypeError):  # e.g. a handler's error data holding NaN
             self.log.info(f"not JSON, not sent: {_short(repr(message))}")
             if not (isinstance(message, dict) and "id" in message):
@@ -831,7 +874,9 @@ class Connection:
     async def _answer(self, message: Any) -> None:
         response = await handle_request(self.dispatcher, message)
         if response is not None:
-            await self._send(response)
+            # A result is the dispatcher's JSON-mode dump; an error's data may be any
+            # Python value a handler gave.
+            await self._send(response, plain="result" in response)
 
     async def _batch(self, messages: list[Any]) -> None:
         if not messages:
@@ -861,11 +906,14 @@ class Connection:
 
     async def request_raw(self, message: JsonObject) -> JsonObject:
         """Send a request message as given (no validation); the whole response."""
+        return await self._exchange(message, plain=False)
+
+    async def _exchange(self, message: JsonObject, *, plain: bool) -> JsonObject:
         if self._closed:
             raise TransportError("connection closed")
         future: asyncio.Future[JsonObject] = asyncio.get_running_loop().create_future()
         self._pending[_id_key(message.get("id"))] = future
-        await self._send(message)
+        await self._send(message, plain=plain)
         return await future
 
     def new_id(self) -> int:
@@ -881,7 +929,7 @@ class Connection:
             message["params"] = info.params.dump_python(
                 params, mode="json", by_alias=True
             )
-        response = await self.request_raw(message)
+        response = await self._exchange(message, plain=True)
         if "error" in response:
             raise RpcError.from_json(response["error"])
         if info.result is None:
@@ -896,7 +944,7 @@ class Connection:
             message["params"] = info.params.dump_python(
                 params, mode="json", by_alias=True
             )
-        await self._send(message)
+        await self._send(message, plain=True)
 
     async def close(self) -> None:
         await self.channel.close()
@@ -1012,8 +1060,10 @@ class PipeChannel:
         await self._open_reader(reader)
         await reader.ended
 
-    async def send(self, text: str) -> None:
-        await self._write(text.encode("utf-8") + b"\n")
+    async def send(self, data: str | bytes) -> None:
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        await self._write(data + b"\n")
 
     async def close(self) -> None:
         if self._on_close is not None:
@@ -1149,8 +1199,8 @@ class WebSocketChannel:
             print(f"websocket {self.peer}: {message.data}", file=sys.stderr)
         return None
 
-    async def send(self, text: str) -> None:
-        await self.socket.send_str(text)
+    async def send(self, data: str | bytes) -> None:
+        await self.socket.send_str(data if isinstance(data, str) else data.decode())
 
     async def close(self) -> None:
         if self._on_close is not None:
