@@ -523,6 +523,13 @@ def serve(
             metavar="SECONDS",
         ),
     ] = None,
+    loop: Annotated[
+        Literal["auto", "uvloop", "asyncio"],
+        typer.Option(
+            help="Event loop: uvloop (a C loop, less CPU per message) or asyncio's "
+            "own; auto: uvloop when installed."
+        ),
+    ] = "auto",
     output: OutputOpt = None,
     config: ConfigOpt = None,
     quiet: Annotated[
@@ -549,6 +556,7 @@ def serve(
         quiet,
         header_timeout,
         body_timeout,
+        loop,
     )
     try:
         argv, env = serving.server_command(project, spec_dir, options)

@@ -4,7 +4,7 @@ Phase: entry point helper (used by the CLI).
 Inputs: the project (where generated packages live), a spec folder (its ``spec.toml``
 names the Python package and the transports) and the server options: every option of
 ``python -m <package>.server`` (transport, host, port, transcript, size limit, ``--fail``,
-quiet, header and body timeouts), passed through.
+quiet, header and body timeouts, the event loop), passed through.
 Outputs: the command line of ``python -m <package>.server`` with
 ``<output>/<id>/python`` on ``PYTHONPATH``; ``run`` replaces the current process with it.
 Guarantees: options are checked here, against this spec, before the server starts, so a
@@ -47,6 +47,7 @@ class Options:
     quiet: bool = False
     header_timeout: float | None = None
     body_timeout: float | None = None
+    loop: str = "auto"
 
 
 def server_command(
@@ -105,6 +106,8 @@ def _checked(options: Options, config: SpecConfig, package_dir: Path) -> list[st
         argv += ["--max-message-bytes", str(options.max_message_bytes)]
     if options.quiet:
         argv.append("--quiet")
+    if options.loop != "auto":
+        argv += ["--loop", options.loop]
     methods = _method_names(package_dir) if options.fail else set()
     for item in options.fail:
         method, equals, code = item.rpartition("=")

@@ -77,3 +77,22 @@ def test_serve_offers_each_option_of_the_stub() -> None:
         word.rstrip(",") for word in stub.split() if word.startswith("--")
     } - {"--help"}
     assert stub_options and stub_options <= offered, stub_options - offered
+
+
+def test_loop_passes_through_and_a_loop_it_does_not_know_is_refused() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "codegen", "serve", "ahp", "--transport", "stdio"]
+        + ["--loop", "asyncio", "--quiet", "-v"],
+        cwd=REPO,
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "-m ahp_protocol.server --transport stdio --quiet --loop asyncio" in (
+        done.stderr
+    )
+    refused = run_codegen(REPO, "serve", "ahp", "--loop", "trio")
+    assert refused.returncode == 2 and "trio" in refused.stderr
