@@ -8,13 +8,19 @@ Outputs: per transport (stdio pipes, WebSocket on 127.0.0.1): round trips per se
 and p50 / p99 latency of sequential requests for the generated pair and for the echo
 loop, and the ratios generated / echo.  The echo is a subprocess that writes back each
 line (a blocking read/write loop: the cheapest peer a pipe can have) or frame (an
-aiohttp server); its client is the same asyncio pipe or aiohttp socket ours uses.
+aiohttp server on the event loop ours runs on: uvloop when installed); its client is the
+same asyncio pipe or aiohttp socket ours uses.
 A third side, the floor, is the generated client against the least server it can
 talk to: an asyncio (pipes) or aiohttp (WebSocket) loop that parses each request and
 answers the stub's own result, with no validation or dispatch.  floor / echo is what
 the generated client and an event loop cost: no server, however lean, does better.
 The sides run in alternating blocks of 100 round trips, so load that comes and goes
-during the run weighs on all alike.  Where ``/proc`` exists, the CPU time each side's
+during the run weighs on all alike.  Each transport is measured twice: first with the
+benchmark and every server on one core (the figure the targets read), then on all cores.
+On one core a round trip costs the CPU both peers spend on it; across cores it also costs
+waking the other core, which on a virtual machine takes longer than the work and differs
+from one process pair to the next (the same code measured 0.27x and 0.61x in two runs
+across cores, 0.49x-0.51x in three on one core).  Where ``/proc`` exists, the CPU time each side's
 client and server process spent per round trip, too: on a machine whose processes
 take turns on one core, a round trip costs about their sum.
 Guarantees: servers run with ``--quiet`` (no per-message stderr log), so the numbers
@@ -49,6 +55,18 @@ for line in sys.stdin.buffer:
     sys.stdout.buffer.flush()
 """
 
+# The event loop the generated server runs on (uvloop when installed: its ``--loop auto``),
+# so the floor and the WebSocket echo compare servers, not event loops.
+_ON_OUR_LOOP = """
+try:
+    import uvloop
+    _factory = uvloop.new_event_loop
+except ImportError:
+    _factory = None
+with asyncio.Runner(loop_factory=_factory) as runner:
+    runner.run(main())
+"""
+
 # The aiohttp server both WebSocket peers run: ``handle`` answers one socket's frames.
 _WEBSOCKET_SITE = """
 async def main():
@@ -61,9 +79,8 @@ async def main():
     port = site._server.sockets[0].getsockname()[1]
     print(f"listening on ws://127.0.0.1:{port}/", file=sys.stderr, flush=True)
     await asyncio.Event().wait()
+""" + _ON_OUR_LOOP
 
-asyncio.run(main())
-"""
 
 ECHO_WEBSOCKET = """
 import asyncio, sys
@@ -103,9 +120,7 @@ async def main():
 
     loop.add_reader(source, readable)
     await ended
-
-asyncio.run(main())
-"""
+""" + _ON_OUR_LOOP
 
 FLOOR_WEBSOCKET = """
 import asyncio, json, sys
@@ -326,15 +341,32 @@ async def _websocket(count: int) -> Numbers:
     return numbers
 
 
+def _measure_all(requests: int, cores: set[int]) -> list[tuple[str, Numbers]]:
+    """Both transports with this process, and so every server it starts, on ``cores``."""
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, cores)
+    with tempfile.TemporaryDirectory():
+        return [
+            ("stdio", asyncio.run(_stdio(requests))),
+            ("websocket", asyncio.run(_websocket(requests))),
+        ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=3000)
     options = parser.parse_args()
-    with tempfile.TemporaryDirectory():
-        rows = [
-            ("stdio", asyncio.run(_stdio(options.requests))),
-            ("websocket", asyncio.run(_websocket(options.requests))),
-        ]
+    every = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else set()
+    one = {min(every)} if every else every
+    _report(_measure_all(options.requests, one), "one core", "")
+    if len(every) > 1:
+        _report(_measure_all(options.requests, every), "all cores", "_all_cores")
+
+
+def _report(rows: list[tuple[str, Numbers]], title: str, key: str) -> None:
+    """Print one measurement's table, and its ratios as RESULT lines named
+    ``server.<transport><key>``."""
+    print(f"{title}:")
     print(
         f"{'transport':<10} {'side':<10} {'req/s':>9} {'p50 µs':>9} {'p99 µs':>9}"
         "   CPU µs per round trip: client, server"
@@ -350,7 +382,7 @@ def main() -> None:
             )
         generated, floor, bare = sides["generated"], sides["floor"], sides["echo"]
         result(
-            f"server.{name}",
+            f"server.{name}{key}",
             {
                 "ratio": generated["rps"] / bare["rps"],
                 "rps": generated["rps"],

@@ -61,8 +61,24 @@ ROWS = (
         ">= 1.0",
         "high",
     ),
+    # One core: a round trip costs what both peers spend on it (bench_server.py says
+    # why the all-cores figures below swing from run to run).
     ("server stdio / echo loop", "server.stdio", "ratio", ">= 0.5", "high"),
     ("server WebSocket / echo loop", "server.websocket", "ratio", ">= 0.8", "high"),
+    (
+        "server stdio / echo loop, all cores",
+        "server.stdio_all_cores",
+        "ratio",
+        "",
+        "high",
+    ),
+    (
+        "server WebSocket / echo loop, all cores",
+        "server.websocket_all_cores",
+        "ratio",
+        "",
+        "high",
+    ),
     # The generated client against a server that only parses and answers: the most
     # any server reaches with that client.
     ("server stdio: floor / echo loop", "server.stdio", "floor_ratio", "", "high"),
