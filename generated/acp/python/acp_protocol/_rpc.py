@@ -286,10 +286,12 @@ def loads(data: str | bytes) -> Any:
     infinity) go to the standard library's reader, whose verdict and message stand.
     Both keep the last of duplicate keys at the first one's place.
     """
-    may_overflow = _MAY_OVERFLOW if type(data) is bytes else _MAY_OVERFLOW_TEXT
-    if type(data) in (bytes, str) and not may_overflow.search(data):  # type: ignore[arg-type]
+    # A lone surrogate in text makes bytes pydantic-core refuses: the standard reader
+    # decides on the text itself.
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    if not _may_overflow(raw):
         try:
-            return from_json(data, allow_inf_nan=False)
+            return from_json(raw, allow_inf_nan=False)
         except ValueError:
             pass
     return _standard_loads(data)
@@ -343,10 +345,20 @@ def dumps_plain(message: Any) -> bytes:
     return data
 
 
-_MAY_OVERFLOW: Final = re.compile(rb"[eE][+-]?[0-9]{3}|[0-9]{200}")
-"""A number that may not fit a double: ``1e400``, ``1`` and 400 digits ``.0``; a
-literal overflows only if its integer digits and its exponent add up to over 308."""
-_MAY_OVERFLOW_TEXT: Final = re.compile(r"[eE][+-]?[0-9]{3}|[0-9]{200}", re.ASCII)
+def _may_overflow(data: bytes | bytearray) -> bool:
+    """Whether a number in ``data`` might not fit a double: one with an exponent of
+    three digits (``1e400``) or a run of 200 digits (``1`` and 400 digits ``.0``); a
+    literal overflows only if its integer digits and its exponent add up to over 308.
+    With every digit made ``0``, ``E`` made ``e`` and signs left out, bytes' own
+    search finds both (a regex, byte by byte, cost as much as the read).  Signs left
+    out may join digits (``"1-2"``) or spell ``0e000`` in a string: such text is only
+    read the slower way."""
+    shapes = data.translate(_NUMBER_SHAPES, b"+-")
+    return b"0e000" in shapes or (len(shapes) >= 200 and _LONG_RUN in shapes)
+
+
+_NUMBER_SHAPES: Final = bytes.maketrans(b"123456789E", b"000000000e")
+_LONG_RUN: Final = b"0" * 200
 
 
 # One coder each, built once: ``json.loads``/``dumps`` with options build a new one per
