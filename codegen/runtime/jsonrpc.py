@@ -23,7 +23,6 @@ import contextvars
 import json
 import math
 import os
-import re
 import signal
 import stat
 import sys
