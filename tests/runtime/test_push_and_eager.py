@@ -243,6 +243,36 @@ def test_a_cancelled_idle_task_is_replaced_and_close_ends_the_idle_one() -> None
     assert asyncio.run(run()) == (True, True, True, "rest ran")
 
 
+def test_a_start_inside_a_first_step_gets_a_task_of_its_own() -> None:
+    async def run() -> tuple[bool, list[str], int]:
+        release = asyncio.Event()
+        starter = rpc.TaskStarter()
+        inner_tasks: list[Any] = []
+        before = len(asyncio.all_tasks())
+
+        async def inner() -> str:
+            await release.wait()
+            return "inner"
+
+        async def outer() -> str:
+            inner_tasks.append(starter.start(inner()))  # during outer's first step
+            await release.wait()
+            return "outer"
+
+        outer_task = starter.start(outer())
+        assert outer_task is not None and inner_tasks[0] is not None
+        release.set()
+        results = [await outer_task, await inner_tasks[0]]
+        for _ in range(3):  # quick handlers, then nothing left idle but one task
+            assert starter.start(_no_wait()) is None
+        await asyncio.sleep(0)
+        left = len(asyncio.all_tasks()) - before
+        return outer_task is not inner_tasks[0], results, left
+
+    distinct, results, left = asyncio.run(run())
+    assert distinct and results == ["outer", "inner"] and left == 1
+
+
 # ---------------------------------------------------------------- pipes by callback
 
 

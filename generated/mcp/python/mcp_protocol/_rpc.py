@@ -610,19 +610,22 @@ class TaskStarter:
         if host is None or mailbox is None or host.done() or mailbox.done():
             mailbox = loop.create_future()
             host = loop.create_task(_Host(mailbox))
-            self._idle, self._mailbox = host, mailbox
+        # Lent while the first step runs: a start() inside that step gets its own.
+        self._idle = self._mailbox = None
         context = contextvars.copy_context()
         tasks: Any = asyncio.tasks  # the hooks asyncio's own eager start uses
         outer = asyncio.current_task(loop)
         if outer is not None:
             tasks._leave_task(loop, outer)
         tasks._enter_task(loop, host)
-        started: _Started[_T] | None = None
+        started: _Started[_T]
         try:
             waiting_on = context.run(coro.send, None)
         except StopIteration:
+            self._give_back(host, mailbox)
             return None
         except (KeyboardInterrupt, SystemExit):
+            self._give_back(host, mailbox)
             raise
         except BaseException as error:  # noqa: BLE001 - the task raises it when awaited
             started = _Started(coro, context)
@@ -634,9 +637,17 @@ class TaskStarter:
             tasks._leave_task(loop, host)
             if outer is not None:
                 tasks._enter_task(loop, outer)
-        self._idle = self._mailbox = None  # the next coroutine gets a new idle task
-        mailbox.set_result(started)
+        mailbox.set_result(started)  # the task is the coroutine's own from now on
         return host
+
+    def _give_back(
+        self, host: asyncio.Task[Any], mailbox: asyncio.Future[_Started[Any]]
+    ) -> None:
+        """The lent task is idle again, unless a start() during the step left one."""
+        if self._idle is None:
+            self._idle, self._mailbox = host, mailbox
+        else:
+            host.cancel()
 
     def close(self) -> None:
         """End the idle task (a coroutine still running keeps its own)."""
