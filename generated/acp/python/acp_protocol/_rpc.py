@@ -9,8 +9,8 @@ HTTP POST envelopes), the JSON-RPC 2.0 envelope and batches, error objects, JSON
 paths from validation errors, message logging (stderr and an optional JSONL transcript),
 typed requests from a client, and the ``python -m <pkg>.server`` command line.
 Guarantees: imports nothing of codegen (a test enforces it), only the standard library and
-pydantic; aiohttp is imported only by the WebSocket and HTTP transports, when they are
-used.  What differs per protocol (the registry, the transports, the error names) is passed
+pydantic (with its pydantic-core); aiohttp is imported only by the WebSocket and HTTP
+transports, when they are used, and uvloop only by the server command, when installed.  What differs per protocol (the registry, the transports, the error names) is passed
 in by the package's small generated modules, so this one file serves every protocol.
 """
 
