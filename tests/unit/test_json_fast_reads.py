@@ -4,8 +4,7 @@ Any JSON (``_ANY_JSON``) is written by pydantic-core's own writer.  On an object
 array it also reads left to right: the same verdicts and text as pydantic's smart union
 of the two.  On ``JsonValue`` and ``dict[str, JsonValue]``: the same verdicts and text
 as ``JsonValue``'s writer, which picks a member of its tagged union with a Python call
-per nested value; ``JsonValue`` read from JSON takes the value the parser gives, as
-``JsonValue``'s own JSON side does, without the reference to its schema.
+per nested value.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ FILES: dict[str, str] = {
     "client.py": "43aa657d5f4d45a83cd1a10e186ee78adbe107ba8242cf310c953e5aaee0b80c",
     "errors.py": "b78703fd01e2aa353b4f9f8fd8007e3c83fdcd904fd9deeac5454012e9b638b0",
     "methods.py": "1109b7655525974a5fbfb6f7cd7a34f39ed69c4361aee2c0793cf471f5c8408f",
-    "models.py": "67c70805107e90c97cd98a35bc13fd438b4b316cbda5bbe0e8ae9100678109c4",
+    "models.py": "cc656dd8bb62398b4d7154f4f99cb5d9c042bdd32068c80bd85b89d84416833b",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "2e19170bd04cc9bc1fcda22f49694757e890910547bf7376f3a0e750ac04e989",
     "stub_data.py": "3bc14fd69023d9ac4de8248f658d2f814eda55347ba7847708f37e22c34ce469",

@@ -473,14 +473,6 @@ def _plain_json(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
     schema = _as_written(source, handler)
     if schema["type"] == "union":
         schema = cast(CoreSchema, {**schema, "mode": "left_to_right"})
-    if source is JsonValue:
-        # From JSON, any value the parser gives is JSON: read as it is, without the
-        # reference to ``JsonValue``'s schema that every such field went through.
-        return core_schema.json_or_python_schema(
-            json_schema=core_schema.any_schema(),
-            python_schema=schema,
-            serialization=core_schema.simple_ser_schema("any"),
-        )
     return schema
 
 
