@@ -11,18 +11,19 @@ line (a blocking read/write loop: the cheapest peer a pipe can have) or frame (a
 aiohttp server on the event loop ours runs on: uvloop when installed); its client is the
 same asyncio pipe or aiohttp socket ours uses.
 A third side, the floor, is the generated client against the least server it can
-talk to: an asyncio (pipes) or aiohttp (WebSocket) loop that parses each request and
-answers the stub's own result, with no validation or dispatch.  floor / echo is what
+talk to: an event loop (pipes) or aiohttp (WebSocket) server, on the loop ours runs on,
+that parses each request and answers the stub's own result, with no validation or
+dispatch.  floor / echo is what
 the generated client and an event loop cost: no server, however lean, does better.
 The sides run in alternating blocks of 100 round trips, so load that comes and goes
 during the run weighs on all alike.  Each transport is measured twice: first with the
 benchmark and every server on one core (the figure the targets read), then on all cores.
-On one core a round trip costs the CPU both peers spend on it; across cores it also costs
-waking the other core, which on a virtual machine takes longer than the work and differs
-from one process pair to the next (the same code measured 0.27x and 0.61x in two runs
-across cores, 0.49x-0.51x in three on one core).  Where ``/proc`` exists, the CPU time each side's
-client and server process spent per round trip, too: on a machine whose processes
-take turns on one core, a round trip costs about their sum.
+On one core a round trip costs the CPU both peers spend on it; across cores it also
+costs waking the other core, which on a virtual machine takes longer than the work and
+differs from one process pair to the next (the same code measured 0.27x and 0.61x in
+two runs across cores, 0.49x-0.51x in three on one core).  Where ``/proc`` exists, the
+CPU time each side's client and server process spent per round trip, too: on one core,
+a round trip costs about their sum.
 Guarantees: servers run with ``--quiet`` (no per-message stderr log), so the numbers
 measure framing, validation and dispatch; nothing is written outside a temp dir.
 """
@@ -56,7 +57,9 @@ for line in sys.stdin.buffer:
 """
 
 # The event loop the generated server runs on (uvloop when installed: its ``--loop auto``),
-# so the floor and the WebSocket echo compare servers, not event loops.
+# so the floor and the WebSocket echo compare servers, not event loops.  Spelled out
+# rather than imported from the package's ``_rpc``: a baseline revision's has no
+# ``event_loop_factory``, and its floor must run on the same loop as ours.
 _ON_OUR_LOOP = """
 try:
     import uvloop

@@ -17,7 +17,8 @@ GEN = next(g for g in with_transport("ndjson-stdio") if g.jsonrpc)
 
 
 def test_auto_takes_uvloop_when_installed_and_asyncio_takes_the_default() -> None:
-    uvloop = pytest.importorskip("uvloop")  # installed by requirements.txt
+    import uvloop  # installed by requirements.txt
+
     assert rpc.event_loop_factory("auto") is uvloop.new_event_loop
     assert rpc.event_loop_factory("uvloop") is uvloop.new_event_loop
     assert rpc.event_loop_factory("asyncio") is None

@@ -10,8 +10,9 @@ paths from validation errors, message logging (stderr and an optional JSONL tran
 typed requests from a client, and the ``python -m <pkg>.server`` command line.
 Guarantees: imports nothing of codegen (a test enforces it), only the standard library and
 pydantic (with its pydantic-core); aiohttp is imported only by the WebSocket and HTTP
-transports, when they are used, and uvloop only by the server command, when installed.  What differs per protocol (the registry, the transports, the error names) is passed
-in by the package's small generated modules, so this one file serves every protocol.
+transports, when they are used, and uvloop only by the server command, when installed.
+What differs per protocol (the registry, the transports, the error names) is passed in
+by the package's small generated modules, so this one file serves every protocol.
 """
 
 from __future__ import annotations
@@ -338,7 +339,7 @@ def dumps_plain(message: Any) -> bytes:
     try:
         data = to_json(message, inf_nan_mode="constants")
     except PydanticSerializationError:
-        return dumps(message).encode("utf-8")
+        data = b"NaN"  # what only ``dumps`` writes right
     if b"NaN" in data or b"Infinity" in data:  # in a string, or a float JSON lacks
         return dumps(message).encode("utf-8")
     return data
