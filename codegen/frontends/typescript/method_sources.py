@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 from codegen import ir
 from codegen.frontends.typescript.evaluator import Evaluator
 from codegen.frontends.typescript.materialize import pascal
-from codegen.frontends.typescript.methods import Found
 from codegen.frontends.typescript.tstypes import (
     NULL,
     UNDEFINED,
@@ -41,6 +40,7 @@ from codegen.frontends.typescript.tstypes import (
     union_of,
 )
 from codegen.ir.index import Index
+from codegen.methods.evidence import Evidence as Found
 
 _CATEGORIES = ("request", "notification", "result")
 _REGISTRY = re.compile(r"(Map|Registry)$")

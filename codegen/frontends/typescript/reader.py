@@ -32,8 +32,8 @@ from codegen.frontends.typescript.state import Group, Problem
 from codegen.frontends.typescript.symbols import SymbolTable, collect
 from codegen.frontends.typescript.tstypes import Leaf, literal_value
 from codegen.ir.index import walk_expr
+from codegen.methods.table import apply_method_table
 from codegen.spec.config import MethodEntry, SpecConfig
-from codegen.spec.method_table import apply_method_table
 from codegen.spec.source import SourceText
 
 _LANGUAGE = Language(tree_sitter_typescript.language_typescript())
@@ -176,6 +176,8 @@ def method_table_facts(entry: MethodEntry) -> list[str]:
     for key in ("kind", "direction", "params", "result", "params_optional"):
         if getattr(entry, key) is not None:
             facts.append(key)
+    if not entry.is_method:
+        facts.append("method")
     return facts
 
 
