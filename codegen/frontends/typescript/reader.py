@@ -25,7 +25,7 @@ from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.result import FrontendResult
 from codegen.frontends.common.syntax import report_syntax_errors
-from codegen.frontends.typescript import method_sources, methods
+from codegen.frontends.typescript import method_namespaces, method_sources, methods
 from codegen.frontends.typescript.evaluator import Evaluator
 from codegen.frontends.typescript.jsdoc import lifecycle_of
 from codegen.frontends.typescript.state import Group, Problem
@@ -138,7 +138,8 @@ def read_typescript(
         for comment in table.method_comments
         if (item := methods.from_jsdoc(comment, by_name, roles, diags)) is not None
     ]
-    found.extend(method_sources.from_messages(decls, roles))
+    found.extend(method_sources.from_messages(decls, roles, diags))
+    found.extend(method_namespaces.from_namespaces(files, evaluator, roles, diags))
     found.extend(method_sources.from_registries(evaluator, registries, roles))
     evaluator.stack.pop()
     supplied = {
