@@ -380,9 +380,9 @@ def validate_command(
     for file in files:
         try:
             records = validating.read_records(file)
+            findings, count = validator.validate(records, method, part)
         except validating.ValidateError as exc:
             raise out.exit(EXIT_USAGE, str(exc)) from None
-        findings, count = validator.validate(records, method, part)
         for finding in findings:
             sys.stdout.write(finding.render(str(file)) + "\n")
         total += count
@@ -476,8 +476,18 @@ def serve(
         str, typer.Argument(help="Spec id or spec folder.", metavar="SPEC")
     ],
     transport: Annotated[
-        Literal["stdio", "websocket", "http"] | None,
-        typer.Option(help="Default: the spec's first framing."),
+        Literal[
+            "stdio",
+            "websocket",
+            "http",
+            "content-length-stdio",
+            "ndjson-stdio",
+            "http-post",
+        ]
+        | None,
+        typer.Option(
+            help="Default: the spec's first framing; a framing name says its transport."
+        ),
     ] = None,
     host: Annotated[str, typer.Option(help="Interface to bind.")] = "127.0.0.1",
     port: Annotated[

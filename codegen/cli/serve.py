@@ -29,7 +29,13 @@ from codegen.spec.config import SpecConfig, load_config
 __all__ = ["TRANSPORTS", "Options", "ServeError", "run", "server_command"]
 
 # spec.toml framing → the server's --transport (the runtime's TRANSPORTS).
-TRANSPORTS = {"ndjson-stdio": "stdio", "websocket": "websocket", "http-post": "http"}
+TRANSPORTS = {
+    "ndjson-stdio": "stdio",
+    "websocket": "websocket",
+    "http-post": "http",
+    "content-length-stdio": "content-length-stdio",
+}
+_STDIO = ("stdio", "content-length-stdio")
 
 
 class ServeError(RuntimeError):
@@ -86,12 +92,13 @@ def _checked(options: Options, config: SpecConfig, package_dir: Path) -> list[st
             f"([transport] framings in spec.toml: {', '.join(TRANSPORTS)})"
         )
     transport = options.transport or offered[0]
+    transport = TRANSPORTS.get(transport, transport)  # a framing name says which
     if transport not in offered:
         raise ServeError(
             f"spec {config.id!r} is served over {' or '.join(offered)}, not {transport}"
         )
     argv = ["--transport", transport]
-    if transport != "stdio":
+    if transport not in _STDIO:
         argv += ["--host", options.host, "--port", str(options.port)]
         if options.header_timeout is not None:
             argv += ["--header-timeout", str(options.header_timeout)]

@@ -35,6 +35,7 @@ TRANSPORTS: Final = {
     "ndjson-stdio": "stdio",
     "websocket": "websocket",
     "http-post": "http",
+    "content-length-stdio": "content-length-stdio",
 }
 
 
@@ -77,6 +78,15 @@ def _parse_failures(
             raise ValueError(f"--fail: {code!r} is not an integer error code") from None
         out[method] = RpcError(number, errors.get(number, "stub failure"))
     return out
+
+
+# The stdio transports, by --transport name → their framing.
+STDIO: Final = {"stdio": "ndjson-stdio", "content-length-stdio": "content-length-stdio"}
+
+
+def _transport(text: str) -> str:
+    """An argparse type: a transport, named as itself or by its framing."""
+    return TRANSPORTS.get(text, text)
 
 
 MIN_MESSAGE_BYTES: Final = 64
@@ -139,7 +149,11 @@ def main(
         prog=f"python -m {name}.server", description=f"Stub server of {name}."
     )
     parser.add_argument(
-        "--transport", choices=choices, default=choices[0] if choices else None
+        "--transport",
+        choices=choices,
+        default=choices[0] if choices else None,
+        type=_transport,
+        help="a transport, or the spec's framing name for it",
     )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument(
@@ -206,8 +220,9 @@ def main(
     timeouts = Timeouts(
         max(options.header_timeout, 0.01), max(options.body_timeout, 0.01)
     )
-    if options.transport == "stdio":
-        serving: Awaitable[None] = serve_stdio(build, log, limit, methods)
+    if options.transport in STDIO:
+        framing = STDIO[options.transport]
+        serving: Awaitable[None] = serve_stdio(build, log, limit, methods, framing)
     elif options.transport == "websocket":
         serving = serve_websocket(
             build, log, limit, options.host, options.port, methods, timeouts
@@ -222,7 +237,7 @@ def main(
     except KeyboardInterrupt:
         pass
     except OSError as error:  # the port is taken, the host is not ours, ...
-        if options.transport == "stdio":
+        if options.transport in STDIO:
             raise
         reason = error.strerror or str(error)
         where = f"{options.host}:{options.port}"
