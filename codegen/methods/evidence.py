@@ -60,6 +60,9 @@ class Evidence:
     examples: list[ir.Example] = field(default_factory=list)
     exclusive: bool = False
     inferred: dict[str, str] = field(default_factory=dict)
+    # Facts given by a rule of thumb the ``[methods]`` table may restate without being
+    # stale (a Go kind guessed from a Result type's presence, an any-JSON stand-in).
+    weak: set[str] = field(default_factory=set)
     # The source says this request answers nothing (``void``, ``()``, an empty result).
     answers_nothing: bool = False
 

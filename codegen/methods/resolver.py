@@ -74,6 +74,7 @@ def resolve(
             continue
         one = _One(wire, items, roles, given, diags, params_missing)
         method = one.build()
+        one.unknown.update(fact for item in items for fact in item.weak)
         out.methods.append(method)
         if one.unknown:
             out.unknown[wire] = one.unknown

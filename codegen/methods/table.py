@@ -214,4 +214,27 @@ def _correct(
         )
     if changes.get("kind") is ir.MethodKind.NOTIFICATION:
         changes["result"] = None
+    elif (
+        changes.get("kind") is ir.MethodKind.REQUEST
+        and method.kind is ir.MethodKind.NOTIFICATION
+        and "result" not in facts
+    ):
+        diags.report(
+            "MTH010",
+            f"[methods.{entry.wire!r}] makes {entry.wire} a request, but no result is "
+            'known for it; add result = "<type>" (or result = "null")',
+            entry.span,
+        )
     return replace(method, **changes)  # type: ignore[arg-type]
+
+
+def method_table_facts(entry: MethodEntry) -> list[str]:
+    """The facts an entry gives (``"method"`` when it says the name is no method)."""
+    facts = [
+        key
+        for key in ("kind", "direction", "params", "result", "params_optional")
+        if getattr(entry, key) is not None
+    ]
+    if not entry.is_method:
+        facts.append("method")
+    return facts
