@@ -109,7 +109,8 @@ def is_method_const(const: GoConst, roles: tuple[str, str]) -> bool:
         const.type_name in ("", "string")
         and arrow is not None
         and {arrow.group(1).lower(), arrow.group(2).lower()} == set(roles)
-        and re.search(r"\b(request|notification|callback)\b", comment, re.IGNORECASE) is not None
+        and re.search(r"\b(request|notification|callback)\b", comment, re.IGNORECASE)
+        is not None
     )
 
 
@@ -167,6 +168,7 @@ def build_methods(
     diags: Diagnostics,
     counts: MethodCounts | None = None,
     extra: list[Evidence] | None = None,
+    provenance: dict[str, dict[str, str]] | None = None,
 ) -> tuple[list[ir.Method], list[ir.ConstDecl]]:
     """Method constants (and ``extra`` evidence: dispatch, sends) → the shared resolver
     → spec.toml's ``[methods]`` table."""
@@ -175,6 +177,8 @@ def build_methods(
     evidence.extend(extra or [])
     supplied = {entry.wire: set(method_table_facts(entry)) for entry in config.methods}
     resolved = resolve(evidence, config.roles, supplied, diags, params_missing="note")
+    if provenance is not None:
+        provenance.update(resolved.provenance)
     for wire, facts in resolved.unknown.items():
         given = supplied.get(wire, set())
         if "direction" in facts and "direction" in given:

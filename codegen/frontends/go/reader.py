@@ -81,8 +81,9 @@ def read_spec(
     """The frontend entry point the pipeline calls for ``language = "go"``."""
     extra = ir.ExtraKeys.FORBID if config.extra_keys == "forbid" else ir.ExtraKeys.ALLOW
     read = read_go(sources, diags, extra)
+    provenance: dict[str, dict[str, str]] = {}
     methods, constants = build_methods(
-        read.consts, read.decls, read.pages, config, diags
+        read.consts, read.decls, read.pages, config, diags, provenance=provenance
     )
     # The method rules need the [methods] table's facts to decide direction and kind,
     # so this frontend applies the table itself (methods.py).
@@ -91,6 +92,7 @@ def read_spec(
         methods=tuple(methods),
         constants=tuple(constants),
         method_table_applied=True,
+        provenance=provenance,
     )
 
 

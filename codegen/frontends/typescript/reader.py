@@ -169,6 +169,7 @@ def read_typescript(
         examples=tuple(merged.examples),
         constants=tuple(constants),
         method_table_applied=options.roots,
+        provenance=merged.provenance,
     )
 
 
