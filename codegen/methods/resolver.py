@@ -250,6 +250,9 @@ class _One:
     def agree(self, what: str, values: Sequence[tuple[object, Evidence]]) -> object:
         if not values:
             return None
+        # A rule of thumb (``weak``) gives way to any evidence that states the fact.
+        strong = [(v, i) for v, i in values if what not in i.weak]
+        values = strong or values
         chosen, source = values[0]
         self.provenance[what] = where_of(source)
         for value, other in values[1:]:
