@@ -305,3 +305,31 @@ def type_text(value: object) -> str:
     if isinstance(value, ir.AnyJson):
         return "any"
     return type(value).__name__
+
+
+def resolve_with(
+    methods: list[ir.Method],
+    evidence: list[Evidence],
+    roles: tuple[str, str],
+    diags: Diagnostics,
+    where: str = "the method table read before",
+) -> list[ir.Method]:
+    """Methods a frontend built by its own rules, resolved together with more evidence:
+    each method's facts count as stated, so a contradiction names both places."""
+    stated = [
+        Evidence(
+            m.wire_name,
+            where,
+            m.span,
+            kind=m.kind,
+            direction=m.direction,
+            params=m.params,
+            params_optional=m.params_optional,
+            result=m.result if m.kind is ir.MethodKind.REQUEST else UNSET,
+            errors=m.errors,
+            lifecycle=m.lifecycle,
+            answers_nothing=m.result is None,
+        )
+        for m in methods
+    ]
+    return resolve(stated + evidence, roles, {}, diags).methods

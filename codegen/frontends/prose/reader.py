@@ -24,6 +24,7 @@ from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.result import FrontendResult
 from codegen.frontends.prose.markdown_blocks import CODE, Block, read_blocks
+from codegen.frontends.prose.method_layouts import read_layouts
 from codegen.frontends.prose.methods import PROSE_ONLY_TYPES, DocText, read_methods
 from codegen.frontends.typescript.reader import (
     Options,
@@ -31,6 +32,8 @@ from codegen.frontends.typescript.reader import (
     read_with_externals,
 )
 from codegen.ir.rewrite import rewrite
+from codegen.methods.evidence import Evidence
+from codegen.methods.resolver import resolve_with
 from codegen.spec.config import SpecConfig
 from codegen.spec.source import SourceText
 
@@ -74,8 +77,13 @@ def read_prose(
         diags.items.append(rewrite(diagnostic, to_document))
     decls = _prose_types(typescript.decls)
     methods: list[ir.Method] = []
+    layouts: list[Evidence] = []
+    declared = {decl.name for decl in decls}
     for doc, doc_blocks in zip(docs, blocks):
         methods.extend(read_methods(doc_blocks, doc, roles, diags))
+        layouts.extend(read_layouts(doc_blocks, doc, roles, declared, diags))
+    if layouts:
+        methods = resolve_with(methods, layouts, roles, diags)
     return FrontendResult(
         decls=decls,
         methods=tuple(methods),

@@ -37,8 +37,8 @@ from codegen.diagnostics import Diagnostics, Severity
 from codegen.frontends.common.syntax import node_text, span_of
 from codegen.frontends.rust.decls import DeclFacts
 from codegen.frontends.rust.literals import string_literal_value
-from codegen.methods.evidence import UNSET, Evidence
-from codegen.methods.resolver import resolve
+from codegen.methods.evidence import Evidence
+from codegen.methods.resolver import resolve_with
 from codegen.spec.source import SourceText
 
 _REQUEST, _NOTIFICATION, _RESPONSE = "request", "notification", "response"
@@ -398,19 +398,4 @@ def resolve_all(
     both declare must agree on every fact (MTH006 names both places)."""
     if not evidence:
         return methods
-    stated = [
-        Evidence(
-            m.wire_name,
-            "the crate's method tables",
-            m.span,
-            kind=m.kind,
-            direction=m.direction,
-            params=m.params,
-            result=m.result if m.kind is ir.MethodKind.REQUEST else UNSET,
-            errors=m.errors,
-            lifecycle=m.lifecycle,
-            answers_nothing=m.result is None,
-        )
-        for m in methods
-    ]
-    return resolve(stated + evidence, roles, {}, diags).methods
+    return resolve_with(methods, evidence, roles, diags, "the crate's method tables")
