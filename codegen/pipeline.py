@@ -149,6 +149,7 @@ def _load_protocol(
             config.roles,
             diags,
             language=config.language,
+            provenance=result.provenance,
         )
     reported = False
     if not methods and config.transport_kind == "jsonrpc-2.0":

@@ -59,7 +59,10 @@ def apply_method_table(
     diags: Diagnostics,
     unknown: dict[str, set[str]] | None = None,
     language: str = "typescript",
+    provenance: dict[str, dict[str, str]] | None = None,
 ) -> list[ir.Method]:
+    """``provenance`` (wire → fact → where), when given, records each fact the table
+    gives as coming from its spec.toml line."""
     unknown = unknown or {}
     names = {decl.name for decl in decls}
     out = list(methods)
@@ -82,6 +85,10 @@ def apply_method_table(
         facts = _facts(entry, names, roles, diags, language)
         if facts is None:
             continue
+        if provenance is not None:
+            record = provenance.setdefault(entry.wire, {})
+            for key in facts:
+                record[key.removesuffix("_optional")] = f"spec.toml ({entry.span})"
         index = by_wire.get(entry.wire)
         if index is None:
             declared = _declare(entry, facts, diags)

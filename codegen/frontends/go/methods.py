@@ -197,6 +197,7 @@ def build_methods(
         diags,
         resolved.unknown,
         language="go",
+        provenance=provenance,
     )
     _report_unpaired(methods, decls, diags)
     return methods, constants
