@@ -57,3 +57,23 @@ def test_a_method_value_that_is_not_quoted_is_not_read(tmp_path: Path) -> None:
     source = SOURCE.replace("* method: 'doc/lookup'", "* method: the lookup one")
     out = load(tmp_path, "prose", source)
     assert "doc/lookup" not in table(out)
+
+
+def test_an_include_is_followed(tmp_path: Path) -> None:
+    head, _, rest = SOURCE.partition("### Changed")
+    (tmp_path / "_includes").mkdir()
+    (tmp_path / "_includes" / "changed.md").write_text(
+        "### Changed\n" + rest, encoding="utf-8"
+    )
+    out = load(tmp_path, "prose", head + "{% include changed.md %}\n")
+    rows = table(out)
+    assert rows["doc/changed"] == "notification server → client ChangedParams -"
+    changed = next(m for m in out.protocol.methods if m.wire_name == "doc/changed")  # type: ignore[union-attr]
+    assert changed.span.file == "_includes/changed.md"
+
+
+def test_an_include_naming_no_file_is_reported(tmp_path: Path) -> None:
+    head, _, _ = SOURCE.partition("### Changed")
+    out = load(tmp_path, "prose", head + "{% include gone.md %}\n")
+    assert "doc/changed" not in table(out)
+    assert any("gone.md" in d.message for d in out.diags.items if d.code == "SYN002")

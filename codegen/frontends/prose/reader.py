@@ -18,6 +18,7 @@ unless the spec declares a type of that name.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from codegen import ir
@@ -44,7 +45,51 @@ def read_spec(
     sources: list[SourceText], config: SpecConfig, diags: Diagnostics
 ) -> FrontendResult:
     """The frontend entry point the pipeline calls for ``language = "prose"``."""
-    return read_with_externals(read_prose, sources, config, diags)
+    return read_with_externals(
+        read_prose, with_includes(sources, config, diags), config, diags
+    )
+
+
+_INCLUDE = re.compile(
+    r"\{%-?\s*include(?:_relative)?\s+[\"']?([^\s\"'%]+)[\"']?[^%]*-?%\}"
+)
+
+
+def with_includes(
+    sources: list[SourceText], config: SpecConfig, diags: Diagnostics
+) -> list[SourceText]:
+    """The sources, each followed by the documents its ``{% include x.md %}`` lines name
+    (found beside the including document, else in the spec's ``_includes/``), followed
+    in turn; each included document keeps its own path, so spans point into it."""
+    out: list[SourceText] = []
+    seen = {source.rel_path for source in sources}
+    pending = list(sources)
+    while pending:
+        source = pending.pop(0)
+        out.append(source)
+        here = (config.repo_root / source.rel_path).parent
+        found: list[SourceText] = []
+        for number, line in enumerate(source.text.splitlines(), start=1):
+            for match in _INCLUDE.finditer(line):
+                name = match.group(1)
+                candidates = [here / name, config.spec_dir / "_includes" / name]
+                path = next((c for c in candidates if c.is_file()), None)
+                span = ir.Span(source.rel_path, number, match.start() + 1)
+                if path is None:
+                    diags.report(
+                        "SYN002",
+                        f"{{% include {name} %}} names no file beside the document or "
+                        "in _includes/; what it holds is missing",
+                        span,
+                    )
+                    continue
+                rel = config.rel(path)
+                if rel in seen or len(seen) > 200:
+                    continue
+                seen.add(rel)
+                found.append(SourceText.read(path, rel, diags))
+        pending[:0] = found
+    return out
 
 
 def read_prose(
