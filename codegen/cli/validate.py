@@ -128,8 +128,7 @@ def _open_input(path: Path) -> BinaryIO:
 def _lines(stream: BinaryIO) -> Iterator[tuple[int, bytes]]:
     """Numbered lines (with their newline) of ``stream``, read one at a time."""
     try:
-        for number, raw in enumerate(stream, 1):
-            yield number, raw
+        yield from enumerate(stream, 1)
     except OSError as exc:
         raise ValidateError(f"cannot read: {exc.strerror or exc}") from None
 
