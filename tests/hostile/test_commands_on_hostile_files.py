@@ -83,3 +83,120 @@ def test_a_multi_line_document_is_still_one_record(tmp_path: Path) -> None:
     path.write_bytes(b'\n{\n  "jsonrpc": "2.0",\n  "method": "x"\n}\n')
     (record,) = read_records(path)
     assert record.line == 2 and record.value == {"jsonrpc": "2.0", "method": "x"}
+
+
+# --------------------------------------------------------------------------- diff
+
+
+def _diff(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "codegen", "diff", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=WITHIN,
+        check=False,
+    )
+
+
+def test_diff_refuses_a_file_that_is_no_spec_source(tmp_path: Path) -> None:
+    # Was: read as an empty protocol, 20 invented changes, exit 0.
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello world\n")
+    done = _diff(str(notes), "specs/acp")
+    assert done.returncode == 2 and "not a spec source" in done.stderr
+    assert done.stdout == "" and "Traceback" not in done.stderr
+
+
+def test_diff_still_reads_a_source_file_outside_the_repository(tmp_path: Path) -> None:
+    # The twin: a real source anywhere is still a side (the report names it relative).
+    copy = tmp_path / "schema.rs"
+    copy.write_bytes((REPO / "specs" / "acp" / "schema.rs").read_bytes())
+    done = _diff(str(copy), "specs/acp")
+    assert done.returncode == 0, done.stderr
+
+
+def test_diff_refuses_a_revision_path_outside_the_repository() -> None:
+    # Was: a traceback (ValueError from Path.relative_to).
+    done = _diff("HEAD:../outside", "specs/acp")
+    assert done.returncode == 2 and "outside the repository" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_diff_refuses_a_fifo_instead_of_waiting(tmp_path: Path) -> None:
+    fifo = tmp_path / "schema.ts"
+    os.mkfifo(fifo)
+    done = _diff(str(fifo), "specs/acp")
+    assert done.returncode == 2 and "not a regular file" in done.stderr
+
+
+def test_diff_refuses_a_device(tmp_path: Path) -> None:
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero")
+    link = tmp_path / "schema.ts"
+    link.symlink_to("/dev/zero")
+    done = _diff(str(link), "specs/acp")
+    assert done.returncode == 2 and "not a regular file" in done.stderr
+
+
+# ----------------------------------------------------------------------- generate
+
+
+def _project_with(tmp_path: Path) -> Path:
+    import shutil
+
+    root = tmp_path / "project"
+    shutil.copytree(REPO / "specs" / "openctx", root / "specs" / "openctx")
+    (root / "pyproject.toml").write_text(
+        '[tool.codegen]\nspecs = ["specs"]\noutput = "generated"\n'
+    )
+    return root
+
+
+def _codegen(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "codegen", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=WITHIN * 2,
+        check=False,
+    )
+
+
+def test_generate_is_not_stalled_by_a_fifo_or_a_device_in_a_spec_folder(
+    tmp_path: Path,
+) -> None:
+    # Was: generate hashed every file of the folder: a FIFO hung it, a symlink to
+    # /dev/zero exhausted memory (check was fine).
+    root = _project_with(tmp_path)
+    spec = root / "specs" / "openctx"
+    os.mkfifo(spec / "notes.fifo")
+    if Path("/dev/zero").exists():
+        (spec / "zero.bin").symlink_to("/dev/zero")
+    (spec / "loop.txt").symlink_to(spec / "loop.txt")  # a symlink loop
+    done = _codegen(root, "generate", "-q")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (root / "generated" / "openctx" / "python").is_dir()
+    again = _codegen(root, "generate", "--check", "-q")
+    assert again.returncode == 0, again.stdout + again.stderr
+
+
+@pytest.mark.parametrize(
+    "sources",
+    ['sources = ["proto\\u0000col.ts"]', "sources = " + "[" * 5000 + "]" * 5000],
+)
+def test_generate_rejects_what_check_rejects_without_a_traceback(
+    tmp_path: Path, sources: str
+) -> None:
+    # Was: a NUL in a source name or a deep TOML array crashed cache.spec_key.
+    root = _project_with(tmp_path)
+    toml = root / "specs" / "openctx" / "spec.toml"
+    lines = toml.read_text().splitlines()
+    (at,) = [n for n, line in enumerate(lines) if line.startswith("sources")]
+    lines[at] = sources
+    toml.write_text("\n".join(lines) + "\n")
+    checked = _codegen(root, "check")
+    generated = _codegen(root, "generate")
+    assert "Traceback" not in generated.stderr + generated.stdout
+    assert checked.returncode != 0 and generated.returncode == checked.returncode
