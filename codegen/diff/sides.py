@@ -118,7 +118,8 @@ MAX_SOURCE_BYTES = 64 * 1024 * 1024
 
 def _read_source(arg: str, path: Path) -> bytes:
     """The bytes of a regular file of at most ``MAX_SOURCE_BYTES``; a FIFO, a device
-    (``/dev/zero``) or a huge file is a ``SideError``, never a hang or a memory blow-up."""
+    (``/dev/zero``) or a huge file is a ``SideError``, never a hang or a memory blow-up.
+    """
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block open
     except OSError as exc:
