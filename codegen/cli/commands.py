@@ -547,6 +547,22 @@ def serve(
             "own; auto: uvloop when installed."
         ),
     ] = "auto",
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="WebSocket/HTTP: also answer browser pages of this origin "
+            "(scheme://host[:port], * for any; default: loopback only). Repeatable.",
+            metavar="ORIGIN",
+        ),
+    ] = None,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="WebSocket/HTTP: also answer requests naming this Host (* for any; "
+            "default: loopback names and --host). Repeatable.",
+            metavar="HOST",
+        ),
+    ] = None,
     output: OutputOpt = None,
     config: ConfigOpt = None,
     quiet: Annotated[
@@ -574,6 +590,8 @@ def serve(
         header_timeout,
         body_timeout,
         loop,
+        tuple(allow_origin or ()),
+        tuple(allow_host or ()),
     )
     try:
         argv, env = serving.server_command(project, spec_dir, options)

@@ -54,6 +54,8 @@ class Options:
     header_timeout: float | None = None
     body_timeout: float | None = None
     loop: str = "auto"
+    allow_origin: tuple[str, ...] = ()
+    allow_host: tuple[str, ...] = ()
 
 
 def server_command(
@@ -104,6 +106,10 @@ def _checked(options: Options, config: SpecConfig, package_dir: Path) -> list[st
             argv += ["--header-timeout", str(options.header_timeout)]
         if options.body_timeout is not None:
             argv += ["--body-timeout", str(options.body_timeout)]
+        for origin in options.allow_origin:
+            argv += ["--allow-origin", origin]
+        for host in options.allow_host:
+            argv += ["--allow-host", host]
     if options.transcript is not None:
         folder = options.transcript.resolve().parent
         if not folder.is_dir():

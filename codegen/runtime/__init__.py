@@ -23,6 +23,7 @@ the modules that hold it, one concern each:
 - ``stdio``: ``serve_stdio``, ``connect_stdio``;
 - ``oversize``, ``websocket``: the WebSocket transport;
 - ``network``: what the network servers share (``Timeouts``);
+- ``access``: Origin and Host allow-lists of the network servers (``Access``);
 - ``envelope``, ``http_client``: HTTP POST envelopes, server and client;
 - ``client``: ``Connecting``, how a typed client is connected;
 - ``command``: ``python -m <pkg>.server``.
@@ -39,6 +40,7 @@ from __future__ import annotations
 from .requirement import PYDANTIC_REQUIREMENT  # first: refuses an unfit pydantic
 
 # isort: split
+from .access import Access
 from .client import Connecting
 from .codec import dumps, dumps_plain, id_key, loads
 from .command import (
@@ -96,6 +98,7 @@ __all__ = [
     "PYDANTIC_REQUIREMENT",
     "QUIET",
     "TRANSPORTS",
+    "Access",
     "Channel",
     "Connecting",
     "Connection",

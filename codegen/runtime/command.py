@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from importlib import import_module
 from typing import Any, Final
 
+from .access import Access
 from .envelope import serve_http
 from .errors import DEFAULT_MAX_MESSAGE_BYTES, RpcError
 from .interfaces import HandlerFactory, Session
@@ -188,6 +189,22 @@ def main(
         help="HTTP: a peer must send a request's body within this",
     )
     parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="network transports: also answer browser pages of this origin "
+        "(scheme://host[:port]; * for any); default: loopback origins only",
+    )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="HOST",
+        help="network transports: also answer requests naming this host (* for any); "
+        "default: loopback names only",
+    )
+    parser.add_argument(
         "--fail",
         action="append",
         default=[],
@@ -216,6 +233,10 @@ def main(
             f"--transcript: cannot open {options.transcript}: {error.strerror}"
         )
     limit = options.max_message_bytes
+    hosts = tuple(options.allow_host)
+    if options.host not in ("0.0.0.0", "::", ""):  # the address asked for is ours
+        hosts += (options.host.strip("[]").lower(),)
+    access = Access(hosts, tuple(options.allow_origin))
     timeouts = Timeouts(
         max(options.header_timeout, 0.01), max(options.body_timeout, 0.01)
     )
@@ -224,11 +245,11 @@ def main(
         serving: Awaitable[None] = serve_stdio(build, log, limit, methods, framing)
     elif options.transport == "websocket":
         serving = serve_websocket(
-            build, log, limit, options.host, options.port, methods, timeouts
+            build, log, limit, options.host, options.port, methods, timeouts, access
         )
     else:
         serving = serve_http(
-            build, log, limit, options.host, options.port, methods, timeouts
+            build, log, limit, options.host, options.port, methods, timeouts, access
         )
     try:
         with asyncio.Runner(loop_factory=loop_factory) as runner:

@@ -108,3 +108,86 @@ def test_peer_text_in_the_log_cannot_drive_the_terminal() -> None:
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     codes = [a["error"]["code"] for a in answers]
     assert codes == [-32700, -32601]  # and answered as before
+
+
+# ---------------------------------------------------------------- a peer that never reads
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+def _ws_frame(payload: bytes) -> bytes:
+    """A client's text frame (masked, with a zero key: RFC 6455 allows any key)."""
+    size = len(payload)
+    if size < 126:
+        head = bytes([0x81, 0x80 | size])
+    else:
+        head = bytes([0x81, 0x80 | 126]) + size.to_bytes(2, "big")
+    return head + b"\0\0\0\0" + payload
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="Linux's /proc")
+def test_a_websocket_peer_that_never_reads_cannot_grow_the_server() -> None:
+    # Was: 100k requests never read → 776 MB.  Now the server reads no more once
+    # IN_FLIGHT_LIMIT answers wait to be sent, and TCP makes the peer wait.
+    import socket
+    import time
+
+    from tests.server.support import NetworkServer, generated
+
+    ahp = next(g for g in generated() if g.spec == "ahp")
+    server = NetworkServer(ahp, "websocket", "--quiet")
+    try:
+        peer = socket.create_connection(("127.0.0.1", server.port), timeout=20)
+        peer.sendall(
+            b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+            b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            b"Sec-WebSocket-Version: 13\r\n\r\n"
+        )
+        assert b" 101 " in peer.recv(4096)
+        before = _rss_mb(server.process.pid)
+        params = {"protocolVersion": 1, "clientId": "x" * 200}
+        batch = b"".join(
+            _ws_frame(
+                json.dumps(
+                    {
+                        "jsonrpc": "2.0",
+                        "id": n,
+                        "method": "initialize",
+                        "params": params,
+                    }
+                ).encode()
+            )
+            for n in range(1000)
+        )
+        peer.settimeout(2.0)
+        sent = 0
+        deadline = time.monotonic() + 30
+        while sent < 100 and time.monotonic() < deadline:  # 100 batches: 100k requests
+            try:
+                peer.sendall(batch)
+            except TimeoutError:
+                break  # the server stopped reading: what we wanted
+            sent += 1
+        time.sleep(1.0)
+        grown = _rss_mb(server.process.pid) - before
+        assert grown < 150, f"server grew {grown:.0f} MB after {sent}k requests"
+        # SIGTERM stops it while the peer still holds its answers unread
+        server.process.terminate()
+        assert server.process.wait(timeout=20) == 0
+        server = NetworkServer(ahp, "websocket", "--quiet")
+        # and it serves the next peer
+        other = socket.create_connection(("127.0.0.1", server.port), timeout=20)
+        other.sendall(
+            b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+            b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            b"Sec-WebSocket-Version: 13\r\n\r\n"
+        )
+        assert b" 101 " in other.recv(4096)
+        other.close()
+    finally:
+        server.terminate()

@@ -18,6 +18,7 @@ import sys
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from .access import Access
 from .connection import Connection
 from .errors import (
     DEFAULT_MAX_MESSAGE_BYTES,
@@ -28,7 +29,7 @@ from .errors import (
 )
 from .interfaces import HandlerFactory, Session
 from .log import QUIET, MessageLog
-from .network import Timeouts, run_site, server_options
+from .network import SHUTDOWN_GRACE, Timeouts, run_site, server_options
 from .oversize import OversizeFilter
 from .registry import Handler, Methods
 
@@ -111,11 +112,19 @@ async def serve_websocket(
     port: int,
     methods: Methods,
     timeouts: Timeouts | None = None,
+    access: Access | None = None,
 ) -> None:
-    """Serve WebSocket peers at ``ws://host:port/`` until cancelled."""
+    """Serve WebSocket peers at ``ws://host:port/`` until cancelled; ``access``: the
+    hosts and origins answered besides loopback ones (403 for the others)."""
     from aiohttp import web
 
+    allowed = access or Access()
+
     async def endpoint(request: web.Request) -> web.StreamResponse:
+        refused = allowed.refusal(request.host, request.headers.get("Origin"))
+        if refused is not None:
+            log.info(f"{request.remote}: refused: {refused}")
+            return web.Response(status=403, text=f"forbidden: {refused}\n")
         socket = _websocket_response(limit)
         await socket.prepare(request)
         peer = str(request.remote)
@@ -130,7 +139,8 @@ async def serve_websocket(
 
     app = web.Application()
     app.router.add_get("/", endpoint)
-    runner = web.AppRunner(app, **server_options(timeouts or Timeouts()))
+    options = server_options(timeouts or Timeouts())
+    runner = web.AppRunner(app, shutdown_timeout=SHUTDOWN_GRACE, **options)
     await run_site(runner, host, port, "ws", log)
 
 

@@ -48,6 +48,8 @@ from .tasks import TaskStarter
 
 INBOX_LIMIT: Final = 1024
 """Messages held behind a notification still being handled before the pipe is paused."""
+IN_FLIGHT_LIMIT: Final = 1024
+"""Requests of a WebSocket peer being handled or answered before it is read no more."""
 
 
 class Connection:
@@ -163,6 +165,11 @@ class Connection:
         while True:
             while self._holding is not None:  # read on once the notification is done
                 await asyncio.wait((self._holding,))
+            while len(self._tasks) >= IN_FLIGHT_LIMIT:
+                # A peer that sends and never reads our answers: each unsent answer
+                # holds a task.  Read no more until some are sent (TCP then makes the
+                # peer wait), so the peer cannot grow us without bound.
+                await asyncio.wait(self._tasks, return_when=asyncio.FIRST_COMPLETED)
             try:
                 data = await channel.receive()
             except MessageTooLarge as error:
