@@ -968,6 +968,14 @@ class Evaluator(Materializer):
             if target is None or prop is None:
                 return self._bad(span, "a malformed member access")
             owner = self._value_owner(target, source)
+            if (
+                isinstance(owner, Symbol)
+                and owner.kind == "enum"
+                and self.enum_value(owner.name, node_text(prop)) is None
+                and owner.scope is not None
+                and owner.local in owner.scope.namespaces
+            ):  # ``enum E`` merged with ``namespace E``: the namespace's member
+                owner = owner.scope.namespaces[owner.local]
             if isinstance(owner, Symbol) and owner.kind == "enum":
                 return Leaf(ir.EnumMemberRef(owner.name, node_text(prop), span))
             if isinstance(owner, Scope):

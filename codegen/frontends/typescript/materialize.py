@@ -62,10 +62,14 @@ class Materializer(TypeOps):
     ) -> ir.StructDecl:
         self.objects.setdefault(name, obj)
         path = derived_from or name
-        fields = tuple(self.field(prop, name, path) for prop in obj.props)
+        fields = tuple(
+            self.field(prop, name, path) for prop in obj.props if not absent(prop)
+        )
         index = None
         if obj.index is not None:
-            index = self.element(obj.index, name + "Value", f"{path}[key]", obj.span)
+            index = self.element(
+                obj.index, name + "Value", f"{path}[key]", obj.span, undefined="absent"
+            )
         return ir.StructDecl(
             name=name,
             fields=fields,
@@ -230,18 +234,30 @@ class Materializer(TypeOps):
             return ir.InlineUnion(tuple(exprs))
         if isinstance(value, Arr):
             return ir.ArrayOf(
-                self.element(value.items, context + "Item", derived + "[]", span)
+                self.element(
+                    value.items,
+                    context + "Item",
+                    derived + "[]",
+                    span,
+                    undefined="null",
+                )
             )
         if isinstance(value, Tup):
             return ir.TupleOf(
                 tuple(
-                    self.element(item, f"{context}{i}", f"{derived}[{i}]", span)
+                    self.element(
+                        item, f"{context}{i}", f"{derived}[{i}]", span, undefined="null"
+                    )
                     for i, item in enumerate(value.items)
                 )
             )
         if isinstance(value, Dict):
             values = self.element(
-                value.values, context + "Value", derived + "<value>", span
+                value.values,
+                context + "Value",
+                derived + "<value>",
+                span,
+                undefined="absent",
             )
             return ir.MapOf(values, value.key)
         what = "never" if value is NEVER else "undefined"
@@ -249,11 +265,27 @@ class Materializer(TypeOps):
         return ir.AnyJson()
 
     def element(
-        self, value: TsType, context: str, derived: str, span: ir.Span
+        self,
+        value: TsType,
+        context: str,
+        derived: str,
+        span: ir.Span,
+        undefined: str = "",
     ) -> ir.TypeExpr:
-        """A type inside a container or a union: ``null`` stays in the expression."""
+        """A type inside a container or a union: ``null`` stays in the expression.
+        ``undefined`` says what ``JSON.stringify`` writes for an ``undefined`` there:
+        ``absent`` (a map's or index signature's key is left out: the value type loses
+        ``undefined``), ``null`` (an array or tuple item), or nothing (no JSON form)."""
         members = members_of(value)
-        if UNDEFINED in members:
+        if UNDEFINED in members and undefined == "absent":
+            members = tuple(m for m in members if m is not UNDEFINED)
+            if not members:
+                self.problem(
+                    span, "a map whose values are only 'undefined' has no keys"
+                )
+        elif UNDEFINED in members and undefined == "null":
+            members = tuple(NULL if m is UNDEFINED else m for m in members)
+        elif UNDEFINED in members:
             self.problem(span, "'undefined' inside a container has no JSON form")
         nullable = NULL in members
         rest = [m for m in members if m not in (UNDEFINED, NULL)]
@@ -267,6 +299,17 @@ class Materializer(TypeOps):
                 return ir.InlineUnion((*expr.members, NULL_EXPR))
             return ir.InlineUnion((expr, NULL_EXPR))
         return expr
+
+
+def absent(prop: Prop) -> bool:
+    """A property whose key is never on the wire: ``k?: never``, ``k?: undefined``,
+    ``k: undefined`` (``JSON.stringify`` leaves ``undefined`` out; ``never`` has no
+    value), the usual way to make the members of a union exclusive.  The model leaves
+    the key out (a reader of a model that allows extra keys still takes it)."""
+    members = members_of(prop.type)
+    if NULL in members or any(m is not UNDEFINED for m in members):
+        return False
+    return prop.optional or UNDEFINED in members
 
 
 def with_constraints(expr: ir.TypeExpr, doc: JsDoc | None) -> ir.TypeExpr:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import tree_sitter_typescript
 from tree_sitter import Language, Node, Parser
@@ -27,6 +28,7 @@ from codegen.frontends.common.result import FrontendResult
 from codegen.frontends.common.syntax import report_syntax_errors
 from codegen.frontends.typescript import method_sources, methods
 from codegen.frontends.typescript.evaluator import Evaluator
+from codegen.frontends.typescript.includes import expand_includes
 from codegen.frontends.typescript.jsdoc import lifecycle_of
 from codegen.frontends.typescript.state import Group, Problem
 from codegen.frontends.typescript.symbols import Symbol, SymbolTable, collect
@@ -54,13 +56,14 @@ class Options:
     requested: tuple[str, ...] = ()
     roots: bool = True
     known_names: frozenset[str] = frozenset()
+    root: Path | None = None  # where the sources' relative paths start (includes)
 
 
 def read_spec(
     sources: list[SourceText], config: SpecConfig, diags: Diagnostics
 ) -> FrontendResult:
     """The frontend entry point the pipeline calls for ``language = "typescript"``."""
-    options = Options(config.methods, config.requested_types)
+    options = Options(config.methods, config.requested_types, root=config.repo_root)
 
     def reader(
         srcs: list[SourceText],
@@ -136,7 +139,7 @@ def read_typescript(
     evaluator.stack.append(method_group)
     found = [
         item
-        for comment in table.method_comments
+        for comment in expand_includes(table.method_comments, options.root, diags)
         if (item := methods.from_jsdoc(comment, by_name, roles, diags)) is not None
     ]
     found.extend(method_sources.from_messages(decls, roles))
