@@ -24,7 +24,7 @@ from tree_sitter import Node
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.common.syntax import node_text, span_of
+from codegen.frontends.common.syntax import MAX_TYPE_NESTING, node_text, span_of
 from codegen.frontends.typescript.enums import convert_enum
 from codegen.frontends.typescript.jsdoc import (
     JsDoc,
@@ -85,6 +85,9 @@ _WRAPPERS = (
 )
 _NOT_DATA = ("method_signature", "call_signature", "construct_signature")
 _MAX_INSTANTIATION_DEPTH = 40
+# Type syntax nested this deep is deeper than any expression the output renders (inline
+# objects are lifted into named declarations, so they may nest beyond the IR bound).
+_MAX_SYNTAX_DEPTH = 2 * MAX_TYPE_NESTING
 
 
 class Evaluator(Materializer):
@@ -100,6 +103,7 @@ class Evaluator(Materializer):
         self.enums: dict[str, ir.EnumDecl] = {}
         self.source: SourceText | None = None
         self.instantiating = 0  # generic instantiations in progress (``Grow<[T]>``)
+        self.syntax_depth = 0  # type nodes being evaluated, one inside the other
 
     # ------------------------------------------------------------------ driving
 
@@ -500,6 +504,24 @@ class Evaluator(Materializer):
     # ------------------------------------------------------------------ type syntax
 
     def eval(self, node: Node, env: Env, source: SourceText) -> TsType:
+        """The type a type node stands for.  Nesting is bounded here, before Python's
+        stack is: a level the output could not render anyway (``materialize.bounded``)
+        is an error at its own line."""
+        if node.type in _WRAPPERS:  # ``: T``, ``(T)``: no level of their own
+            return self._eval(node, env, source)
+        if self.syntax_depth >= _MAX_SYNTAX_DEPTH:
+            return self._bad(
+                span_of(source, node),
+                f"a type nested more than {MAX_TYPE_NESTING} levels deep cannot be "
+                "rendered; name an inner level (a type alias or interface)",
+            )
+        self.syntax_depth += 1
+        try:
+            return self._eval(node, env, source)
+        finally:
+            self.syntax_depth -= 1
+
+    def _eval(self, node: Node, env: Env, source: SourceText) -> TsType:
         kind = node.type
         span = span_of(source, node)
         if kind in _WRAPPERS:
@@ -801,7 +823,7 @@ class Evaluator(Materializer):
 
     def _members(self, body: Node, env: Env, source: SourceText) -> Obj:
         span = span_of(source, body)
-        props: list[Prop] = []
+        props: dict[str, Prop] = {}  # a member declared again replaces the earlier one
         index: TsType | None = None
         doc: JsDoc | None = None
         for member in body.named_children:
@@ -816,7 +838,8 @@ class Evaluator(Materializer):
             if member.type == "property_signature":
                 prop = self._property(member, env, source, doc)
                 if prop is not None:
-                    props = [p for p in props if p.name != prop.name] + [prop]
+                    props.pop(prop.name, None)
+                    props[prop.name] = prop
             elif member.type == "index_signature":
                 if _is_mapped(member):
                     self.problem(
@@ -841,7 +864,7 @@ class Evaluator(Materializer):
         closed = index is NEVER
         if closed:
             index = None
-        return Obj(tuple(props), index, (), closed, span)
+        return Obj(tuple(props.values()), index, (), closed, span)
 
     def _property(
         self, member: Node, env: Env, source: SourceText, doc: JsDoc | None
@@ -1200,19 +1223,20 @@ def _keyword(node: Node) -> str:
 
 def _flat(node: Node, kind: str) -> list[Node]:
     """Members of a union or intersection, nested ones and parenthesized ones flattened,
-    comments left out (they may stand between members)."""
+    comments left out (they may stand between members).  Iterative: tree-sitter nests
+    ``a | b | c`` to the left, one level per member, so a long union is a deep tree."""
     out: list[Node] = []
-    for child in node.named_children:
-        if child.type == "comment":
-            continue
-        if child.type == kind:
-            out.extend(_flat(child, kind))
-        elif child.type == "parenthesized_type":
+    stack = [c for c in reversed(node.named_children) if c.type != "comment"]
+    while stack:
+        child = stack.pop()
+        if child.type == "parenthesized_type":
             inner = _named(child)
             if len(inner) == 1 and inner[0].type == kind:
-                out.extend(_flat(inner[0], kind))
-            else:
-                out.append(child)
+                child = inner[0]
+        if child.type == kind:
+            stack.extend(
+                c for c in reversed(child.named_children) if c.type != "comment"
+            )
         else:
             out.append(child)
     return out

@@ -17,6 +17,7 @@ import re
 from dataclasses import replace
 
 from codegen import ir
+from codegen.frontends.common.syntax import MAX_TYPE_NESTING
 from codegen.frontends.typescript.jsdoc import JsDoc, lifecycle_of
 from codegen.frontends.typescript.tstypes import (
     NEVER,
@@ -70,6 +71,7 @@ class Materializer(TypeOps):
             index = self.element(
                 obj.index, name + "Value", f"{path}[key]", obj.span, undefined="absent"
             )
+            index = self.bounded(index, obj.span)
         return ir.StructDecl(
             name=name,
             fields=fields,
@@ -124,7 +126,7 @@ class Materializer(TypeOps):
                 span=span,
                 exported=exported,
             )
-        target = self.expr(body, name, name, span)
+        target = self.bounded(self.expr(body, name, name, span), span)
         if nullable:
             target = ir.InlineUnion((target, NULL_EXPR))
         return ir.AliasDecl(
@@ -162,6 +164,7 @@ class Materializer(TypeOps):
                 expr = ir.Ref(union.name, union.span)
             else:
                 expr = self.expr(body, context, where, prop.span)
+        expr = self.bounded(expr, prop.span)
         return ir.Field(
             name=prop.name,
             wire_name=prop.name,
@@ -175,6 +178,23 @@ class Materializer(TypeOps):
             lifecycle=lifecycle_of(prop.doc),
             span=prop.span,
         )
+
+    def bounded(self, expr: ir.TypeExpr, span: ir.Span) -> ir.TypeExpr:
+        """``expr``, or a problem when it nests deeper than the output can render:
+        the backends write one expression per field, and Python's parser stops at
+        about 200 nested brackets, so the bound is the one the Go and Rust frontends
+        keep (``MAX_TYPE_NESTING``); named declarations (lifted objects, unions) start
+        again at 1."""
+        if nesting(expr) <= MAX_TYPE_NESTING:
+            return expr
+        if self.stack and any("levels deep" in p.message for p in self.group.problems):
+            return ir.AnyJson()  # the evaluator already reported the first level
+        self.problem(
+            span,
+            f"a type nested more than {MAX_TYPE_NESTING} levels deep cannot be "
+            "rendered; name an inner level (a type alias or interface)",
+        )
+        return ir.AnyJson()
 
     def variants(
         self,
@@ -299,6 +319,25 @@ class Materializer(TypeOps):
                 return ir.InlineUnion((*expr.members, NULL_EXPR))
             return ir.InlineUnion((expr, NULL_EXPR))
         return expr
+
+
+def nesting(expr: ir.TypeExpr) -> int:
+    """How many type expressions deep ``expr`` is (``string`` 1, ``string[]`` 2)."""
+    deepest = 0
+    stack: list[tuple[ir.TypeExpr, int]] = [(expr, 1)]
+    while stack:
+        current, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if isinstance(current, ir.ArrayOf):
+            stack.append((current.items, depth + 1))
+        elif isinstance(current, ir.MapOf):
+            stack.extend(((current.key, depth + 1), (current.values, depth + 1)))
+        elif isinstance(current, (ir.TupleOf, ir.InlineUnion)):
+            inner = (
+                current.items if isinstance(current, ir.TupleOf) else current.members
+            )
+            stack.extend((item, depth + 1) for item in inner)
+    return deepest
 
 
 def absent(prop: Prop) -> bool:
