@@ -73,7 +73,18 @@ def read_spec(
     ) -> FrontendResult:
         return read_typescript(srcs, roles, externals, found, options)
 
-    return read_with_externals(reader, sources, config, diags)
+    result = read_with_externals(reader, sources, config, diags)
+    if config.extra_keys == "forbid":
+        result = replace(result, decls=tuple(_closed(d) for d in result.decls))
+    return result
+
+
+def _closed(decl: ir.Decl) -> ir.Decl:
+    """``extra_keys = "forbid"``: object types without an index signature take no key
+    beyond their members (TypeScript's excess-property check, applied to every read)."""
+    if isinstance(decl, ir.StructDecl) and decl.index_value is None:
+        return replace(decl, extra_keys=ir.ExtraKeys.FORBID)
+    return decl
 
 
 def read_with_externals(
