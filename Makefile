@@ -130,3 +130,12 @@ fuzz: $(STAMP)
 
 clean:
 	rm -rf $(VENV) $(INTEROP) build .mypy_cache .ruff_cache .pytest_cache codegen.egg-info
+
+# Issue 30: the TypeScript frontend against two peers' suites (../shared/conformance/tjsg,
+# tjs), compared by wire meaning both ways; figures in build/conformance-ts.json.
+.PHONY: conformance-ts
+help: help-conformance-ts
+help-conformance-ts:
+	@echo "make conformance-ts  the TypeScript frontend on the tjsg and tjs suites (figures in build/)"
+conformance-ts: $(STAMP)
+	CODEGEN_CONFORMANCE=all $(BIN)/python -m tests.conformance.typescript.report tjsg tjs

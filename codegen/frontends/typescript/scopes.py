@@ -61,6 +61,7 @@ class Scope:
     reexports: dict[str, tuple[str | None, str]] = field(default_factory=dict)
     stars: list[str] = field(default_factory=list)
     imports: dict[str, Import] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)  # ``import A = B.C``
     ranges: list[tuple[str, int, int]] = field(default_factory=list)
     doc_nodes: list[Any] = field(default_factory=list)
 
@@ -79,6 +80,8 @@ class Scope:
             found = scope.own(name, space)
             if found is not None:
                 return found
+            if name in scope.aliases:
+                return scope.qualified(scope.aliases[name], space, files)
             imported = scope.imports.get(name)
             if imported is not None:
                 target = scope.resolve_module(imported.module, files)
@@ -89,6 +92,20 @@ class Scope:
                 return target.export(imported.imported, space, files, set())
             scope = scope.parent
         return None
+
+    def qualified(self, dotted: str, space: str, files: dict[str, Scope]) -> Any:
+        """``A.B.C`` seen from this scope: namespaces down to ``C`` in ``space``."""
+        parts = dotted.split(".")
+        if len(parts) == 1:
+            return self.lookup(parts[0], space, files)
+        owner = self.lookup(parts[0], "namespace", files)
+        for part in parts[1:-1]:
+            if not isinstance(owner, Scope):
+                return None
+            owner = owner.export(part, "namespace", files, set())
+        if not isinstance(owner, Scope):
+            return None
+        return owner.export(parts[-1], space, files, set())
 
     def own(self, name: str, space: str) -> Any:
         if space == "type":

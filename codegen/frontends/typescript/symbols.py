@@ -248,6 +248,15 @@ def _statement(
         for imported in found:
             scope.imports[imported.name] = imported
         return None
+    if node.type == "import_alias":  # ``import A = B.C;`` (inside a namespace)
+        named = [c for c in node.named_children if c.type != "comment"]
+        if len(named) == 2:
+            scope.aliases[node_text(named[0])] = node_text(named[1]).replace(" ", "")
+        return None
+    if node.type == "expression_statement" and any(
+        c.type == "internal_module" for c in node.named_children
+    ):  # tree-sitter reads a bare ``namespace X {}`` as an expression
+        node = next(c for c in node.named_children if c.type == "internal_module")
     exported = node.type == "export_statement"
     inner = node.child_by_field_name("declaration") if exported else node
     if inner is None:

@@ -13,7 +13,12 @@ import json
 import sys
 from pathlib import Path
 
-from tests.conformance.typescript.harness import cases, out_of_scope, run_case
+from tests.conformance.typescript.harness import (
+    cases,
+    divergences,
+    out_of_scope,
+    run_case,
+)
 
 
 def main(argv: list[str]) -> int:
@@ -21,6 +26,7 @@ def main(argv: list[str]) -> int:
     out: dict[str, object] = {}
     for suite in suites:
         skipped = out_of_scope(suite)
+        diverging = divergences(suite)
         passed: list[str] = []
         failed: dict[str, str] = {}
         for case in cases(suite):
@@ -33,11 +39,15 @@ def main(argv: list[str]) -> int:
                 continue
             if verdict.ok:
                 passed.append(case)
+            elif case in diverging:
+                failed[case] = "listed divergence: " + diverging[case]
             else:
                 failed[case] = verdict.why + (
                     f" e.g. {verdict.disagreements[0]}" if verdict.disagreements else ""
                 )
-            print(case, "ok" if verdict.ok else "FAIL " + failed[case][:160], flush=True)
+            print(
+                case, "ok" if verdict.ok else "FAIL " + failed[case][:160], flush=True
+            )
         in_scope = len(passed) + len(failed)
         share = len(passed) / in_scope if in_scope else 0.0
         out[suite] = {
@@ -47,10 +57,13 @@ def main(argv: list[str]) -> int:
             "passing": len(passed),
             "share": round(share, 3),
             "failing": failed,
+            "divergences": len([c for c in failed if c in diverging]),
+            "out_of_scope_reasons": skipped,
         }
         print(
             f"{suite}: {len(cases(suite))} cases, {len(skipped)} out of scope, "
-            f"{in_scope} in scope, {len(passed)} passing ({share:.1%})",
+            f"{in_scope} in scope, {len(passed)} passing ({share:.1%}), "
+            f"{len([c for c in failed if c in diverging])} failing as listed divergences",
             flush=True,
         )
     target = Path("build/conformance-ts.json")
