@@ -220,3 +220,37 @@ def test_a_bad_tag_under_cr_endings_is_reported_at_its_line(tmp_path: Path) -> N
     outcome = load(tmp_path, {"input.ts": bad})
     found = [d for d in outcome.diags.items if d.code == "MTH001"]
     assert found and found[0].span.line == 5
+
+
+def test_intrinsic_string_types_map_literals(tmp_path: Path) -> None:
+    source = (
+        "type Names = 'alpha' | 'beta';\nexport interface H {\n"
+        "  up: Uppercase<Names>; low: Lowercase<'MiXed'>; cap: Capitalize<Names>;\n"
+        "  any: Uppercase<string> }\n"
+    )
+    models = build(tmp_path, {"input.ts": source}, _types("H")).models
+    good = {"up": "BETA", "low": "mixed", "cap": "Alpha", "any": "whatever"}
+    assert accepts(models.H, good)
+    assert not accepts(models.H, {**good, "up": "beta"})
+    assert not accepts(models.H, {**good, "low": "MiXed"})
+    assert not accepts(models.H, {**good, "cap": "alpha"})
+    bad = "export interface H { n: Uppercase<1> }\n"
+    assert "SYN003" in codes(load(tmp_path, {"input.ts": bad}, _types("H"), "t2"))
+
+
+def test_enum_members_may_name_earlier_members(tmp_path: Path) -> None:
+    source = (
+        "export enum E { A = 'a', B = A, C = E.A, D = 'd' as any }\n"
+        "export interface H { e: E }\n"
+    )
+    outcome = load(tmp_path, {"input.ts": source}, _types("H"))
+    assert codes(outcome) == []
+    enum = decl(outcome, "E")
+    assert [(m.name, m.value) for m in enum.members] == [
+        ("A", "a"),
+        ("B", "a"),
+        ("C", "a"),
+        ("D", "d"),
+    ]
+    later = "export enum E { A = B, B = 'b' }\nexport interface H { e: E }\n"
+    assert "SYN004" in codes(load(tmp_path, {"input.ts": later}, _types("H"), "t2"))

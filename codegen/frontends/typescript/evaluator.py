@@ -18,6 +18,7 @@ evaluated is a ``Problem`` on its group; the reader decides whether that blocks 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from tree_sitter import Node
@@ -85,6 +86,13 @@ _WRAPPERS = (
 )
 _NOT_DATA = ("method_signature", "call_signature", "construct_signature")
 _MAX_INSTANTIATION_DEPTH = 40
+# TypeScript's intrinsic string types, on literals
+_INTRINSIC: dict[str, Callable[[str], str]] = {
+    "Uppercase": str.upper,
+    "Lowercase": str.lower,
+    "Capitalize": lambda text: text[:1].upper() + text[1:],
+    "Uncapitalize": lambda text: text[:1].lower() + text[1:],
+}
 # Type syntax nested this deep is deeper than any expression the output renders (inline
 # objects are lifted into named declarations, so they may nest beyond the IR bound).
 _MAX_SYNTAX_DEPTH = 2 * MAX_TYPE_NESTING
@@ -778,7 +786,23 @@ class Evaluator(Materializer):
             return self.exclude(args[0], args[1], span, keep=name == "Extract")
         if name == "NonNullable" and count == 1:
             return self.non_nullable(args[0])
+        if name in _INTRINSIC and count == 1:
+            return self._intrinsic(name, args[0], span)
         return self._bad(span, f"the generic type {name!r} is not defined in the spec")
+
+    def _intrinsic(self, name: str, value: TsType, span: ir.Span) -> TsType:
+        """``Uppercase<T>`` and its kin on string literals (and ``string``, which stays
+        ``string``: the checker keeps it as an unresolved intrinsic of any string)."""
+        out: list[TsType] = []
+        for member in members_of(self.resolve(value)):
+            raw = literal_value(self.scalar(member))
+            if isinstance(raw, str):
+                out.append(literal(_INTRINSIC[name](raw)))
+            elif member == STRING:
+                out.append(STRING)
+            else:
+                return self._bad(span, f"{name}<T> applies to strings only here")
+        return union_of(out)
 
     def _conditional(
         self, node: Node, env: Env, source: SourceText, span: ir.Span
