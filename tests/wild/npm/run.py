@@ -39,8 +39,9 @@ def _files(package: str) -> list[Path]:
     root = HERE / "node_modules" / package
     return sorted(
         p
-        for p in root.rglob("*.d.ts")
-        if "node_modules" not in p.relative_to(root).parts
+        for p in root.rglob("*.d.*ts")
+        if p.name.endswith((".d.ts", ".d.mts", ".d.cts"))
+        and "node_modules" not in p.relative_to(root).parts
     )
 
 
@@ -74,6 +75,12 @@ def read_package(package: str) -> dict[str, object]:
     except Exception as exc:  # noqa: BLE001 - a crash is this package's finding
         crashed = repr(exc)[:300]
     errors = diags.errors()
+    at = {s.name: (s.span.file, s.span.line) for s in exported}
+    twins = {
+        (d.span.file, d.span.line)
+        for d in diags.items
+        if "declared again with the same meaning" in d.message
+    }
     unmodelled: dict[str, str] = {
         name: "generic: emitted per instantiation" for name in generic
     }
@@ -86,8 +93,17 @@ def read_package(package: str) -> dict[str, object]:
             ),
             None,
         )
-        if name in kept and why is None:
-            continue
+        if (name in kept and why is None) or at[name] in twins:
+            continue  # modelled (a twin declared again identically is kept once)
+        if why is None:
+            why = next(
+                (
+                    f"{d.code}: {d.message[:160]}"
+                    for d in diags.items
+                    if (d.span.file, d.span.line) == at[name]
+                ),
+                None,
+            )
         unmodelled[name] = why or "UNEXPLAINED"
     return {
         "files": len(sources),
