@@ -60,7 +60,10 @@ def read_package(package: str) -> dict[str, object]:
         if s.kind in ("interface", "alias", "enum")
         and s.scope is not None
         and s.scope.parent is None
-        and s.local in s.scope.exported
+        and (
+            s.local in s.scope.exported
+            or (None, s.local) in s.scope.reexports.values()  # ``export { X }``
+        )
     ]
     generic = [s.name for s in exported if any(p.default is None for p in s.params)]
     wanted = [s.name for s in exported if s.name not in set(generic)]
