@@ -137,6 +137,8 @@ class DeclFacts:
     extends: dict[str, dict[str, tuple[str, bool, ir.Span]]] = field(
         default_factory=dict
     )  # type → schemars extend pairs
+    modules: dict[str, str] = field(default_factory=dict)  # type → its module path
+    simple: dict[str, str] = field(default_factory=dict)  # type → its Rust name
 
 
 @dataclass
@@ -153,9 +155,11 @@ class DeclBuilder:
     def span(self, node: Node) -> ir.Span:
         return span_of(self.source, node)
 
-    def item(self, item: Item) -> list[ir.Decl]:
+    def item(self, item: Item, name: str) -> list[ir.Decl]:
+        """The declarations of one item, named ``name`` in the IR (``paths.output_names``)."""
         node, attrs = item.node, item.attrs
-        name = node_text(node.child_by_field_name("name"))
+        self.facts.modules[name] = item.module
+        self.facts.simple[name] = node_text(node.child_by_field_name("name"))
         if attrs.schemars_extend:
             self.facts.extends[name] = attrs.schemars_extend
         if node.type == "type_item":
@@ -576,7 +580,7 @@ class DeclBuilder:
             if payload is not None and payload.type == "ordered_field_declaration_list":
                 kinds = payload.children_by_field_name("type")
                 if len(kinds) == 1:
-                    payload_type = node_text(kinds[0]).rsplit("::", 1)[-1]
+                    payload_type = self.types.ref_name(kinds[0])
             self.facts.variant_types.setdefault(name, []).append((ident, payload_type))
             if variant_attrs.has("skip") or variant_attrs.has("skip_deserializing"):
                 continue

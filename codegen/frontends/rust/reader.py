@@ -6,7 +6,8 @@ Inputs: the spec's Rust sources (a whole crate: ``mod``/``use``/``pub use`` reso
 its ``Cargo.toml`` for features) and the spec config (roles, ``extra_keys``, the ``[rust]``
 table: ``features``, ``default_features``, ``wrappers``).
 Outputs: a ``FrontendResult``: the declarations of every compiled module (``rust.decls`` says
-what serde writes and reads for each), flattened enums distributed over the structs that
+what serde writes and reads for each), each type named by its module path as rustc resolves
+it and given a unique IR name (``rust.paths``: the same name in two modules is two types), flattened enums distributed over the structs that
 flatten them (``rust.flatten``), defaults resolved to JSON (``rust.defaults``), and the
 methods (``acp_peer!`` via ``rust.macros``; constants, method-name tables, schemars
 annotations and routing enums via ``rust.methods``).
@@ -44,7 +45,12 @@ from codegen.frontends.rust.decls import (
 from codegen.frontends.rust.defaults import UNKNOWN, DefaultResolver
 from codegen.frontends.rust.flatten import distribute_flattened_unions
 from codegen.frontends.rust.methods import MethodFacts, build_methods
-from codegen.frontends.rust.type_exprs import WRAPPER_FORMS, TypeConverter
+from codegen.frontends.rust.paths import output_names
+from codegen.frontends.rust.type_exprs import (
+    WRAPPER_FORMS,
+    CrateNames,
+    TypeConverter,
+)
 from codegen.ir.index import Index
 from codegen.spec.config import SpecConfig
 from codegen.spec.source import SourceText
@@ -114,6 +120,7 @@ def read_rust(
                 ir.Span("spec.toml", 1, 1),
             )
     reading = _Reading(crate, diags, wrappers, forbid_extra_keys)
+    reading.methods.resolver = crate.resolver
     decls = reading.declarations()
     decls = distribute_flattened_unions(decls, diags)
     decls = reading.resolve_defaults(decls)
@@ -125,7 +132,9 @@ def read_rust(
     by_name = index.decls
     methods = macros.build_methods(reading.peers, by_name, roles, diags)
     methods += build_methods(reading.methods, reading.facts, by_name, roles, diags)
-    decls = _drop_routing_enums(decls, methods, diags)
+    decls = _drop_routing_enums(
+        decls, methods, diags, frozenset(reading.methods.routes)
+    )
     return FrontendResult(decls=tuple(decls), methods=tuple(methods))
 
 
@@ -143,49 +152,58 @@ class _Reading:
 
     def declarations(self) -> list[ir.Decl]:
         items = self.crate.items
-        generic = {
-            node_text(i.node.child_by_field_name("name"))
-            for i in items
-            if i.node.type in _DECL_ITEMS
-            and i.node.child_by_field_name("type_parameters") is not None
-        }
-        declared = {
-            node_text(i.node.child_by_field_name("name"))
-            for i in items
-            if i.node.type in _DECL_ITEMS
-        } - generic
+        self.crate_names = self._crate_names()
         builders: dict[str, DeclBuilder] = {}
         decls: list[ir.Decl] = []
         self.impls: dict[str, Node] = {}
         self.assoc: dict[tuple[str, str], Node] = {}
         self.fns: dict[str, Node] = {}
         for item in items:
-            path = item.source.rel_path
-            builder = builders.get(path)
+            builder = builders.get(item.module)
             if builder is None:
                 types = TypeConverter(
                     item.source,
                     self.diags,
-                    declared,
-                    self.crate.imports.get(path, {}),
+                    item.module,
+                    self.crate_names,
                     self.wrappers,
-                    generic,
                 )
                 builder = DeclBuilder(
                     item.source,
                     self.diags,
                     types,
-                    self.crate.readers[path],
+                    self.crate.readers[item.source.rel_path],
                     self.forbid_extra_keys,
                     self.facts,
                 )
-                builders[path] = builder
-            decls.extend(self._item(item, builder, generic))
+                builders[item.module] = builder
+            decls.extend(self._item(item, builder))
         return decls
 
-    def _item(
-        self, item: Item, builder: DeclBuilder, generic: set[str]
-    ) -> list[ir.Decl]:
+    def _crate_names(self) -> CrateNames:
+        """Every type item by its full path: the wire types with their IR names
+        (``paths.output_names``), the generic ones, the others with where they are."""
+        names = CrateNames(self.crate.resolver)
+        wire: list[str] = []
+        for item in self.crate.items:
+            if item.node.type not in _DECL_ITEMS:
+                continue
+            name = node_text(item.node.child_by_field_name("name"))
+            full = f"{item.module}::{name}"
+            if item.node.child_by_field_name("type_parameters") is not None:
+                names.generic.add(full)
+            elif name in self.wrappers:
+                continue
+            elif item.node.type == "type_item" or (
+                {"Serialize", "Deserialize"} & item.attrs.derives
+            ):
+                wire.append(full)
+            else:
+                names.others[full] = str(span_of(item.source, item.node))
+        names.names = output_names(wire, self.crate.resolver)
+        return names
+
+    def _item(self, item: Item, builder: DeclBuilder) -> list[ir.Decl]:
         node = item.node
         macro = _macro_of(node)
         if macro is not None:
@@ -202,10 +220,10 @@ class _Reading:
                 )
             return []
         if node.type == "const_item":
-            self.methods.read_const(node, item.source)
+            self.methods.read_const(node, item.source, item.module)
             return []
         if node.type == "impl_item":
-            self._impl(node, item.source)
+            self._impl(node, item)
             return []
         if node.type == "function_item":
             body = node.child_by_field_name("body")
@@ -224,7 +242,8 @@ class _Reading:
                 )
             return []
         name = node_text(node.child_by_field_name("name"))
-        if name in generic:
+        full = f"{item.module}::{name}"
+        if full in self.crate_names.generic:
             if name not in self.wrappers:
                 self.diags.report(
                     "SYN002",
@@ -235,12 +254,15 @@ class _Reading:
             return []
         if name in self.wrappers:
             return []
-        return builder.item(item)
+        return builder.item(item, self.crate_names.names.get(full, name))
 
-    def _impl(self, node: Node, source: SourceText) -> None:
+    def _impl(self, node: Node, item: Item) -> None:
+        source = item.source
         trait = node_text(node.child_by_field_name("trait")).split("<", 1)[0]
         target = node_text(node.child_by_field_name("type"))
-        owner = target.split("<", 1)[0].rsplit("::", 1)[-1]
+        written = target.split("<", 1)[0].replace(" ", "")
+        full = self.crate.resolver.resolve(item.module, written)
+        owner = self.crate_names.names.get(full or "", written.rsplit("::", 1)[-1])
         trait_name = trait.rsplit("::", 1)[-1]
         if trait_name in ("Serialize", "Deserialize"):
             if owner not in self.wrappers:
@@ -266,7 +288,7 @@ class _Reading:
             elif not trait:
                 self.assoc[(owner, name)] = block
         if not trait:
-            self.methods.read_impl(node, source)
+            self.methods.read_impl(node, source, owner, item.module)
 
     def resolve_defaults(self, decls: list[ir.Decl]) -> list[ir.Decl]:
         """Replace the placeholders in ``default_json``/``omitted_value`` by JSON."""
@@ -340,12 +362,17 @@ class _Reading:
 
 
 def _drop_routing_enums(
-    decls: list[ir.Decl], methods: list[ir.Method], diags: Diagnostics
+    decls: list[ir.Decl],
+    methods: list[ir.Method],
+    diags: Diagnostics,
+    routed: frozenset[str] = frozenset(),
 ) -> list[ir.Decl]:
     """Untagged enums whose variants wrap the params or results of methods (``enum
-    ClientRequest { InitializeRequest(InitializeRequest), ... }``) are the method table,
-    not messages: a reader picks a method's type by its name, never by trying them in
-    order.  They are left out unless another declaration uses them."""
+    ClientRequest { InitializeRequest(InitializeRequest), ... }``), or that map their
+    variants to method names (``routed``: ``impl X { fn method(&self) }``, the table of an
+    older protocol version too), are the method table, not messages: a reader picks a
+    method's type by its name, never by trying them in order.  They are left out unless
+    another declaration uses them."""
     payloads = {
         expr.name
         for method in methods
@@ -373,9 +400,12 @@ def _drop_routing_enums(
             and decl.name not in used
             and decl.variants
             and all(isinstance(v.type, ir.Ref) for v in decl.variants)
-            and any(
-                isinstance(v.type, ir.Ref) and v.type.name in payloads
-                for v in decl.variants
+            and (
+                decl.name in routed
+                or any(
+                    isinstance(v.type, ir.Ref) and v.type.name in payloads
+                    for v in decl.variants
+                )
             )
         ):
             diags.report(
