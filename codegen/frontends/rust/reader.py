@@ -44,6 +44,7 @@ from codegen.frontends.rust.decls import (
 )
 from codegen.frontends.rust.defaults import UNKNOWN, DefaultResolver
 from codegen.frontends.rust.flatten import distribute_flattened_unions
+from codegen.frontends.rust.generics import Instantiator
 from codegen.frontends.rust.methods import MethodFacts, build_methods
 from codegen.frontends.rust.paths import output_names
 from codegen.frontends.rust.type_exprs import (
@@ -158,6 +159,18 @@ class _Reading:
         self.impls: dict[str, Node] = {}
         self.assoc: dict[tuple[str, str], Node] = {}
         self.fns: dict[str, Node] = {}
+        instances = Instantiator(
+            {
+                f"{i.module}::{node_text(i.node.child_by_field_name('name'))}": i
+                for i in items
+                if i.node.type in _DECL_ITEMS
+            },
+            self.crate_names,
+            self.wrappers,
+            self.diags,
+            self._builder,
+        )
+        self.crate_names.instantiate = instances
         for item in items:
             builder = builders.get(item.module)
             if builder is None:
@@ -168,17 +181,20 @@ class _Reading:
                     self.crate_names,
                     self.wrappers,
                 )
-                builder = DeclBuilder(
-                    item.source,
-                    self.diags,
-                    types,
-                    self.crate.readers[item.source.rel_path],
-                    self.forbid_extra_keys,
-                    self.facts,
-                )
+                builder = self._builder(item, types)
                 builders[item.module] = builder
             decls.extend(self._item(item, builder))
-        return decls
+        return decls + instances.decls
+
+    def _builder(self, item: Item, types: TypeConverter) -> DeclBuilder:
+        return DeclBuilder(
+            item.source,
+            self.diags,
+            types,
+            self.crate.readers[item.source.rel_path],
+            self.forbid_extra_keys,
+            self.facts,
+        )
 
     def _crate_names(self) -> CrateNames:
         """Every type item by its full path: the wire types with their IR names
@@ -190,7 +206,7 @@ class _Reading:
                 continue
             name = node_text(item.node.child_by_field_name("name"))
             full = f"{item.module}::{name}"
-            if item.node.child_by_field_name("type_parameters") is not None:
+            if _type_parameters(item.node):
                 names.generic.add(full)
             elif name in self.wrappers:
                 continue
@@ -244,14 +260,7 @@ class _Reading:
         name = node_text(node.child_by_field_name("name"))
         full = f"{item.module}::{name}"
         if full in self.crate_names.generic:
-            if name not in self.wrappers:
-                self.diags.report(
-                    "SYN002",
-                    f"generic declaration {name} is not modelled; skipped (declare it in "
-                    "[rust.wrappers] if its wire form is a wrapper's)",
-                    span_of(item.source, node),
-                )
-            return []
+            return []  # instantiated at each use (rust.generics)
         if name in self.wrappers:
             return []
         return builder.item(item, self.crate_names.names.get(full, name))
@@ -417,6 +426,15 @@ def _drop_routing_enums(
             continue
         out.append(decl)
     return out
+
+
+def _type_parameters(node: Node) -> bool:
+    """Whether a declaration has type parameters (lifetimes alone do not make it generic:
+    they carry no wire form)."""
+    params = node.child_by_field_name("type_parameters")
+    return params is not None and any(
+        p.type in ("type_parameter", "const_parameter") for p in params.named_children
+    )
 
 
 def _pending(text: str | None) -> bool:

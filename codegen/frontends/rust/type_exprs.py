@@ -17,6 +17,7 @@ SYN003 with the span of the type, and becomes any JSON so the rest of the spec s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
@@ -148,6 +149,11 @@ class CrateNames:
     names: dict[str, str] = field(default_factory=dict)  # full path → IR name
     generic: set[str] = field(default_factory=set)  # full paths
     others: dict[str, str] = field(default_factory=dict)  # full path → "src/x.rs:12"
+    # (generic's full path, argument types, their Rust text, use span) → the instance's IR
+    # name (``rust.generics``), None when it cannot be made (reported)
+    instantiate: (
+        Callable[[str, list[ir.TypeExpr], list[str], ir.Span], str | None] | None
+    ) = None
 
 
 @dataclass
@@ -158,6 +164,8 @@ class TypeConverter:
     crate: CrateNames = field(default_factory=CrateNames)
     wrappers: dict[str, str] = field(default_factory=dict)  # name → form
     depth: int = 0  # how deep the type expression being converted is, so far
+    # a generic instance's type parameters → their arguments' IR types
+    bindings: dict[str, ir.TypeExpr] = field(default_factory=dict)
 
     def resolve(self, text: str) -> str | None:
         """The full path a type path names here (``crate::...`` for the crate's own items,
@@ -253,10 +261,15 @@ class TypeConverter:
         return self._path_type(text, span_of(self.source, node))
 
     def _path_type(self, text: str, span: ir.Span) -> ir.TypeExpr:
+        if text in self.bindings:
+            return self.bindings[text]
         name = text.rsplit("::", 1)[-1]
         full = self.resolve(text)
         if full is not None and full in self.crate.names:
             return ir.Ref(self.crate.names[full], span)
+        if full in self.crate.generic and self.crate.instantiate is not None:
+            instance = self.crate.instantiate(full, [], [], span)
+            return ir.Ref(instance, span) if instance is not None else ir.AnyJson()
         if full is not None and self.crate.resolver.is_crate_path(full):
             return self._not_wire(full, text, span)
         if "::" not in text and name in PRIMITIVES:
@@ -325,6 +338,8 @@ class TypeConverter:
                 self.wrappers[base], args[0] if args else None, inner_as, node
             )
         full = self.resolve(path) or path
+        if full in self.crate.names and not args:  # ``Outer<'a>``: lifetimes only
+            return ir.Ref(self.crate.names[full], span_of(self.source, node))
         if base == "DateTime" and full.startswith("chrono::"):
             return KNOWN_PATHS["chrono::DateTime"]
         if base == "Option" and len(args) == 1:
@@ -344,6 +359,15 @@ class TypeConverter:
             return self.convert(args[0], as_type)
         if base == "Map" and len(args) == 2:
             return ir.AnyJson(object_only=True)
+        if full in self.crate.generic and self.crate.instantiate is not None:
+            span = span_of(self.source, node)
+            instance = self.crate.instantiate(
+                full,
+                [self.convert(arg) for arg in args],
+                [node_text(arg) for arg in args],
+                span,
+            )
+            return ir.Ref(instance, span) if instance is not None else ir.AnyJson()
         if full in self.crate.generic:
             self.diags.report(
                 "SYN003",
