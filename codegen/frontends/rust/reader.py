@@ -23,6 +23,7 @@ no methods (MTH008, from the pipeline) are diagnostics with spans.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -38,9 +39,11 @@ from codegen.frontends.rust.decls import (
     CONTAINER_DEFAULT,
     FN_DEFAULT,
     PLACEHOLDER,
+    SERDE_REPR,
     TYPE_DEFAULT,
     DeclBuilder,
     DeclFacts,
+    enum_discriminants,
 )
 from codegen.frontends.rust.defaults import UNKNOWN, DefaultResolver
 from codegen.frontends.rust.flatten import distribute_flattened_unions
@@ -48,6 +51,7 @@ from codegen.frontends.rust.generics import Instantiator
 from codegen.frontends.rust.methods import MethodFacts, build_methods
 from codegen.frontends.rust.paths import output_names
 from codegen.frontends.rust.type_exprs import (
+    PRIMITIVES,
     WRAPPER_FORMS,
     CrateNames,
     TypeConverter,
@@ -113,11 +117,17 @@ def read_rust(
     crate = read_crate(sources, options.features, options.default_features, diags)
     wrappers = dict(options.wrappers)
     for name, form in wrappers.items():
-        if form not in WRAPPER_FORMS:
+        if (
+            form not in WRAPPER_FORMS
+            and form.isidentifier()
+            and form.islower()
+            and form not in PRIMITIVES
+        ):
+            # a lowercase word that is no form (a Rust type is any other text)
             diags.report(
                 "CFG002",
                 f"[rust.wrappers] {name} = {form!r}: the form must be one of "
-                f"{', '.join(WRAPPER_FORMS)}",
+                f"{', '.join(WRAPPER_FORMS)}, or a Rust type",
                 ir.Span("spec.toml", 1, 1),
             )
     reading = _Reading(crate, diags, wrappers, forbid_extra_keys)
@@ -202,16 +212,36 @@ class _Reading:
         names = CrateNames(self.crate.resolver)
         wire: list[str] = []
         for item in self.crate.items:
+            if item.node.type == "impl_item":
+                self._handwritten(item, names)
+                continue
+            macro = _macro_of(item.node)
+            if macro is not None and _is_bitflags(macro):
+                self._bitflags(item, macro, names, wire)
+                continue
             if item.node.type not in _DECL_ITEMS:
                 continue
             name = node_text(item.node.child_by_field_name("name"))
             full = f"{item.module}::{name}"
+            if item.node.type == "enum_item":
+                values = [
+                    v
+                    for _, v, _ in enum_discriminants(
+                        item.node,
+                        self.crate.readers[item.source.rel_path],
+                        item.source,
+                    )
+                ]
+                if values and all(v is not None for v in values):
+                    names.discriminants[full] = tuple(
+                        v for v in values if v is not None
+                    )
             if _type_parameters(item.node):
                 names.generic.add(full)
             elif name in self.wrappers:
                 continue
             elif item.node.type == "type_item" or (
-                {"Serialize", "Deserialize"} & item.attrs.derives
+                {"Serialize", "Deserialize", *SERDE_REPR} & item.attrs.derives
             ):
                 wire.append(full)
             else:
@@ -219,11 +249,51 @@ class _Reading:
         names.names = output_names(wire, self.crate.resolver)
         return names
 
+    def _handwritten(self, item: Item, names: CrateNames) -> None:
+        """``impl Serialize for X``: X's wire form is that code's."""
+        trait = node_text(item.node.child_by_field_name("trait")).split("<", 1)[0]
+        trait_name = trait.replace(" ", "").rsplit("::", 1)[-1]
+        if trait_name not in ("Serialize", "Deserialize"):
+            return
+        target = node_text(item.node.child_by_field_name("type"))
+        full = self.crate.resolver.resolve(item.module, target.split("<", 1)[0])
+        if full is not None and full not in names.handwritten:
+            names.handwritten[full] = (
+                f"a hand-written {trait_name} impl at {span_of(item.source, item.node)}"
+            )
+
+    def _bitflags(
+        self, item: Item, macro: Node, names: CrateNames, wire: list[str]
+    ) -> None:
+        """``bitflags! { pub struct Flags: u32 { const A = 1; } }`` declares ``Flags``,
+        a type whose serde form is not derived by the frontend's rules: bitflags 2 writes
+        the flag names (``"A | B"``) for a derive inside the macro, bitflags 1 an object
+        ``{"bits": n}``; crates often write the integer by hand.  It is a declared type
+        the spec gives a form to (``[rust.wrappers] Flags = "bitflags"``: the integer of
+        the declared width)."""
+        found = re.search(
+            r"struct\s+([A-Za-z_][A-Za-z0-9_]*)\s*:\s*([A-Za-z0-9_:]+)",
+            node_text(macro),
+        )
+        if found is None:
+            return
+        name, width = found.group(1), found.group(2).rsplit("::", 1)[-1]
+        full = f"{item.module}::{name}"
+        public = re.search(rf"pub(\([^)]*\))?\s+struct\s+{name}\b", node_text(macro))
+        self.crate.resolver.scope(item.module).items[name] = public is not None
+        names.widths[full] = width
+        names.others[full] = str(span_of(item.source, macro))
+        names.handwritten.setdefault(full, "bitflags!")
+
     def _item(self, item: Item, builder: DeclBuilder) -> list[ir.Decl]:
         node = item.node
         macro = _macro_of(node)
         if macro is not None:
             name = node_text(macro.child_by_field_name("macro"))
+            if _is_bitflags(macro):
+                return (
+                    []
+                )  # a declared type (see _bitflags), given its form by spec.toml
             if name == macros.PEER_MACRO:
                 self.peers.extend(
                     macros.read_peer_macro(macro, item.source, self.diags)
@@ -455,6 +525,11 @@ def _is_json(value: Any) -> bool:
     if isinstance(value, dict):
         return all(isinstance(k, str) and _is_json(v) for k, v in value.items())
     return False
+
+
+def _is_bitflags(macro: Node) -> bool:
+    name = node_text(macro.child_by_field_name("macro")).replace(" ", "")
+    return name.rsplit("::", 1)[-1] == "bitflags"
 
 
 def _macro_of(node: Node) -> Node | None:

@@ -18,13 +18,14 @@ SYN003 with the span of the type, and becomes any JSON so the rest of the spec s
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tree_sitter import Node
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.syntax import MAX_TYPE_NESTING, node_text, span_of
+from codegen.frontends.rust.crate import parse_tree
 from codegen.frontends.rust.paths import Resolver
 from codegen.frontends.rust.serde_as import AsType
 from codegen.spec.source import SourceText
@@ -108,8 +109,21 @@ _BARE = {
 _SEQUENCES = {"Vec", "VecDeque", "HashSet", "BTreeSet", "IndexSet", "LinkedList"}
 _MAPS = {"HashMap", "BTreeMap", "IndexMap"}
 _WRAPPERS = {"Box", "Arc", "Rc", "Cow"}
-# Wrapper forms a spec may declare for its own (or a library's) generic types.
-WRAPPER_FORMS = ("transparent", "option", "tri-state", "any", "string")
+# Wrapper forms a spec may declare for its own (or a library's) types: the generic ones
+# (``W<T>`` read as ``T``, ``T | null``, absent/null/``T``), and the wire forms of types whose
+# serde impls are hand-written: any JSON, a string, an integer (``integer-enum``: an integer
+# enum whose values are the enum's discriminants; ``bitflags``: the flags' integer, of the
+# ``bitflags!`` declaration's width).  Any other text is a Rust type (``"Vec<String>"``).
+WRAPPER_FORMS = (
+    "transparent",
+    "option",
+    "tri-state",
+    "any",
+    "string",
+    "integer",
+    "integer-enum",
+    "bitflags",
+)
 
 
 def generic_base(node: Node) -> str | None:
@@ -149,6 +163,12 @@ class CrateNames:
     names: dict[str, str] = field(default_factory=dict)  # full path → IR name
     generic: set[str] = field(default_factory=set)  # full paths
     others: dict[str, str] = field(default_factory=dict)  # full path → "src/x.rs:12"
+    # full path → what writes its wire form instead of a derive ("a hand-written Serialize
+    # impl at src/x.rs:20", "bitflags!"); the types reported so far (once each)
+    handwritten: dict[str, str] = field(default_factory=dict)
+    reported: set[str] = field(default_factory=set)
+    widths: dict[str, str] = field(default_factory=dict)  # bitflags! type → "u32"
+    discriminants: dict[str, tuple[int, ...]] = field(default_factory=dict)
     # (generic's full path, argument types, their Rust text, use span) → the instance's IR
     # name (``rust.generics``), None when it cannot be made (reported)
     instantiate: (
@@ -310,12 +330,22 @@ class TypeConverter:
                 "any JSON value"
             )
         elif where is not None:
+            if full in self.crate.reported:
+                return ir.AnyJson()  # said once, at the first use
+            self.crate.reported.add(full)
             name = full.rsplit("::", 1)[-1]
+            how = self.crate.handwritten.get(full)
+            found = (
+                f"its wire form is hand-written ({how})"
+                if how is not None
+                else "it derives neither Serialize nor Deserialize"
+            )
+            suggestion = "bitflags" if how == "bitflags!" else "string"
             message = (
-                f"`{name}` is defined at {where} but derives neither Serialize nor "
-                "Deserialize, so its wire form is not declared; declare it in "
-                f'[rust.wrappers] (`{name} = "string"` or another form); read as any '
-                "JSON value"
+                f"`{name}` is defined at {where} but {found}; declare its wire form in "
+                f'spec.toml: [rust.wrappers] {name} = "{suggestion}" (or "string", '
+                '"integer", "integer-enum", "bitflags", "any", or a Rust type such as '
+                '"Vec<String>"); read as any JSON value until then'
             )
         else:
             # a module path, or an item of a module whose file is missing (SYN002)
@@ -385,12 +415,43 @@ class TypeConverter:
             return ir.AnyJson()
         if form == "string":
             return _STRING
+        if form in ("integer", "integer-enum", "bitflags"):
+            return self._integer_form(form, node)
+        if form not in WRAPPER_FORMS:  # a Rust type, written in spec.toml
+            return self._declared_type(form)
         if arg is None:
             return self._bad(node)
         inner = self.convert(arg, as_type)
         if form == "transparent":
             return inner
         return ir.InlineUnion((inner, _NULL))  # option, tri-state: null is a value
+
+    def _declared_type(self, form: str) -> ir.TypeExpr:
+        """A ``[rust.wrappers]`` form written as a Rust type, read where it is used."""
+        snippet = SourceText("spec.toml", f"type Declared = {form};")
+        item = parse_tree(snippet).named_children
+        target = item[0].child_by_field_name("type") if item else None
+        if target is None or item[0].has_error:
+            self.diags.report(
+                "CFG002",
+                f"[rust.wrappers] form {form!r} is neither a form nor a Rust type",
+                ir.Span("spec.toml", 1, 1),
+            )
+            return ir.AnyJson()
+        return replace(self, source=snippet).convert(target)
+
+    def _integer_form(self, form: str, node: Node) -> ir.TypeExpr:
+        """A declared integer form: an integer enum of the type's discriminants, or the
+        flags' integer of the bitflags! width; else any integer."""
+        text = node_text(node).split("<", 1)[0].replace(" ", "")
+        full = self.resolve(text) or text
+        values = self.crate.discriminants.get(full)
+        if form == "integer-enum" and values:
+            return ir.InlineUnion(tuple(ir.Literal(v) for v in values))
+        width = self.crate.widths.get(full)
+        if width is not None and width in PRIMITIVES:
+            return PRIMITIVES[width]
+        return ir.Primitive(ir.PrimitiveKind.INTEGER)
 
     def _array(self, node: Node) -> ir.TypeExpr:
         element = node.child_by_field_name("element")
