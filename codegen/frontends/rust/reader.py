@@ -50,6 +50,7 @@ from codegen.frontends.rust.flatten import distribute_flattened_unions
 from codegen.frontends.rust.generics import Instantiator
 from codegen.frontends.rust.methods import MethodFacts, build_methods
 from codegen.frontends.rust.paths import output_names
+from codegen.frontends.rust.scope import Range, scope_findings
 from codegen.frontends.rust.type_exprs import (
     PRIMITIVES,
     WRAPPER_FORMS,
@@ -81,6 +82,7 @@ class RustOptions:
     features: tuple[str, ...] = ()
     default_features: bool = True
     wrappers: tuple[tuple[str, str], ...] = ()  # (type name, form)
+    requested_types: tuple[str, ...] = ()  # [spec] types
 
 
 def options_of(config: SpecConfig) -> RustOptions:
@@ -88,6 +90,7 @@ def options_of(config: SpecConfig) -> RustOptions:
         features=config.rust_features,
         default_features=config.rust_default_features,
         wrappers=config.rust_wrappers,
+        requested_types=config.requested_types,
     )
 
 
@@ -114,6 +117,7 @@ def read_rust(
     options: RustOptions = RustOptions(),
 ) -> FrontendResult:
     """Read a Rust crate into IR declarations and methods."""
+    mark = len(diags.items)
     crate = read_crate(sources, options.features, options.default_features, diags)
     wrappers = dict(options.wrappers)
     for name, form in wrappers.items():
@@ -146,6 +150,9 @@ def read_rust(
     decls = _drop_routing_enums(
         decls, methods, diags, frozenset(reading.methods.routes)
     )
+    scope_findings(
+        diags, mark, decls, methods, reading.ranges, options.requested_types
+    )
     return FrontendResult(decls=tuple(decls), methods=tuple(methods))
 
 
@@ -160,6 +167,7 @@ class _Reading:
     peers: list[macros.MethodEntry] = field(default_factory=list)
     defaults: dict[str, Any] = field(default_factory=dict)
     resolver_parts: dict[str, Any] = field(default_factory=dict)
+    ranges: dict[str, Range] = field(default_factory=dict)  # decl → its item's lines
 
     def declarations(self) -> list[ir.Decl]:
         items = self.crate.items
@@ -193,7 +201,11 @@ class _Reading:
                 )
                 builder = self._builder(item, types)
                 builders[item.module] = builder
-            decls.extend(self._item(item, builder))
+            built = self._item(item, builder)
+            first, last = item.node.start_point[0] + 1, item.node.end_point[0] + 1
+            for decl in built:
+                self.ranges[decl.name] = (item.source.rel_path, first, last)
+            decls.extend(built)
         return decls + instances.decls
 
     def _builder(self, item: Item, types: TypeConverter) -> DeclBuilder:
