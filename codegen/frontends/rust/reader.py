@@ -150,9 +150,7 @@ def read_rust(
     decls = _drop_routing_enums(
         decls, methods, diags, frozenset(reading.methods.routes)
     )
-    scope_findings(
-        diags, mark, decls, methods, reading.ranges, options.requested_types
-    )
+    scope_findings(diags, mark, decls, methods, reading.ranges, options.requested_types)
     return FrontendResult(decls=tuple(decls), methods=tuple(methods))
 
 

@@ -57,7 +57,9 @@ def scope_findings(
         if name in reached:
             continue
         reached.add(name)
-        stack.extend(n for n in _references(index.decls[name], index) if n in index.decls)
+        stack.extend(
+            n for n in _references(index.decls[name], index) if n in index.decls
+        )
     for position in range(mark, len(diags.items)):
         found = diags.items[position]
         if found.severity is not Severity.ERROR or found.code not in _SCOPED:
