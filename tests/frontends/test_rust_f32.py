@@ -7,7 +7,6 @@ and written in ``f32``'s shortest form (``16777217`` → ``16777216.0``, ``0.123
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
