@@ -141,6 +141,13 @@ class _One:
         if answering is not None:
             self.provenance["kind"] = f"a result is given by {where_of(answering)}"
             self.unknown.add("kind")
+            self.diags.report(
+                "MTH009",
+                f"{self.wire}: read as a request because {where_of(answering)} gives "
+                "it a result",
+                answering.span,
+                Severity.NOTE,
+            )
             return ir.MethodKind.REQUEST
         if "kind" not in self.supplied:
             self.diags.report(
@@ -254,7 +261,10 @@ class _One:
         strong = [(v, i) for v, i in values if what not in i.weak]
         values = strong or values
         chosen, source = values[0]
-        self.provenance[what] = where_of(source)
+        how = source.how.get(what)
+        self.provenance[what] = (
+            f"{how}, for {where_of(source)}" if how else where_of(source)
+        )
         for value, other in values[1:]:
             if value != chosen and not _both_ways_covers(value, chosen):
                 self.conflict(what, source, chosen, other, value)
