@@ -55,6 +55,9 @@ _INCLUDE = re.compile(
 )
 
 
+_DOCUMENTS = (".md", ".markdown", ".mdx", ".txt", ".html")
+
+
 def with_includes(
     sources: list[SourceText], config: SpecConfig, diags: Diagnostics
 ) -> list[SourceText]:
@@ -74,6 +77,8 @@ def with_includes(
                 name = match.group(1)
                 candidates = [here / name, config.spec_dir / "_includes" / name]
                 path = next((c for c in candidates if c.is_file()), None)
+                if path is not None and path.suffix.lower() not in _DOCUMENTS:
+                    path = None  # only documents are followed, never code or data
                 span = ir.Span(source.rel_path, number, match.start() + 1)
                 if path is None:
                     diags.report(
