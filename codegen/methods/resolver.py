@@ -22,6 +22,7 @@ Guarantees (the rules, the same for every language):
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -153,7 +154,7 @@ class _One:
             self.diags.report(
                 "MTH006",
                 f"the kind of {self.wire} (request or notification) is not in the "
-                f'source; add [methods."{self.wire}"] kind = "request" (or '
+                f'source; add [methods.{toml_key(self.wire)}] kind = "request" (or '
                 '"notification") to spec.toml',
                 self.items[0].span,
             )
@@ -199,7 +200,7 @@ class _One:
             self.diags.report(
                 "MTH006",
                 f"the direction of {self.wire} is not in the source; add "
-                f'[methods."{self.wire}"] direction = "{roles[0]} → {roles[1]}" (or '
+                f'[methods.{toml_key(self.wire)}] direction = "{roles[0]} → {roles[1]}" (or '
                 f'"{roles[1]} → {roles[0]}", "{roles[0]} ↔ {roles[1]}") to spec.toml',
                 self.items[0].span,
             )
@@ -214,7 +215,7 @@ class _One:
         if "params" not in self.supplied:
             message = (
                 f"no params type is found for {self.wire}; it is read as sending no "
-                f'params (say [methods."{self.wire}"] params = "<type>" if it does, '
+                f'params (say [methods.{toml_key(self.wire)}] params = "<type>" if it does, '
                 'params = "" to confirm)'
             )
             if self.params_missing == "error":
@@ -248,7 +249,7 @@ class _One:
             self.diags.report(
                 "MTH010",
                 f"request {self.wire}: no result type is found and the source does not "
-                f'say it answers nothing; add [methods."{self.wire}"] result = "<type>" '
+                f'say it answers nothing; add [methods.{toml_key(self.wire)}] result = "<type>" '
                 '(or result = "null") to spec.toml',
                 self.items[0].span,
             )
@@ -343,3 +344,9 @@ def resolve_with(
         for m in methods
     ]
     return resolve(stated + evidence, roles, {}, diags).methods
+
+
+def toml_key(wire: str) -> str:
+    """A wire name as a quoted TOML key (``"doc/lookup"``; quotes and controls escaped),
+    for the ``[methods.…]`` lines messages suggest."""
+    return json.dumps(wire, ensure_ascii=False)
