@@ -324,6 +324,7 @@ def resolve_with(
     roles: tuple[str, str],
     diags: Diagnostics,
     where: str = "the method table read before",
+    provenance: dict[str, dict[str, str]] | None = None,
 ) -> list[ir.Method]:
     """Methods a frontend built by its own rules, resolved together with more evidence:
     each method's facts count as stated, so a contradiction names both places."""
@@ -343,7 +344,10 @@ def resolve_with(
         )
         for m in methods
     ]
-    return resolve(stated + evidence, roles, {}, diags).methods
+    resolved = resolve(stated + evidence, roles, {}, diags)
+    if provenance is not None:
+        provenance.update(resolved.provenance)
+    return resolved.methods
 
 
 def toml_key(wire: str) -> str:

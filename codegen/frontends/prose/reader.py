@@ -132,13 +132,17 @@ def read_prose(
     for doc, doc_blocks in zip(docs, blocks):
         methods.extend(read_methods(doc_blocks, doc, roles, diags))
         layouts.extend(read_layouts(doc_blocks, doc, roles, declared, diags))
+    provenance: dict[str, dict[str, str]] = {}
     if layouts:
-        methods = resolve_with(methods, layouts, roles, diags)
+        methods = resolve_with(
+            methods, layouts, roles, diags, "its Request: line", provenance
+        )
     return FrontendResult(
         decls=decls,
         methods=tuple(methods),
         examples=typescript.examples,
         constants=typescript.constants,
+        provenance=provenance,
     )
 
 
