@@ -447,10 +447,13 @@ def resolve_all(
     evidence: list[Evidence],
     roles: tuple[str, str],
     diags: Diagnostics,
+    provenance: dict[str, dict[str, str]] | None = None,
 ) -> list[ir.Method]:
     """The methods the tables above built, with the evidence of trait impls and
     ``macro_rules!`` tables (``method_impls``), through the shared resolver: a name
     both declare must agree on every fact (MTH006 names both places)."""
     if not evidence:
         return methods
-    return resolve_with(methods, evidence, roles, diags, "the crate's method tables")
+    return resolve_with(
+        methods, evidence, roles, diags, "the crate's method tables", provenance
+    )

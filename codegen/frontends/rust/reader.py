@@ -148,17 +148,21 @@ def read_rust(
     by_name = index.decls
     methods = macros.build_methods(reading.peers, by_name, roles, diags)
     methods += build_methods(reading.methods, reading.facts, by_name, roles, diags)
+    provenance: dict[str, dict[str, str]] = {}
     methods = resolve_all(
         methods,
         reading.impls_of_methods.evidence(set(by_name), roles, diags),
         roles,
         diags,
+        provenance,
     )
     decls = _drop_routing_enums(
         decls, methods, diags, frozenset(reading.methods.routes)
     )
     scope_findings(diags, mark, decls, methods, reading.ranges, options.requested_types)
-    return FrontendResult(decls=tuple(decls), methods=tuple(methods))
+    return FrontendResult(
+        decls=tuple(decls), methods=tuple(methods), provenance=provenance
+    )
 
 
 @dataclass
