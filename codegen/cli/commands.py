@@ -102,14 +102,16 @@ def _project(out: Output, config: Path | None) -> Project:
     try:
         return load_project(Path.cwd(), config)
     except ProjectError as exc:
-        raise out.exit(EXIT_USAGE, str(exc)) from None
+        out.problem(exc)
+        raise out.exit(EXIT_USAGE) from None
 
 
 def _one_spec(out: Output, project: Project, spec: str) -> Path:
     try:
         dirs = project.resolve(Path.cwd(), [spec])
     except ProjectError as exc:
-        raise out.exit(EXIT_USAGE, str(exc)) from None
+        out.problem(exc)
+        raise out.exit(EXIT_USAGE) from None
     if len(dirs) != 1:
         raise out.exit(EXIT_USAGE, f"{spec!r} names {len(dirs)} specs; name one")
     return dirs[0]
@@ -330,7 +332,8 @@ def vendor_command(
     except vendoring.VendorError as exc:
         raise out.exit(EXIT_USAGE, str(exc)) from None
     except ProjectError as exc:
-        raise out.exit(EXIT_USAGE, str(exc)) from None
+        out.problem(exc)
+        raise out.exit(EXIT_USAGE) from None
     out.info(f"vendored spec '{target}' as {written}")
 
 
@@ -441,7 +444,8 @@ def diff(
     try:
         known = project.discover()
     except ProjectError as exc:
-        raise out.exit(EXIT_USAGE, str(exc)) from None
+        out.problem(exc)
+        raise out.exit(EXIT_USAGE) from None
     sides = [_diff_side(arg, known) for arg in (old, new)]
     out.detail(f"comparing {sides[0]} with {sides[1]}")
     try:

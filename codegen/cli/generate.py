@@ -89,7 +89,7 @@ def check(request: Request, out: Output) -> int:
         project = request.project()
         dirs = project.resolve(request.cwd, list(request.specs))
     except ProjectError as exc:
-        out.error(str(exc))
+        out.problem(exc)
         return EXIT_USAGE
     outcomes = [project.load(spec_dir) for spec_dir in dirs]
     report(outcomes, project, out, notes=not out.quiet)
@@ -113,7 +113,7 @@ def run(request: Request, out: Output) -> int:
         dirs = project.resolve(request.cwd, list(request.specs))
         _check_templates(project, out)
     except ProjectError as exc:
-        out.error(str(exc))
+        out.problem(exc)
         return EXIT_USAGE
     base = project.base(dirs)
     records = _Records(project, base, dirs)
@@ -368,7 +368,7 @@ def watch(request: Request, out: Output) -> int:
             try:
                 project = request.project()
             except ProjectError as exc:
-                out.error(str(exc))
+                out.problem(exc)
                 return EXIT_USAGE
             paths = list(_watched(project, request))
             out.info(
