@@ -34,6 +34,7 @@ from codegen import ir
 from codegen.ir.index import Index
 from codegen.passes.infer_discriminators import select_variant
 from codegen.project import Project
+from codegen.runtime.jsonrpc import RpcError, read_params
 
 __all__ = ["Finding", "Record", "ValidateError", "Validator", "read_records"]
 
@@ -210,13 +211,22 @@ class Validator:
                 "a request (with an id)" if info.kind == "request" else "a notification"
             )
             return [Finding(0, "/id", f"{name} is {kind}")]
-        if info.params is None:
-            if "params" in message:
-                return [Finding(0, "/params", f"{name} takes no params")]
-            return []
-        if "params" not in message:
-            return [Finding(0, "/params", "missing")]
-        return self._check_part(message["params"], name, "params", "/params")
+        has_params = "params" in message
+        params = message.get("params") if has_params else {}
+        try:
+            # The server's own reading (absent params, params of a method that takes
+            # none): a message the server accepts is valid here, and the reverse.
+            read_params(info, name, has_params, params)
+        except RpcError as exc:
+            return [Finding(0, "/params", exc.message)]
+        except ValidationError as exc:
+            found = self._findings(params, exc, name, "params", "/params")
+            if not has_params:
+                return [
+                    replace(f, error=f"params are required: {f.error}") for f in found
+                ]
+            return found
+        return []
 
     def _response(self, message: dict[str, Any], name: str | None) -> list[Finding]:
         if "error" in message:
@@ -249,14 +259,16 @@ class Validator:
         try:
             adapter.validate_json(json.dumps(value))
         except ValidationError as exc:
-            declared = self._declared_type(method, part)
-            return _merge(
-                [
-                    self._finding(value, error, prefix, declared)
-                    for error in exc.errors()
-                ]
-            )
+            return self._findings(value, exc, method, part, prefix)
         return []
+
+    def _findings(
+        self, value: Any, exc: ValidationError, method: str, part: str, prefix: str
+    ) -> list[Finding]:
+        declared = self._declared_type(method, part)
+        return _merge(
+            [self._finding(value, error, prefix, declared) for error in exc.errors()]
+        )
 
     def _declared_type(self, method: str, part: str) -> ir.TypeExpr | None:
         found = self.index.methods.get(method)

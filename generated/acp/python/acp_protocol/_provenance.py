@@ -18,7 +18,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "de98066787c0dba0bf0d687f97a8670f6d7679725d6445d23c4c7d89e47201f0",
-    "_rpc.py": "1b8372c0085966270cb8ce45d82301fad90710a5cb649271d51fc765f4a4e0e0",
+    "_rpc.py": "fe9572b483a6fbbe05327600c5cc02432ba5bd03b3ed3d06dcd05679ce0799ed",
     "client.py": "43aa657d5f4d45a83cd1a10e186ee78adbe107ba8242cf310c953e5aaee0b80c",
     "errors.py": "b78703fd01e2aa353b4f9f8fd8007e3c83fdcd904fd9deeac5454012e9b638b0",
     "methods.py": "1109b7655525974a5fbfb6f7cd7a34f39ed69c4361aee2c0793cf471f5c8408f",

@@ -82,7 +82,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "4ade4e21a5c2c596c220bfdd89b399fd1e1f80dd4cb9479a561059dc4e91fab5",
-    "_rpc.py": "6ff6d37fb76b41ab26aac9c4ac1e110f45782d7f1c6d023e473e1fb7f4212bd0",
+    "_rpc.py": "0acf13fd4c3bf4591d5ac5a9ccd391015f3bdde875626d4aa0c583e01a66d63e",
     "client.py": "d5b67b28623c2a082da6b268f1756b6a1c511d794d146548fb7b1ebe7d7c6685",
     "errors.py": "e09d0d1eb7f85c970b6caad68a0e6b34646147b83fd34820007045d28656ce7e",
     "methods.py": "14a83d2ca91110fa779428fab668b8c24a21797e3b15864e99a9cb6f9d70a842",

@@ -22,7 +22,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "c99d328260f021aea7197626d05ac0e2abba7ae35435680cb36ad2e22ec592dd",
-    "_rpc.py": "02df45cd1806378ad307fcc319046ce897eebe84d63d111a1de937d7516f7e67",
+    "_rpc.py": "b597ae8192c042815764fb1954f4302bd5d186841b6b7cea67ed2d49f7897bbc",
     "client.py": "37352eba8c20f4098f4dbf71d508e28ce2cb2cf15a2dd2bc94797419a92f2c25",
     "errors.py": "b0a5e83fccf76a9c50367b9af5d26828e3034c7c810cd4b6d1e41b00fdc0c0ac",
     "methods.py": "bee2f2ab3159e586aa6ff5f39bd7387e12418654c83c17a80bd8d05b134eebe5",

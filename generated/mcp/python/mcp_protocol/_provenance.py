@@ -18,7 +18,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "d1b970eb526c1c8e92cc5a547b767216de35f6ce222f167f59fd594f9945540b",
-    "_rpc.py": "4a2033fe13cd41992eac49501a90a169d9ff0738b32fc8ecd092832e28014c4b",
+    "_rpc.py": "2e7404a902a3ce990adbca3b10328b72f1dec786ddc747a2fffaaf4f9137a87d",
     "client.py": "2b1a5f7ca2ef128b92860562530c677e0e7d9ed92c91b6f62102824a67909834",
     "errors.py": "d8a4d381c99f950c05bd7ff8fa9af1a24a46edaaca2c8469f654322fa72d0106",
     "methods.py": "557c8a3ea1e1af9f8bc141ac058964144031fb6b24b0e7ff747775c0b6854f31",

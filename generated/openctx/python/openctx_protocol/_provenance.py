@@ -18,7 +18,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "86ad52d74c33075bb98d6af6bbc74dbdc45e9c1b4fd9d123e8279c522a28df67",
-    "_rpc.py": "ab76aeb5f10eeef0309c83bbe9a1b9b72306726ef8fd71ad5645fbbc387561f4",
+    "_rpc.py": "2ea264f3733ecb6cfc767f92b77dec7eab130bbdc1e33c7b403e9cae5e34e63e",
     "client.py": "695e35a60e71cc2aa65513cd3e70fed7647d06984a002e3b353f8876903b5d91",
     "errors.py": "4ead025b340d27be932d1722586cce27807382f270a8e856fca7642e44d6b299",
     "methods.py": "30f68e89ef01396fbcd32049a55d8320850b7307fa49229f1b45605c44ee68fa",

@@ -18,7 +18,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "59326447d7baa6b467b314f75af1df4ad6d8eb226c1184e1d0b8ba06b11fb7a1",
-    "_rpc.py": "fe69dfd154fb772a9917e0146b960a5a7b871a13f77536842b74d4af4d8c745b",
+    "_rpc.py": "6c6c7c03ee25a7e0acde45b45a3f10e6835339b0388641890b59620b247c5f5c",
     "client.py": "dbf851c26664e17b1fda02347fa57331da590ccefd5dc699a3aa97bb5959caec",
     "errors.py": "416459787c414edfce16254e123f22d11a2a25d1dee78777d96b02b3c803cae5",
     "methods.py": "019392d7dc04e7a4f0fb8471d675f3d0650ada44db48352d6690e27c625c8466",
