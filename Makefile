@@ -85,7 +85,7 @@ oracle: oracle-deps
 
 docs: $(STAMP)
 	$(BIN)/codegen generate
-	$(BIN)/python -m codegen.tools.docs_site
+	$(BIN)/codegen docs --site build/docs/site
 
 # The site as a reader meets it: Mermaid rendered, tables within their column at 1280 px
 # and on screen at 400 px, search, no request leaving the machine (about 3 minutes).

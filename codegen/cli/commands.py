@@ -33,7 +33,7 @@ from codegen.cli.options import (
     TemplatesOpt,
     VerboseOpt,
 )
-from codegen.cli.output import EXIT_FINDINGS, EXIT_USAGE, Output
+from codegen.cli.output import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Output
 from codegen.project import Project, ProjectError, load_project
 
 EXIT_CODES = (
@@ -203,6 +203,49 @@ def check(
     out = Output(quiet, verbose)
     request = generating.Request(Path.cwd(), config, tuple(specs or ()), strict=strict)
     raise typer.Exit(generating.check(request, out))
+
+
+@app.command(cls=Command, epilog=EXIT_CODES)
+def docs(
+    specs: SpecArgs = None,
+    site: Annotated[
+        Path | None,
+        typer.Option(
+            "--site",
+            metavar="<dir>",
+            help="Where the site goes; default: build/docs-site in the project.",
+        ),
+    ] = None,
+    serve_it: Annotated[
+        bool, typer.Option("--serve", help="Serve the site on localhost afterwards.")
+    ] = False,
+    port: Annotated[
+        int,
+        typer.Option("--port", metavar="<n>", help="--serve's port; 0: a free one."),
+    ] = 8000,
+    diagrams: Annotated[
+        bool,
+        typer.Option(
+            "--diagrams/--no-diagrams",
+            help="Render Mermaid diagrams (fetches Mermaid with npm once).",
+        ),
+    ] = True,
+    config: ConfigOpt = None,
+    quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
+) -> None:
+    """Build the HTML reference site (search, diagrams) of the project's specs."""
+    from codegen.cli import docs as docs_site
+
+    out = Output(quiet, verbose)
+    project = _project(out, config)
+    status, built = docs_site.build_site(
+        project, Path.cwd(), list(specs or ()), site, out, diagrams
+    )
+    if status != EXIT_OK or built is None:
+        raise typer.Exit(status)
+    if serve_it:
+        docs_site.serve_site(built, "127.0.0.1", port, out)
 
 
 @ir_app.command("dump", cls=Command)
