@@ -34,7 +34,8 @@ from codegen import ir
 from codegen.ir.index import Index
 from codegen.passes.infer_discriminators import select_variant
 from codegen.project import Project
-from codegen.runtime.jsonrpc import RpcError, read_params
+from codegen.runtime.dispatch import read_params
+from codegen.runtime.errors import RpcError
 
 __all__ = ["Finding", "Record", "ValidateError", "Validator", "read_records"]
 

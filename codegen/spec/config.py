@@ -44,6 +44,8 @@ class MethodEntry:
     result: tuple[str, ...] | None = None
     docs: str | None = None
     legacy: bool = False
+    # ``method = false``: what the sources evidence as this method is not one.
+    is_method: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,13 +374,15 @@ def _method_entries(table: dict[str, Any], where: _Where) -> tuple[MethodEntry, 
                 result=_names(entry.get("result")),
                 docs=entry.get("docs"),
                 legacy=is_legacy,
+                is_method=entry.get("method", True),
             )
         )
     return tuple(out)
 
 
 def _names(value: str | list[str] | None) -> tuple[str, ...] | None:
-    """A type name, a list of names (a union), or "" / [] for none."""
+    """A type in the spec's source syntax (``"Entry[] | null"``), a list of them (a
+    union), or "" / [] for none; ``table.py`` reads the texts."""
     if value is None:
         return None
     if isinstance(value, str):

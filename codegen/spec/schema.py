@@ -121,6 +121,7 @@ class MethodEntry(_Table):
     params_optional: bool | None = None
     result: TypeNames | None = None
     docs: str | None = None
+    method: bool = True  # false: what the sources evidence as this method is not one
 
 
 class MethodsTable(_Table):

@@ -69,8 +69,10 @@ def test_without_settings_the_current_folder_is_the_project(tmp_path: Path) -> N
         ),
         (
             'formatter = "rufff"',
-            "tool.codegen.formatter must be one of ruff, none, not 'rufff'; "
-            "did you mean 'ruff'?",
+            (
+                "tool.codegen.formatter must be one of ruff, none, not 'rufff'; "
+                "did you mean 'ruff'?"
+            ),
             "2:13",
         ),
         (

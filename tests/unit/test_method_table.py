@@ -91,8 +91,10 @@ def test_malformed_entries_are_config_errors(tmp_path: Path) -> None:
     messages = [d.message for d in outcome.diags.errors()]
     assert messages == [
         "methods.x.kind must be one of request, notification, not 'event'",
-        "unknown key 'what' in [methods.x] (known: kind, direction, params, "
-        "params_optional, result, docs)",
+        (
+            "unknown key 'what' in [methods.x] (known: kind, direction, params, "
+            "params_optional, result, docs, method)"
+        ),
     ]
 
 

@@ -40,8 +40,10 @@ CASES = [
     (
         HEAD + '[transport]\nkind = "jsonrpc"\n',
         HEAD + '[transport]\nkind = "jsonrpc-2.0"\n',
-        "transport.kind must be one of jsonrpc-2.0, http-post-envelope, not "
-        "'jsonrpc'; did you mean 'jsonrpc-2.0'?",
+        (
+            "transport.kind must be one of jsonrpc-2.0, http-post-envelope, not "
+            "'jsonrpc'; did you mean 'jsonrpc-2.0'?"
+        ),
         5,
         8,
     ),
@@ -55,8 +57,10 @@ CASES = [
     (
         HEAD + '[transport]\nframings = ["ndjson-stdio", "websockets"]\n',
         HEAD + '[transport]\nframings = ["ndjson-stdio", "websocket"]\n',
-        "transport.framings[1] must be one of ndjson-stdio, websocket, http-post, "
-        "not 'websockets'; did you mean 'websocket'?",
+        (
+            "transport.framings[1] must be one of ndjson-stdio, websocket, http-post, "
+            "not 'websockets'; did you mean 'websocket'?"
+        ),
         5,
         29,
     ),
@@ -84,8 +88,10 @@ CASES = [
     (
         HEAD + '[methods."a/b"]\nkind = "notifcation"\n',
         HEAD + '[methods."a/b"]\nkind = "notification"\n',
-        "methods.\"a/b\".kind must be one of request, notification, not "
-        "'notifcation'; did you mean 'notification'?",
+        (
+            'methods."a/b".kind must be one of request, notification, not '
+            "'notifcation'; did you mean 'notification'?"
+        ),
         5,
         8,
     ),
@@ -113,16 +119,20 @@ CASES = [
     (
         HEAD + "[sepc]\n",
         HEAD + "[python]\n",
-        "unknown table 'sepc' in spec.toml (known: spec, transport, python, "
-        "external, methods, errors, examples, unions, rust)",
+        (
+            "unknown table 'sepc' in spec.toml (known: spec, transport, python, "
+            "external, methods, errors, examples, unions, rust)"
+        ),
         4,
         2,
     ),
     (
         HEAD + 'extra_keys = "forbidden"\n',
         HEAD + 'extra_keys = "forbid"\n',
-        "spec.extra_keys must be one of allow, forbid, not 'forbidden'; "
-        "did you mean 'forbid'?",
+        (
+            "spec.extra_keys must be one of allow, forbid, not 'forbidden'; "
+            "did you mean 'forbid'?"
+        ),
         4,
         14,
     ),
@@ -136,16 +146,20 @@ CASES = [
     (
         '[spec]\nlanguage = "go"\nsources = ["protocol.ts"]\n',
         '[spec]\nlanguage = "typescript"\nsources = ["protocol.ts"]\n',
-        "spec.language is 'go', but the sources are typescript (protocol.ts); "
-        "did you mean language = 'typescript'?",
+        (
+            "spec.language is 'go', but the sources are typescript (protocol.ts); "
+            "did you mean language = 'typescript'?"
+        ),
         2,
         12,
     ),
     (
         '[spec]\nlanguage = "go"\nsources = ["protocol.ts"]\n[rust]\nfeatures = []\n',
         '[spec]\nlanguage = "rust"\nsources = ["protocol.rs"]\n[rust]\nfeatures = []\n',
-        "[rust] applies only to specs with language = 'rust'; this spec's "
-        "language is 'go'",
+        (
+            "[rust] applies only to specs with language = 'rust'; this spec's "
+            "language is 'go'"
+        ),
         4,
         2,
     ),
