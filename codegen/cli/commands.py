@@ -14,6 +14,7 @@ line produces a traceback; nothing is written unless every spec converted cleanl
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Final, Literal
@@ -429,6 +430,8 @@ def validate_command(
         validator = validating.Validator(project, spec_dir)
     except validating.ValidateError as exc:
         raise out.exit(EXIT_USAGE, str(exc)) from None
+    if method is not None and method not in validator.package.METHODS:
+        raise out.exit(EXIT_USAGE, validating.unknown_method(method, validator.package))
     total = bad = 0
     for file in files:
         try:
@@ -501,10 +504,24 @@ def diff(
     try:
         report = diff_sides(sides[0], sides[1], level=Level(level), role=role)
     except SideError as exc:
-        raise out.exit(EXIT_USAGE, str(exc)) from None
+        raise out.exit(EXIT_USAGE, str(exc) + _closest_side(old, new, known)) from None
     if not quiet:
         sys.stdout.write(report.render(fmt))
     raise typer.Exit(report.exit_code(fail_on))
+
+
+def _closest_side(old: str, new: str, known: dict[str, Path]) -> str:
+    """ "; did you mean 'x'?" for a side naming no spec of the project (``REV:ID`` too)."""
+    import difflib
+
+    for arg in (old, new):
+        rev, colon, name = arg.rpartition(":")
+        if name in known or (Path.cwd() / name).exists():
+            continue
+        close = difflib.get_close_matches(name, list(known), n=1)
+        if close:
+            return f"; did you mean {rev + colon + close[0]!r}?"
+    return ""
 
 
 def _diff_side(arg: str, known: dict[str, Path]) -> str:
@@ -648,7 +665,27 @@ def _usage_error(exc: typer.TyperException) -> None:
             f"{ctx.get_usage()}\nTry '{ctx.command_path} {option}' for help.",
             markup=False,
         )
-    out.error(exc.format_message())
+    out.error(_choice_message(exc.format_message()))
+
+
+_CHOICE = re.compile(
+    r"Value error, '(?P<given>[^']*)' is not one of (?P<known>'.*')\.?$"
+)
+
+
+def _choice_message(message: str) -> str:
+    """A choice option's error without pydantic's "Value error," and with the closest
+    choice: ``'pyhton' is not one of ...; did you mean 'python'?``."""
+    import difflib
+
+    found = _CHOICE.search(message)
+    if found is None:
+        return message.replace("Value error, ", "")
+    known = re.findall(r"'([^']*)'", found["known"])
+    close = difflib.get_close_matches(found["given"], known, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    text = f"{found['given']!r} is not one of {found['known']}{hint}"
+    return message[: found.start()] + text
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ or was never generated is a ``ValidateError`` with what to run.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import json
 import sys
@@ -205,7 +206,7 @@ class Validator:
             return [Finding(0, "/jsonrpc", 'must be "2.0"')]
         info = self.package.METHODS.get(name) if isinstance(name, str) else None
         if info is None:
-            return [Finding(0, "/method", f"unknown method {name!r}")]
+            return [Finding(0, "/method", unknown_method(name, self.package))]
         is_request = "id" in message
         if self.jsonrpc and is_request != (info.kind == "request"):
             kind = (
@@ -253,7 +254,7 @@ class Validator:
     ) -> list[Finding]:
         info = self.package.METHODS.get(method)
         if info is None:
-            return [Finding(0, "", f"unknown method {method!r}")]
+            return [Finding(0, "", unknown_method(method, self.package))]
         adapter = info.params if part == "params" else info.result
         if adapter is None:
             adapter = TypeAdapter(None)
@@ -286,6 +287,18 @@ class Validator:
         )
         span = _declaring_span(self.index, root, value, path)
         return Finding(0, pointer, str(error.get("msg", "invalid")), span)
+
+
+def unknown_method(name: object, package: ModuleType) -> str:
+    """``unknown method 'x'``, with the closest method of the spec."""
+    close = (
+        difflib.get_close_matches(name, list(package.METHODS), n=1)
+        if isinstance(name, str)
+        else []
+    )
+    return f"unknown method {name!r}" + (
+        f"; did you mean {close[0]!r}?" if close else ""
+    )
 
 
 def _merge(findings: list[Finding]) -> list[Finding]:
