@@ -23,7 +23,7 @@ FILES: dict[str, str] = {
     "_rpc/codec.py": "816fb79191a1f6ed9d3b99993ff34a89e797dd13119215ff0309e1ecddff627e",
     "_rpc/command.py": "4485fd18b04af75f75973f4916f794e964061ef6808fadd5be1f6006ed075916",
     "_rpc/connection.py": "b65050cda79d2618bd5a48d62c967656d85794158cbdf0e44405849da841c5cc",
-    "_rpc/dispatch.py": "64a398bb12568f31d04fbc20b5c0bf34cb84d75ec0f86e7191324ac6fc50a13d",
+    "_rpc/dispatch.py": "4ca2f84f596269d1cb086985107d586dba3a4745a6dc1bd0bd1c6c27328cf2c9",
     "_rpc/envelope.py": "000e6a0a149eaca4f6596572b3a81e918d198cecc0d5ff4eac51e32f0b309f69",
     "_rpc/errors.py": "22ee5c7fab812f3ac1e1faa25a1574bd9401bd0ff24ff29083b29ae4f0bc1847",
     "_rpc/framing.py": "2dd6b9fff9642ecf5f2668de6e54259d6cd21a9480a396bee4b1721496e6eda8",

@@ -87,7 +87,7 @@ FILES: dict[str, str] = {
     "_rpc/codec.py": "beb76a0178a66db16fcde574d2a086f09ef85cb22c8e85f7325d222d3cdeff18",
     "_rpc/command.py": "5c681476cfc5c4192e880135d28a8ea4c879c52610970c8bee7b2859aa54a96c",
     "_rpc/connection.py": "50884a918bfb376349c57a633bc07938d35af329d68b93a45598d0163fa92697",
-    "_rpc/dispatch.py": "47e701af29882c2a87466712339b5744a7c37bcaee2bf54e7965bd8f692e7d04",
+    "_rpc/dispatch.py": "c8542c7c745825e8bcee524b262954d137cfe9f971a6a37184137cc98b0353a4",
     "_rpc/envelope.py": "2a5c04207bab75f8446b13d877977f98703c336349dcc396cd31bb538876385b",
     "_rpc/errors.py": "cf4a122b26bb3dc241ad85ee94df7cf74dca0f9ff19ca9593d5607f5ba3b4483",
     "_rpc/framing.py": "90952c18fa96cf47666e87350224f55aa09832277769756df959603d38178ddb",

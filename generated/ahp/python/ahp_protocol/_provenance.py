@@ -27,7 +27,7 @@ FILES: dict[str, str] = {
     "_rpc/codec.py": "d283342658c61f27268ae6aacaa2764854e187a02b79cd4256b3eeb1c13452d2",
     "_rpc/command.py": "e6578cc11a5149bf7aa641576306a046d69817fcca128179dace13fbf6c60cfc",
     "_rpc/connection.py": "a9e1c10a529056432c8d4b237fe048dbb5e7e9988ed7e0ddb1591a45915e0937",
-    "_rpc/dispatch.py": "d2b7a8f9eaea31e1e58b0f0efc651532335d7e413dfaf55cac07dfdb2f777586",
+    "_rpc/dispatch.py": "2279d8d61a25aba180d11b6d5357e0bffafeac04dff94be48f1b6cba8240ce6b",
     "_rpc/envelope.py": "aa43eadc7844c15b1770c267d715d8fb3f87afc8dfcf2db7f740e034d9554080",
     "_rpc/errors.py": "57f3873f1d56d1daae0626f5f4c603fa748059c39a98290139d631b680adf384",
     "_rpc/framing.py": "17c294111e9e00f94b0cc44cdb64e988cfb09d01a748a69b54d95d66e67bdd42",

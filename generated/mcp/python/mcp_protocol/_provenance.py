@@ -23,7 +23,7 @@ FILES: dict[str, str] = {
     "_rpc/codec.py": "73137f04488dc9755c1003081579cee805ae618d69b68965c4272f7e45a52cb7",
     "_rpc/command.py": "570d6d4abbd748a1b2b0e73161c2230d8b7826ec1644a33c673d53f0cd33146c",
     "_rpc/connection.py": "c4becde654ba91bc850ee469db91cfbbcc388a90058ac608463b1338f9afe16c",
-    "_rpc/dispatch.py": "4330afda8c97bf6079ef143595ba054bfb7455d62eeeafa1bd69d057c63e871d",
+    "_rpc/dispatch.py": "449be9bf6b55c32bb8bac438b7e634666a0ed44d2588ac94fb040370acfeef82",
     "_rpc/envelope.py": "6c31c8cecc53be1ed30154a90c271447ffe4d7a25fdbed177c14ab424334f273",
     "_rpc/errors.py": "a0e06ffe447c0215f1d20deaed4944e53341b3adae24538370b775b506ed175c",
     "_rpc/framing.py": "9ed0827dd41dc22fbe67858b12ad4197a254bbe2147eaefb87e1d18673cc8d11",

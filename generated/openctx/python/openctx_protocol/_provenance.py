@@ -23,7 +23,7 @@ FILES: dict[str, str] = {
     "_rpc/codec.py": "61a9ed6e2758a7aa34d6ccd5d7411651b13a40cdd9088641294241c700b4248e",
     "_rpc/command.py": "2ab2300a4fba00ff6a06475bd1fe951eba2ce367bee37616b59f40a9ee861e7c",
     "_rpc/connection.py": "8dd12e2e2c0d985ae796d175fe78d3339223e5a0b1f9b66c77db04827e19b2f3",
-    "_rpc/dispatch.py": "4f7f8a5ff65aba20728230891a125ca7566dc851dd59ca2a451a46162248530d",
+    "_rpc/dispatch.py": "4e6fc71cde68dbf0e8a42fad4a27fbd4cc8ee21201953fd736041e500235ecb9",
     "_rpc/envelope.py": "b3a010651da5a9da5c19450ede03471064971d9b36b42d434e0a10a337739528",
     "_rpc/errors.py": "c26a50a26d44ef058a1c705b2846bb4c7b993db8c1c2a23a54e8344d1dc8b015",
     "_rpc/framing.py": "0116919a1d399d08942c6013eb1cdc9d0c5ba156c6d4e5b996cdaef063e720c4",

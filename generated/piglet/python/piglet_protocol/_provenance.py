@@ -23,7 +23,7 @@ FILES: dict[str, str] = {
     "_rpc/codec.py": "3ab157943bc46c39ff019b2455443f7fdd5910de07e36578beaa7b42cca0370a",
     "_rpc/command.py": "18f869e9b514652dd776d4ee3a527e64fd34dd1455f16c5da1b562250bc59893",
     "_rpc/connection.py": "c8f733f434953c766e0bb42d37f368a7cff1d6f8830564a77be082899b51b379",
-    "_rpc/dispatch.py": "1661b1f6504a984ffc21f5c2b43ee32c2424b77f27dba7670379753da5044745",
+    "_rpc/dispatch.py": "986222698e78d92fdc14a59c7db7765e3a3cd65df8651aebc4a590b041ba6ffe",
     "_rpc/envelope.py": "a764186f1c98f507e03815920b589e5438faeb4953d46a7a43fa5b11515a917e",
     "_rpc/errors.py": "02e5354eadde79232eb69aba9843ce32f236e7fde773666524520c56d8bc4624",
     "_rpc/framing.py": "5839c5932d359c31a10a7cb8e26508fe1a9f538e91576e34aaa25106accb4730",
