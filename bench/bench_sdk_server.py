@@ -1,0 +1,280 @@
+"""Benchmark: the generated stub server against the official SDK's own server, over stdio.
+
+Phase: measurement (``make bench``), never a timed test.
+Inputs: the generated ``mcp`` and ``acp1`` packages; the official SDKs (pinned in
+``tests/interop/requirements.txt``, run by the interop venv, ``CODEGEN_INTEROP_PYTHON``
+names another python) serving through ``sdk_servers.py``; each request's params are the
+spec's first accepted sample for the method.
+Outputs, per protocol: requests/second, p50 latency, and the CPU the client and the server
+process spent per round trip, of the generated stub server (``python -m
+<package>.server --transport stdio --quiet``) and of the SDK's server (the MCP SDK's
+low-level ``Server``; an ACP SDK agent), and the ratio generated / SDK.  Both answer
+``initialize``, then the same fixed mix of requests (MCP: ``ping``, ``tools/list``,
+``tools/call``, ``resources/list``, ``resources/read``, ``prompts/get``; ACP:
+``session/new``, ``session/prompt``, ``session/set_mode``, ``authenticate``,
+``session/load``), each with the result the stub answers it with (the SDK's handlers
+return that result, read once into the SDK's model at start: a trivial handler on both
+sides).  The client is the same bare pipe client for both: it writes each request's
+line and reads the answer's, so the ratio compares servers.
+Guarantees: the benchmark and both servers run on one core (a round trip then costs the
+CPU both peers spend on it: ``bench_server.py`` says why the all-cores figure swings), the
+two servers measured in alternating blocks of 100 round trips; every answer is checked to
+be a result, not an error, during the warm-up; writes only to a temporary directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import orjson
+from bench_server import Numbers, Side, _measure
+from support import ROOT as REPO
+from support import result
+
+HERE = Path(__file__).resolve().parent
+INTEROP_PYTHON = Path(
+    os.environ.get("CODEGEN_INTEROP_PYTHON")
+    or HERE.parent / ".venv-interop" / "bin" / "python"
+)
+
+# spec -> (the SDK server's kind in sdk_servers.py, its name, the first message after
+# ``initialize``, the mix of requests)
+PROTOCOLS: dict[str, tuple[str, str, str | None, tuple[str, ...]]] = {
+    "mcp": (
+        "mcp",
+        "MCP SDK server",
+        "notifications/initialized",
+        (
+            "ping",
+            "tools/list",
+            "tools/call",
+            "resources/list",
+            "resources/read",
+            "prompts/get",
+        ),
+    ),
+    "acp1": (
+        "acp",
+        "ACP SDK agent",
+        None,
+        (
+            "session/new",
+            "session/prompt",
+            "session/set_mode",
+            "authenticate",
+            "session/load",
+        ),
+    ),
+}
+
+
+def _params(spec: str) -> dict[str, Any]:
+    """Each method's first accepted params sample (``{}`` for a method without one)."""
+    from codegen import ir
+    from tests.roundtrip import harness
+
+    found: dict[str, Any] = {}
+    for example in harness.protocol(spec).examples:
+        if (
+            example.expect is ir.Expectation.ACCEPT
+            and example.part is ir.ExamplePart.PARAMS
+            and example.method is not None
+        ):
+            found.setdefault(example.method, json.loads(example.json_text))
+    return found
+
+
+class Peer:
+    """A server subprocess on pipes, driven by a bare client: one line out, one line in.
+
+    The client is as lean as asyncio allows (``os.write`` on the pipe, a reader callback
+    that splits lines, orjson), so that the round trip's cost is mostly the server's."""
+
+    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+        self.process = process
+        self.ids = itertools.count(1)
+        assert process.stdin is not None and process.stdout is not None
+        self.sink = process.stdin.fileno()
+        self.source = process.stdout.fileno()
+        os.set_blocking(self.source, False)
+        self.pending = bytearray()
+        self.waiter: asyncio.Future[bytes] | None = None
+        asyncio.get_running_loop().add_reader(self.source, self._readable)
+
+    @classmethod
+    def start(cls, command: list[str], env: dict[str, str]) -> Peer:
+        debug = os.environ.get("CODEGEN_BENCH_DEBUG")
+        process = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=None if debug else subprocess.DEVNULL,
+            env=env,
+        )
+        return cls(process)
+
+    def _readable(self) -> None:
+        data = os.read(self.source, 1 << 20)
+        if not data:
+            asyncio.get_running_loop().remove_reader(self.source)
+            if self.waiter is not None and not self.waiter.done():
+                self.waiter.set_exception(RuntimeError("server closed its output"))
+            return
+        self.pending += data
+        end = self.pending.find(b"\n")
+        if end >= 0 and self.waiter is not None and not self.waiter.done():
+            line = bytes(self.pending[:end])
+            del self.pending[: end + 1]
+            self.waiter.set_result(line)
+
+    async def call(self, method: str, params: Any) -> Any:
+        ident = next(self.ids)
+        message = {"jsonrpc": "2.0", "id": ident, "method": method}
+        if params is not None:
+            message["params"] = params
+        end = self.pending.find(b"\n")
+        self.waiter = asyncio.get_running_loop().create_future()
+        os.write(self.sink, orjson.dumps(message) + b"\n")
+        if end >= 0:  # (never: one request in flight) an answer already buffered
+            self._readable()
+        line = await self.waiter
+        answer = orjson.loads(line)
+        if answer.get("id") != ident or "result" not in answer:
+            raise RuntimeError(f"{method}: {line[:300]!r}")
+        return answer["result"]
+
+    def notify(self, method: str, params: Any) -> None:
+        message = {"jsonrpc": "2.0", "method": method, "params": params}
+        os.write(self.sink, orjson.dumps(message) + b"\n")
+
+    def round_trips(self, mix: list[tuple[str, Any]]) -> Any:
+        """A call that sends the next request of ``mix`` each time."""
+        turn = itertools.cycle(mix)
+
+        async def next_call() -> Any:
+            method, params = next(turn)
+            return await self.call(method, params)
+
+        return next_call
+
+    async def close(self) -> None:
+        asyncio.get_running_loop().remove_reader(self.source)
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        try:
+            await asyncio.to_thread(self.process.wait, 10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        assert self.process.stdout is not None
+        self.process.stdout.close()
+
+
+async def _open(peer: Peer, initialize: Any, then: str | None) -> None:
+    await peer.call("initialize", initialize)
+    if then is not None:
+        peer.notify(then, {})
+
+
+async def bench_spec(spec: str, count: int, folder: Path) -> Numbers:
+    kind, _, then, methods = PROTOCOLS[spec]
+    samples = _params(spec)
+    mix = [(m, samples.get(m, {})) for m in methods]
+    package_dir = REPO / "generated" / spec / "python"
+    ours = Peer.start(
+        [sys.executable, "-m", f"{spec}_protocol.server"]
+        + ["--transport", "stdio", "--quiet"],
+        {**os.environ, "PYTHONPATH": str(package_dir)},
+    )
+    results = {"initialize": await ours.call("initialize", samples["initialize"])}
+    if then is not None:
+        ours.notify(then, {})
+    for method, params in mix:
+        results[method] = await ours.call(method, params)
+    answers = folder / f"{spec}-results.json"
+    answers.write_text(json.dumps(results), encoding="utf-8")
+    sdk_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    sdk = Peer.start(
+        [str(INTEROP_PYTHON), str(HERE / "sdk_servers.py"), kind, str(answers)],
+        sdk_env,
+    )
+    await _open(sdk, samples["initialize"], then)
+    for method, params in mix:  # every request of the mix is answered with a result
+        await sdk.call(method, params)
+    numbers = await _measure(
+        {
+            "generated": Side(ours.round_trips(mix), ours.process.pid),
+            "sdk": Side(sdk.round_trips(mix), sdk.process.pid),
+        },
+        count,
+    )
+    await ours.close()
+    await sdk.close()
+    return numbers
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=2000)
+    parser.add_argument("--spec", action="append", choices=sorted(PROTOCOLS))
+    args = parser.parse_args()
+    if not INTEROP_PYTHON.is_file():
+        print(f"skipped: no {INTEROP_PYTHON} (make .venv-interop/.installed)")
+        return 0
+    if hasattr(os, "sched_setaffinity"):
+        every = os.sched_getaffinity(0)
+        os.sched_setaffinity(0, {min(every)})
+    print(
+        f"{'spec':<6} {'server':<18} {'req/s':>9} {'p50 µs':>9}"
+        "   CPU µs per round trip: client, server"
+    )
+    with tempfile.TemporaryDirectory(prefix="codegen-bench-sdk-") as tmp:
+        for spec in args.spec or sorted(PROTOCOLS):
+            sides = asyncio.run(bench_spec(spec, args.requests, Path(tmp)))
+            names = {"generated": "generated stub", "sdk": PROTOCOLS[spec][1]}
+            for side, numbers in sides.items():
+                server_cpu = numbers.get("server_cpu_us")
+                print(
+                    f"{spec:<6} {names[side]:<18} {numbers['rps']:>9.0f} "
+                    f"{numbers['p50']:>9.1f}   {numbers['client_cpu_us']:>8.1f} "
+                    + ("       —" if server_cpu is None else f"{server_cpu:>8.1f}")
+                )
+            ours, sdk = sides["generated"], sides["sdk"]
+            ratio = ours["rps"] / sdk["rps"]
+            cpu = {}
+            if "server_cpu_us" in ours and "server_cpu_us" in sdk:
+                cpu["server_cpu_ratio"] = sdk["server_cpu_us"] / ours["server_cpu_us"]
+            result(
+                f"sdk_server.{spec}",
+                {
+                    "ratio": ratio,
+                    "rps": ours["rps"],
+                    "sdk_rps": sdk["rps"],
+                    **{f"ours_{k}": v for k, v in ours.items()},
+                    **{f"sdk_{k}": v for k, v in sdk.items()},
+                    **cpu,
+                },
+            )
+            print(
+                f"{spec:<6} {'ratio':<18} {ratio:>9.2f}x "
+                f"{ours['p50'] / sdk['p50']:>8.2f}x"
+                + (
+                    f"   server CPU, SDK / generated: {cpu['server_cpu_ratio']:.2f}x"
+                    if cpu
+                    else ""
+                )
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
