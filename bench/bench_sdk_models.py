@@ -99,7 +99,22 @@ def _messages(
     return drawn
 
 
-def bench_spec(spec: str, seconds: float, per_type: int) -> dict[str, float] | None:
+def _profile(items: list[list[str]], ours: list[float], sdk: list[float]) -> None:
+    """Per type: the time of ours and of the SDK, slowest excess of ours first."""
+    per: dict[str, list[float]] = {}
+    for (name, _), a, b in zip(items, ours, sdk, strict=True):
+        row = per.setdefault(name, [0.0, 0.0, 0.0])
+        row[0] += 1
+        row[1] += a
+        row[2] += b
+    print(f"{'type':44} {'n':>3} {'ours µs':>9} {'SDK µs':>9} {'SDK/ours':>8}")
+    for name, (n, a, b) in sorted(per.items(), key=lambda kv: kv[1][2] - kv[1][1])[:30]:
+        print(f"{name[:44]:44} {int(n):3} {a * 1e6:9.1f} {b * 1e6:9.1f} {b / a:8.2f}")
+
+
+def bench_spec(
+    spec: str, seconds: float, per_type: int, profile: bool = False
+) -> dict[str, float] | None:
     schema_path, sdk_side, _ = PROTOCOLS[spec]
     package = f"{spec}_protocol"
     ours_env = {
@@ -118,6 +133,9 @@ def bench_spec(spec: str, seconds: float, per_type: int) -> dict[str, float] | N
         both = [i for i, (a, b) in enumerate(zip(ok_ours, ok_sdk)) if a and b]
         exact_ours = ours.ask("keep", indices=both)
         exact_sdk = sdk.ask("keep", indices=both)
+        if profile:
+            kept = [items[i] for i in both]
+            _profile(kept, ours.ask("times", rounds=20), sdk.ask("times", rounds=20))
         best = {"ours": float("inf"), "sdk": float("inf")}
         spent = 0.0
         rounds = 0
@@ -148,6 +166,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=1.0, help="per side")
     parser.add_argument("--per-type", type=int, default=10, help="instances drawn")
     parser.add_argument("--spec", action="append", choices=sorted(PROTOCOLS))
+    parser.add_argument(
+        "--profile", action="store_true", help="print the time per type, too"
+    )
     args = parser.parse_args()
     if not INTEROP_PYTHON.is_file():
         print(f"skipped: no {INTEROP_PYTHON} (make .venv-interop/.installed)")
@@ -157,7 +178,7 @@ def main() -> int:
         "   msgs/s ours    msgs/s SDK   ours / SDK"
     )
     for spec in args.spec or sorted(PROTOCOLS):
-        r = bench_spec(spec, args.seconds, args.per_type)
+        r = bench_spec(spec, args.seconds, args.per_type, args.profile)
         if r is None:
             continue
         result(f"sdk_models.{spec}", r)

@@ -8,7 +8,8 @@ this file imports nothing of the project.  Commands on stdin, one JSON object a 
 ``names`` (the model classes the module defines), ``load`` (``items``: ``[type, JSON text]``
 pairs; answers which of them this side reads and writes without error), ``keep``
 (``indices``: the items both sides accept; answers the share written back exactly),
-``pass`` (one timed pass over the kept items; answers its seconds), ``quit``.
+``pass`` (one timed pass over the kept items; answers its seconds), ``times`` (each kept
+item's own seconds, for ``--profile``), ``quit``.
 Outputs: one JSON object a line on stdout per command.
 Guarantees: each side does what its own documentation and transport do with a message:
 ours ``Model.model_validate_json(data)`` and ``model.model_dump_json()`` (the models write
@@ -117,11 +118,22 @@ def main() -> int:
                 _strict_equal(json.loads(work(m, d)), json.loads(d)) for m, d in items
             )
             answer = exact / max(1, len(items))
-        elif op == "pass":
-            start = time.perf_counter()
+        elif op == "pass":  # CPU time: a pass the scheduler interrupts is not longer
+            start = time.thread_time()
             for model, data in items:
                 work(model, data)
-            answer = time.perf_counter() - start
+            answer = time.thread_time() - start
+        elif op == "times":  # per message: the best of 3 timings of ``rounds`` runs
+            rounds = int(command["rounds"])
+            answer = []
+            for model, data in items:
+                best = float("inf")
+                for _ in range(3):
+                    start = time.thread_time()
+                    for _ in range(rounds):
+                        work(model, data)
+                    best = min(best, time.thread_time() - start)
+                answer.append(best / rounds)
         elif op == "quit":
             return 0
         else:
