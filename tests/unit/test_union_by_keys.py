@@ -181,7 +181,7 @@ TAGGED: list[tuple[Any, str | None]] = [
 def test_a_tag_string_sets_aside_the_members_that_do_not_read_it(
     value: Any, member: str | None
 ) -> None:
-    marker, fast, plain = _pair(Cat, Dog, Pet)
+    _, fast, plain = _pair(Cat, Dog, Pet)
     want = _read(plain, value)
     assert _read(fast, value) == want
     assert want[0] == member
