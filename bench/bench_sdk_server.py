@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from bench_server import Numbers, Side, _measure
+from bench_server import _ON_OUR_LOOP, Numbers, Side, _measure
 from support import ROOT as REPO
 from support import result
 
@@ -45,6 +45,42 @@ INTEROP_PYTHON = Path(
     os.environ.get("CODEGEN_INTEROP_PYTHON")
     or HERE.parent / ".venv-interop" / "bin" / "python"
 )
+
+# The least server the pipe client can talk to: an event loop (the one the generated
+# server runs on) that parses each request and answers the stub's result for its method,
+# with no validation or dispatch.  No server on that loop does better: floor / SDK is
+# the most any asyncio server reaches against the SDK's with this client.
+FLOOR = r"""
+import asyncio, json, os, sys
+with open(sys.argv[1], encoding="utf-8") as stream:
+    RESULTS = json.load(stream)
+
+async def main():
+    loop = asyncio.get_running_loop()
+    source, sink = sys.stdin.fileno(), sys.stdout.fileno()
+    os.set_blocking(source, False)
+    ended = loop.create_future()
+    pending = bytearray()
+
+    def readable():
+        data = os.read(source, 65536)
+        if not data:
+            loop.remove_reader(source)
+            ended.set_result(None)
+            return
+        pending.extend(data)
+        while (end := pending.find(b"\n")) >= 0:
+            request = json.loads(pending[:end])
+            del pending[: end + 1]
+            if "id" not in request:
+                continue
+            result = RESULTS[request["method"]]
+            answer = {"jsonrpc": "2.0", "id": request["id"], "result": result}
+            os.write(sink, json.dumps(answer, separators=(",", ":")).encode() + b"\n")
+
+    loop.add_reader(source, readable)
+    await ended
+""" + _ON_OUR_LOOP
 
 # spec -> (the SDK server's kind in sdk_servers.py, its name, the first message after
 # ``initialize``, the mix of requests)
@@ -198,18 +234,24 @@ async def bench_spec(spec: str, count: int, folder: Path) -> Numbers:
         [str(INTEROP_PYTHON), str(HERE / "sdk_servers.py"), kind, str(answers)],
         sdk_env,
     )
-    await _open(sdk, samples["initialize"], then)
-    for method, params in mix:  # every request of the mix is answered with a result
-        await sdk.call(method, params)
+    floor = Peer.start(
+        [sys.executable, "-c", FLOOR, str(answers)],
+        {**os.environ, "PYTHONPATH": str(package_dir)},
+    )
+    for peer in (sdk, floor):
+        await _open(peer, samples["initialize"], then)
+        for method, params in mix:  # every request of the mix is answered
+            await peer.call(method, params)
     numbers = await _measure(
         {
             "generated": Side(ours.round_trips(mix), ours.process.pid),
             "sdk": Side(sdk.round_trips(mix), sdk.process.pid),
+            "floor": Side(floor.round_trips(mix), floor.process.pid),
         },
         count,
     )
-    await ours.close()
-    await sdk.close()
+    for peer in (ours, sdk, floor):
+        await peer.close()
     return numbers
 
 
@@ -231,7 +273,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="codegen-bench-sdk-") as tmp:
         for spec in args.spec or sorted(PROTOCOLS):
             sides = asyncio.run(bench_spec(spec, args.requests, Path(tmp)))
-            names = {"generated": "generated stub", "sdk": PROTOCOLS[spec][1]}
+            names = {
+                "generated": "generated stub",
+                "sdk": PROTOCOLS[spec][1],
+                "floor": "floor",
+            }
             for side, numbers in sides.items():
                 server_cpu = numbers.get("server_cpu_us")
                 print(
@@ -239,7 +285,7 @@ def main() -> int:
                     f"{numbers['p50']:>9.1f}   {numbers['client_cpu_us']:>8.1f} "
                     + ("       —" if server_cpu is None else f"{server_cpu:>8.1f}")
                 )
-            ours, sdk = sides["generated"], sides["sdk"]
+            ours, sdk, floor = sides["generated"], sides["sdk"], sides["floor"]
             ratio = ours["rps"] / sdk["rps"]
             cpu = {}
             if "server_cpu_us" in ours and "server_cpu_us" in sdk:
@@ -250,6 +296,8 @@ def main() -> int:
                     "ratio": ratio,
                     "rps": ours["rps"],
                     "sdk_rps": sdk["rps"],
+                    "floor_ratio": floor["rps"] / sdk["rps"],
+                    "generated_floor": ours["rps"] / floor["rps"],
                     **{f"ours_{k}": v for k, v in ours.items()},
                     **{f"sdk_{k}": v for k, v in sdk.items()},
                     **cpu,
@@ -263,6 +311,13 @@ def main() -> int:
                     if cpu
                     else ""
                 )
+            )
+            print(
+                f"{spec:<6} {'floor / SDK':<18} {floor['rps'] / sdk['rps']:>9.2f}x"
+                "   (the most an asyncio server reaches here)"
+            )
+            print(
+                f"{spec:<6} {'generated / floor':<18} {ratio * sdk['rps'] / floor['rps']:>9.2f}x"
             )
     return 0
 
