@@ -97,7 +97,7 @@ docs-check: $(STAMP)
 
 # All benchmarks in one run; build/bench/summary.md holds the table of ratios (BASELINE=REV
 # measures that revision too, for a before/after table; QUICK=1 for shorter runs).
-bench: $(STAMP)
+bench: $(STAMP) $(INTEROP_STAMP)
 	$(CODEGEN) generate
 	$(BIN)/python bench/summary.py $(if $(BASELINE),--baseline $(BASELINE)) $(if $(QUICK),--quick)
 
