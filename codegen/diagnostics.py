@@ -112,6 +112,11 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
         Severity.WARNING,
         "a wire form set by code (manual impl, with/from/into), not by the derive",
     ),
+    # Go (the Go frontend)
+    "GOW001": (
+        Severity.WARNING,
+        "a Go type's wire form is set by marshaler methods the frontend cannot read",
+    ),
     # enums
     "ENU001": (Severity.WARNING, "two members of an enum have the same value"),
     # examples

@@ -34,6 +34,7 @@ _TOP_KEYS = {
     "examples",
     "unions",
     "rust",
+    "go",
 }
 _RUST_KEYS = {"features", "default_features", "wrappers"}
 _SPEC_KEYS = {

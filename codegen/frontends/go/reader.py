@@ -34,6 +34,13 @@ from codegen.frontends.common.syntax import (
     span_of,
 )
 from codegen.frontends.go.consts import ConstGroup, enum_base, evaluate, typed_enums
+from codegen.frontends.go.marshalers import (
+    FormReader,
+    MarshalMethod,
+    Methods,
+    collect_file,
+    collect_page,
+)
 from codegen.frontends.go.methods import GoConst, build_methods
 from codegen.frontends.go.page import GoPage, read_page
 from codegen.frontends.go.type_exprs import (
@@ -73,6 +80,11 @@ class GoRead:
     )
     # (struct, wire name, named type, omitzero) of omitted-when-empty fields of a named type
     omitted_named: list[tuple[str, str, str, bool]] = field(default_factory=list)
+    # marshaler methods of every source, and the struct types whose wire form they set
+    # (still struct values for ``omitempty``: encoding/json never leaves one out)
+    methods: Methods = field(default_factory=Methods)
+    struct_values: set[str] = field(default_factory=set)
+    declared: set[str] = field(default_factory=set)
 
 
 def read_spec(
@@ -80,7 +92,7 @@ def read_spec(
 ) -> FrontendResult:
     """The frontend entry point the pipeline calls for ``language = "go"``."""
     extra = ir.ExtraKeys.FORBID if config.extra_keys == "forbid" else ir.ExtraKeys.ALLOW
-    read = read_go(sources, diags, extra)
+    read = read_go(sources, diags, extra, go_table(config, diags))
     methods, constants = build_methods(
         read.consts, read.decls, read.pages, config, diags
     )
@@ -94,18 +106,73 @@ def read_spec(
     )
 
 
+@dataclass(frozen=True)
+class GoTable:
+    """``[go]`` of spec.toml: ``wrappers`` (type name → wire form) and where it is."""
+
+    wrappers: dict[str, object] = field(default_factory=dict)
+    spec_toml: str = "spec.toml"
+    lines: dict[str, int] = field(default_factory=dict)
+
+    def span(self, name: str) -> ir.Span:
+        return ir.Span(self.spec_toml, self.lines.get(name, 1), 1)
+
+
+def go_table(config: SpecConfig, diags: Diagnostics) -> GoTable:
+    rel = config.rel(config.spec_dir / "spec.toml")
+    table = config.raw.get("go", {})
+    where = ir.Span(rel, 1, 1)
+    if not isinstance(table, dict):
+        diags.report("CFG002", "[go] must be a table", where)
+        return GoTable(spec_toml=rel)
+    for key in sorted(set(table) - {"wrappers"}):
+        diags.report("CFG002", f"unknown key go.{key}", where)
+    wrappers = table.get("wrappers", {})
+    if not isinstance(wrappers, dict):
+        diags.report("CFG002", "[go.wrappers] maps type names to a wire form", where)
+        return GoTable(spec_toml=rel)
+    lines: dict[str, int] = {}
+    try:
+        text = (config.spec_dir / "spec.toml").read_text(encoding="utf-8")
+    except OSError:
+        text = ""
+    for number, line in enumerate(text.splitlines(), 1):
+        key = line.split("=", 1)[0].strip().strip('"')
+        if key in wrappers and key not in lines:
+            lines[key] = number
+    return GoTable(dict(wrappers), rel, lines)
+
+
 def read_go(
     sources: list[SourceText],
     diags: Diagnostics,
     extra_keys: ir.ExtraKeys = ir.ExtraKeys.ALLOW,
+    table: GoTable | None = None,
 ) -> GoRead:
     read = GoRead()
+    table = table or GoTable()
+    parsed: list[tuple[GoPage, Node]] = []
     for source in sources:
         page = read_page(source, diags)
         read.pages.append(page)
         root = Parser(_LANGUAGE).parse(page.code).root_node
         report_syntax_errors(root, source, diags)
-        _FileReader(page, diags, read, extra_keys).walk(root)
+        parsed.append((page, root))
+        # Methods and type names first: a type's methods may follow it, or live in
+        # another file (gopls declares its Or_* types and their methods apart).
+        collect_file(root, source, read.methods)
+        collect_page(
+            [(b.name, b.first_row) for b in page.funcs()], source, read.methods
+        )
+        read.declared.update(_declared_names(root))
+    for name in sorted(set(table.wrappers) - read.declared):
+        diags.report(
+            "CFG002",
+            f"[go.wrappers] {name} names no type the sources declare",
+            table.span(name),
+        )
+    for page, root in parsed:
+        _FileReader(page, diags, read, extra_keys, table).walk(root)
     report_duplicates(read.decls, diags)
     read.decls, read.consts = typed_enums(
         read.decls, read.consts, read.enum_bases, diags
@@ -120,6 +187,7 @@ class _FileReader:
     diags: Diagnostics
     read: GoRead
     extra_keys: ir.ExtraKeys
+    table: GoTable = field(default_factory=GoTable)
 
     @property
     def source(self) -> SourceText:
@@ -162,6 +230,10 @@ class _FileReader:
             return
         if type_node is None:
             return
+        methods = self.read.methods.of(name)
+        if methods or name in self.table.wrappers:
+            self.custom_form(name, type_node, methods, lifecycle, span)
+            return
         if type_node.type == "struct_type":
             reason = _not_a_message(type_node)
             if reason is not None:
@@ -199,6 +271,55 @@ class _FileReader:
         self.read.decls.append(
             ir.AliasDecl(name, converted.expr, kind, lifecycle=lifecycle, span=span)
         )
+
+    def custom_pointer(self, type_node: Node) -> bool:
+        """``*T`` where marshalers (or ``[go.wrappers]``) set ``T``'s wire form."""
+        if type_node.type != "pointer_type" or not type_node.named_children:
+            return False
+        name = node_text(type_node.named_children[-1])
+        return bool(self.read.methods.of(name)) or name in self.table.wrappers
+
+    def custom_form(
+        self,
+        name: str,
+        type_node: Node,
+        methods: dict[str, MarshalMethod],
+        lifecycle: ir.Lifecycle,
+        span: ir.Span,
+    ) -> None:
+        """A type whose marshalers (or ``[go.wrappers]``) set its wire form."""
+
+        def convert(node: Node, source: SourceText) -> ir.TypeExpr:
+            converter = TypeConverter(source, self.diags, self.lifted_struct)
+            expr = converter.convert(node, name + "Member", name).expr
+            self.read.decls.extend(converter.lifted)
+            return expr
+
+        forms = FormReader(
+            self.diags,
+            self.table.wrappers,
+            self.read.declared,
+            convert,
+            self.table.span,
+        )
+        form = forms.wire_form(
+            name, type_node, methods, lifecycle.docs, span, lifecycle
+        )
+        decl: ir.Decl = (
+            form.decl
+            if form is not None
+            else ir.AliasDecl(
+                name, ir.AnyJson(), ir.AliasKind.NEWTYPE, lifecycle=lifecycle, span=span
+            )
+        )
+        if type_node.type == "struct_type":
+            self.read.struct_values.add(name)
+        string = isinstance(decl, ir.AliasDecl) and decl.target == ir.Primitive(
+            ir.PrimitiveKind.STRING
+        )
+        self.read.named_zero[name] = '""' if string else "null"
+        self.read.named_omitted[name] = ('""', '""') if string else ("null", "null")
+        self.read.decls.append(decl)
 
     def exclude(self, name: str, reason: str, span: ir.Span) -> None:
         self.read.excluded[name] = reason
@@ -285,6 +406,10 @@ class _FileReader:
                 # The writer leaves the key out when the value is empty (omitempty) or
                 # zero (omitzero): that value is the default a reader assumes.
                 default = omitted_value(type_node, converted, omitzero=omitzero)
+                if default is None and self.custom_pointer(type_node):
+                    # null into a pointer is nil, which omitempty leaves out: a form
+                    # that reads null would otherwise keep it as a value.
+                    default = "null"
                 if type_node.type == "type_identifier" and isinstance(expr, ir.Ref):
                     self.read.omitted_named.append((owner, wire, expr.name, omitzero))
                 if (
@@ -391,6 +516,16 @@ class _FileReader:
             group.iota += 1
 
 
+def _declared_names(root: Node) -> set[str]:
+    names: set[str] = set()
+    for node in root.named_children:
+        if node.type == "type_declaration":
+            for spec in node.named_children:
+                if spec.type in ("type_spec", "type_alias"):
+                    names.add(node_text(spec.child_by_field_name("name")))
+    return names
+
+
 def _not_a_message(struct: Node) -> str | None:
     body = next(
         (c for c in struct.named_children if c.type == "field_declaration_list"), None
@@ -438,7 +573,7 @@ def _resolve_zero_values(read: GoRead) -> list[ir.Decl]:
             if (
                 (decl.name, fld.wire_name) in read.omitempty_values
                 and isinstance(fld.type, ir.Ref)
-                and fld.type.name in structs
+                and (fld.type.name in structs or fld.type.name in read.struct_values)
             ):
                 fld = replace(fld, presence=ir.Presence.WRITTEN_ALWAYS_READ_OPTIONAL)
             if (
