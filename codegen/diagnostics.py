@@ -83,6 +83,12 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
         "spec.toml corrects a fact of a method the source states",
     ),
     "MTH008": (Severity.WARNING, "the spec declares no methods"),
+    "MTH009": (Severity.NOTE, "a method fact inferred, naming its evidence"),
+    "MTH010": (
+        Severity.ERROR,
+        "a request's result or a method's params cannot be found",
+    ),
+    "MTH011": (Severity.ERROR, "a JSON-RPC spec declares no methods"),
     # unions and structs
     "UNI002": (Severity.ERROR, "a tag value is used by two variants"),
     "UNI003": (

@@ -23,9 +23,9 @@ from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.result import FrontendResult
 from codegen.internal_error import report_internal_error
+from codegen.methods.table import apply_method_table
 from codegen.passes import run_passes
 from codegen.spec.config import SpecConfig, load_config
-from codegen.spec.method_table import apply_method_table
 from codegen.spec.samples import EXTRACTED_FILE, load_samples, render_extracted
 from codegen.spec.source import SourceText
 
@@ -140,7 +140,12 @@ def _load_protocol(
     methods = list(result.methods)
     if not result.method_table_applied:
         methods = apply_method_table(
-            methods, result.decls, config.methods, config.roles, diags
+            methods,
+            result.decls,
+            config.methods,
+            config.roles,
+            diags,
+            language=config.language,
         )
     if not methods:
         diags.report(

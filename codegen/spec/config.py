@@ -48,7 +48,15 @@ _SPEC_KEYS = {
     "docs",
     "types",
 }
-_METHOD_KEYS = {"kind", "direction", "params", "params_optional", "result", "docs"}
+_METHOD_KEYS = {
+    "kind",
+    "direction",
+    "params",
+    "params_optional",
+    "result",
+    "docs",
+    "method",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +75,8 @@ class MethodEntry:
     result: tuple[str, ...] | None = None
     docs: str | None = None
     legacy: bool = False
+    # ``method = false``: what the sources evidence as this method is not one.
+    is_method: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -430,6 +440,10 @@ def _method_entries(
                 "CFG002", f"{where}: kind must be 'request' or 'notification'", span
             )
             kind = None
+        is_method = entry.get("method", True)
+        if not isinstance(is_method, bool):
+            diags.report("CFG002", f"{where}: method must be true or false", span)
+            is_method = True
         optional = entry.get("params_optional")
         if optional is not None and not isinstance(optional, bool):
             diags.report(
@@ -447,6 +461,7 @@ def _method_entries(
                 result=_names(entry, "result", where, span, diags),
                 docs=_text(entry.get("docs")),
                 legacy=is_legacy,
+                is_method=is_method,
             )
         )
     return tuple(out)
@@ -455,7 +470,8 @@ def _method_entries(
 def _names(
     entry: dict[str, Any], key: str, where: str, span: Span, diags: Diagnostics
 ) -> tuple[str, ...] | None:
-    """A type name, a list of names (a union), or "" / [] for none."""
+    """A type in the spec's source syntax (``"Entry[] | null"``), a list of them (a
+    union), or "" / [] for none; ``table.py`` reads the texts."""
     if key not in entry:
         return None
     value = entry[key]
@@ -464,7 +480,7 @@ def _names(
     if isinstance(value, list) and all(isinstance(v, str) and v for v in value):
         return tuple(value)
     diags.report(
-        "CFG002", f"{where}: {key} must be a type name or a list of them", span
+        "CFG002", f"{where}: {key} must be a type text or a list of them", span
     )
     return None
 

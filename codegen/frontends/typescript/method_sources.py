@@ -29,9 +29,9 @@ import re
 from dataclasses import dataclass, field
 
 from codegen import ir
+from codegen.diagnostics import Diagnostics, Severity
 from codegen.frontends.typescript.evaluator import Evaluator
 from codegen.frontends.typescript.materialize import pascal
-from codegen.frontends.typescript.methods import Found
 from codegen.frontends.typescript.tstypes import (
     NULL,
     UNDEFINED,
@@ -41,6 +41,8 @@ from codegen.frontends.typescript.tstypes import (
     union_of,
 )
 from codegen.ir.index import Index
+from codegen.methods.evidence import UNSET
+from codegen.methods.evidence import Evidence as Found
 
 _CATEGORIES = ("request", "notification", "result")
 _REGISTRY = re.compile(r"(Map|Registry)$")
@@ -54,22 +56,46 @@ class _RoleUnions:
     member_of: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
 
-def from_messages(decls: list[ir.Decl], roles: tuple[str, str]) -> list[Found]:
+def from_messages(
+    decls: list[ir.Decl], roles: tuple[str, str], diags: Diagnostics | None = None
+) -> list[Found]:
     index = Index(_protocol(decls))
     unions = _role_unions(decls, roles)
-    out: list[Found] = []
-    requests: list[tuple[ir.StructDecl, str]] = []
+    messages: list[tuple[ir.StructDecl, str, dict[str, ir.Field]]] = []
     for decl in decls:
         if not isinstance(decl, ir.StructDecl) or decl.derived_from is not None:
             continue
         fields = {f.wire_name: f for f in index.wire_fields(decl)}
         wire = _literal_string(fields.get("method"), index)
-        if wire is None:
-            continue
+        if wire is not None:
+            messages.append((decl, wire, fields))
+    grouped = _message_unions(decls, {d.name for d, _, _ in messages}, unions)
+    # Once the spec groups its messages in unions, a message in none of them is a type
+    # (a request embedded in a result, an example), not a method sent over JSON-RPC.
+    any_union = bool(unions.member_of) or bool(grouped)
+    sender_known = any(
+        category != "result" for ms in unions.member_of.values() for _, category in ms
+    )
+    out: list[Found] = []
+    requests: list[tuple[ir.StructDecl, str]] = []
+    for decl, wire, fields in messages:
         memberships = unions.member_of.get(decl.name, [])
         categories = {category for _, category in memberships}
-        if not categories and not decl.name.endswith(("Request", "Notification")):
-            continue  # a literal ``method`` alone does not make a message of the protocol
+        group = grouped.get(decl.name)
+        if group is not None:
+            categories.add(group[1])
+        if not categories:
+            if any_union and diags is not None:
+                diags.report(
+                    "MTH009",
+                    f"interface {decl.name} has method {wire!r} but is in no union of "
+                    "requests or notifications: read as a type, not a method",
+                    decl.span,
+                    Severity.NOTE,
+                )
+                continue
+            if not decl.name.endswith(("Request", "Notification")):
+                continue  # a literal ``method`` alone does not make a message
         found = Found(
             wire, f"interface {decl.name}", decl.span, lifecycle=decl.lifecycle
         )
@@ -90,6 +116,14 @@ def from_messages(decls: list[ir.Decl], roles: tuple[str, str]) -> list[Found]:
             found.direction = ir.Direction(
                 senders[0], receiver, both_ways=len(senders) > 1
             )
+        elif group is not None and not sender_known:
+            # No union names a role: one sender, the spec's first role (a note).
+            found.direction = ir.Direction(roles[0], roles[1])
+            found.inferred["direction"] = (
+                f"{roles[0]} → {roles[1]}: {group[0]} names no role and no union of the "
+                f"spec does, so its messages are taken as sent by the first role, "
+                f"{roles[0]}"
+            )
         params = fields.get("params")
         if params is None:
             found.params = None
@@ -99,7 +133,40 @@ def from_messages(decls: list[ir.Decl], roles: tuple[str, str]) -> list[Found]:
         out.append(found)
         if found.kind is ir.MethodKind.REQUEST:
             requests.append((decl, wire))
-    _pair_results(out, requests, decls, unions, roles)
+    _pair_results(out, requests, decls, unions, roles, index)
+    return out
+
+
+def _message_unions(
+    decls: list[ir.Decl], messages: set[str], unions: _RoleUnions
+) -> dict[str, tuple[str, str]]:
+    """Unions of message interfaces that name no role (``type AppRequest = SendRequest |
+    GetRequest``): member → (union, category), the category from the union's name
+    (``...Request(s)``/``...Notification(s)``), else from the members' names."""
+    out: dict[str, tuple[str, str]] = {}
+    role_unions = {name for ms in unions.unions.values() for name in ms}
+    for decl in decls:
+        if decl.derived_from is not None:
+            continue
+        if isinstance(decl, ir.UnionDecl):
+            members = [v.type.name for v in decl.variants if isinstance(v.type, ir.Ref)]
+        elif isinstance(decl, ir.AliasDecl) and isinstance(decl.target, ir.Ref):
+            members = [decl.target.name]  # an alias of one message: a union of one
+        else:
+            continue
+        if not members or any(m not in messages for m in members):
+            continue
+        if decl.name in role_unions:
+            continue
+        base = decl.name.rstrip("s")
+        for member in members:
+            category = None
+            for suffix in ("Request", "Notification"):
+                if base.endswith(suffix) or member.endswith(suffix):
+                    category = suffix.lower()
+                    break
+            if category is not None and member not in unions.member_of:
+                out.setdefault(member, (decl.name, category))
     return out
 
 
@@ -109,6 +176,7 @@ def _pair_results(
     decls: list[ir.Decl],
     unions: _RoleUnions,
     roles: tuple[str, str],
+    index: Index,
 ) -> None:
     by_name = {decl.name: decl for decl in decls}
     stems = {_stem(decl.name) for decl, _ in requests}
@@ -140,6 +208,26 @@ def _pair_results(
                 target = by_name[unpaired[0]]
                 item.result = ir.Ref(target.name, target.span)
                 break
+        if item.result is UNSET:
+            _from_envelope(item, stem, by_name, index)
+
+
+def _from_envelope(
+    item: Found, stem: str, by_name: dict[str, ir.Decl], index: Index
+) -> None:
+    """``interface SendSuccessResponse { result: Job | Reply }`` (or ``SendResponse``): the
+    ``result`` field of the request's response envelope is its result."""
+    for suffix in ("SuccessResponse", "Response"):
+        envelope = by_name.get(stem + suffix)
+        if not isinstance(envelope, ir.StructDecl):
+            continue
+        fields = {f.wire_name: f for f in index.wire_fields(envelope)}
+        result = fields.get("result")
+        if result is None:
+            continue
+        item.result = result.type
+        item.where = f"{item.where} (result: {envelope.name}.result)"
+        return
 
 
 def _stem(name: str) -> str:
@@ -248,6 +336,7 @@ def from_registries(
             )
             found.direction = ir.Direction(sender or roles[0], receiver)
             found.direction_guessed = sender is None
+            found.direction_partial = sender is not None
             params = parts["params"]
             found.params, optional = _method_part(
                 evaluator,

@@ -16,6 +16,7 @@ spec.toml's ``[methods]`` gives it; an example that is not valid JSON is kept wi
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 
@@ -25,6 +26,8 @@ from codegen.frontends.typescript.jsdoc import JsDoc, Tag, lifecycle_of
 from codegen.frontends.typescript.jsonc_examples import split_examples
 from codegen.frontends.typescript.materialize import pascal
 from codegen.frontends.typescript.symbols import MethodComment
+from codegen.methods.evidence import Evidence as Found
+from codegen.methods.resolver import resolve
 from codegen.spec.source import SourceText
 
 _ARROWS = ("↔", "<->", "→", "->")
@@ -33,26 +36,6 @@ _CODE_PATTERNS = (
     re.compile(r"`(?P<name>[A-Za-z]\w*)`\s*\(`(?P<code>-?\d+)`\)"),
     re.compile(r"`(?P<name>[A-Za-z]\w*)`\s*`(?P<code>-?\d+)`"),
 )
-_UNSET = object()
-
-
-@dataclass
-class Found:
-    """What one declaration says about a method; ``None`` where it says nothing.
-    ``params``/``result`` are ``_UNSET`` when not given, ``None`` for "none"."""
-
-    wire: str
-    where: str  # for messages: "@method tag", "CommandMap", "interface CallToolRequest"
-    span: ir.Span
-    kind: ir.MethodKind | None = None
-    direction: ir.Direction | None = None
-    direction_guessed: bool = False  # a registry without a role in its name
-    params: object = _UNSET
-    params_optional: bool = False
-    result: object = _UNSET
-    errors: tuple[ir.ErrorCode, ...] = ()
-    lifecycle: ir.Lifecycle = ir.NO_LIFECYCLE
-    examples: list[ir.Example] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------------- JSDoc tags
@@ -104,7 +87,9 @@ def from_jsdoc(
             _tag_span(source, direction_tag),
         )
         return None
-    found = Found(wire, "its @method tag", span, kinds[kind_text], direction)
+    found = Found(
+        wire, "its @method tag", span, kinds[kind_text], direction, exclusive=True
+    )
     params, result = _pair(wire, comment.attached, decls)
     if params is not None:
         found.params = ir.Ref(params.name, params.span)
@@ -113,7 +98,21 @@ def from_jsdoc(
     found.errors = _errors(doc, [d for d in (params, result) if d is not None])
     found.lifecycle = lifecycle_of(doc)
     found.examples = _examples(wire, doc, source, diags)
+    if result is None:
+        found.answers_nothing = any(_answers_null(e) for e in found.examples)
     return found
+
+
+def _answers_null(example: ir.Example) -> bool:
+    """An ``@example`` success response ``{"id": 2, "result": null}``: the source says
+    the request answers nothing."""
+    if example.skipped_reason is not None:
+        return False
+    try:
+        value = json.loads(example.json_text)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and "result" in value and value["result"] is None
 
 
 def _pair(
@@ -228,6 +227,7 @@ class Table:
     methods: list[ir.Method]
     examples: list[ir.Example]
     unknown: dict[str, set[str]]  # wire name → facts no source gave
+    provenance: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 def merge(
@@ -236,179 +236,10 @@ def merge(
     supplied: dict[str, set[str]],
     diags: Diagnostics,
 ) -> Table:
-    """One method per wire name from every source's facts; ``supplied``: the facts
-    spec.toml's ``[methods]`` gives per wire name (so a missing one is no error)."""
-    groups: dict[str, list[Found]] = {}
-    for item in found:
-        groups.setdefault(item.wire, []).append(item)
-    table = Table([], [], {})
-    for wire, items in groups.items():
-        method, unknown = _merge_one(
-            wire, items, roles, supplied.get(wire, set()), diags
-        )
-        if method is None:
-            continue
-        table.methods.append(method)
-        if unknown:
-            table.unknown[wire] = unknown
-        for item in items:
-            table.examples.extend(item.examples)
-    return table
-
-
-def _merge_one(
-    wire: str,
-    items: list[Found],
-    roles: tuple[str, str],
-    supplied: set[str],
-    diags: Diagnostics,
-) -> tuple[ir.Method | None, set[str]]:
-    first = items[0]
-    unknown: set[str] = set()
-    tags = [i for i in items if i.where == "its @method tag"]
-    for extra in tags[1:]:
-        diags.report(
-            "MTH002",
-            f"method {wire} is declared twice (first at {tags[0].span})",
-            extra.span,
-        )
-    agreed = _agree(
-        wire, "kind", [(i.kind, i) for i in items if i.kind is not None], diags
+    """One method per wire name from every source's facts (the shared resolver);
+    ``supplied``: the facts spec.toml's ``[methods]`` gives per wire name (so a missing
+    one is no error)."""
+    resolved = resolve(found, roles, supplied, diags)
+    return Table(
+        resolved.methods, resolved.examples, resolved.unknown, resolved.provenance
     )
-    kind = agreed if isinstance(agreed, ir.MethodKind) else None
-    if kind is None:
-        kind = (
-            ir.MethodKind.REQUEST
-            if any(i.result is not _UNSET for i in items)
-            else None
-        )
-    if kind is None:
-        if "kind" not in supplied:
-            diags.report(
-                "MTH006",
-                f"the kind of {wire} (request or notification) is not in the source; "
-                f'add [methods."{wire}"] kind = "request" (or "notification") to spec.toml',
-                first.span,
-            )
-        kind, unknown = ir.MethodKind.REQUEST, unknown | {"kind"}
-    direction = _merged_direction(wire, items, diags)
-    if direction is None:
-        if "direction" not in supplied:
-            diags.report(
-                "MTH006",
-                f"the direction of {wire} is not in the source; add "
-                f'[methods."{wire}"] direction = "{roles[0]} → {roles[1]}" (or another) '
-                "to spec.toml",
-                first.span,
-            )
-        direction, unknown = ir.Direction(roles[0], roles[1]), unknown | {"direction"}
-    params = _agree(
-        wire, "params", [(i.params, i) for i in items if i.params is not _UNSET], diags
-    )
-    has_params = any(i.params is not _UNSET for i in items)
-    if not has_params:
-        unknown.add("params")
-        if "params" not in supplied:
-            stem = pascal(wire)
-            diags.report(
-                "MTH003",
-                f"method {wire} has no {stem}Params declaration; it sends no params",
-                first.span,
-            )
-    result = _agree(
-        wire, "result", [(i.result, i) for i in items if i.result is not _UNSET], diags
-    )
-    if kind is ir.MethodKind.NOTIFICATION:
-        if result is not None:
-            diags.report(
-                "MTH003",
-                f"notification {wire} cannot have a result ({_name(result)} ignored)",
-                first.span,
-            )
-        result = None
-    elif not any(i.result is not _UNSET for i in items):
-        unknown.add("result")
-    lifecycle = next((i.lifecycle for i in items if i.lifecycle.docs), first.lifecycle)
-    errors = tuple(e for i in items for e in i.errors)
-    return (
-        ir.Method(
-            wire_name=wire,
-            kind=kind,
-            direction=direction,
-            params=(
-                params
-                if isinstance(params, (ir.Ref, ir.InlineUnion, ir.AnyJson))
-                else None
-            ),
-            result=(
-                result
-                if isinstance(result, (ir.Ref, ir.InlineUnion, ir.AnyJson))
-                else None
-            ),
-            errors=tuple(dict.fromkeys(errors)),
-            lifecycle=lifecycle,
-            span=(tags[0] if tags else first).span,
-            params_optional=any(i.params_optional for i in items),
-        ),
-        unknown,
-    )
-
-
-def _merged_direction(
-    wire: str, items: list[Found], diags: Diagnostics
-) -> ir.Direction | None:
-    stated = [i for i in items if i.direction is not None and not i.direction_guessed]
-    if stated:
-        agreed = _agree(wire, "direction", [(i.direction, i) for i in stated], diags)
-        return agreed if isinstance(agreed, ir.Direction) else None
-    # Registries: the sender of each (a method in a client map and a server map goes both
-    # ways).
-    guessed = [i.direction for i in items if i.direction is not None]
-    if not guessed:
-        return None
-    senders = {d.sender for d in guessed}
-    first = guessed[0]
-    if len(senders) > 1 or any(d.both_ways for d in guessed):
-        return ir.Direction(first.sender, first.receiver, both_ways=True)
-    return first
-
-
-def _agree(
-    wire: str, what: str, values: list[tuple[object, Found]], diags: Diagnostics
-) -> object:
-    if not values:
-        return None
-    chosen, source = values[0]
-    for value, other in values[1:]:
-        if value != chosen and not _both_ways_covers(value, chosen):
-            diags.report(
-                "MTH006",
-                f"{wire}: {source.where} gives {what} {_name(chosen)}, {other.where} gives "
-                f"{_name(value)}",
-                other.span,
-            )
-    return chosen
-
-
-def _both_ways_covers(value: object, chosen: object) -> bool:
-    """A two-way direction agrees with each one-way direction between the same roles."""
-    if isinstance(value, ir.Direction) and isinstance(chosen, ir.Direction):
-        roles = {value.sender, value.receiver}
-        return roles == {chosen.sender, chosen.receiver} and (
-            value.both_ways or chosen.both_ways
-        )
-    return False
-
-
-def _name(value: object) -> str:
-    if isinstance(value, ir.Ref):
-        return value.name
-    if isinstance(value, ir.Direction):
-        return value.arrow()
-    if isinstance(value, ir.MethodKind):
-        return value.value
-    if isinstance(value, ir.InlineUnion):
-        return " | ".join(_name(m) for m in value.members)
-    if value is None:
-        return "none"
-    return type(value).__name__

@@ -25,15 +25,15 @@ from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.result import FrontendResult
 from codegen.frontends.common.syntax import report_syntax_errors
-from codegen.frontends.typescript import method_sources, methods
+from codegen.frontends.typescript import method_namespaces, method_sources, methods
 from codegen.frontends.typescript.evaluator import Evaluator
 from codegen.frontends.typescript.jsdoc import lifecycle_of
 from codegen.frontends.typescript.state import Group, Problem
 from codegen.frontends.typescript.symbols import SymbolTable, collect
 from codegen.frontends.typescript.tstypes import Leaf, literal_value
 from codegen.ir.index import walk_expr
+from codegen.methods.table import apply_method_table
 from codegen.spec.config import MethodEntry, SpecConfig
-from codegen.spec.method_table import apply_method_table
 from codegen.spec.source import SourceText
 
 _LANGUAGE = Language(tree_sitter_typescript.language_typescript())
@@ -138,7 +138,8 @@ def read_typescript(
         for comment in table.method_comments
         if (item := methods.from_jsdoc(comment, by_name, roles, diags)) is not None
     ]
-    found.extend(method_sources.from_messages(decls, roles))
+    found.extend(method_sources.from_messages(decls, roles, diags))
+    found.extend(method_namespaces.from_namespaces(files, evaluator, roles, diags))
     found.extend(method_sources.from_registries(evaluator, registries, roles))
     evaluator.stack.pop()
     supplied = {
@@ -176,6 +177,8 @@ def method_table_facts(entry: MethodEntry) -> list[str]:
     for key in ("kind", "direction", "params", "result", "params_optional"):
         if getattr(entry, key) is not None:
             facts.append(key)
+    if not entry.is_method:
+        facts.append("method")
     return facts
 
 
