@@ -123,6 +123,11 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
         Severity.WARNING,
         "a Go type's wire form is set by marshaler methods the frontend cannot read",
     ),
+    # prose (the prose frontend)
+    "PRS001": (
+        Severity.NOTE,
+        "a TypeScript fence is an example or a fragment, not declarations: skipped",
+    ),
     # enums
     "ENU001": (Severity.WARNING, "two members of an enum have the same value"),
     # examples

@@ -53,6 +53,7 @@ _MODEL_HELPERS = (
     "_on_error",
     "_read_or_default",
     "_omitted",
+    "_NULL_READS_DEFAULT",
     "_NUMBER",
     "_ANY_JSON",
 )
@@ -89,6 +90,9 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
             "_left_out_when(" in f.value for d in decls for f in d.fields
         ),
         "equals": any("_equals(" in f.value for d in decls for f in d.fields),
+        "null_reads_default": any(
+            "_NULL_READS_DEFAULT" in f.statement for d in decls for f in d.fields
+        ),
     }
     models_py = render_with_imports("python/models.py.j2", models_ctx, ())
     defined = {d.name for d in decls} | set(_MODEL_HELPERS)

@@ -44,6 +44,7 @@ from codegen.frontends.go.marshalers import (
 from codegen.frontends.go.methods import GoConst, build_methods
 from codegen.frontends.go.page import GoPage, read_page
 from codegen.frontends.go.type_exprs import (
+    INTEGER_TYPES,
     JsonTag,
     TypeConverter,
     allowed_values,
@@ -51,11 +52,13 @@ from codegen.frontends.go.type_exprs import (
     parse_tag,
     zero_of,
 )
+from codegen.ir.index import walk_expr
 from codegen.spec.config import SpecConfig
 from codegen.spec.source import SourceText
 
 _LANGUAGE = Language(tree_sitter_go.language())
-_HIDDEN_FIELDS = "contains filtered or unexported fields"
+# pkg.go.dev prints the first, ``go doc`` the second, where a struct has unexported fields.
+_HIDDEN_MARKERS = ("contains filtered or unexported fields", "Has unexported fields.")
 _SINCE = re.compile(r"\badded in (v[\w.+-]+)")
 
 
@@ -85,6 +88,11 @@ class GoRead:
     methods: Methods = field(default_factory=Methods)
     struct_values: set[str] = field(default_factory=set)
     declared: set[str] = field(default_factory=set)
+    # named types encoding/json writes as a JSON object key: string and integer kinds,
+    # and types with MarshalText
+    string_keys: set[str] = field(default_factory=set)
+    # types whose wire form marshaler methods or [go.wrappers] set
+    custom: set[str] = field(default_factory=set)
 
 
 def read_spec(
@@ -152,6 +160,7 @@ def read_go(
     read = GoRead()
     table = table or GoTable()
     parsed: list[tuple[GoPage, Node]] = []
+    basics: dict[str, str] = {}  # named type → the type it is declared with
     for source in sources:
         page = read_page(source, diags)
         read.pages.append(page)
@@ -165,6 +174,8 @@ def read_go(
             [(b.name, b.first_row) for b in page.funcs()], source, read.methods
         )
         read.declared.update(_declared_names(root))
+        basics.update(_named_basics(root))
+    read.string_keys = _key_kinds(basics, read.methods)
     for name in sorted(set(table.wrappers) - read.declared):
         diags.report(
             "CFG002",
@@ -174,10 +185,14 @@ def read_go(
     for page, root in parsed:
         _FileReader(page, diags, read, extra_keys, table).walk(root)
     report_duplicates(read.decls, diags)
+    # Unexported constants are never on the wire (their values were kept for the
+    # constants declared after them).
+    read.consts = [c for c in read.consts if _exported(c.name)]
     read.decls, read.consts = typed_enums(
         read.decls, read.consts, read.enum_bases, diags
     )
     read.decls = _resolve_zero_values(read)
+    read.decls = _unexported_out(read, diags)
     return read
 
 
@@ -239,7 +254,7 @@ class _FileReader:
             if reason is not None:
                 self.exclude(name, reason, span)
                 return
-            converter = TypeConverter(self.source, self.diags, self.lifted_struct)
+            converter = self.converter(self.source)
             decl = self.struct(type_node, name, name, converter)
             decl = replace(
                 decl, lifecycle=lifecycle, span=span, derived_from=None, exported=True
@@ -256,7 +271,7 @@ class _FileReader:
                     name, f"a {what} type is behaviour, not data on the wire", span
                 )
                 return
-        converter = TypeConverter(self.source, self.diags, self.lifted_struct)
+        converter = self.converter(self.source)
         converted = converter.convert(type_node, name, name)
         self.read.decls.extend(converter.lifted)
         self.read.named_zero[name] = converted.zero_json or "null"
@@ -270,6 +285,14 @@ class _FileReader:
             self.read.enum_bases[name] = base
         self.read.decls.append(
             ir.AliasDecl(name, converted.expr, kind, lifecycle=lifecycle, span=span)
+        )
+
+    def converter(self, source: SourceText) -> TypeConverter:
+        return TypeConverter(
+            source,
+            self.diags,
+            self.lifted_struct,
+            string_keys=self.read.string_keys,
         )
 
     def custom_pointer(self, type_node: Node) -> bool:
@@ -290,7 +313,7 @@ class _FileReader:
         """A type whose marshalers (or ``[go.wrappers]``) set its wire form."""
 
         def convert(node: Node, source: SourceText) -> ir.TypeExpr:
-            converter = TypeConverter(source, self.diags, self.lifted_struct)
+            converter = self.converter(source)
             expr = converter.convert(node, name + "Member", name).expr
             self.read.decls.extend(converter.lifted)
             return expr
@@ -312,6 +335,7 @@ class _FileReader:
                 name, ir.AnyJson(), ir.AliasKind.NEWTYPE, lifecycle=lifecycle, span=span
             )
         )
+        self.read.custom.add(name)
         if type_node.type == "struct_type":
             self.read.struct_values.add(name)
         string = isinstance(decl, ir.AliasDecl) and decl.target == ir.Primitive(
@@ -330,7 +354,7 @@ class _FileReader:
         )
 
     def lifted_struct(self, node: Node, name: str, path: str) -> ir.StructDecl:
-        converter = TypeConverter(self.source, self.diags, self.lifted_struct)
+        converter = self.converter(self.source)
         decl = self.struct(node, name, path, converter)
         self.read.decls.extend(converter.lifted)
         return decl
@@ -516,6 +540,39 @@ class _FileReader:
             group.iota += 1
 
 
+def _named_basics(root: Node) -> dict[str, str]:
+    """``type K string`` / ``type K = other``: each named type's declared type name."""
+    out: dict[str, str] = {}
+    for node in root.named_children:
+        if node.type != "type_declaration":
+            continue
+        for spec in node.named_children:
+            kind = spec.child_by_field_name("type")
+            if (
+                spec.type in ("type_spec", "type_alias")
+                and kind is not None
+                and kind.type == "type_identifier"
+            ):
+                out[node_text(spec.child_by_field_name("name"))] = node_text(kind)
+    return out
+
+
+def _key_kinds(basics: dict[str, str], methods: Methods) -> set[str]:
+    """Named types whose kind is string or an integer (through chains of named types),
+    or that have MarshalText: encoding/json writes them as object keys."""
+    out: set[str] = set()
+    for name in basics:
+        seen: set[str] = set()
+        current = name
+        while current in basics and current not in seen:
+            seen.add(current)
+            current = basics[current]
+        if current == "string" or current in INTEGER_TYPES:
+            out.add(name)
+    out.update(n for n, found in methods.by_type.items() if "MarshalText" in found)
+    return out
+
+
 def _declared_names(root: Node) -> set[str]:
     names: set[str] = set()
     for node in root.named_children:
@@ -534,10 +591,14 @@ def _not_a_message(struct: Node) -> str | None:
         return None
     members = body.named_children
     declarations = [m for m in members if m.type == "field_declaration"]
-    hidden = any(
-        m.type == "comment" and _HIDDEN_FIELDS in node_text(m) for m in members
-    )
+    hidden = any(m.type == "comment" and _hidden(node_text(m)) for m in members)
     if hidden and not declarations:
+        return "a handle whose fields are all unexported (it carries process state)"
+    named = [m.children_by_field_name("name") for m in declarations]
+    if declarations and all(
+        names and not any(_exported(node_text(n)) for n in names) for names in named
+    ):
+        # encoding/json writes none of them: not a message but process state.
         return "a handle whose fields are all unexported (it carries process state)"
     tags = [parse_tag(_tag_text(m.child_by_field_name("tag"))) for m in declarations]
     if (
@@ -582,9 +643,27 @@ def _resolve_zero_values(read: GoRead) -> list[ir.Decl]:
             ):
                 zero = zero_of(fld.type, structs, read.named_zero)
                 fld = replace(fld, default_json=zero)
+            if _null_is_no_value(fld, read):
+                fld = replace(fld, omitted_value="null")
             fields.append(fld)
         out.append(replace(decl, fields=tuple(fields)))
     return out
+
+
+def _null_is_no_value(fld: ir.Field, read: GoRead) -> bool:
+    """encoding/json reads ``null`` into a string, number, bool, struct or array as a
+    no-op (the zero value stays), and into a pointer, slice or map that its writer leaves
+    out (omitempty) as nil, which is left out: either way the writer never writes null
+    there, and a reader takes it as an absent key.  Not where null is a value: a nullable
+    field, any JSON, a named type whose zero is null (a slice, map or interface type, or
+    a type whose UnmarshalJSON is called with the null)."""
+    if fld.nullable or fld.flatten or isinstance(fld.type, ir.AnyJson):
+        return False
+    if isinstance(fld.type, ir.Ref):
+        name = fld.type.name
+        if read.named_zero.get(name) == "null" or name in read.custom:
+            return False
+    return not isinstance(fld.type, ir.InlineUnion)
 
 
 def _tag_text(node: Node | None) -> str:
@@ -630,12 +709,68 @@ def _leading_comments_of(siblings: list[Node], index: int) -> str:
             break
         if position > 0 and siblings[position - 1].end_point[0] == node.start_point[0]:
             break  # a trailing comment of the previous node
-        if _HIDDEN_FIELDS in node_text(node):
+        if _hidden(node_text(node)):
             break
         lines.insert(0, _comment_text(node))
         row = node.start_point[0]
         position -= 1
     return "\n".join(lines)
+
+
+def _hidden(comment: str) -> bool:
+    return any(marker in comment for marker in _HIDDEN_MARKERS)
+
+
+def _exported(name: str) -> bool:
+    """Go's rule: an identifier is exported when its first letter is upper case."""
+    return name[:1].isupper()
+
+
+def _unexported_out(read: GoRead, diags: Diagnostics) -> list[ir.Decl]:
+    """Unexported types never reach the IR, unless an exported type's wire form uses
+    them (an embedded struct promotes its fields; a field's type): those stay, not
+    exported from the bindings.  Roots are the exported and lifted declarations."""
+    by_name = {d.name: d for d in read.decls}
+    stack = [
+        d.name for d in read.decls if _exported(d.name) and d.name not in read.excluded
+    ]
+    reached: set[str] = set()
+    while stack:
+        name = stack.pop()
+        if name in reached or name not in by_name:
+            continue
+        reached.add(name)
+        stack.extend(_refs(by_name[name]))
+    out: list[ir.Decl] = []
+    for decl in read.decls:
+        if _exported(decl.name):
+            out.append(decl)
+        elif decl.name in reached:
+            out.append(replace(decl, exported=False))
+        else:
+            diags.report(
+                "SYN005",
+                f"{decl.name} is not part of the wire protocol: an unexported type no "
+                "exported type uses; excluded",
+                decl.span,
+            )
+    return out
+
+
+def _refs(decl: ir.Decl) -> list[str]:
+    exprs: list[ir.TypeExpr] = []
+    if isinstance(decl, ir.StructDecl):
+        exprs.extend(f.type for f in decl.fields)
+    elif isinstance(decl, ir.UnionDecl):
+        exprs.extend(v.type for v in decl.variants if v.type is not None)
+    elif isinstance(decl, ir.AliasDecl):
+        exprs.append(decl.target)
+    return [
+        node.name
+        for expr in exprs
+        for node in walk_expr(expr)
+        if isinstance(node, ir.Ref)
+    ]
 
 
 def _pascal(name: str) -> str:

@@ -9,7 +9,7 @@ SPEC_ID = "piglet"
 SPEC_VERSION = "5"
 PACKAGE = "piglet_protocol"
 GENERATOR = "codegen 0.1.0"
-IR_SHA256 = "0e8ddaba086958645455585bb2ba0f2dccefe6f00c127faf8fb11e7922b0118d"
+IR_SHA256 = "64733ea492926fc694861c5f36a5a3b0b646fc2030ef6d99c1ed365498fb252d"
 SOURCES: tuple[tuple[str, str], ...] = (
     (
         "specs/piglet/external.godoc.txt",
@@ -22,7 +22,7 @@ FILES: dict[str, str] = {
     "client.py": "dbf851c26664e17b1fda02347fa57331da590ccefd5dc699a3aa97bb5959caec",
     "errors.py": "416459787c414edfce16254e123f22d11a2a25d1dee78777d96b02b3c803cae5",
     "methods.py": "019392d7dc04e7a4f0fb8471d675f3d0650ada44db48352d6690e27c625c8466",
-    "models.py": "dae2ddd23dfc0155c1dc57a2e0763b2c04944320e3f4dbb708d06c81432ee12d",
+    "models.py": "90ddcafb1b1e936ac744bef32042b673eb2ddb21e24c55225ffd4ce4725e9d61",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "458c0a1e268789af24a0d87d1e63ec75c95e69b1df5ebb8e5ec3eb264f0f7cce",
     "stub_data.py": "e9cc59fa5d11b2d802d6d8c12893d27e0f57f7227a11004e28aaf65b194113d3",
