@@ -23,6 +23,7 @@ from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.result import FrontendResult
 from codegen.internal_error import report_internal_error
+from codegen.methods.report import no_methods_error
 from codegen.methods.table import apply_method_table
 from codegen.passes import run_passes
 from codegen.spec.config import SpecConfig, load_config
@@ -64,6 +65,8 @@ class SpecOutcome:
     config: SpecConfig | None
     protocol: ir.Protocol | None
     diags: Diagnostics = field(default_factory=Diagnostics)
+    # wire name → fact → where the method evidence stated it (``codegen check --methods``)
+    provenance: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def ok(self, strict: bool = False) -> bool:
         return self.protocol is not None and not self.diags.has_errors(strict)
@@ -146,8 +149,12 @@ def _load_protocol(
             config.roles,
             diags,
             language=config.language,
+            provenance=result.provenance,
         )
-    if not methods:
+    reported = False
+    if not methods and config.transport_kind == "jsonrpc-2.0":
+        reported = no_methods_error(sources, config.roles, diags)
+    if not methods and not reported:
         diags.report(
             "MTH008",
             "the spec declares no methods: the bindings have no METHODS and the stub "
@@ -182,7 +189,7 @@ def _load_protocol(
         report_internal_error(diags, error, "the IR passes", span)
         return SpecOutcome(spec_dir, config, None, diags)
     diags.extend(pass_diags)
-    return SpecOutcome(spec_dir, config, protocol, diags)
+    return SpecOutcome(spec_dir, config, protocol, diags, dict(result.provenance))
 
 
 @dataclass(frozen=True)

@@ -196,11 +196,18 @@ def check(
     config: ConfigOpt = None,
     quiet: QuietOpt = False,
     verbose: VerboseOpt = False,
+    methods: Annotated[
+        bool,
+        typer.Option(
+            "--methods",
+            help="Also print each spec's method table with the evidence of each fact.",
+        ),
+    ] = False,
 ) -> None:
     """Read the specs and report every diagnostic (notes too) without generating."""
     out = Output(quiet, verbose)
     request = generating.Request(Path.cwd(), config, tuple(specs or ()), strict=strict)
-    raise typer.Exit(generating.check(request, out))
+    raise typer.Exit(generating.check(request, out, methods))
 
 
 @ir_app.command("dump", cls=Command)

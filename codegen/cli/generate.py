@@ -83,8 +83,9 @@ def _shown(outcome: Any, project: Project, quiet: bool, notes: bool) -> tuple[st
     return render_all(shown, root, strict), hidden
 
 
-def check(request: Request, out: Output) -> int:
-    """``codegen check``: diagnostics only."""
+def check(request: Request, out: Output, methods: bool = False) -> int:
+    """``codegen check``: diagnostics only; with ``methods``, each spec's method table
+    and the evidence of each fact too (``codegen.methods.report``)."""
     try:
         project = request.project()
         dirs = project.resolve(request.cwd, list(request.specs))
@@ -93,6 +94,14 @@ def check(request: Request, out: Output) -> int:
         return EXIT_USAGE
     outcomes = [project.load(spec_dir) for spec_dir in dirs]
     report(outcomes, project, out, notes=not out.quiet)
+    if methods:
+        from codegen.methods.report import method_table_text
+
+        for outcome in outcomes:
+            if outcome.protocol is not None:
+                sys.stdout.write(
+                    method_table_text(outcome.protocol, outcome.provenance, True)
+                )
     failed = [o for o in outcomes if not o.ok(project.strict_for(o.spec_dir))]
     if failed:
         return EXIT_FINDINGS

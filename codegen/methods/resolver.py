@@ -74,6 +74,7 @@ def resolve(
             continue
         one = _One(wire, items, roles, given, diags, params_missing)
         method = one.build()
+        one.unknown.update(fact for item in items for fact in item.weak)
         out.methods.append(method)
         if one.unknown:
             out.unknown[wire] = one.unknown
@@ -249,6 +250,9 @@ class _One:
     def agree(self, what: str, values: Sequence[tuple[object, Evidence]]) -> object:
         if not values:
             return None
+        # A rule of thumb (``weak``) gives way to any evidence that states the fact.
+        strong = [(v, i) for v, i in values if what not in i.weak]
+        values = strong or values
         chosen, source = values[0]
         self.provenance[what] = where_of(source)
         for value, other in values[1:]:
@@ -301,3 +305,31 @@ def type_text(value: object) -> str:
     if isinstance(value, ir.AnyJson):
         return "any"
     return type(value).__name__
+
+
+def resolve_with(
+    methods: list[ir.Method],
+    evidence: list[Evidence],
+    roles: tuple[str, str],
+    diags: Diagnostics,
+    where: str = "the method table read before",
+) -> list[ir.Method]:
+    """Methods a frontend built by its own rules, resolved together with more evidence:
+    each method's facts count as stated, so a contradiction names both places."""
+    stated = [
+        Evidence(
+            m.wire_name,
+            where,
+            m.span,
+            kind=m.kind,
+            direction=m.direction,
+            params=m.params,
+            params_optional=m.params_optional,
+            result=m.result if m.kind is ir.MethodKind.REQUEST else UNSET,
+            errors=m.errors,
+            lifecycle=m.lifecycle,
+            answers_nothing=m.result is None,
+        )
+        for m in methods
+    ]
+    return resolve(stated + evidence, roles, {}, diags).methods

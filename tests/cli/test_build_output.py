@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 from codegen.writer import apply_plan, diff_plan
@@ -36,6 +37,14 @@ def test_building_in_place_leaves_check_clean_and_git_quiet(tmp_path: Path) -> N
         check=False,
     )
     assert built.returncode == 0, built.stderr
+    # the wheel carries the runtime subpackage (setuptools installs only listed packages)
+    (wheel,) = (tmp_path / "dist").glob("*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+    assert {
+        "piglet_protocol/_rpc/__init__.py",
+        "piglet_protocol/_rpc/connection.py",
+    } <= names
     leftovers = {"build", "piglet_protocol.egg-info"}
     assert leftovers <= {p.name for p in package.iterdir()}
     (package / "dist").mkdir()

@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic_core import from_json
 
-from codegen.runtime import jsonrpc as rpc
+import codegen.runtime as rpc
+from codegen.runtime import codec
 
 
 def _same(left: Any, right: Any) -> bool:
@@ -40,7 +41,7 @@ def _outcome(read: Any, data: str | bytes) -> tuple[str, Any]:
 
 
 def _agrees(data: str | bytes) -> None:
-    fast, standard = _outcome(rpc.loads, data), _outcome(rpc._standard_loads, data)
+    fast, standard = _outcome(rpc.loads, data), _outcome(codec._standard_loads, data)
     assert fast[0] == standard[0], (data[:80], fast, standard)
     if fast[0] == "value":
         assert _same(fast[1], standard[1]), data[:80]

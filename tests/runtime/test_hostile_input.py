@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
-from codegen.runtime import jsonrpc as rpc
+import codegen.runtime as rpc
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
-"""The JSON-RPC runtime (``codegen/runtime/jsonrpc.py``) tested as the Python it is, with a
-small registry of its own; the generated packages carry it verbatim (tests/server drives
-those copies over real transports)."""
+"""The JSON-RPC runtime (the package ``codegen/runtime/``) tested as the Python it is,
+with a small registry of its own; the generated packages carry it verbatim (tests/server
+drives those copies over real transports)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
-from codegen.runtime import jsonrpc as rpc
+import codegen.runtime as rpc
+from codegen.runtime import command
 
 
 class Add(BaseModel):
@@ -168,19 +169,19 @@ def test_http_envelopes() -> None:
 
 
 def test_without_a_registry_the_package_one_is_looked_up() -> None:
-    # codegen.runtime has no ``methods`` module: the lookup says what to do.
+    # codegen (the parent of codegen.runtime) has no ``methods``: the lookup says so.
     with pytest.raises(LookupError, match="pass methods="):
         rpc.Dispatcher(HANDLERS, LOG)
     assert rpc.Dispatcher(HANDLERS, LOG, METHODS).methods is METHODS
 
 
 def test_stub_failures_name_known_methods_only() -> None:
-    failures = rpc._parse_failures(["add=-32001"], {-32001: "Negative"}, METHODS)
+    failures = command._parse_failures(["add=-32001"], {-32001: "Negative"}, METHODS)
     assert failures["add"].to_json() == {"code": -32001, "message": "Negative"}
     with pytest.raises(ValueError, match="unknown method 'sub'"):
-        rpc._parse_failures(["sub=-32001"], {}, METHODS)
+        command._parse_failures(["sub=-32001"], {}, METHODS)
     with pytest.raises(ValueError, match="not an integer error code"):
-        rpc._parse_failures(["add=x"], {}, METHODS)
+        command._parse_failures(["add=x"], {}, METHODS)
 
 
 # ---------------------------------------------------------------- connections

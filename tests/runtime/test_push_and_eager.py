@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from codegen.runtime import jsonrpc as rpc
+import codegen.runtime as rpc
 from tests.runtime.test_jsonrpc import HANDLERS, LOG, METHODS, request
 
 # ---------------------------------------------------------------------- TaskStarter

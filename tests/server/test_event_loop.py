@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.runtime import jsonrpc as rpc
+import codegen.runtime as rpc
 from tests.server.support import Generated, RawStdio, with_transport
 from tests.server.test_errors import _valid_request
 

@@ -26,7 +26,8 @@ from mcp_protocol import models as mcp
 from openctx_protocol.client import OpenctxClient
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from codegen.runtime import jsonrpc
+import codegen.runtime as jsonrpc
+from codegen.runtime import requirement
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGES = (acp_protocol, ahp_protocol, mcp_protocol, openctx_protocol, piglet_protocol)
@@ -169,12 +170,12 @@ def test_rpc_error_text_includes_data() -> None:
 @pytest.mark.parametrize("version", ["2.13.4", "2.0", "1.10.21", "3.0.0"])
 def test_an_unfit_pydantic_is_named(version: str) -> None:
     with pytest.raises(ImportError, match=r"needs pydantic>=2\.14,<3, found pydantic"):
-        jsonrpc._check_pydantic(version)
+        requirement._check_pydantic(version)
 
 
 @pytest.mark.parametrize("version", ["2.14.0", "2.14.0b1", "2.15.1", "2.99"])
 def test_a_fit_pydantic_passes(version: str) -> None:
-    jsonrpc._check_pydantic(version)
+    requirement._check_pydantic(version)
 
 
 def test_every_generated_pyproject_and_readme_states_the_floor() -> None:

@@ -2,9 +2,9 @@
 
 Phase: backend (after the passes).
 Inputs: a normalized ``ir.Protocol`` and the Python package name.
-Outputs: ``python/<pkg>/{__init__,models,methods,errors,_rpc}.py`` and ``py.typed`` (relative
-to ``generated/<id>/``); ``_rpc`` is the runtime ``codegen/runtime/jsonrpc.py`` copied
-verbatim under the generated header.  The sibling modules compute a small view-model (names,
+Outputs: ``python/<pkg>/{__init__,models,methods,errors}.py``, ``py.typed`` and the
+subpackage ``_rpc/`` (relative to ``generated/<id>/``); ``_rpc`` is the runtime package
+``codegen/runtime/``, each module copied verbatim under the generated header.  The sibling modules compute a small view-model (names,
 annotations as strings, docstring blocks); ``templates/python/*.j2`` lay it out;
 ``ruff format`` is the safety net for long lines.
 Guarantees: byte-identical output for the same IR (spec order or sorted order
@@ -139,9 +139,12 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
         ),
     )
     root = f"python/{package}"
-    return {
-        # The runtime is linted and tested as codegen's own module: copied, not formatted.
-        f"{root}/_rpc.py": f"{header}\n{runtime_source()}",
+    # The runtime is linted and tested as codegen's own package: copied, not formatted.
+    runtime = {
+        f"{root}/_rpc/{name}": f"{header}\n{text}"
+        for name, text in runtime_sources().items()
+    }
+    return runtime | {
         f"{root}/__init__.py": format_python(init_py, filename="__init__.py"),
         f"{root}/errors.py": format_python(errors_py, filename="errors.py"),
         f"{root}/methods.py": format_python(methods_py, filename="methods.py"),
@@ -150,10 +153,17 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
     }
 
 
-def runtime_source() -> str:
-    """The JSON-RPC runtime every generated package carries as ``_rpc.py``: the text of
-    ``codegen/runtime/jsonrpc.py`` (``methods.py`` imports ``MethodInfo`` from it)."""
-    return resources.files("codegen.runtime").joinpath("jsonrpc.py").read_text("utf-8")
+def runtime_sources() -> dict[str, str]:
+    """The JSON-RPC runtime every generated package carries as its ``_rpc`` package
+    (``methods.py`` imports ``MethodInfo`` from it): file name → text of each module of
+    ``codegen/runtime/``, in name order.  Read as files, not imported: generating needs
+    none of the runtime's imports."""
+    folder = resources.files("codegen").joinpath("runtime")
+    return {
+        item.name: item.read_text("utf-8")
+        for item in sorted(folder.iterdir(), key=lambda item: item.name)
+        if item.name.endswith(".py") and item.is_file()
+    }
 
 
 def _decl_views(builder: UnionBuilder) -> list[DeclView]:

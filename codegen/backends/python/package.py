@@ -285,7 +285,8 @@ def _pyproject(protocol: PackageFacts, package: str, distribution: str) -> str:
         "\"uvloop>=0.19,<1; sys_platform != 'win32' and "
         "platform_python_implementation == 'CPython'\"]\n\n"
         "[tool.setuptools]\n"
-        f"packages = [{toml_str(package)}]\n\n"
+        # The runtime is a subpackage: setuptools installs only the packages listed.
+        f"packages = [{toml_str(package)}, {toml_str(package + '._rpc')}]\n\n"
         "[tool.setuptools.package-data]\n"
         f'{toml_str(package)} = ["py.typed"]\n'
     )

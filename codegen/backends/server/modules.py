@@ -5,7 +5,7 @@ Phase: backend (after the passes; next to the Python bindings backend).
 Inputs: a normalized ``ir.Protocol`` and the Python package name.
 Outputs: ``python/<pkg>/{server,client,stub_data}.py`` (relative to
 ``generated/<id>/``), laid out by ``templates/server/*.j2`` on top of the package's
-runtime ``_rpc`` (``codegen/runtime/jsonrpc.py``, copied by the bindings backend):
+runtime ``_rpc`` (the package ``codegen/runtime/``, copied by the bindings backend):
 ``server`` (the handler base class of the
 responder role ``roles[1]``, its stub, ``python -m <pkg>.server``), ``client`` (the
 typed client of the initiator role ``roles[0]`` and the handler base class for what

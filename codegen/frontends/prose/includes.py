@@ -7,7 +7,8 @@ order the directives appear), each a ``SourceText`` of its own so spans point in
 page that holds the text.
 Guarantees: never raises; an include whose file is not found (relative to the including
 page, then in an ``_includes`` folder of the page's folder or of any folder above it up to
-the repository root, as static site generators look) is a SRC003 error at the directive;
+the repository root, as static site generators look) is a SYN002 warning at the directive
+(what it holds is missing);
 an include of a page already read (a cycle, or the same page twice) adds nothing.
 
 The forms read are Liquid's (Jekyll, GitHub Pages): ``{% include file.md %}``,
@@ -51,9 +52,9 @@ def with_includes(
             )
             if target is None:
                 diags.report(
-                    "SRC003",
+                    "SYN002",
                     f"{match.group(0)}: {match.group('file')} is not found beside the page "
-                    f"nor in an {_INCLUDE_FOLDER}/ folder above it",
+                    f"nor in an {_INCLUDE_FOLDER}/ folder above it; what it holds is missing",
                     DocText(source.rel_path, source.text).span(match.start()),
                 )
                 continue

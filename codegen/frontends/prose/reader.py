@@ -27,6 +27,7 @@ from codegen.frontends.common.result import FrontendResult
 from codegen.frontends.prose.fences import declaration_blocks
 from codegen.frontends.prose.includes import with_includes
 from codegen.frontends.prose.markdown_blocks import Block, read_blocks
+from codegen.frontends.prose.method_layouts import read_layouts
 from codegen.frontends.prose.methods import PROSE_ONLY_TYPES, DocText, read_methods
 from codegen.frontends.prose.namespaces import namespace_enums
 from codegen.frontends.prose.numbers import integer_aliases
@@ -36,6 +37,8 @@ from codegen.frontends.typescript.reader import (
     read_with_externals,
 )
 from codegen.ir.rewrite import rewrite
+from codegen.methods.evidence import Evidence
+from codegen.methods.resolver import resolve_with
 from codegen.spec.config import SpecConfig
 from codegen.spec.source import SourceText
 
@@ -92,8 +95,13 @@ def read_prose(
         diags.items.append(rewrite(diagnostic, to_document))
     decls = integer_aliases(_prose_types(typescript.decls, externals))
     methods: list[ir.Method] = []
+    layouts: list[Evidence] = []
+    declared = {decl.name for decl in decls}
     for doc, doc_blocks in zip(docs, blocks):
         methods.extend(read_methods(doc_blocks, doc, roles, diags))
+        layouts.extend(read_layouts(doc_blocks, doc, roles, declared, diags))
+    if layouts:
+        methods = resolve_with(methods, layouts, roles, diags)
     return FrontendResult(
         decls=decls,
         methods=tuple(methods),

@@ -160,7 +160,13 @@ def read_typescript(
     method_list = merged.methods
     if options.roots:
         method_list = apply_method_table(
-            method_list, all_decls, options.entries, roles, diags, merged.unknown
+            method_list,
+            all_decls,
+            options.entries,
+            roles,
+            diags,
+            merged.unknown,
+            provenance=merged.provenance,
         )
     kept = _reachability(groups, method_list, options, diags)
     return FrontendResult(
@@ -169,6 +175,7 @@ def read_typescript(
         examples=tuple(merged.examples),
         constants=tuple(constants),
         method_table_applied=options.roots,
+        provenance=merged.provenance,
     )
 
 

@@ -1,0 +1,253 @@
+"""The stub server's command line: ``python -m <pkg>.server``.
+
+Phase: runtime (every generated package carries this module in its ``_rpc`` package).
+Inputs: the command line, and from the package's generated ``server`` module its
+name, framings, handler factory, error names and method registry.
+Outputs: ``main`` (parse options, serve until end of input or a signal; an exit status),
+``failing`` and ``without_params`` (handler helpers), ``TRANSPORTS`` (framing → transport
+name) and ``event_loop_factory`` (uvloop when installed).
+Guarantees: bad options are argparse errors naming the option; a port that cannot be
+bound is one line on stderr and exit status 1; SIGTERM and SIGINT stop the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import sys
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from importlib import import_module
+from typing import Any, Final
+
+from .envelope import serve_http
+from .errors import DEFAULT_MAX_MESSAGE_BYTES, RpcError
+from .interfaces import HandlerFactory, Session
+from .log import MessageLog
+from .network import Timeouts
+from .registry import Handler, Methods
+from .stdio import serve_stdio
+from .websocket import serve_websocket
+
+TRANSPORTS: Final = {
+    "ndjson-stdio": "stdio",
+    "websocket": "websocket",
+    "http-post": "http",
+}
+
+
+def failing(
+    handlers: Mapping[str, Handler], failures: Mapping[str, RpcError]
+) -> dict[str, Handler]:
+    """``handlers`` with the named methods answering the given errors instead."""
+    out = dict(handlers)
+    for method, error in failures.items():
+
+        async def fail(_params: Any, error: RpcError = error) -> Any:
+            raise error
+
+        out[method] = fail
+    return out
+
+
+def without_params(call: Callable[[], Awaitable[Any]]) -> Handler:
+    """A handler for a method that carries no params."""
+
+    async def handler(_params: Any) -> Any:
+        return await call()
+
+    return handler
+
+
+def _parse_failures(
+    items: Sequence[str], errors: Mapping[int, str], methods: Methods
+) -> dict[str, RpcError]:
+    """``METHOD=CODE`` items; a ``ValueError`` says what is wrong with one."""
+    out: dict[str, RpcError] = {}
+    for item in items:
+        method, _, code = item.rpartition("=")
+        if method not in methods:
+            known = ", ".join(sorted(methods))
+            raise ValueError(f"--fail: unknown method {method!r} (methods: {known})")
+        try:
+            number = int(code)
+        except ValueError:
+            raise ValueError(f"--fail: {code!r} is not an integer error code") from None
+        out[method] = RpcError(number, errors.get(number, "stub failure"))
+    return out
+
+
+MIN_MESSAGE_BYTES: Final = 64
+
+
+def _port(text: str) -> int:
+    """An argparse type: a TCP port, 0 (any free one) to 65535."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError(f"{number} is not a port (0 to 65535)")
+    return number
+
+
+def _message_bytes(text: str) -> int:
+    """An argparse type: a message size limit of at least ``MIN_MESSAGE_BYTES``."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of bytes") from None
+    if number < MIN_MESSAGE_BYTES:
+        raise argparse.ArgumentTypeError(
+            f"{number} is too small (at least {MIN_MESSAGE_BYTES} bytes)"
+        )
+    return number
+
+
+def event_loop_factory(
+    choice: str = "auto",
+) -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """The event loop a server runs on: uvloop's when ``choice`` is "uvloop", or "auto"
+    and uvloop is installed (it serves the same transports with less CPU per message);
+    None for asyncio's own.  Raises ``ImportError`` for "uvloop" without uvloop."""
+    if choice == "asyncio":
+        return None
+    try:
+        uvloop = import_module("uvloop")  # optional: the package needs pydantic only
+    except ImportError:
+        if choice == "uvloop":
+            raise
+        return None
+    factory: Callable[[], asyncio.AbstractEventLoop] = uvloop.new_event_loop
+    return factory
+
+
+def main(
+    argv: Sequence[str] | None,
+    *,
+    name: str,
+    framings: Sequence[str],
+    factory: HandlerFactory,
+    errors: Mapping[int, str],
+    methods: Methods,
+) -> int:
+    """``python -m <package>.server``: parse options, serve until EOF or a signal."""
+    choices = [TRANSPORTS[framing] for framing in framings if framing in TRANSPORTS]
+    parser = argparse.ArgumentParser(
+        prog=f"python -m {name}.server", description=f"Stub server of {name}."
+    )
+    parser.add_argument(
+        "--transport", choices=choices, default=choices[0] if choices else None
+    )
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument(
+        "--port", type=_port, default=0, help="0 to 65535; 0: an ephemeral port"
+    )
+    parser.add_argument("--transcript", help="append every message to this JSONL file")
+    parser.add_argument(
+        "--max-message-bytes",
+        type=_message_bytes,
+        default=DEFAULT_MAX_MESSAGE_BYTES,
+        help=f"refuse messages over this size (at least {MIN_MESSAGE_BYTES})",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no per-message log")
+    parser.add_argument(
+        "--loop",
+        choices=("auto", "uvloop", "asyncio"),
+        default="auto",
+        help="event loop: uvloop (a C loop, about a fifth less CPU per message) or "
+        "asyncio's own; auto: uvloop when installed",
+    )
+    parser.add_argument(
+        "--header-timeout",
+        type=float,
+        default=Timeouts.headers,
+        metavar="SECONDS",
+        help="network transports: a peer must send a request's headers within this",
+    )
+    parser.add_argument(
+        "--body-timeout",
+        type=float,
+        default=Timeouts.body,
+        metavar="SECONDS",
+        help="HTTP: a peer must send a request's body within this",
+    )
+    parser.add_argument(
+        "--fail",
+        action="append",
+        default=[],
+        metavar="METHOD=CODE",
+        help="answer METHOD with error CODE (the protocol's codes carry their names)",
+    )
+    options = parser.parse_args(argv)
+    if not choices:
+        parser.error("the spec declares no transport this server can serve")
+    try:
+        loop_factory = event_loop_factory(options.loop)
+    except ImportError:
+        parser.error("--loop uvloop: uvloop is not installed (pip install uvloop)")
+    try:
+        failures = _parse_failures(options.fail, errors, methods)
+    except ValueError as error:
+        parser.error(str(error))
+
+    def build(session: Session) -> Mapping[str, Handler]:
+        return failing(factory(session), failures)
+
+    try:
+        log = MessageLog(name, quiet=options.quiet, transcript=options.transcript)
+    except OSError as error:
+        parser.error(
+            f"--transcript: cannot open {options.transcript}: {error.strerror}"
+        )
+    limit = options.max_message_bytes
+    timeouts = Timeouts(
+        max(options.header_timeout, 0.01), max(options.body_timeout, 0.01)
+    )
+    if options.transport == "stdio":
+        serving: Awaitable[None] = serve_stdio(build, log, limit, methods)
+    elif options.transport == "websocket":
+        serving = serve_websocket(
+            build, log, limit, options.host, options.port, methods, timeouts
+        )
+    else:
+        serving = serve_http(
+            build, log, limit, options.host, options.port, methods, timeouts
+        )
+    try:
+        with asyncio.Runner(loop_factory=loop_factory) as runner:
+            runner.run(_until_signal(serving, log))
+    except KeyboardInterrupt:
+        pass
+    except OSError as error:  # the port is taken, the host is not ours, ...
+        if options.transport == "stdio":
+            raise
+        reason = error.strerror or str(error)
+        where = f"{options.host}:{options.port}"
+        print(
+            f"{parser.prog}: error: cannot listen on {where}: {reason}", file=sys.stderr
+        )
+        return 1
+    finally:
+        log.close()
+    return 0
+
+
+async def _until_signal(serving: Awaitable[None], log: MessageLog) -> None:
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for number in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(number, stop.set)
+    server = asyncio.ensure_future(serving)
+    stopper = asyncio.ensure_future(stop.wait())
+    done, _ = await asyncio.wait({server, stopper}, return_when=asyncio.FIRST_COMPLETED)
+    for task in (server, stopper):
+        task.cancel()
+    await asyncio.gather(server, stopper, return_exceptions=True)
+    if server in done and not server.cancelled():
+        error = server.exception()
+        if error is not None:
+            raise error
+    log.info("stopped" if stopper in done else "end of input")

@@ -1,0 +1,258 @@
+"""A JSON-RPC 2.0 endpoint over one channel: answers the peer, and calls it.
+
+Phase: runtime (every generated package carries this module in its ``_rpc`` package).
+Inputs: a channel (pipes, a WebSocket), handlers, the method registry.
+Outputs: ``Connection``: reads messages and answers them with the handlers (requests
+concurrently, batches as JSON-RPC 2.0 says), matches responses to its own requests, and
+sends typed requests and notifications (``request``, ``notify``).
+Guarantees: notifications are handled in the order sent, and what follows one waits for
+it (the pipe is paused once ``INBOX_LIMIT`` messages wait); an answer that is not JSON is
+logged and replaced by -32603; when the channel ends, every pending request fails with
+``TransportError``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+from collections.abc import Coroutine, Mapping
+from typing import Any, Final
+
+from .codec import dumps, dumps_plain, id_key, loads
+from .dispatch import Dispatcher, error_response, handle_request
+from .errors import (
+    INTERNAL_ERROR,
+    INVALID_REQUEST,
+    JsonObject,
+    MessageTooLarge,
+    RpcError,
+    TransportError,
+    short,
+)
+from .framing import LineReader, PipeChannel
+from .interfaces import Channel
+from .log import QUIET, MessageLog
+from .registry import Handler, Methods
+from .tasks import TaskStarter
+
+INBOX_LIMIT: Final = 1024
+"""Messages held behind a notification still being handled before the pipe is paused."""
+
+
+class Connection:
+    """A JSON-RPC 2.0 endpoint over one channel: answers the peer's requests with the
+    handlers and sends requests of its own.  Requests are handled concurrently (a
+    handler may call the peer back); batches are supported as JSON-RPC 2.0 says.
+    """
+
+    def __init__(
+        self,
+        channel: Channel | PipeChannel,
+        log: MessageLog = QUIET,
+        methods: Methods | None = None,
+    ) -> None:
+        self.channel = channel
+        self.log = log
+        self.dispatcher = Dispatcher({}, log, methods)
+        self.methods = self.dispatcher.methods
+        self._pending: dict[Any, asyncio.Future[JsonObject]] = {}
+        self._next_id = 0
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._closed = False
+        self._loop: asyncio.AbstractEventLoop | None = None  # while run() runs
+        self._starter: TaskStarter | None = None  # handlers started eagerly
+        self._holding: asyncio.Task[None] | None = None  # a notification being handled
+        self._inbox: collections.deque[str | bytes] = collections.deque()
+        self.flow: LineReader | None = None  # paused while the inbox is full
+
+    def serve_with(self, handlers: Mapping[str, Handler]) -> None:
+        self.dispatcher.handlers = handlers
+
+    async def _send(self, message: Any, *, plain: bool = False) -> None:
+        """Send ``message``; ``plain``: it holds only JSON values (``dumps_plain``)."""
+        text: str | bytes
+        try:
+            text = dumps_plain(message) if plain else dumps(message)
+        except (ValueError, TypeError):  # e.g. a handler's error data holding NaN
+            self.log.info(f"not JSON, not sent: {short(repr(message))}")
+            if not (isinstance(message, dict) and "id" in message):
+                return
+            failure = RpcError(INTERNAL_ERROR, "internal error: the answer is not JSON")
+            text = dumps(error_response(message["id"], failure))
+        self.log.message("out", self.channel.peer, text)
+        await self.channel.send(text)
+
+    async def run(self) -> None:
+        """Read and answer messages until the channel ends."""
+        self._loop = asyncio.get_running_loop()
+        try:
+            if isinstance(self.channel, PipeChannel):
+                await self.channel.pump(self)
+            else:
+                await self._pull(self.channel)
+            while self._holding is not None:  # the last notifications, in order
+                await asyncio.wait((self._holding,))
+            if self._tasks:
+                await asyncio.gather(*self._tasks, return_exceptions=True)
+        finally:
+            self._closed = True
+            if self._starter is not None:
+                self._starter.close()
+            for future in self._pending.values():
+                if not future.done():
+                    future.set_exception(TransportError("connection closed"))
+            self._pending.clear()
+
+    async def _pull(self, channel: Channel) -> None:
+        """Messages from a channel that is read on demand (a WebSocket)."""
+        while True:
+            while self._holding is not None:  # read on once the notification is done
+                await asyncio.wait((self._holding,))
+            try:
+                data = await channel.receive()
+            except MessageTooLarge as error:
+                self.too_large(error)
+                continue
+            if data is None:
+                return
+            self.feed(data)
+
+    def too_large(self, error: MessageTooLarge) -> None:
+        """A message over the size limit went past unread: say so, and go on."""
+        self.log.info(str(error))
+        failure = RpcError(INVALID_REQUEST, f"invalid request: {error}")
+        self._spawn(self._send(error_response(None, failure)))
+
+    def feed(self, data: str | bytes) -> None:
+        """Handle one message from the channel now, or, while a notification before it
+        is still being handled, after it: a peer sees its notifications and whatever
+        follows them (a response included) handled in the order it sent them.
+        """
+        if self._holding is not None or self._inbox:
+            self._inbox.append(data)
+            if len(self._inbox) == INBOX_LIMIT and self.flow is not None:
+                self.flow.pause_reading()  # the peer waits until we caught up
+            return
+        self._take(data)
+
+    def _take(self, data: str | bytes) -> None:
+        self.log.message("in", self.channel.peer, data)
+        try:
+            message = loads(data)
+        except RpcError as error:
+            self._spawn(self._send(error_response(None, error)))
+            return
+        if isinstance(message, list):
+            self._spawn(self._batch(message))
+        elif (
+            isinstance(message, dict)
+            and "method" not in message
+            and ("result" in message or "error" in message)
+        ):
+            self._on_response(message)
+        elif isinstance(message, dict) and "id" not in message:
+            # Notifications in order, never answered: what follows waits for this one.
+            task = self._spawn(self._answer(message))
+            if task is not None:
+                self._holding = task
+                task.add_done_callback(self._release)
+        else:
+            self._spawn(self._answer(message))
+
+    def _release(self, _done: object) -> None:
+        self._holding = None
+        while self._inbox and self._holding is None:
+            self._take(self._inbox.popleft())
+        if not self._inbox and self.flow is not None:
+            self.flow.resume_reading()
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None] | None:
+        """Start ``work`` at once; its task while it still runs, None once done."""
+        starter = self._starter
+        if starter is None:
+            starter = self._starter = TaskStarter(self._loop)
+        task = starter.start(work)
+        if task is None:
+            return None
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def _answer(self, message: Any) -> None:
+        response = await handle_request(self.dispatcher, message)
+        if response is not None:
+            # A result is the dispatcher's JSON-mode dump; an error's data may be any
+            # Python value a handler gave.
+            await self._send(response, plain="result" in response)
+
+    async def _batch(self, messages: list[Any]) -> None:
+        if not messages:
+            failure = RpcError(INVALID_REQUEST, "invalid request: empty batch")
+            await self._send(error_response(None, failure))
+            return
+        answers: list[Any] = []
+        for message in messages:
+            if (
+                isinstance(message, dict)
+                and "method" not in message
+                and ("result" in message or "error" in message)
+            ):
+                self._on_response(message)
+            else:
+                answers.append(handle_request(self.dispatcher, message))
+        responses = [r for r in await asyncio.gather(*answers) if r is not None]
+        if responses:
+            await self._send(responses)
+
+    def _on_response(self, message: JsonObject) -> None:
+        future = self._pending.pop(id_key(message.get("id")), None)
+        if future is None:
+            self.log.info(f"response to no pending request: {short(message)}")
+        elif not future.done():
+            future.set_result(message)
+
+    async def request_raw(self, message: JsonObject) -> JsonObject:
+        """Send a request message as given (no validation); the whole response."""
+        return await self._exchange(message, plain=False)
+
+    async def _exchange(self, message: JsonObject, *, plain: bool) -> JsonObject:
+        if self._closed:
+            raise TransportError("connection closed")
+        future: asyncio.Future[JsonObject] = asyncio.get_running_loop().create_future()
+        self._pending[id_key(message.get("id"))] = future
+        await self._send(message, plain=plain)
+        return await future
+
+    def new_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    async def request(self, method: str, params: Any) -> Any:
+        """Send a typed request; validate and return the typed result."""
+        info = self.methods[method]
+        message: JsonObject = {"jsonrpc": "2.0", "id": self.new_id(), "method": method}
+        if info.params is not None and params is not None:
+            # None: optional params left out (JSON-RPC has no ``"params": null``).
+            message["params"] = info.params.serializer.to_python(
+                params, mode="json", by_alias=True
+            )
+        response = await self._exchange(message, plain=True)
+        if "error" in response:
+            raise RpcError.from_json(response["error"])
+        if info.result is None:
+            return None
+        result = response.get("result")
+        return info.result.validator.validate_python(result, by_name=False)
+
+    async def notify(self, method: str, params: Any) -> None:
+        info = self.methods[method]
+        message: JsonObject = {"jsonrpc": "2.0", "method": method}
+        if info.params is not None and params is not None:
+            # None: optional params left out (JSON-RPC has no ``"params": null``).
+            message["params"] = info.params.serializer.to_python(
+                params, mode="json", by_alias=True
+            )
+        await self._send(message, plain=True)
+
+    async def close(self) -> None:
+        await self.channel.close()

@@ -1,0 +1,139 @@
+"""Newline-delimited JSON over pipes, read as the bytes arrive.
+
+Phase: runtime (every generated package carries this module in its ``_rpc`` package).
+Inputs: a readable pipe or socket descriptor (or bytes from a reading thread).
+Outputs: ``LineReader`` (splits bytes into lines and hands each to the connection from
+the loop's callback) and ``PipeChannel`` (a connection's channel over a pair of pipes).
+Guarantees: a line over the size limit is dropped as it streams past, never held whole,
+and reported once; blank lines are skipped and a trailing ``\r`` is dropped; no reader
+task stands between the pipe and the handlers (an answer costs no extra loop turn).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Final
+
+from .errors import MessageTooLarge
+
+if TYPE_CHECKING:
+    from .connection import Connection
+
+
+class LineReader:
+    """Reads a pipe as its bytes arrive (the loop calls it when the pipe is readable),
+    splits them into lines and hands each non-blank line (without its newline) to the
+    connection from that callback.  A line over ``limit`` bytes is dropped as it
+    streams past (never held whole) and reported once.
+    """
+
+    CHUNK: Final = 65536  # read size; under malloc's mmap threshold, unlike asyncio's
+
+    def __init__(self, connection: Connection, limit: int) -> None:
+        self.connection = connection
+        self.limit = limit
+        self.loop = asyncio.get_running_loop()
+        self.ended: asyncio.Future[None] = self.loop.create_future()
+        self.fileno = -1
+        self._buffer = bytearray()
+        self._skipping = False  # inside a line over the limit
+
+    def watch(self, fileno: int) -> None:
+        """Read ``fileno`` (a pipe or socket, made non-blocking) from the event loop."""
+        self.loop.add_reader(fileno, self._readable)
+        os.set_blocking(fileno, False)  # once watched: a thread may read it otherwise
+        self.fileno = fileno
+        self.connection.flow = self
+
+    def pause_reading(self) -> None:
+        if self.fileno >= 0 and not self.loop.is_closed():
+            self.loop.remove_reader(self.fileno)
+
+    def resume_reading(self) -> None:
+        if self.fileno >= 0:
+            self.loop.add_reader(self.fileno, self._readable)
+
+    def _readable(self) -> None:
+        try:
+            data = os.read(self.fileno, self.CHUNK)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = b""  # the peer is gone: the end of input
+        if data:
+            self.data_received(data)
+            return
+        self.loop.remove_reader(self.fileno)
+        self.connection.flow = None
+        self.fileno = -1
+        self.eof_received()
+
+    def data_received(self, data: bytes) -> None:
+        buffer = self._buffer
+        buffer += data
+        start = 0
+        while (end := buffer.find(b"\n", start)) >= 0:
+            if self._skipping:
+                self._skipping = False
+            elif end - start > self.limit:
+                self.connection.too_large(MessageTooLarge(self.limit))
+            else:
+                self._line(bytes(buffer[start:end]))
+            start = end + 1
+        del buffer[:start]
+        if len(buffer) > self.limit:
+            if not self._skipping:
+                self._skipping = True
+                self.connection.too_large(MessageTooLarge(self.limit))
+            buffer.clear()
+
+    def _line(self, line: bytes) -> None:
+        if line.endswith(b"\r"):
+            line = line[:-1]
+        if line.strip():
+            self.connection.feed(line)
+
+    def eof_received(self) -> None:
+        if not self._skipping and self._buffer:
+            self._line(bytes(self._buffer))
+        self._buffer.clear()
+        if not self.ended.done():
+            self.ended.set_result(None)
+
+
+class PipeChannel:
+    """Newline-delimited JSON over pipes (a child's stdin/stdout, our own stdio), read
+    as the bytes arrive: no reader task stands between the pipe and the handlers, so an
+    answer or a response costs no extra event-loop turn.
+    """
+
+    def __init__(
+        self,
+        open_reader: Callable[[LineReader], Awaitable[None]],
+        write: Callable[[bytes], Awaitable[None]],
+        limit: int,
+        peer: str,
+        on_close: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        self._open_reader = open_reader
+        self._write = write
+        self.limit = limit
+        self.peer = peer
+        self._on_close = on_close
+
+    async def pump(self, connection: Connection) -> None:
+        """Feed ``connection`` every line until the end of input."""
+        reader = LineReader(connection, self.limit)
+        await self._open_reader(reader)
+        await reader.ended
+
+    async def send(self, data: str | bytes) -> None:
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        await self._write(data + b"\n")
+
+    async def close(self) -> None:
+        if self._on_close is not None:
+            await self._on_close()

@@ -1,0 +1,65 @@
+"""Message logging: one line per message on stderr, one JSON line per message in a transcript.
+
+Phase: runtime (every generated package carries this module in its ``_rpc`` package).
+Inputs: each message as sent or received, its direction and peer.
+Outputs: ``MessageLog`` (a server's log: ``info`` lines and ``message`` lines) and
+``QUIET`` (a client's default: logs nothing).
+Guarantees: a quiet log without a transcript costs nothing per message; a transcript
+that cannot be written (a full disk) is closed and reported, and never stops the server.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import IO, Final
+
+from .codec import dumps, loads
+from .errors import JsonObject, RpcError, short
+
+
+class MessageLog:
+    """Logs each message: one line on stderr (unless quiet), one JSON line per message
+    in the transcript file when there is one.
+    """
+
+    def __init__(
+        self, name: str, *, quiet: bool = False, transcript: str | None = None
+    ) -> None:
+        self.name = name
+        self.quiet = quiet
+        self._file: IO[str] | None = None
+        if transcript:  # open for the life of the server, closed by close()
+            self._file = open(transcript, "a", encoding="utf-8")  # noqa: SIM115
+
+    def info(self, text: str) -> None:
+        print(f"{self.name}: {text}", file=sys.stderr, flush=True)
+
+    def message(self, direction: str, peer: str, data: str | bytes) -> None:
+        if self.quiet and self._file is None:
+            return  # the hot path of a quiet server: nothing to decode or format
+        text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+        if not self.quiet:
+            arrow = "<-" if direction == "in" else "->"
+            print(f"{self.name} {arrow} {peer}: {short(text, 300)}", file=sys.stderr)
+        if self._file is not None:
+            entry: JsonObject = {"time": time.time(), "direction": direction}
+            entry["peer"] = peer
+            try:
+                entry["message"] = loads(text)
+            except RpcError:
+                entry["raw"] = text
+            try:
+                self._file.write(dumps(entry) + "\n")
+                self._file.flush()
+            except OSError as error:  # a full disk must not stop the server
+                self.info(f"transcript stopped: {error}")
+                self.close()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+QUIET: Final = MessageLog("client", quiet=True)

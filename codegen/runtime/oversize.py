@@ -1,0 +1,171 @@
+"""A WebSocket message over the size limit answered, not fatal: a filter before aiohttp's reader.
+
+Phase: runtime (every generated package carries this module in its ``_rpc`` package).
+Inputs: the bytes of a server WebSocket connection, before aiohttp's frame reader.
+Outputs: ``OversizeFilter``: the same bytes, but a data message over the limit replaced
+by one binary frame holding a per-connection random marker.
+Guarantees: a dropped message is never held whole (at most ``limit`` bytes of one
+message are held, as aiohttp would); every other byte reaches aiohttp unchanged, and
+aiohttp still validates every frame it gets.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+
+class OversizeFilter:
+    """Sits between aiohttp's connection and its WebSocket frame reader: a data message
+    over the limit is dropped as its bytes stream past (never held whole), and a binary
+    frame holding ``marker`` (random per connection, so no peer can forge it) takes its
+    place; the channel answers it with -32600 and the connection goes on.
+
+    aiohttp itself would close the socket (1009) on such a message.  Frame headers are
+    parsed here (RFC 6455 §5.2) only to know where messages start and end; every other
+    byte, and every frame this filter does not drop, goes to aiohttp's reader unchanged,
+    which still does all validation.  Fragments of one message are held until its last
+    frame (at most ``limit`` bytes, as aiohttp would hold).  Requires no compression
+    (sizes are then the message sizes).
+    """
+
+    def __init__(self, inner: Any, limit: int) -> None:
+        self.inner = inner
+        self.limit = limit
+        self.marker = b"\x00oversized:" + os.urandom(16)
+        self._header = bytearray()
+        self._remaining = 0  # payload bytes left in the current frame
+        self._action = "pass"  # of the current frame: pass | hold | drop
+        self._final = False  # the current frame ends its message
+        self._size = 0  # bytes of the current data message so far
+        self._dropping = False
+        self._held = bytearray()
+
+    def feed_eof(self) -> None:
+        self.inner.feed_eof()
+
+    def feed_data(self, data: bytes | bytearray | memoryview) -> tuple[bool, bytes]:
+        if self._passes_whole(data):  # the common case: whole frames, nothing to drop
+            passed: tuple[bool, bytes] = self.inner.feed_data(data)
+            return passed
+        view = memoryview(bytes(data))
+        out = bytearray()
+        position = 0
+        while position < len(view):
+            if self._remaining == 0 and not self._in_payload:
+                position = self._read_header(view, position, out)
+                continue
+            take = min(self._remaining, len(view) - position)
+            self._route(view[position : position + take], out)
+            position += take
+            self._remaining -= take
+            if self._remaining == 0:
+                self._end_frame(out)
+        if out:
+            result: tuple[bool, bytes] = self.inner.feed_data(bytes(out))
+            return result
+        return False, b""
+
+    _in_payload = False
+
+    def _passes_whole(self, data: bytes | bytearray | memoryview) -> bool:
+        """Whether ``data`` is whole frames, each passed unchanged (a complete data
+        message within the limit, or a control frame), with no frame begun before it;
+        if so the state is left as the byte-by-byte path would leave it."""
+        if self._header or self._in_payload or self._held or self._dropping:
+            return False
+        end = len(data)
+        position = 0
+        size, action, final = self._size, self._action, self._final
+        while position < end:
+            if end - position < 2:
+                return False
+            first, second = data[position], data[position + 1]
+            length = second & 0x7F
+            start = position + 2
+            if length == 126:
+                length = int.from_bytes(data[start : start + 2], "big")
+                start += 2
+            elif length == 127:
+                length = int.from_bytes(data[start : start + 8], "big")
+                start += 8
+            if second & 0x80:
+                start += 4
+            opcode = first & 0x0F
+            if opcode in (0x1, 0x2):
+                if not first & 0x80 or length > self.limit:
+                    return False  # a fragment or too large: the careful path
+                size, action, final = length, "pass", True
+            elif opcode == 0x0:
+                return False
+            else:  # control frames (and anything malformed) pass: aiohttp judges
+                action, final = "pass", False
+            position = start + length
+            if position > end:
+                return False
+        self._size, self._action, self._final = size, action, final
+        return True
+
+    def _read_header(self, view: memoryview, position: int, out: bytearray) -> int:
+        needed = 2
+        while True:
+            if len(self._header) >= 2:
+                length_flag = self._header[1] & 0x7F
+                extra = 2 if length_flag == 126 else 8 if length_flag == 127 else 0
+                mask = 4 if self._header[1] & 0x80 else 0
+                needed = 2 + extra + mask
+            if len(self._header) >= needed:
+                break
+            if position >= len(view):
+                return position
+            self._header.append(view[position])
+            position += 1
+        header = bytes(self._header)
+        self._header.clear()
+        self._start_frame(header, out)
+        return position
+
+    def _start_frame(self, header: bytes, out: bytearray) -> None:
+        fin, opcode = bool(header[0] & 0x80), header[0] & 0x0F
+        length_flag = header[1] & 0x7F
+        if length_flag == 126:
+            length = int.from_bytes(header[2:4], "big")
+        elif length_flag == 127:
+            length = int.from_bytes(header[2:10], "big")
+        else:
+            length = length_flag
+        action = "pass"
+        if opcode in (0x0, 0x1, 0x2):  # a data frame
+            if opcode != 0x0:
+                self._size, self._dropping = 0, False
+                self._held.clear()
+            self._size += length
+            if self._dropping or self._size > self.limit:
+                action, self._dropping = "drop", True
+                self._held.clear()
+            elif not fin or self._held:
+                action = "hold"
+        # control frames and anything malformed pass: aiohttp judges them
+        self._action, self._final = action, fin and opcode in (0x0, 0x1, 0x2)
+        self._route(memoryview(header), out)
+        self._remaining = length
+        self._in_payload = True
+        if length == 0:
+            self._end_frame(out)
+
+    def _route(self, chunk: memoryview, out: bytearray) -> None:
+        if self._action == "pass":
+            out += chunk
+        elif self._action == "hold":
+            self._held += chunk
+
+    def _end_frame(self, out: bytearray) -> None:
+        self._in_payload = False
+        if not self._final:
+            return
+        if self._dropping:
+            self._dropping = False
+            out += b"\x82" + bytes([len(self.marker)]) + self.marker
+        elif self._held:
+            out += self._held
+            self._held.clear()

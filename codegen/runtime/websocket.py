@@ -1,0 +1,149 @@
+"""The WebSocket transport (aiohttp): one JSON-RPC message per text frame, either side.
+
+Phase: runtime (every generated package carries this module in its ``_rpc`` package).
+Inputs: handlers (a factory given the peer's session), a size limit, a host and port
+or a URL.
+Outputs: ``WebSocketChannel``, ``serve_websocket`` (until cancelled) and
+``connect_websocket`` (a ``Connection`` to a server).
+Guarantees: aiohttp is imported only when a WebSocket is used; a message over the limit
+is answered -32600 and the connection goes on (``OversizeFilter``); a connection that
+cannot be made is a ``TransportError``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from .connection import Connection
+from .errors import DEFAULT_MAX_MESSAGE_BYTES, MessageTooLarge, TransportError, short
+from .interfaces import HandlerFactory, Session
+from .log import QUIET, MessageLog
+from .network import Timeouts, run_site, server_options
+from .oversize import OversizeFilter
+from .registry import Handler, Methods
+
+
+class WebSocketChannel:
+    """One message per WebSocket text frame (aiohttp, either side)."""
+
+    def __init__(
+        self,
+        socket: Any,
+        peer: str,
+        on_close: Callable[[], Awaitable[None]] | None = None,
+        oversized: OversizeFilter | None = None,
+    ) -> None:
+        self.socket = socket
+        self.peer = peer
+        self._on_close = on_close
+        self._oversized = oversized
+
+    async def receive(self) -> str | bytes | None:
+        from aiohttp import WSMsgType
+
+        message = await self.socket.receive()
+        if message.type in (WSMsgType.TEXT, WSMsgType.BINARY):
+            data: str | bytes = message.data
+            if self._oversized is not None and data == self._oversized.marker:
+                raise MessageTooLarge(self._oversized.limit)
+            return data
+        if message.type is WSMsgType.ERROR:  # e.g. over max_msg_size: closed, 1009
+            print(f"websocket {self.peer}: {message.data}", file=sys.stderr)
+        return None
+
+    async def send(self, data: str | bytes) -> None:
+        await self.socket.send_str(data if isinstance(data, str) else data.decode())
+
+    async def close(self) -> None:
+        if self._on_close is not None:
+            await self._on_close()
+        else:
+            await self.socket.close()
+
+
+def _websocket_response(limit: int) -> Any:
+    """A server WebSocket that answers an oversized message instead of closing."""
+    from aiohttp import web
+
+    class LimitedWebSocket(web.WebSocketResponse):
+        oversized: OversizeFilter | None = None
+
+        def _post_start(self, request: Any, protocol: Any, writer: Any) -> None:
+            # aiohttp private API (pinned version; tests/server/test_hostile.py
+            # checks it): put the filter in front of the frame reader it installs.
+            handler = request.protocol
+            tail, handler._message_tail = handler._message_tail, b""
+            super()._post_start(request, protocol, writer)
+            self.oversized = OversizeFilter(handler._payload_parser, limit)
+            handler._payload_parser = self.oversized
+            if tail:
+                self.oversized.feed_data(tail)
+
+    # aiohttp's own limit stays as a backstop, just above ours.
+    return LimitedWebSocket(max_msg_size=limit + 1, compress=False)
+
+
+async def serve_websocket(
+    factory: HandlerFactory,
+    log: MessageLog,
+    limit: int,
+    host: str,
+    port: int,
+    methods: Methods,
+    timeouts: Timeouts | None = None,
+) -> None:
+    """Serve WebSocket peers at ``ws://host:port/`` until cancelled."""
+    from aiohttp import web
+
+    async def endpoint(request: web.Request) -> web.StreamResponse:
+        socket = _websocket_response(limit)
+        await socket.prepare(request)
+        peer = str(request.remote)
+        channel = WebSocketChannel(socket, peer, oversized=socket.oversized)
+        connection = Connection(channel, log, methods)
+        connection.serve_with(factory(connection))
+        log.info(f"{peer} connected")
+        await connection.run()
+        log.info(f"{peer} disconnected ({socket.close_code})")
+        response: web.StreamResponse = socket
+        return response
+
+    app = web.Application()
+    app.router.add_get("/", endpoint)
+    runner = web.AppRunner(app, **server_options(timeouts or Timeouts()))
+    await run_site(runner, host, port, "ws", log)
+
+
+async def connect_websocket(
+    url: str,
+    handlers: Callable[[Session], Mapping[str, Handler]],
+    *,
+    limit: int = DEFAULT_MAX_MESSAGE_BYTES,
+    log: MessageLog = QUIET,
+    methods: Methods | None = None,
+) -> Connection:
+    """Connect to a WebSocket server."""
+    import aiohttp
+
+    http = aiohttp.ClientSession()
+    try:
+        socket = await http.ws_connect(url, max_msg_size=limit)
+    except (aiohttp.ClientError, OSError, ValueError) as error:
+        await http.close()
+        raise TransportError(f"cannot connect to {short(url)}: {error}") from error
+    except BaseException:
+        await http.close()
+        raise
+
+    async def close() -> None:
+        await socket.close()
+        await runner
+        await http.close()
+
+    connection = Connection(WebSocketChannel(socket, url, close), log, methods)
+    connection.serve_with(handlers(connection))
+    runner = asyncio.ensure_future(connection.run())
+    return connection
