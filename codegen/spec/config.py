@@ -9,10 +9,12 @@ no machine path reaches generated output.
 
 from __future__ import annotations
 
+import difflib
 import keyword
 import os
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -297,6 +299,8 @@ def _build(
         diags.report("CFG002", "spec.roles must name exactly two roles", span)
         return None
     transport = data.get("transport", {})
+    if not _transport_ok(transport, span, diags):
+        return None
     python = data.get("python", {})
     default_package = re.sub(r"[^0-9A-Za-z_]", "_", spec_id) + "_protocol"
     package = str(python.get("package", default_package))
@@ -379,6 +383,49 @@ def _build(
         rust_default_features=rust[1],
         rust_wrappers=rust[2],
     )
+
+
+# [transport]: the envelope kinds the backends render, and the framings they carry them on.
+TRANSPORT_KINDS = ("jsonrpc-2.0", "http-post-envelope")
+FRAMINGS = ("ndjson-stdio", "websocket", "http-post")
+_TRANSPORT_KEYS = {"kind", "framings"}
+
+
+def _transport_ok(table: dict[str, Any], span: Span, diags: Diagnostics) -> bool:
+    """Unknown kinds, framings and keys are errors naming the nearest known one: an
+    unknown kind must never fall back to another envelope silently."""
+    ok = True
+    for key in sorted(set(table) - _TRANSPORT_KEYS):
+        diags.report(
+            "CFG002",
+            f"unknown key transport.{key}{_suggest(key, _TRANSPORT_KEYS)}",
+            span,
+        )
+        ok = False
+    kind = table.get("kind", "jsonrpc-2.0")
+    if not isinstance(kind, str) or kind not in TRANSPORT_KINDS:
+        diags.report(
+            "CFG002",
+            f"transport.kind {kind!r} is not one of {', '.join(TRANSPORT_KINDS)}"
+            f"{_suggest(str(kind), TRANSPORT_KINDS)}",
+            span,
+        )
+        ok = False
+    for framing in table.get("framings", []):
+        if not isinstance(framing, str) or framing not in FRAMINGS:
+            diags.report(
+                "CFG002",
+                f"transport.framings: {framing!r} is not one of {', '.join(FRAMINGS)}"
+                f"{_suggest(str(framing), FRAMINGS)}",
+                span,
+            )
+            ok = False
+    return ok
+
+
+def _suggest(word: str, known: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, sorted(known), n=1, cutoff=0.5)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _rust_table(
