@@ -90,6 +90,7 @@ FILES: dict[str, str] = {
     "_rpc/dispatch.py": "47e701af29882c2a87466712339b5744a7c37bcaee2bf54e7965bd8f692e7d04",
     "_rpc/envelope.py": "2a5c04207bab75f8446b13d877977f98703c336349dcc396cd31bb538876385b",
     "_rpc/errors.py": "cf4a122b26bb3dc241ad85ee94df7cf74dca0f9ff19ca9593d5607f5ba3b4483",
+    "_rpc/event_envelope.py": "7ac209a49472f2f00a18c960af117ef0c44fed413fb296a26ba959fcb0e0ad5e",
     "_rpc/framing.py": "90952c18fa96cf47666e87350224f55aa09832277769756df959603d38178ddb",
     "_rpc/http_client.py": "c37edbfbca3ed9ebdbdd87f38f4a3ee108f5c03adae537ab8658d4f5bb800005",
     "_rpc/interfaces.py": "59d74944a78681ea1a4c31b4ae74943f4dc79773441beb31d46f90741c80af90",

@@ -26,6 +26,7 @@ FILES: dict[str, str] = {
     "_rpc/dispatch.py": "1661b1f6504a984ffc21f5c2b43ee32c2424b77f27dba7670379753da5044745",
     "_rpc/envelope.py": "a764186f1c98f507e03815920b589e5438faeb4953d46a7a43fa5b11515a917e",
     "_rpc/errors.py": "02e5354eadde79232eb69aba9843ce32f236e7fde773666524520c56d8bc4624",
+    "_rpc/event_envelope.py": "b51ab9e20a03b967c39ff185719afa7a65a12a168d84420d5e99745cebc2a764",
     "_rpc/framing.py": "5839c5932d359c31a10a7cb8e26508fe1a9f538e91576e34aaa25106accb4730",
     "_rpc/http_client.py": "6994767bca0cddc961c3682fdedada4a9b237676b688e19bc971a44323ff1732",
     "_rpc/interfaces.py": "980fb3d55de6593ce16222321316690010f3673a32d04b59570917d257fc98f2",
