@@ -269,7 +269,8 @@ def test_unknown_go_keys_in_spec_toml_are_errors(tmp_path: Path) -> None:
     )
     outcome = load_protocol(spec, tmp_path)
     assert any(
-        d.code == "CFG002" and "go.wrapers" in d.message for d in outcome.diags.items
+        d.code == "CFG002" and "'wrapers'" in d.message and "wrappers" in d.message
+        for d in outcome.diags.items
     )
 
 

@@ -53,18 +53,15 @@ def test_known_kinds_and_framings_load(
 def test_an_unknown_kind_is_an_error_with_a_suggestion(tmp_path: Path) -> None:
     config, problems = _load(tmp_path, 'kind = "jsonrpc2"')
     assert config is None
-    expected = (
-        "CFG002: transport.kind 'jsonrpc2' is not one of jsonrpc-2.0, "
-        "http-post-envelope (did you mean 'jsonrpc-2.0'?)"
-    )
-    assert problems == [expected]
+    assert len(problems) == 1 and problems[0].startswith("CFG002: transport.kind")
+    assert "'jsonrpc2'" in problems[0] and "did you mean 'jsonrpc-2.0'" in problems[0]
 
 
 def test_an_unknown_framing_is_an_error_with_a_suggestion(tmp_path: Path) -> None:
     config, problems = _load(tmp_path, 'framings = ["ndjson-stdio", "websockets"]')
     assert config is None
     assert len(problems) == 1 and "'websockets'" in problems[0]
-    assert "did you mean 'websocket'?" in problems[0]
+    assert "did you mean 'websocket'" in problems[0]
 
 
 def test_an_unknown_key_is_an_error(tmp_path: Path) -> None:
@@ -72,11 +69,10 @@ def test_an_unknown_key_is_an_error(tmp_path: Path) -> None:
         tmp_path, 'kind = "jsonrpc-2.0"\nframing = ["ndjson-stdio"]'
     )
     assert config is None
-    assert problems == [
-        "CFG002: unknown key transport.framing (did you mean 'framings'?)"
-    ]
+    assert len(problems) == 1 and "'framing'" in problems[0]
+    assert "did you mean 'framings'" in problems[0]
 
 
 def test_a_kind_that_is_not_a_string_is_an_error(tmp_path: Path) -> None:
     config, problems = _load(tmp_path, "kind = 2")
-    assert config is None and "transport.kind 2" in problems[0]
+    assert config is None and "transport.kind" in problems[0] and "2" in problems[0]

@@ -31,6 +31,9 @@ _INCLUDE = re.compile(
     r"[^%]*-?%\}"
 )
 _INCLUDE_FOLDER = "_includes"
+# Only documents are followed, never code or data; and a bounded number of them.
+_DOCUMENTS = (".md", ".markdown", ".mdx", ".txt", ".html")
+_MAX_DOCUMENTS = 200
 
 
 def with_includes(
@@ -50,15 +53,17 @@ def with_includes(
             target = _resolve(
                 page, match.group("file"), bool(match.group("relative")), repo_root
             )
+            if target is not None and target.suffix.lower() not in _DOCUMENTS:
+                target = None
             if target is None:
                 diags.report(
                     "SYN002",
-                    f"{match.group(0)}: {match.group('file')} is not found beside the page "
+                    f"{match.group(0)}: {match.group('file')} is no document beside the page "
                     f"nor in an {_INCLUDE_FOLDER}/ folder above it; what it holds is missing",
                     DocText(source.rel_path, source.text).span(match.start()),
                 )
                 continue
-            if target in seen:
+            if target in seen or len(seen) > _MAX_DOCUMENTS:
                 continue
             seen.add(target)
             found.append(SourceText.read(target, _rel(target, repo_root), diags))

@@ -100,13 +100,17 @@ def read_prose(
     for doc, doc_blocks in zip(docs, blocks):
         methods.extend(read_methods(doc_blocks, doc, roles, diags))
         layouts.extend(read_layouts(doc_blocks, doc, roles, declared, diags))
+    provenance: dict[str, dict[str, str]] = {}
     if layouts:
-        methods = resolve_with(methods, layouts, roles, diags)
+        methods = resolve_with(
+            methods, layouts, roles, diags, "its Request: line", provenance
+        )
     return FrontendResult(
         decls=decls,
         methods=tuple(methods),
         examples=typescript.examples,
         constants=typescript.constants,
+        provenance=provenance,
     )
 
 
@@ -166,6 +170,10 @@ def _with_enums(
     decls: tuple[ir.Decl, ...], enums: list[ir.EnumDecl]
 ) -> tuple[ir.Decl, ...]:
     """Each namespace enum in place of the type alias of its name, else added."""
+    # The TypeScript frontend reads a namespace merged with an alias as an enum itself:
+    # that one stands.
+    made = {d.name for d in decls if isinstance(d, ir.EnumDecl)}
+    enums = [enum for enum in enums if enum.name not in made]
     by_name = {enum.name: enum for enum in enums}
     out: list[ir.Decl] = []
     for decl in decls:
@@ -182,8 +190,8 @@ def _with_enums(
                 )
             )
             continue
-        if enum is not None:
-            by_name[enum.name] = enum  # a declaration of another kind keeps its name
         out.append(decl)
-    out.extend(e for e in enums if e.name in by_name)
+        if enum is not None:
+            made.add(enum.name)  # a declaration of another kind keeps its name
+    out.extend(e for e in enums if e.name in by_name and e.name not in made)
     return tuple(out)

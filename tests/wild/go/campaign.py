@@ -34,7 +34,7 @@ REPO = Path(__file__).resolve().parents[3]
 HERE = Path(__file__).resolve().parent
 GOCODE = Path("/usr/share/gocode/src")
 OUT = REPO / "build" / "wild" / "go"
-TIME_LIMIT = 120  # seconds per directory: a hang is a failure
+TIME_LIMIT = 120  # seconds per directory (a package's child gets that per directory)
 ORACLE_SAMPLE = 8  # directories judged by the oracle
 _LANGUAGE = Language(tree_sitter_go.language())
 
@@ -119,23 +119,25 @@ def write_spec(folder: Path, spec_id: str, files: list[Path], types: list[str]) 
     return spec_dir
 
 
-def read_one(spec_dir: str, repo: str) -> None:
-    """Child process: load the spec, print what the campaign needs as JSON."""
+def read_many(pairs: list[str]) -> None:
+    """Child process: load each spec (``spec_dir`` and ``repo``, alternating) and print
+    one JSON line per spec, as soon as it is read (a hang shows which one)."""
     from codegen.pipeline import load_protocol
 
-    outcome = load_protocol(Path(spec_dir), Path(repo))
-    protocol = outcome.protocol
-    print(
-        json.dumps(
-            {
-                "decls": [d.name for d in protocol.decls] if protocol else [],
-                "diags": [
-                    [d.code, d.severity.value, d.span.file, d.span.line, d.message]
-                    for d in outcome.diags.items
-                ],
-            }
-        )
-    )
+    for spec_dir, repo in zip(pairs[::2], pairs[1::2]):
+        began = time.monotonic()
+        outcome = load_protocol(Path(spec_dir), Path(repo))
+        protocol = outcome.protocol
+        line = {
+            "spec_dir": spec_dir,
+            "seconds": round(time.monotonic() - began, 2),
+            "decls": [d.name for d in protocol.decls] if protocol else [],
+            "diags": [
+                [d.code, d.severity.value, d.span.file, d.span.line, d.message]
+                for d in outcome.diags.items
+            ],
+        }
+        print(json.dumps(line), flush=True)
 
 
 def classify(
@@ -234,44 +236,56 @@ def main() -> int:
     clean: list[tuple[str, Path, int]] = []
     try:
         for package in packages():
+            planned: list[tuple[str, str, Path, dict[str, tuple[str, int, int]]]] = []
             for directory, files in sorted(package_dirs(package).items()):
                 types = json_types(files)
                 if not types:
                     continue
                 rel = directory.relative_to(GOCODE).as_posix()
-                spec_id = "w" + str(len(rows)) + "-" + directory.name.replace(".", "-")
+                spec_id = f"w{len(rows) + len(planned)}-" + directory.name.replace(
+                    ".", "-"
+                )
                 spec_dir = write_spec(scratch, spec_id, files, sorted(types))
-                began = time.monotonic()
-                try:
-                    child = subprocess.run(
-                        [
-                            sys.executable,
-                            __file__,
-                            "--one",
-                            str(spec_dir),
-                            str(scratch),
-                        ],
-                        capture_output=True,
-                        text=True,
-                        timeout=TIME_LIMIT,
-                        check=False,
-                        cwd=REPO,
-                    )
-                except subprocess.TimeoutExpired:
-                    failures.append(f"{rel}: hang (over {TIME_LIMIT}s)")
+                planned.append((rel, spec_id, spec_dir, types))
+            if not planned:
+                continue
+            args: list[str] = []
+            for _, _, spec_dir, _ in planned:
+                args.extend([str(spec_dir), str(scratch)])
+            try:
+                child = subprocess.run(
+                    [sys.executable, __file__, "--many", *args],
+                    capture_output=True,
+                    text=True,
+                    check=False,
+                    cwd=REPO,
+                    timeout=TIME_LIMIT * len(planned),
+                )
+                output, died = child.stdout, child.returncode != 0
+                stderr = child.stderr
+            except subprocess.TimeoutExpired as expired:
+                raw = expired.stdout or b""
+                output = raw.decode() if isinstance(raw, bytes) else raw
+                died, stderr = True, "over the time limit"
+            results = {}
+            for line in output.splitlines():
+                if line.startswith("{"):
+                    item = json.loads(line)
+                    results[item["spec_dir"]] = item
+            for rel, spec_id, spec_dir, types in planned:
+                result = results.get(str(spec_dir))
+                if result is None:
+                    failures.append(f"{rel}: not read ({stderr[-300:]})")
                     rows.append(
                         {
                             "package": package,
                             "dir": rel,
-                            "hang": True,
-                            "types": {n: "hang" for n in types},
+                            "types": {n: "not read" for n in types},
                         }
                     )
                     continue
-                if child.returncode != 0 or not child.stdout.strip():
-                    failures.append(f"{rel}: the reader died: {child.stderr[-300:]}")
-                    continue
-                result = json.loads(child.stdout.strip().splitlines()[-1])
+                if result["seconds"] > TIME_LIMIT:
+                    failures.append(f"{rel}: slow ({result['seconds']} s)")
                 crashes = [d for d in result["diags"] if d[0] == "INT001"]
                 failures.extend(f"{rel}: INT001 {d[4][:200]}" for d in crashes)
                 verdicts = classify(types, result, scratch)
@@ -282,11 +296,13 @@ def main() -> int:
                         "dir": rel,
                         "types": verdicts,
                         "errors": errors,
-                        "seconds": round(time.monotonic() - began, 2),
+                        "seconds": result["seconds"],
                     }
                 )
                 if not errors and len(types) >= 2:
                     clean.append((spec_id, spec_dir, len(types)))
+            if died and len(results) == len(planned):
+                failures.append(f"{package}: the reader exited badly: {stderr[-300:]}")
         # The oracle on a sample: the clean directories with the most types.
         clean.sort(key=lambda item: -item[2])
         judged = oracle_sample([(s, d) for s, d, _ in clean[:ORACLE_SAMPLE]], scratch)
@@ -326,8 +342,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] == "--one":
-        read_one(sys.argv[2], sys.argv[3])
+    if len(sys.argv) > 2 and sys.argv[1] == "--many":
+        read_many(sys.argv[2:])
         sys.exit(0)
     os.chdir(REPO)
     sys.exit(main())
