@@ -227,3 +227,18 @@ def test_the_site_generates_and_an_integer_stays_an_integer(bindings: Path) -> N
     first, second = done.stdout.splitlines()
     assert json.loads(first)["position"] == {"line": 1, "character": 2}
     assert second == "rejected"
+
+
+def test_a_constant_namespace_without_an_alias_is_an_enum(tmp_path: Path) -> None:
+    site = _copy(tmp_path)
+    page = site / "pages" / "base-types.md"
+    page.write_text(
+        page.read_text(encoding="utf-8").replace(
+            "export type ItemKind = 'text' | 'link';", ""
+        ),
+        encoding="utf-8",
+    )
+    kind = _decls(load_protocol(site, tmp_path))["ItemKind"]
+    assert isinstance(kind, ir.EnumDecl)
+    assert [m.value for m in kind.members] == ["text", "link"]
+    assert kind.members[1].lifecycle.docs == "A link to somewhere."
