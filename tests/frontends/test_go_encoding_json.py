@@ -147,3 +147,16 @@ def test_encoding_json_oracle_agrees_on_the_fixture(tmp_path: Path) -> None:
     # Numbers in any read as float64 (compared so), and integers of fields exactly.
     counts = report.counts()
     assert 0 < counts["oracle_accepts"] < counts["cases"]
+
+
+def test_items_of_pointers_are_nullable_and_items_of_values_are_not() -> None:
+    decls, _ = _read(
+        'package p\n\ntype I struct {\n\tN int `json:"n"`\n}\n'
+        'type L struct {\n\tP []*I `json:"p"`\n\tV []I `json:"v"`\n'
+        '\tA [2]*I `json:"a"`\n}\n'
+    )
+    fields = _fields(decls["L"])
+    null = ir.Primitive(ir.PrimitiveKind.NULL)
+    assert fields["p"].type == ir.ArrayOf(ir.InlineUnion((ir.Ref("I"), null)))
+    assert fields["a"].type == ir.ArrayOf(ir.InlineUnion((ir.Ref("I"), null)))
+    assert fields["v"].type == ir.ArrayOf(ir.Ref("I"))

@@ -153,11 +153,11 @@ class TypeConverter:
                 )
                 return GoType(bytes_type, "null", nil_is_null=True)
             items = self._child(element, lifted_name + "Item", path + "[]")
-            return GoType(ir.ArrayOf(items.expr), "null", nil_is_null=True)
+            return GoType(ir.ArrayOf(_nil_able(items)), "null", nil_is_null=True)
         if kind == "array_type":
             element = node.child_by_field_name("element")
             items = self._child(element, lifted_name + "Item", path + "[]")
-            return GoType(ir.ArrayOf(items.expr), "[]")
+            return GoType(ir.ArrayOf(_nil_able(items)), "[]")
         if kind == "map_type":
             return self._map(node, lifted_name, path)
         if kind == "interface_type":
@@ -236,16 +236,20 @@ class TypeConverter:
         values = self._child(
             node.child_by_field_name("value"), lifted_name + "Value", path + "[key]"
         )
-        value_expr = values.expr
-        if values.nil_is_null and not isinstance(value_expr, ir.AnyJson):
-            value_expr = ir.InlineUnion(
-                (value_expr, ir.Primitive(ir.PrimitiveKind.NULL))
-            )
-        return GoType(ir.MapOf(value_expr), "null", nil_is_null=True)
+        return GoType(ir.MapOf(_nil_able(values)), "null", nil_is_null=True)
 
     def _unsupported(self, node: Node, message: str) -> GoType:
         self.diags.report("SYN003", message, self.span(node))
         return GoType(ir.AnyJson(), "null", nil_is_null=True)
+
+
+def _nil_able(converted: GoType) -> ir.TypeExpr:
+    """An item or map value whose nil is written as null (a pointer, slice, map):
+    null is one of its values."""
+    expr = converted.expr
+    if converted.nil_is_null and not isinstance(expr, ir.AnyJson):
+        return ir.InlineUnion((expr, ir.Primitive(ir.PrimitiveKind.NULL)))
+    return expr
 
 
 def omitted_value(node: Node, converted: GoType, *, omitzero: bool) -> str | None:
