@@ -146,6 +146,14 @@ class RustTable(_Table):
     wrappers: dict[str, WrapperForm] = {}
 
 
+class GoTable(_Table):
+    """``[go]``: ``wrappers`` maps a type name to its wire form: ``"any"``, ``"string"``,
+    a Go type, or a list of Go types tried in order (the Go frontend checks the types).
+    """
+
+    wrappers: dict[str, str | list[str]] = {}
+
+
 class SpecToml(_Table):
     spec: SpecTable
     transport: TransportTable = TransportTable()
@@ -156,6 +164,7 @@ class SpecToml(_Table):
     examples: ExamplesTable = ExamplesTable()
     unions: dict[str, UnionEntry] = {}
     rust: RustTable | None = None
+    go: GoTable | None = None
 
 
 class ToolSpecEntry(_Table):
@@ -187,7 +196,7 @@ def check_tool(table: Mapping[str, Any]) -> list[Problem]:
 
 
 # Tables that only one source language reads: table → that language.
-LANGUAGE_TABLES: Mapping[str, str] = {"rust": "rust"}
+LANGUAGE_TABLES: Mapping[str, str] = {"rust": "rust", "go": "go"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ FILES: dict[str, str] = {
     "_rpc/dispatch.py": "4ca2f84f596269d1cb086985107d586dba3a4745a6dc1bd0bd1c6c27328cf2c9",
     "_rpc/envelope.py": "000e6a0a149eaca4f6596572b3a81e918d198cecc0d5ff4eac51e32f0b309f69",
     "_rpc/errors.py": "22ee5c7fab812f3ac1e1faa25a1574bd9401bd0ff24ff29083b29ae4f0bc1847",
+    "_rpc/event_envelope.py": "47169ade2ab8bd3b65536f535af1b45f74e8c8b9a9b4ff50971b0d0d6e33ce41",
     "_rpc/framing.py": "2dd6b9fff9642ecf5f2668de6e54259d6cd21a9480a396bee4b1721496e6eda8",
     "_rpc/http_client.py": "3b0c593f3018f5cf53db2d574e86bfd1328fd5bcf78b6fee74dedcc39350b288",
     "_rpc/interfaces.py": "c766c88f3c4e2216c688a9057f3420d6361667eebee048b35de838633b98a643",

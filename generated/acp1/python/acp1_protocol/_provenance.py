@@ -90,6 +90,7 @@ FILES: dict[str, str] = {
     "_rpc/dispatch.py": "c8542c7c745825e8bcee524b262954d137cfe9f971a6a37184137cc98b0353a4",
     "_rpc/envelope.py": "2a5c04207bab75f8446b13d877977f98703c336349dcc396cd31bb538876385b",
     "_rpc/errors.py": "cf4a122b26bb3dc241ad85ee94df7cf74dca0f9ff19ca9593d5607f5ba3b4483",
+    "_rpc/event_envelope.py": "7ac209a49472f2f00a18c960af117ef0c44fed413fb296a26ba959fcb0e0ad5e",
     "_rpc/framing.py": "90952c18fa96cf47666e87350224f55aa09832277769756df959603d38178ddb",
     "_rpc/http_client.py": "c37edbfbca3ed9ebdbdd87f38f4a3ee108f5c03adae537ab8658d4f5bb800005",
     "_rpc/interfaces.py": "59d74944a78681ea1a4c31b4ae74943f4dc79773441beb31d46f90741c80af90",

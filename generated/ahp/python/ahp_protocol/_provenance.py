@@ -30,6 +30,7 @@ FILES: dict[str, str] = {
     "_rpc/dispatch.py": "2279d8d61a25aba180d11b6d5357e0bffafeac04dff94be48f1b6cba8240ce6b",
     "_rpc/envelope.py": "aa43eadc7844c15b1770c267d715d8fb3f87afc8dfcf2db7f740e034d9554080",
     "_rpc/errors.py": "57f3873f1d56d1daae0626f5f4c603fa748059c39a98290139d631b680adf384",
+    "_rpc/event_envelope.py": "666fcfc68f102970daf991d3d0c0cbaa6483d31488257be0dc01297ddb5b9504",
     "_rpc/framing.py": "17c294111e9e00f94b0cc44cdb64e988cfb09d01a748a69b54d95d66e67bdd42",
     "_rpc/http_client.py": "85812381e14a593b94c70be09fd2148014bb19374159015bef13bc293b70dc02",
     "_rpc/interfaces.py": "d6153a721d3dd017173a25331cc5faef90854134fdb44e431085a92f0be762f4",

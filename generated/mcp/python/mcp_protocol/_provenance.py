@@ -26,6 +26,7 @@ FILES: dict[str, str] = {
     "_rpc/dispatch.py": "449be9bf6b55c32bb8bac438b7e634666a0ed44d2588ac94fb040370acfeef82",
     "_rpc/envelope.py": "6c31c8cecc53be1ed30154a90c271447ffe4d7a25fdbed177c14ab424334f273",
     "_rpc/errors.py": "a0e06ffe447c0215f1d20deaed4944e53341b3adae24538370b775b506ed175c",
+    "_rpc/event_envelope.py": "a915f08190e63dcb073edd15b4cabf9205ff8ed5d2bffa6759011d082a9c4128",
     "_rpc/framing.py": "9ed0827dd41dc22fbe67858b12ad4197a254bbe2147eaefb87e1d18673cc8d11",
     "_rpc/http_client.py": "fe136550d7e60889d624f5eedc4388454644191613d9c6c4eed9cd25f83ca4e8",
     "_rpc/interfaces.py": "57542129ee1a0985ee33d538b50f1b067560ac314e6b6e2c1e8a4ad1f2fe35d3",

@@ -26,6 +26,7 @@ FILES: dict[str, str] = {
     "_rpc/dispatch.py": "4e6fc71cde68dbf0e8a42fad4a27fbd4cc8ee21201953fd736041e500235ecb9",
     "_rpc/envelope.py": "b3a010651da5a9da5c19450ede03471064971d9b36b42d434e0a10a337739528",
     "_rpc/errors.py": "c26a50a26d44ef058a1c705b2846bb4c7b993db8c1c2a23a54e8344d1dc8b015",
+    "_rpc/event_envelope.py": "53af02b7b0f980a352825a6dcabc25fd89e9b45bed3a8cb6f00b2b47323acbb1",
     "_rpc/framing.py": "0116919a1d399d08942c6013eb1cdc9d0c5ba156c6d4e5b996cdaef063e720c4",
     "_rpc/http_client.py": "cdc19df820750e4bbbb30a767a4b708c69e6499d4e0a9d9b5fc53777af5befdd",
     "_rpc/interfaces.py": "9dfd4130c6e3948af61b6fe116c78e06b7129b8675e0f520323ab6c9d2dedc19",

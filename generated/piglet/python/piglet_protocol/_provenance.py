@@ -9,7 +9,7 @@ SPEC_ID = "piglet"
 SPEC_VERSION = "5"
 PACKAGE = "piglet_protocol"
 GENERATOR = "codegen 0.1.0"
-IR_SHA256 = "0e8ddaba086958645455585bb2ba0f2dccefe6f00c127faf8fb11e7922b0118d"
+IR_SHA256 = "64733ea492926fc694861c5f36a5a3b0b646fc2030ef6d99c1ed365498fb252d"
 SOURCES: tuple[tuple[str, str], ...] = (
     (
         "specs/piglet/external.godoc.txt",
@@ -26,6 +26,7 @@ FILES: dict[str, str] = {
     "_rpc/dispatch.py": "986222698e78d92fdc14a59c7db7765e3a3cd65df8651aebc4a590b041ba6ffe",
     "_rpc/envelope.py": "a764186f1c98f507e03815920b589e5438faeb4953d46a7a43fa5b11515a917e",
     "_rpc/errors.py": "02e5354eadde79232eb69aba9843ce32f236e7fde773666524520c56d8bc4624",
+    "_rpc/event_envelope.py": "b51ab9e20a03b967c39ff185719afa7a65a12a168d84420d5e99745cebc2a764",
     "_rpc/framing.py": "5839c5932d359c31a10a7cb8e26508fe1a9f538e91576e34aaa25106accb4730",
     "_rpc/http_client.py": "6994767bca0cddc961c3682fdedada4a9b237676b688e19bc971a44323ff1732",
     "_rpc/interfaces.py": "980fb3d55de6593ce16222321316690010f3673a32d04b59570917d257fc98f2",
@@ -41,7 +42,7 @@ FILES: dict[str, str] = {
     "client.py": "dbf851c26664e17b1fda02347fa57331da590ccefd5dc699a3aa97bb5959caec",
     "errors.py": "416459787c414edfce16254e123f22d11a2a25d1dee78777d96b02b3c803cae5",
     "methods.py": "019392d7dc04e7a4f0fb8471d675f3d0650ada44db48352d6690e27c625c8466",
-    "models.py": "ee7ffe1ef05bb2247437c77c1b4f992c3bb1730035809dcea8d76f27526c476e",
+    "models.py": "08caf88b3808286070054b729340f91148b9427c3cc0821cfd792e98b6597baf",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "458c0a1e268789af24a0d87d1e63ec75c95e69b1df5ebb8e5ec3eb264f0f7cce",
     "stub_data.py": "e9cc59fa5d11b2d802d6d8c12893d27e0f57f7227a11004e28aaf65b194113d3",
