@@ -130,3 +130,17 @@ fuzz: $(STAMP)
 
 clean:
 	rm -rf $(VENV) $(INTEROP) build .mypy_cache .ruff_cache .pytest_cache codegen.egg-info
+
+# Real crates (tests/wild/rust/crates.txt, Debian's librust-*-dev) read as specs with zero
+# edits: crates, types, share modelled, every unmodelled type explained (build/wild/rust/).
+.PHONY: wild-rust
+help: help-wild-rust
+help-wild-rust:
+	@echo "make wild-rust       read 40+ Debian serde crates as specs; figures in build/wild/rust"
+wild-rust: $(STAMP)
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+			$$(sed -e 's/#.*//' -e '/^ *$$/d' -e 's/^\([^ ]*\) .*/librust-\1-dev/' \
+			tests/wild/rust/crates.txt); \
+	fi
+	$(BIN)/python -m tests.wild.rust.campaign

@@ -188,7 +188,9 @@ class _Reading:
         )
         self.crate_names.instantiate = instances
         for item in items:
-            builder = builders.get(item.module)
+            # by module and file: a file no ``mod`` names is read as a crate root too
+            key = f"{item.module} {item.source.rel_path}"
+            builder = builders.get(key)
             if builder is None:
                 types = TypeConverter(
                     item.source,
@@ -198,7 +200,7 @@ class _Reading:
                     self.wrappers,
                 )
                 builder = self._builder(item, types)
-                builders[item.module] = builder
+                builders[key] = builder
             built = self._item(item, builder)
             first, last = item.node.start_point[0] + 1, item.node.end_point[0] + 1
             for decl in built:
