@@ -23,6 +23,7 @@ from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.result import FrontendResult
 from codegen.internal_error import report_internal_error
+from codegen.methods.report import no_methods_error
 from codegen.methods.table import apply_method_table
 from codegen.passes import run_passes
 from codegen.spec.config import SpecConfig, load_config
@@ -64,6 +65,8 @@ class SpecOutcome:
     config: SpecConfig | None
     protocol: ir.Protocol | None
     diags: Diagnostics = field(default_factory=Diagnostics)
+    # wire name → fact → where the method evidence stated it (``codegen check --methods``)
+    provenance: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def ok(self, strict: bool = False) -> bool:
         return self.protocol is not None and not self.diags.has_errors(strict)
@@ -146,8 +149,12 @@ def _load_protocol(
             config.roles,
             diags,
             language=config.language,
+            provenance=result.provenance,
         )
-    if not methods:
+    reported = False
+    if not methods and config.transport_kind == "jsonrpc-2.0":
+        reported = no_methods_error(sources, config.roles, diags)
+    if not methods and not reported:
         diags.report(
             "MTH008",
             "the spec declares no methods: the bindings have no METHODS and the stub "
@@ -182,7 +189,7 @@ def _load_protocol(
         report_internal_error(diags, error, "the IR passes", span)
         return SpecOutcome(spec_dir, config, None, diags)
     diags.extend(pass_diags)
-    return SpecOutcome(spec_dir, config, protocol, diags)
+    return SpecOutcome(spec_dir, config, protocol, diags, dict(result.provenance))
 
 
 @dataclass(frozen=True)
@@ -213,6 +220,7 @@ def render_draft(
     package_only: bool = False,
     formatter: str = "none",
     parallel: bool | None = None,
+    docs_root: str = "../../..",
 ) -> Draft:
     """The files of ``generated/<id>/`` as the templates lay them out (see
     ``render_outputs``), and what the package backend needs of the IR.
@@ -221,7 +229,8 @@ def render_draft(
     process renders the schema and docs; ``None``: when the spec is large and
     ``forking.fork_pays()``.  With ``formatter="ruff"`` (what ``finish_drafts`` will
     be given) the child formats that Python too, so ruff runs beside the docs; its
-    draft is marked ``formatted``.  The same files either way."""
+    draft is marked ``formatted``.  The same files either way.  ``docs_root``: from
+    ``<output>/<id>/docs`` up to the spec's root (``docs_path_to_root``)."""
     # Imported here so reading specs (ir dump, check, diff) never loads Jinja or the backends.
     from codegen import forking
     from codegen.backends import docs as docs_backend
@@ -260,7 +269,7 @@ def render_draft(
             schema = {} if package_only else jsonschema_backend.render(protocol)
             if child is None:
                 python = python_side()
-            docs = {} if package_only else docs_backend.render(protocol)
+            docs = {} if package_only else docs_backend.render(protocol, docs_root)
             facts = package_backend.facts(protocol)
         except BaseException:
             if child is not None:
@@ -276,6 +285,14 @@ def render_draft(
         facts,
         formatted,
     )
+
+
+def docs_path_to_root(root: Path, output: Path, spec_id: str) -> str:
+    """The relative way from ``<output>/<id>/docs`` up to ``root`` (POSIX), which the
+    docs' links to spec sources start with, for an output folder at any depth."""
+    return Path(
+        os.path.relpath(root.resolve(), (output / spec_id / "docs").resolve())
+    ).as_posix()
 
 
 def finish_drafts(drafts: list[Draft], formatter: str = "ruff") -> list[dict[str, str]]:

@@ -14,6 +14,7 @@ input; a watch ends cleanly on Ctrl-C or SIGTERM.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
@@ -83,16 +84,25 @@ def _shown(outcome: Any, project: Project, quiet: bool, notes: bool) -> tuple[st
     return render_all(shown, root, strict), hidden
 
 
-def check(request: Request, out: Output) -> int:
-    """``codegen check``: diagnostics only."""
+def check(request: Request, out: Output, methods: bool = False) -> int:
+    """``codegen check``: diagnostics only; with ``methods``, each spec's method table
+    and the evidence of each fact too (``codegen.methods.report``)."""
     try:
         project = request.project()
         dirs = project.resolve(request.cwd, list(request.specs))
     except ProjectError as exc:
-        out.error(str(exc))
+        out.problem(exc)
         return EXIT_USAGE
     outcomes = [project.load(spec_dir) for spec_dir in dirs]
     report(outcomes, project, out, notes=not out.quiet)
+    if methods:
+        from codegen.methods.report import method_table_text
+
+        for outcome in outcomes:
+            if outcome.protocol is not None:
+                sys.stdout.write(
+                    method_table_text(outcome.protocol, outcome.provenance, True)
+                )
     failed = [o for o in outcomes if not o.ok(project.strict_for(o.spec_dir))]
     if failed:
         return EXIT_FINDINGS
@@ -113,7 +123,7 @@ def run(request: Request, out: Output) -> int:
         dirs = project.resolve(request.cwd, list(request.specs))
         _check_templates(project, out)
     except ProjectError as exc:
-        out.error(str(exc))
+        out.problem(exc)
         return EXIT_USAGE
     base = project.base(dirs)
     records = _Records(project, base, dirs)
@@ -165,6 +175,8 @@ def run(request: Request, out: Output) -> int:
     if plan is None:
         return EXIT_FINDINGS
     files, owned, per_spec = plan
+    orphans = [] if request.specs else _orphans(project, base, {i for i, _ in ids})
+    owned = owned + orphans  # every spec run: the output of a deleted one is stale
     kept = sum(len(hit.files) for hit in hits.values())
     code = (
         _compare(base, files, owned, kept, out)
@@ -172,7 +184,35 @@ def run(request: Request, out: Output) -> int:
         else _write(project, base, files, owned, kept, out)
     )
     records.store({d: drafted[d] for d in todo}, per_spec)
+    if not request.check and code == EXIT_OK:
+        _prune(base, orphans)
     return code
+
+
+def _prune(base: Path, folders: list[str]) -> None:
+    """Remove the folders the removed files of deleted specs left empty."""
+    for folder in folders:
+        top = base / folder
+        for path in sorted(top.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+            if path.is_dir() and not any(path.iterdir()):
+                path.rmdir()
+        if top.is_dir() and not any(top.iterdir()):
+            top.rmdir()
+
+
+def _orphans(project: Project, base: Path, ids: set[str]) -> list[str]:
+    """Output folders of specs the project no longer has (``<output>/<id>/`` holding a
+    package codegen generated, whose spec was deleted or renamed), relative to ``base``:
+    owned by this run, so their files are stale (``--check``) or removed."""
+    if not project.output.is_dir():
+        return []
+    found = []
+    for folder in sorted(project.output.iterdir()):
+        if folder.name in ids or not folder.is_dir():
+            continue
+        if any(folder.glob("python/*/_provenance.py")):
+            found.append(os.path.relpath(folder, base).replace(os.sep, "/"))
+    return found
 
 
 def _plan(
@@ -235,7 +275,9 @@ def _write(
 
     try:
         changes = (
-            apply_plan(base, files, owned, on_wait=out.info) if files else Changes()
+            apply_plan(base, files, owned, on_wait=out.info)
+            if files or owned
+            else Changes()
         )
     except WriteError as exc:  # says what failed, and that nothing was changed
         out.error(str(exc))
@@ -368,7 +410,7 @@ def watch(request: Request, out: Output) -> int:
             try:
                 project = request.project()
             except ProjectError as exc:
-                out.error(str(exc))
+                out.problem(exc)
                 return EXIT_USAGE
             paths = list(_watched(project, request))
             out.info(

@@ -69,12 +69,12 @@ package = "$package"            # the import name of the generated package
 distribution = "$distribution"  # its project name (pip install)
 
 # The protocol's own error codes: the generated package names them, the stub's --fail
-# uses them (`codegen serve $id --fail initialize=-32001`).
-[errors]
--32001 = "UnsupportedVersion"
+# uses them (`codegen serve $id --fail initialize=-32001`).  For example:
+# [errors]
+# -32001 = "UnsupportedVersion"
 
-# Types the sources import from files you do not have are read as any JSON value, with a
-# warning (an error with --strict) unless declared here:
+# A type the sources import from a file you do not have is an error unless declared here;
+# declared, it is read as any JSON value, with a warning (an error with --strict):
 # [external.Envelope]
 # module = "./envelope.js"
 # reason = "defined in envelope.ts, which is not part of this spec"

@@ -20,6 +20,7 @@ or was never generated is a ``ValidateError`` with what to run.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import json
 import sys
@@ -34,6 +35,8 @@ from codegen import ir
 from codegen.ir.index import Index
 from codegen.passes.infer_discriminators import select_variant
 from codegen.project import Project
+from codegen.runtime.dispatch import read_params
+from codegen.runtime.errors import RpcError
 
 __all__ = ["Finding", "Record", "ValidateError", "Validator", "read_records"]
 
@@ -203,20 +206,29 @@ class Validator:
             return [Finding(0, "/jsonrpc", 'must be "2.0"')]
         info = self.package.METHODS.get(name) if isinstance(name, str) else None
         if info is None:
-            return [Finding(0, "/method", f"unknown method {name!r}")]
+            return [Finding(0, "/method", unknown_method(name, self.package))]
         is_request = "id" in message
         if self.jsonrpc and is_request != (info.kind == "request"):
             kind = (
                 "a request (with an id)" if info.kind == "request" else "a notification"
             )
             return [Finding(0, "/id", f"{name} is {kind}")]
-        if info.params is None:
-            if "params" in message:
-                return [Finding(0, "/params", f"{name} takes no params")]
-            return []
-        if "params" not in message:
-            return [Finding(0, "/params", "missing")]
-        return self._check_part(message["params"], name, "params", "/params")
+        has_params = "params" in message
+        params = message.get("params") if has_params else {}
+        try:
+            # The server's own reading (absent params, params of a method that takes
+            # none): a message the server accepts is valid here, and the reverse.
+            read_params(info, name, has_params, params)
+        except RpcError as exc:
+            return [Finding(0, "/params", exc.message)]
+        except ValidationError as exc:
+            found = self._findings(params, exc, name, "params", "/params")
+            if not has_params:
+                return [
+                    replace(f, error=f"params are required: {f.error}") for f in found
+                ]
+            return found
+        return []
 
     def _response(self, message: dict[str, Any], name: str | None) -> list[Finding]:
         if "error" in message:
@@ -242,21 +254,23 @@ class Validator:
     ) -> list[Finding]:
         info = self.package.METHODS.get(method)
         if info is None:
-            return [Finding(0, "", f"unknown method {method!r}")]
+            return [Finding(0, "", unknown_method(method, self.package))]
         adapter = info.params if part == "params" else info.result
         if adapter is None:
             adapter = TypeAdapter(None)
         try:
             adapter.validate_json(json.dumps(value))
         except ValidationError as exc:
-            declared = self._declared_type(method, part)
-            return _merge(
-                [
-                    self._finding(value, error, prefix, declared)
-                    for error in exc.errors()
-                ]
-            )
+            return self._findings(value, exc, method, part, prefix)
         return []
+
+    def _findings(
+        self, value: Any, exc: ValidationError, method: str, part: str, prefix: str
+    ) -> list[Finding]:
+        declared = self._declared_type(method, part)
+        return _merge(
+            [self._finding(value, error, prefix, declared) for error in exc.errors()]
+        )
 
     def _declared_type(self, method: str, part: str) -> ir.TypeExpr | None:
         found = self.index.methods.get(method)
@@ -273,6 +287,18 @@ class Validator:
         )
         span = _declaring_span(self.index, root, value, path)
         return Finding(0, pointer, str(error.get("msg", "invalid")), span)
+
+
+def unknown_method(name: object, package: ModuleType) -> str:
+    """``unknown method 'x'``, with the closest method of the spec."""
+    close = (
+        difflib.get_close_matches(name, list(package.METHODS), n=1)
+        if isinstance(name, str)
+        else []
+    )
+    return f"unknown method {name!r}" + (
+        f"; did you mean {close[0]!r}?" if close else ""
+    )
 
 
 def _merge(findings: list[Finding]) -> list[Finding]:

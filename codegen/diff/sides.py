@@ -174,6 +174,9 @@ def _git(arg: str, rev: str, path: str, cwd: Path, tmp: Path, shown_root: Path) 
     if path.startswith(("./", "../")) or path in (".", ".."):
         path = (cwd / path).resolve().relative_to(top_dir.resolve()).as_posix()
     path = path.strip("/")
+    # From here on paths are the repository's: git archive reads a pathspec relative to
+    # its working directory, so it runs at the top (`codegen diff` from a subfolder).
+    cwd = top_dir
     _run_git(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], cwd, arg)
     kind = _object_type(rev, path, cwd)
     if kind is None and "/" not in path:

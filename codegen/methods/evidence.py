@@ -60,6 +60,12 @@ class Evidence:
     examples: list[ir.Example] = field(default_factory=list)
     exclusive: bool = False
     inferred: dict[str, str] = field(default_factory=dict)
+    # Facts given by a rule of thumb the ``[methods]`` table may restate without being
+    # stale (a Go kind guessed from a Result type's presence, an any-JSON stand-in).
+    weak: set[str] = field(default_factory=set)
+    # fact → how this evidence came by it, when that is more than ``where`` (a type
+    # paired by name: "InitializeResult, paired by name"), for ``check --methods``.
+    how: dict[str, str] = field(default_factory=dict)
     # The source says this request answers nothing (``void``, ``()``, an empty result).
     answers_nothing: bool = False
 
@@ -73,10 +79,25 @@ class MethodLike:
     context: str = ""  # e.g. "const LookupMethod", "a string in a switch case"
 
 
-_METHOD_SHAPE = re.compile(r"^\$?/?[A-Za-z_][\w$]*(?:[/.][A-Za-z_$][\w$]*)+$")
+_METHOD_SHAPE = re.compile(r"^\$?/?[A-Za-z_][\w$]*(?:/[A-Za-z_$][\w$]*)+$")
+_QUOTED = re.compile(r"\"([^\"\\\n]{3,80})\"|'([^'\\\n]{3,80})'|`([^`\n]{3,80})`")
 
 
 def looks_like_method(text: str) -> bool:
-    """``doc/lookup``, ``$/cancelRequest``, ``notifications/tools/list_changed``, ``a.b``:
-    segments joined by ``/`` or ``.`` (one word alone is too common to list)."""
-    return bool(_METHOD_SHAPE.match(text)) and not text.startswith(("http", "www."))
+    """``doc/lookup``, ``$/cancelRequest``, ``notifications/tools/list_changed``: words
+    joined by ``/`` (one word alone is too common to list; a path has dots or dashes).
+    """
+    return bool(_METHOD_SHAPE.match(text))
+
+
+def method_like_strings(rel_path: str, text: str) -> list[MethodLike]:
+    """Quoted strings of a source shaped like method names, with their line and column
+    (the evidence a "no methods" error lists)."""
+    out: list[MethodLike] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        for match in _QUOTED.finditer(line):
+            value = next(g for g in match.groups() if g is not None)
+            if looks_like_method(value):
+                span = ir.Span(rel_path, number, match.start() + 1)
+                out.append(MethodLike(value, span, line.strip()[:60]))
+    return out

@@ -59,7 +59,10 @@ def apply_method_table(
     diags: Diagnostics,
     unknown: dict[str, set[str]] | None = None,
     language: str = "typescript",
+    provenance: dict[str, dict[str, str]] | None = None,
 ) -> list[ir.Method]:
+    """``provenance`` (wire → fact → where), when given, records each fact the table
+    gives as coming from its spec.toml line."""
     unknown = unknown or {}
     names = {decl.name for decl in decls}
     out = list(methods)
@@ -82,6 +85,10 @@ def apply_method_table(
         facts = _facts(entry, names, roles, diags, language)
         if facts is None:
             continue
+        if provenance is not None:
+            record = provenance.setdefault(entry.wire, {})
+            for key in facts:
+                record[key.removesuffix("_optional")] = f"spec.toml ({entry.span})"
         index = by_wire.get(entry.wire)
         if index is None:
             declared = _declare(entry, facts, diags)
@@ -214,4 +221,27 @@ def _correct(
         )
     if changes.get("kind") is ir.MethodKind.NOTIFICATION:
         changes["result"] = None
+    elif (
+        changes.get("kind") is ir.MethodKind.REQUEST
+        and method.kind is ir.MethodKind.NOTIFICATION
+        and "result" not in facts
+    ):
+        diags.report(
+            "MTH010",
+            f"[methods.{entry.wire!r}] makes {entry.wire} a request, but no result is "
+            'known for it; add result = "<type>" (or result = "null")',
+            entry.span,
+        )
     return replace(method, **changes)  # type: ignore[arg-type]
+
+
+def method_table_facts(entry: MethodEntry) -> list[str]:
+    """The facts an entry gives (``"method"`` when it says the name is no method)."""
+    facts = [
+        key
+        for key in ("kind", "direction", "params", "result", "params_optional")
+        if getattr(entry, key) is not None
+    ]
+    if not entry.is_method:
+        facts.append("method")
+    return facts

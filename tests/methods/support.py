@@ -22,10 +22,11 @@ def load(
     source: str,
     extra_toml: str = "",
     roles: tuple[str, str] = ("client", "server"),
+    spec_id: str = "t",
 ) -> SpecOutcome:
     name = _FILES[language]
     (tmp_path / "spec.toml").write_text(
-        f'[spec]\nid = "t"\nlanguage = "{language}"\nsources = ["{name}"]\n'
+        f'[spec]\nid = "{spec_id}"\nlanguage = "{language}"\nsources = ["{name}"]\n'
         f'roles = ["{roles[0]}", "{roles[1]}"]\n' + extra_toml,
         encoding="utf-8",
     )

@@ -8,7 +8,7 @@ Guarantees: plain frozen data; tuples keep source order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from codegen import ir
 
@@ -22,3 +22,5 @@ class FrontendResult:
     # The frontend applied spec.toml's [methods] table itself (it needed the table's facts
     # to decide direction, kind or reachability); otherwise the pipeline applies it.
     method_table_applied: bool = False
+    # wire name → fact → where the method evidence stated it (``codegen.methods``).
+    provenance: dict[str, dict[str, str]] = field(default_factory=dict, compare=False)

@@ -33,8 +33,9 @@ constants in source order:
 - open: encoding/json reads any string (any integer) into ``Color``, so readers must accept
   values that are not members (``open=True``); the members are the values the listing knows.
 
-Not members, kept as constants (``ConstDecl``): ``Method*`` string constants (they name
-methods, see ``go.methods``), constants of a type the listing does not declare or that is not
+Not members, kept as constants (``ConstDecl``): ``Method*`` string constants of a type named
+for methods (``type Method string``: they name methods, see ``go.methods``; a ``Method*``
+constant of any other named type is an enum member, never a method), constants of a type the listing does not declare or that is not
 a named basic type, and a constant that repeats the value of an earlier member (a SYN002
 warning names both).  A named basic type without typed constants stays an ``AliasDecl``.
 """
@@ -202,7 +203,11 @@ def typed_enums(
         if (
             base is None
             or const.type_name not in aliases
-            or (const.name.startswith("Method") and isinstance(const.value, str))
+            or (
+                const.name.startswith("Method")
+                and isinstance(const.value, str)
+                and "Method" in const.type_name
+            )
         ):
             rest.append(const)
             continue

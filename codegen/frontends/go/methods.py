@@ -38,12 +38,15 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.go.page import GoPage
 from codegen.ir.index import walk_expr
+from codegen.methods.evidence import Evidence
+from codegen.methods.resolver import resolve
+from codegen.methods.table import apply_method_table, method_table_facts
 from codegen.spec.config import SpecConfig
 
 _ARROW = re.compile(r"\b(\w+)\s*(?:→|->)\s*(\w+)\b")
@@ -90,24 +93,50 @@ class _Facts:
     kind: list[tuple[ir.MethodKind, str, str]] = field(default_factory=list)
 
 
-def build_methods(
+def is_method_const(const: GoConst, roles: tuple[str, str]) -> bool:
+    """A string constant that names a method: ``MethodX`` / ``XMethod``, untyped or of a
+    type named for methods (``type Method string``) — a constant of any other named type
+    is an enum member, never a method — or one whose own comment says so
+    (``// client → server request``)."""
+    if not isinstance(const.value, str):
+        return False
+    typed_ok = const.type_name in ("", "string") or "Method" in const.type_name
+    if (const.name.startswith("Method") or const.name.endswith("Method")) and typed_ok:
+        return True
+    comment = const.trailing
+    arrow = _ARROW.search(comment)
+    return (
+        const.type_name in ("", "string")
+        and arrow is not None
+        and {arrow.group(1).lower(), arrow.group(2).lower()} == set(roles)
+        and re.search(r"\b(request|notification|callback)\b", comment, re.IGNORECASE)
+        is not None
+    )
+
+
+def method_evidence(
     consts: list[GoConst],
     decls: list[ir.Decl],
     pages: list[GoPage],
     config: SpecConfig,
     diags: Diagnostics,
-    counts: MethodCounts | None = None,
-) -> tuple[list[ir.Method], list[ir.ConstDecl]]:
-    counts = counts if counts is not None else MethodCounts()
+    counts: MethodCounts,
+) -> tuple[list[Evidence], list[ir.ConstDecl]]:
+    """The evidence of the method-name constants; the other constants as ``ConstDecl``s."""
     by_name = {decl.name: decl for decl in decls}
     roles = config.roles
     handle_docs = _handle_docs(pages, roles)
-    overrides = _Overrides.load(config, diags)
-    methods: list[ir.Method] = []
+    supplied = {entry.wire: set(method_table_facts(entry)) for entry in config.methods}
+    named = {
+        (entry.wire, key): value[0]
+        for entry in config.methods
+        for key, value in (("Params", entry.params), ("Result", entry.result))
+        if value is not None and len(value) == 1 and value[0] in by_name
+    }
+    evidence: list[Evidence] = []
     constants: list[ir.ConstDecl] = []
-    seen: dict[str, ir.Span] = {}
     for const in consts:
-        if not (const.name.startswith("Method") and isinstance(const.value, str)):
+        if not is_method_const(const, roles):
             constants.append(
                 ir.ConstDecl(
                     const.name,
@@ -117,72 +146,61 @@ def build_methods(
                 )
             )
             continue
-        wire = const.value
-        if wire in seen:
-            diags.report(
-                "MTH002",
-                f"method {wire!r} is declared twice (first at {seen[wire]})",
-                const.span,
-            )
-            continue
-        seen[wire] = const.span
         builder = _MethodBuilder(
-            const, by_name, roles, handle_docs, overrides, diags, counts
+            const,
+            by_name,
+            roles,
+            handle_docs,
+            supplied.get(str(const.value), set()),
+            diags,
+            counts,
+            named,
         )
-        methods.append(builder.build())
-    overrides.report_unused(set(seen), diags)
+        evidence.append(builder.build())
+    return evidence, constants
+
+
+def build_methods(
+    consts: list[GoConst],
+    decls: list[ir.Decl],
+    pages: list[GoPage],
+    config: SpecConfig,
+    diags: Diagnostics,
+    counts: MethodCounts | None = None,
+    extra: list[Evidence] | None = None,
+    provenance: dict[str, dict[str, str]] | None = None,
+) -> tuple[list[ir.Method], list[ir.ConstDecl]]:
+    """Method constants (and ``extra`` evidence: dispatch, sends) → the shared resolver
+    → spec.toml's ``[methods]`` table."""
+    counts = counts if counts is not None else MethodCounts()
+    evidence, constants = method_evidence(consts, decls, pages, config, diags, counts)
+    evidence.extend(extra or [])
+    supplied = {entry.wire: set(method_table_facts(entry)) for entry in config.methods}
+    resolved = resolve(evidence, config.roles, supplied, diags, params_missing="note")
+    if provenance is not None:
+        provenance.update(resolved.provenance)
+    for wire, facts in resolved.unknown.items():
+        given = supplied.get(wire, set())
+        if "direction" in facts and "direction" in given:
+            counts.direction["override"] += 1
+            counts.direction["unknown"] -= 1
+        if "kind" in facts and "kind" in given:
+            counts.kind["override"] += 1
+            counts.kind["listing"] -= 1
+    counts.direction = +counts.direction  # drop zero counts
+    counts.kind = +counts.kind
+    methods = apply_method_table(
+        resolved.methods,
+        decls,
+        config.methods,
+        config.roles,
+        diags,
+        resolved.unknown,
+        language="go",
+        provenance=provenance,
+    )
     _report_unpaired(methods, decls, diags)
     return methods, constants
-
-
-@dataclass
-class _Overrides:
-    entries: dict[str, dict[str, Any]]
-    spans: dict[str, ir.Span]
-    used: set[tuple[str, str]] = field(default_factory=set)
-
-    @classmethod
-    def load(cls, config: SpecConfig, diags: Diagnostics) -> _Overrides:
-        """The spec's ``[methods]`` entries (``[methods."<wire>"]`` or the older
-        ``[methods.overrides."<wire>"]``; config.py has checked their keys)."""
-        entries: dict[str, dict[str, Any]] = {}
-        spans: dict[str, ir.Span] = {}
-        for entry in config.methods:
-            spans[entry.wire] = entry.span
-            facts: dict[str, Any] = {}
-            if entry.direction is not None:
-                facts["direction"] = entry.direction
-            if entry.kind is not None:
-                facts["kind"] = entry.kind
-            for key in ("params", "result"):
-                names = getattr(entry, key)
-                if names is None:
-                    continue
-                if len(names) != 1:
-                    diags.report(
-                        "CFG002",
-                        f"{key} of {entry.wire!r} must name one type for a Go spec",
-                        entry.span,
-                    )
-                    continue
-                facts[key] = names[0]
-            entries[entry.wire] = facts
-        return cls(entries, spans)
-
-    def get(self, wire: str, key: str) -> Any:
-        return self.entries.get(wire, {}).get(key)
-
-    def span(self, wire: str) -> ir.Span:
-        return self.spans.get(wire, ir.NO_SPAN)
-
-    def report_unused(self, methods: set[str], diags: Diagnostics) -> None:
-        for wire in sorted(self.entries):
-            if wire not in methods:
-                diags.report(
-                    "MTH005",
-                    f"override {wire!r} names no Method* constant of the listing",
-                    self.span(wire),
-                )
 
 
 @dataclass
@@ -191,33 +209,54 @@ class _MethodBuilder:
     by_name: dict[str, ir.Decl]
     roles: tuple[str, str]
     handle_docs: list[tuple[str, str]]
-    overrides: _Overrides
+    supplied: set[str]
     diags: Diagnostics
     counts: MethodCounts
+    # (wire, "Params"/"Result") → a declared type the [methods] table names for it: its
+    # docs are read like a paired type's (the table's fact itself is applied later).
+    named: dict[tuple[str, str], str]
 
     @property
     def wire(self) -> str:
         return str(self.const.value)
 
-    def build(self) -> ir.Method:
-        stems = [self.const.name[len("Method") :], _pascal_wire(self.wire)]
-        params = self.pair("params", "Params", stems)
-        result = self.pair("result", "Result", stems)
+    def build(self) -> Evidence:
+        name = self.const.name
+        stem = (
+            name[len("Method") :]
+            if name.startswith("Method")
+            else name.removesuffix("Method")
+        )
+        stems = [stem, _pascal_wire(self.wire)]
+        params = self.pair("Params", stems)
+        result = self.pair("Result", stems)
         facts = self.text_facts(params, result)
-        direction = self.decide_direction(facts)
-        kind = self.decide_kind(facts, result)
-        params_expr: ir.TypeExpr = ir.AnyJson()
+        found = Evidence(self.wire, f"const {name}", self.const.span, exclusive=True)
+        found.direction = self.decide_direction(facts)
+        found.kind = self.decide_kind(facts, result, found)
+        for decl, part in ((params, "params"), (result, "result")):
+            if decl is not None and decl.name == self.named.get(
+                (self.wire, part.title())
+            ):
+                found.weak.add(part)  # the table's name, not a pairing
+        for decl, part in ((params, "params"), (result, "result")):
+            if decl is not None and part not in found.weak:
+                found.how[part] = f"{decl.name}, paired by name"
         if params is not None:
-            params_expr = ir.Ref(params.name, params.span)
+            found.params = ir.Ref(params.name, params.span)
         else:
-            self.note_missing("Params", stems[0], "params")
-        result_expr: ir.TypeExpr | None = None
-        if kind is ir.MethodKind.REQUEST:
+            found.params = ir.AnyJson()
+            found.weak.add("params")
+            if "params" not in self.supplied:
+                self.note_missing("Params", stems[0], "params")
+        if found.kind is ir.MethodKind.REQUEST:
             if result is not None:
-                result_expr = ir.Ref(result.name, result.span)
+                found.result = ir.Ref(result.name, result.span)
             else:
-                result_expr = ir.AnyJson()
-                self.note_missing("Result", stems[0], "result")
+                found.result = ir.AnyJson()
+                found.weak.add("result")
+                if "result" not in self.supplied:
+                    self.note_missing("Result", stems[0], "result")
         elif result is not None:
             self.diags.report(
                 "MTH006",
@@ -230,45 +269,17 @@ class _MethodBuilder:
             else ""
         )
         source = params or result
-        lifecycle = ir.Lifecycle(
+        found.lifecycle = ir.Lifecycle(
             docs=docs or (source.lifecycle.docs if source else ""),
             since=source.lifecycle.since if source else None,
         )
-        return ir.Method(
-            self.wire,
-            kind,
-            direction,
-            params_expr,
-            result_expr,
-            lifecycle=lifecycle,
-            span=self.const.span,
-        )
+        return found
 
-    def pair(self, key: str, suffix: str, stems: list[str]) -> ir.Decl | None:
-        found = next(
+    def pair(self, suffix: str, stems: list[str]) -> ir.Decl | None:
+        return next(
             (self.by_name[s + suffix] for s in stems if s + suffix in self.by_name),
             None,
-        )
-        named = self.overrides.get(self.wire, key)
-        if named is None:
-            return found
-        span = self.overrides.span(self.wire)
-        if found is not None:
-            self.diags.report(
-                "MTH005",
-                f"override {key} = {named!r} of {self.wire!r} is not needed: "
-                f"{found.name} pairs by name",
-                span,
-            )
-            return found
-        decl = self.by_name.get(str(named))
-        if decl is None:
-            self.diags.report(
-                "MTH005",
-                f"override {key} of {self.wire!r} names no type {named!r}",
-                span,
-            )
-        return decl
+        ) or self.by_name.get(self.named.get((self.wire, suffix), ""))
 
     def note_missing(self, suffix: str, stem: str, part: str) -> None:
         self.diags.report(
@@ -334,7 +345,7 @@ class _MethodBuilder:
         elif request.search(text):
             facts.kind.append((ir.MethodKind.REQUEST, "text", where))
 
-    def decide_direction(self, facts: _Facts) -> ir.Direction:
+    def decide_direction(self, facts: _Facts) -> ir.Direction | None:
         a, b = self.roles
         found = _agree(
             facts.direction, self.wire, "direction", self.const.span, self.diags
@@ -344,70 +355,31 @@ class _MethodBuilder:
             prefix = self.wire.split("/", 1)[0] if "/" in self.wire else ""
             if prefix in (a, b):
                 found, rule = ir.Direction(b if prefix == a else a, prefix), "wire name"
-        override = self.overrides.get(self.wire, "direction")
-        if override is not None:
-            parsed = _parse_direction(str(override), self.roles)
-            span = self.overrides.span(self.wire)
-            if parsed is None:
-                self.diags.report(
-                    "CFG002",
-                    f"direction {override!r} of {self.wire!r} must be '{a} → {b}' or '{b} → {a}'",
-                    span,
-                )
-            elif found is not None:
-                self.diags.report(
-                    "MTH005",
-                    f"override direction of {self.wire!r} is not needed: the {rule} "
-                    f"already gives {found.arrow()}",
-                    span,
-                )
-            else:
-                found, rule = parsed, "override"
         if found is None:
-            self.diags.report(
-                "MTH006",
-                f"the direction of {self.wire} is not in the listing; add "
-                f'[methods.overrides."{self.wire}"] direction = "{a} → {b}" (or the reverse)',
-                self.const.span,
-            )
-            found, rule = ir.Direction(a, b), "unknown"
+            rule = "unknown"
         self.counts.direction[rule] += 1
         return found
 
-    def decide_kind(self, facts: _Facts, result: ir.Decl | None) -> ir.MethodKind:
-        found = _agree(facts.kind, self.wire, "kind", self.const.span, self.diags)
+    def decide_kind(
+        self, facts: _Facts, result: ir.Decl | None, found: Evidence
+    ) -> ir.MethodKind:
+        kind = _agree(facts.kind, self.wire, "kind", self.const.span, self.diags)
         rule = "text"
-        if found is None:
+        if kind is None:
             prefix = self.wire.split("/", 1)[0] if "/" in self.wire else ""
             if prefix in self.roles:
-                found, rule = ir.MethodKind.REQUEST, "wire name"
+                kind, rule = ir.MethodKind.REQUEST, "wire name"
             else:
+                # A rule of thumb the table may correct without being stale.
                 rule = "listing"
-                found = (
+                found.weak.add("kind")
+                kind = (
                     ir.MethodKind.REQUEST
                     if result is not None
                     else ir.MethodKind.NOTIFICATION
                 )
-        override = self.overrides.get(self.wire, "kind")
-        if override is not None:
-            span = self.overrides.span(self.wire)
-            if override not in ("request", "notification"):
-                self.diags.report(
-                    "CFG002",
-                    f"kind of {self.wire!r} must be 'request' or 'notification'",
-                    span,
-                )
-            elif rule != "listing" or ir.MethodKind(override) is found:
-                self.diags.report(
-                    "MTH005",
-                    f"override kind of {self.wire!r} is not needed: the {rule} already "
-                    f"makes it a {found.value}",
-                    span,
-                )
-            else:
-                found, rule = ir.MethodKind(override), "override"
         self.counts.kind[rule] += 1
-        return found
+        return kind
 
 
 _T = TypeVar("_T", ir.Direction, ir.MethodKind)
@@ -477,16 +449,6 @@ def _report_unpaired(
                 "constant pairs with it",
                 decl.span,
             )
-
-
-def _parse_direction(text: str, roles: tuple[str, str]) -> ir.Direction | None:
-    match = _ARROW.fullmatch(text.strip())
-    if match is None:
-        return None
-    sender, receiver = match.group(1), match.group(2)
-    if {sender, receiver} != set(roles):
-        return None
-    return ir.Direction(sender, receiver)
 
 
 def _pascal_wire(wire: str) -> str:

@@ -34,6 +34,7 @@ from codegen.frontends.common.syntax import (
     span_of,
 )
 from codegen.frontends.go.consts import ConstGroup, enum_base, evaluate, typed_enums
+from codegen.frontends.go.method_code import CodeReader
 from codegen.frontends.go.methods import GoConst, build_methods
 from codegen.frontends.go.page import GoPage, read_page
 from codegen.frontends.go.type_exprs import (
@@ -44,6 +45,7 @@ from codegen.frontends.go.type_exprs import (
     parse_tag,
     zero_of,
 )
+from codegen.methods.evidence import Evidence
 from codegen.spec.config import SpecConfig
 from codegen.spec.source import SourceText
 
@@ -81,8 +83,15 @@ def read_spec(
     """The frontend entry point the pipeline calls for ``language = "go"``."""
     extra = ir.ExtraKeys.FORBID if config.extra_keys == "forbid" else ir.ExtraKeys.ALLOW
     read = read_go(sources, diags, extra)
+    provenance: dict[str, dict[str, str]] = {}
     methods, constants = build_methods(
-        read.consts, read.decls, read.pages, config, diags
+        read.consts,
+        read.decls,
+        read.pages,
+        config,
+        diags,
+        extra=_code_evidence(read, config.roles),
+        provenance=provenance,
     )
     # The method rules need the [methods] table's facts to decide direction and kind,
     # so this frontend applies the table itself (methods.py).
@@ -91,7 +100,21 @@ def read_spec(
         methods=tuple(methods),
         constants=tuple(constants),
         method_table_applied=True,
+        provenance=provenance,
     )
+
+
+def _code_evidence(read: GoRead, roles: tuple[str, str]) -> list[Evidence]:
+    """Dispatch and sends in ``.go`` sources (``go.method_code``)."""
+    strings = {k: v for k, v in read.const_values.items() if isinstance(v, str)}
+    types = {decl.name for decl in read.decls}
+    out: list[Evidence] = []
+    for page in read.pages:
+        if page.is_document:
+            continue
+        root = Parser(_LANGUAGE).parse(page.code).root_node
+        out.extend(CodeReader(page.source, strings, types, roles).read(root))
+    return out
 
 
 def read_go(

@@ -18,12 +18,14 @@ unless the spec declares a type of that name.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.result import FrontendResult
 from codegen.frontends.prose.markdown_blocks import CODE, Block, read_blocks
+from codegen.frontends.prose.method_layouts import read_layouts
 from codegen.frontends.prose.methods import PROSE_ONLY_TYPES, DocText, read_methods
 from codegen.frontends.typescript.reader import (
     Options,
@@ -31,6 +33,8 @@ from codegen.frontends.typescript.reader import (
     read_with_externals,
 )
 from codegen.ir.rewrite import rewrite
+from codegen.methods.evidence import Evidence
+from codegen.methods.resolver import resolve_with
 from codegen.spec.config import SpecConfig
 from codegen.spec.source import SourceText
 
@@ -41,7 +45,56 @@ def read_spec(
     sources: list[SourceText], config: SpecConfig, diags: Diagnostics
 ) -> FrontendResult:
     """The frontend entry point the pipeline calls for ``language = "prose"``."""
-    return read_with_externals(read_prose, sources, config, diags)
+    return read_with_externals(
+        read_prose, with_includes(sources, config, diags), config, diags
+    )
+
+
+_INCLUDE = re.compile(
+    r"\{%-?\s*include(?:_relative)?\s+[\"']?([^\s\"'%]+)[\"']?[^%]*-?%\}"
+)
+
+
+_DOCUMENTS = (".md", ".markdown", ".mdx", ".txt", ".html")
+
+
+def with_includes(
+    sources: list[SourceText], config: SpecConfig, diags: Diagnostics
+) -> list[SourceText]:
+    """The sources, each followed by the documents its ``{% include x.md %}`` lines name
+    (found beside the including document, else in the spec's ``_includes/``), followed
+    in turn; each included document keeps its own path, so spans point into it."""
+    out: list[SourceText] = []
+    seen = {source.rel_path for source in sources}
+    pending = list(sources)
+    while pending:
+        source = pending.pop(0)
+        out.append(source)
+        here = (config.repo_root / source.rel_path).parent
+        found: list[SourceText] = []
+        for number, line in enumerate(source.text.splitlines(), start=1):
+            for match in _INCLUDE.finditer(line):
+                name = match.group(1)
+                candidates = [here / name, config.spec_dir / "_includes" / name]
+                path = next((c for c in candidates if c.is_file()), None)
+                if path is not None and path.suffix.lower() not in _DOCUMENTS:
+                    path = None  # only documents are followed, never code or data
+                span = ir.Span(source.rel_path, number, match.start() + 1)
+                if path is None:
+                    diags.report(
+                        "SYN002",
+                        f"{{% include {name} %}} names no file beside the document or "
+                        "in _includes/; what it holds is missing",
+                        span,
+                    )
+                    continue
+                rel = config.rel(path)
+                if rel in seen or len(seen) > 200:
+                    continue
+                seen.add(rel)
+                found.append(SourceText.read(path, rel, diags))
+        pending[:0] = found
+    return out
 
 
 def read_prose(
@@ -74,13 +127,22 @@ def read_prose(
         diags.items.append(rewrite(diagnostic, to_document))
     decls = _prose_types(typescript.decls)
     methods: list[ir.Method] = []
+    layouts: list[Evidence] = []
+    declared = {decl.name for decl in decls}
     for doc, doc_blocks in zip(docs, blocks):
         methods.extend(read_methods(doc_blocks, doc, roles, diags))
+        layouts.extend(read_layouts(doc_blocks, doc, roles, declared, diags))
+    provenance: dict[str, dict[str, str]] = {}
+    if layouts:
+        methods = resolve_with(
+            methods, layouts, roles, diags, "its Request: line", provenance
+        )
     return FrontendResult(
         decls=decls,
         methods=tuple(methods),
         examples=typescript.examples,
         constants=typescript.constants,
+        provenance=provenance,
     )
 
 

@@ -37,6 +37,8 @@ from codegen.diagnostics import Diagnostics, Severity
 from codegen.frontends.common.syntax import node_text, span_of
 from codegen.frontends.rust.decls import DeclFacts
 from codegen.frontends.rust.literals import string_literal_value
+from codegen.methods.evidence import Evidence
+from codegen.methods.resolver import resolve_with
 from codegen.frontends.rust.paths import Resolver
 from codegen.spec.source import SourceText
 
@@ -230,7 +232,10 @@ def build_methods(
     payload_kind = _routing_kinds(decl_facts)
     for enum, arms in facts.routes.items():
         kind = _kind_of_name(enum)
-        payloads = dict(decl_facts.variant_types.get(enum, []))
+        payloads = {
+            variant: unwrap_payload(payload)
+            for variant, payload in decl_facts.variant_types.get(enum, [])
+        }
         for variant, value, span in arms:
             wire = facts.resolve(value, module=facts.route_modules.get(enum))
             payload = payloads.get(variant)
@@ -277,6 +282,20 @@ def build_methods(
     return [method for method in built if method is not None]
 
 
+_WRAPPERS = ("Box", "Arc", "Rc")
+
+
+def unwrap_payload(payload: str | None) -> str | None:
+    """``Box<InitializeRequest>`` (or ``Arc``/``Rc``, any path) → ``InitializeRequest``:
+    serde writes a smart pointer as its payload."""
+    while payload is not None:
+        head, _, rest = payload.partition("<")
+        if head.strip().rsplit("::", 1)[-1] not in _WRAPPERS or not rest.endswith(">"):
+            break
+        payload = rest[:-1].strip()
+    return payload.rsplit("::", 1)[-1] if payload is not None else None
+
+
 def _add(names: list[str], name: str, decl_facts: DeclFacts) -> None:
     """Add a method's params or result type.  A type of the same Rust name from another
     module (``crate::v2::InitializeRequest`` after ``crate::v1::InitializeRequest``: two
@@ -301,7 +320,7 @@ def _routing_kinds(decl_facts: DeclFacts) -> dict[str, set[str]]:
             continue
         for _, payload in variants:
             if payload is not None:
-                out.setdefault(payload, set()).add(kind)
+                out.setdefault(unwrap_payload(payload) or payload, set()).add(kind)
     return out
 
 
@@ -420,4 +439,21 @@ def _method(
         result=ir.Ref(result, found.span) if result is not None else None,
         lifecycle=docs or ir.NO_LIFECYCLE,
         span=found.span,
+    )
+
+
+def resolve_all(
+    methods: list[ir.Method],
+    evidence: list[Evidence],
+    roles: tuple[str, str],
+    diags: Diagnostics,
+    provenance: dict[str, dict[str, str]] | None = None,
+) -> list[ir.Method]:
+    """The methods the tables above built, with the evidence of trait impls and
+    ``macro_rules!`` tables (``method_impls``), through the shared resolver: a name
+    both declare must agree on every fact (MTH006 names both places)."""
+    if not evidence:
+        return methods
+    return resolve_with(
+        methods, evidence, roles, diags, "the crate's method tables", provenance
     )

@@ -48,7 +48,8 @@ from codegen.frontends.rust.decls import (
 from codegen.frontends.rust.defaults import UNKNOWN, DefaultResolver
 from codegen.frontends.rust.flatten import distribute_flattened_unions
 from codegen.frontends.rust.generics import Instantiator
-from codegen.frontends.rust.methods import MethodFacts, build_methods
+from codegen.frontends.rust.method_impls import MethodImpls
+from codegen.frontends.rust.methods import MethodFacts, build_methods, resolve_all
 from codegen.frontends.rust.paths import output_names
 from codegen.frontends.rust.scope import Range, scope_findings
 from codegen.frontends.rust.type_exprs import (
@@ -147,11 +148,21 @@ def read_rust(
     by_name = index.decls
     methods = macros.build_methods(reading.peers, by_name, roles, diags)
     methods += build_methods(reading.methods, reading.facts, by_name, roles, diags)
+    provenance: dict[str, dict[str, str]] = {}
+    methods = resolve_all(
+        methods,
+        reading.impls_of_methods.evidence(set(by_name), roles, diags),
+        roles,
+        diags,
+        provenance,
+    )
     decls = _drop_routing_enums(
         decls, methods, diags, frozenset(reading.methods.routes)
     )
     scope_findings(diags, mark, decls, methods, reading.ranges, options.requested_types)
-    return FrontendResult(decls=tuple(decls), methods=tuple(methods))
+    return FrontendResult(
+        decls=tuple(decls), methods=tuple(methods), provenance=provenance
+    )
 
 
 @dataclass
@@ -163,6 +174,7 @@ class _Reading:
     facts: DeclFacts = field(default_factory=DeclFacts)
     methods: MethodFacts = field(default_factory=MethodFacts)
     peers: list[macros.MethodEntry] = field(default_factory=list)
+    impls_of_methods: MethodImpls = field(default_factory=MethodImpls)
     defaults: dict[str, Any] = field(default_factory=dict)
     resolver_parts: dict[str, Any] = field(default_factory=dict)
     ranges: dict[str, Range] = field(default_factory=dict)  # decl → its item's lines
@@ -310,6 +322,8 @@ class _Reading:
                 self.peers.extend(
                     macros.read_peer_macro(macro, item.source, self.diags)
                 )
+            elif self.impls_of_methods.invoke(macro, item.source):
+                pass  # a macro_rules! table of methods the crate defines
             else:
                 self.diags.report(
                     "SYN002",
@@ -329,6 +343,8 @@ class _Reading:
             if body is not None and params is not None and not params.named_children:
                 self.fns[node_text(node.child_by_field_name("name"))] = body
             return []
+        if node.type == "macro_definition":
+            self.impls_of_methods.define(node)
         if node.type in _SKIPPED_ITEMS:
             return []
         if node.type not in _DECL_ITEMS:
@@ -380,6 +396,8 @@ class _Reading:
                 self.assoc[(owner, name)] = block
         if not trait:
             self.methods.read_impl(node, source, owner, item.module)
+        else:
+            self.impls_of_methods.read_trait_impl(node, source)
 
     def resolve_defaults(self, decls: list[ir.Decl]) -> list[ir.Decl]:
         """Replace the placeholders in ``default_json``/``omitted_value`` by JSON."""

@@ -1,0 +1,160 @@
+"""The smaller traps of a new user's first hour (issue 34), each run as a user meets it:
+``codegen -h`` shows whole summaries; ``diff`` works from a subfolder and suggests the
+spec meant; ``validate --method`` and choice options suggest the closest name, without
+pydantic's "Value error," prefix."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.cli_support import run_codegen
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("first-hour")
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "myapp"\nversion = "0"\n\n[tool.codegen]\n'
+        'output = "src/myapp/wire"\n'
+    )
+    assert run_codegen(root, "init", "chat", "--language", "typescript").returncode == 0
+    assert run_codegen(root, "generate", "-q").returncode == 0
+    git = ["git", "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True)
+    subprocess.run([*git, "commit", "-qm", "init"], cwd=root, check=True)
+    return root
+
+
+def test_the_command_list_shows_whole_summaries(project: Path) -> None:
+    done = run_codegen(project, "-h")
+    assert done.returncode == 0
+    commands = done.stdout.split("Commands:")[1]
+    assert "..." not in commands
+    assert "Validate wire messages" in commands
+
+
+def test_diff_from_a_subfolder(project: Path) -> None:
+    done = run_codegen(project / "src", "diff", "HEAD:chat", "chat")
+    assert done.returncode == 0, done.stderr
+    assert "no changes at the wire level" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "hint"),
+    [("HEAD:chta", "chat", "did you mean 'HEAD:chat'?"), ("chat", "caht", "'chat'")],
+)
+def test_diff_suggests_the_spec_meant(
+    project: Path, old: str, new: str, hint: str
+) -> None:
+    done = run_codegen(project, "diff", old, new)
+    assert done.returncode == 2 and hint in done.stderr
+
+
+def test_validate_method_suggests_the_method_meant(project: Path) -> None:
+    sample = project / "p.json"
+    sample.write_text('{"protocolVersion": 1}\n')
+    wrong = run_codegen(
+        project,
+        "validate",
+        "chat",
+        "p.json",
+        "--method",
+        "initialze",
+        "--part",
+        "params",
+    )
+    assert wrong.returncode == 2
+    assert "unknown method 'initialze'; did you mean 'initialize'?" in wrong.stderr
+    right = run_codegen(
+        project,
+        "validate",
+        "chat",
+        "p.json",
+        "--method",
+        "initialize",
+        "--part",
+        "params",
+    )
+    assert right.returncode == 0, right.stdout + right.stderr
+    message = project / "m.jsonl"
+    message.write_text('{"jsonrpc": "2.0", "method": "lgo", "params": {}}\n')
+    done = run_codegen(project, "validate", "chat", "m.jsonl")
+    assert "unknown method 'lgo'; did you mean 'log'?" in done.stdout
+
+
+def test_a_choice_error_names_the_closest_choice(project: Path) -> None:
+    done = run_codegen(
+        project,
+        "validate",
+        "chat",
+        "p.json",
+        "--method",
+        "initialize",
+        "--part",
+        "parms",
+    )
+    assert done.returncode == 2
+    assert "Value error" not in done.stderr
+    assert (
+        "'parms' is not one of 'params', 'result'; did you mean 'params'?"
+        in done.stderr
+    )
+
+
+def test_the_starter_adds_no_error_code_to_the_users_package(tmp_path: Path) -> None:
+    import tomllib
+
+    assert run_codegen(tmp_path, "init", "x", "--language", "go").returncode == 0
+    toml = (tmp_path / "specs/x/spec.toml").read_text()
+    assert "errors" not in tomllib.loads(toml)  # an example, commented out
+    assert '# -32001 = "UnsupportedVersion"' in toml
+    assert run_codegen(tmp_path, "generate", "-q").returncode == 0
+    errors = (tmp_path / "generated/x/python/x_protocol/errors.py").read_text()
+    assert "UnsupportedVersion" not in errors and "32001" not in errors
+
+
+def test_the_starter_says_truly_what_an_undeclared_import_is(tmp_path: Path) -> None:
+    assert (
+        run_codegen(tmp_path, "init", "x", "--language", "typescript").returncode == 0
+    )
+    spec = tmp_path / "specs/x"
+    assert "is an error unless declared here" in (spec / "spec.toml").read_text()
+    source = spec / "protocol.ts"
+    text = source.read_text().replace(
+        "\tclientName?: string;", "\tclientName?: string;\n\tenv?: Env;"
+    )
+    source.write_text('import type { Env } from "./env.js";\n' + text)
+    undeclared = run_codegen(tmp_path, "check")
+    assert undeclared.returncode == 1 and "error[REF001]" in undeclared.stderr
+    with (spec / "spec.toml").open("a") as toml:
+        toml.write('[external.Env]\nmodule = "./env.js"\nreason = "not ours"\n')
+    declared = run_codegen(tmp_path, "check")
+    assert declared.returncode == 0 and "warning[REF002]" in declared.stderr
+
+
+def test_a_deleted_specs_output_is_stale_then_removed(tmp_path: Path) -> None:
+    for spec, language in (("keep", "go"), ("gone", "prose")):
+        made = run_codegen(tmp_path, "init", spec, "--language", language)
+        assert made.returncode == 0
+    assert run_codegen(tmp_path, "generate", "-q").returncode == 0
+    (tmp_path / "stray").mkdir()  # not codegen's: never touched
+    (tmp_path / "generated/notes").mkdir()
+    (tmp_path / "generated/notes/readme.txt").write_text("mine\n")
+    for path in sorted((tmp_path / "specs/gone").rglob("*"), reverse=True):
+        path.unlink() if path.is_file() else path.rmdir()
+    (tmp_path / "specs/gone").rmdir()
+    stale = run_codegen(tmp_path, "generate", "--check")
+    assert stale.returncode == 1 and "stale file(s)" in stale.stderr
+    assert "generated/gone/python/gone_protocol/models.py" in stale.stdout
+    # naming one spec judges only that one
+    assert run_codegen(tmp_path, "generate", "--check", "keep").returncode == 0
+    done = run_codegen(tmp_path, "generate")
+    assert done.returncode == 0 and "removed" in done.stderr
+    assert not (tmp_path / "generated/gone").exists()
+    assert (tmp_path / "generated/notes/readme.txt").is_file()
+    assert (tmp_path / "generated/keep/python").is_dir()
+    assert run_codegen(tmp_path, "generate", "--check").returncode == 0
