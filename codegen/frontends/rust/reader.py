@@ -53,10 +53,10 @@ from codegen.frontends.rust.methods import MethodFacts, build_methods, resolve_a
 from codegen.frontends.rust.paths import output_names
 from codegen.frontends.rust.scope import Range, scope_findings
 from codegen.frontends.rust.type_exprs import (
-    PRIMITIVES,
     WRAPPER_FORMS,
     CrateNames,
     TypeConverter,
+    is_wrapper_form,
 )
 from codegen.ir.index import Index
 from codegen.spec.config import SpecConfig
@@ -122,12 +122,7 @@ def read_rust(
     crate = read_crate(sources, options.features, options.default_features, diags)
     wrappers = dict(options.wrappers)
     for name, form in wrappers.items():
-        if (
-            form not in WRAPPER_FORMS
-            and form.isidentifier()
-            and form.islower()
-            and form not in PRIMITIVES
-        ):
+        if not is_wrapper_form(form):
             # a lowercase word that is no form (a Rust type is any other text)
             diags.report(
                 "CFG002",

@@ -126,6 +126,13 @@ WRAPPER_FORMS = (
 )
 
 
+def is_wrapper_form(form: str) -> bool:
+    """A form, or a Rust type (a lowercase word that is neither is a misspelt form)."""
+    return form in WRAPPER_FORMS or not (
+        form.isidentifier() and form.islower() and form not in PRIMITIVES
+    )
+
+
 def generic_base(node: Node) -> str | None:
     """The last path segment of a generic type's name (``Option`` for
     ``std::option::Option<T>``), else None."""
