@@ -63,12 +63,12 @@ def _error_code(key: str) -> str:
 
 def _wrapper_form(form: str) -> str:
     # The Rust frontend owns the list of forms (it implements them).
-    from codegen.frontends.rust.type_exprs import WRAPPER_FORMS
+    from codegen.frontends.rust.type_exprs import WRAPPER_FORMS, is_wrapper_form
 
-    if form not in WRAPPER_FORMS:
+    if not is_wrapper_form(form):
         raise PydanticCustomError(
             "literal_error",
-            "Input should be {expected}",
+            "Input should be {expected}, or a Rust type",
             {"expected": ", ".join(repr(f) for f in WRAPPER_FORMS)},
         )
     return form
