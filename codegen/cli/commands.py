@@ -436,9 +436,9 @@ def validate_command(
     for file in files:
         try:
             records = validating.read_records(file)
+            findings, count = validator.validate(records, method, part)
         except validating.ValidateError as exc:
             raise out.exit(EXIT_USAGE, str(exc)) from None
-        findings, count = validator.validate(records, method, part)
         for finding in findings:
             sys.stdout.write(finding.render(str(file)) + "\n")
         total += count
@@ -547,8 +547,18 @@ def serve(
         str, typer.Argument(help="Spec id or spec folder.", metavar="SPEC")
     ],
     transport: Annotated[
-        Literal["stdio", "websocket", "http"] | None,
-        typer.Option(help="Default: the spec's first framing."),
+        Literal[
+            "stdio",
+            "websocket",
+            "http",
+            "content-length-stdio",
+            "ndjson-stdio",
+            "http-post",
+        ]
+        | None,
+        typer.Option(
+            help="Default: the spec's first framing; a framing name says its transport."
+        ),
     ] = None,
     host: Annotated[str, typer.Option(help="Interface to bind.")] = "127.0.0.1",
     port: Annotated[
@@ -601,6 +611,22 @@ def serve(
             "own; auto: uvloop when installed."
         ),
     ] = "auto",
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="WebSocket/HTTP: also answer browser pages of this origin "
+            "(scheme://host[:port], * for any; default: loopback only). Repeatable.",
+            metavar="ORIGIN",
+        ),
+    ] = None,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="WebSocket/HTTP: also answer requests naming this Host (* for any; "
+            "default: loopback names and --host). Repeatable.",
+            metavar="HOST",
+        ),
+    ] = None,
     output: OutputOpt = None,
     config: ConfigOpt = None,
     quiet: Annotated[
@@ -628,6 +654,8 @@ def serve(
         header_timeout,
         body_timeout,
         loop,
+        tuple(allow_origin or ()),
+        tuple(allow_host or ()),
     )
     try:
         argv, env = serving.server_command(project, spec_dir, options)

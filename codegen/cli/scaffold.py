@@ -61,7 +61,9 @@ docs = "What this protocol is for, in one line (the docs' first sentence)."
 # "jsonrpc-2.0", or "http-post-envelope" ({method, params} in, {result} or {error} out).
 kind = "jsonrpc-2.0"
 # How the stub server is reached (`codegen serve $id`; the first is the default):
-# "ndjson-stdio" (one JSON message per line), "websocket", "http-post".
+# "ndjson-stdio" (one JSON message per line), "content-length-stdio" (each message after
+# a "Content-Length: N" header, as editor and debugger protocols frame it), "websocket",
+# "http-post".
 framings = ["ndjson-stdio", "websocket"]
 
 [python]

@@ -140,12 +140,14 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
             f"Error codes of {title} (spec '{protocol.id}').\n\n"
             "JSON-RPC's and the protocol's own codes, and the exceptions a client\n"
             "raises: ``RpcError`` (the peer answered with an error: ``code``,\n"
-            "``message``, ``data``) and ``TransportError`` (the peer could not be\n"
-            "reached, or the connection failed).  A handler raises\n"
+            "``message``, ``data``; ``InvalidResult``: its result is not what the\n"
+            "spec says) and ``TransportError`` (the peer could not be reached, or\n"
+            "the connection failed; ``TransportTimeout``: it did not answer in\n"
+            "time).  A handler raises\n"
             "``RpcError(CODE, message, data)`` to answer with an error.",
             "",
         ),
-        names=import_order([*error_names, "RpcError", "TransportError"]),
+        names=import_order([*error_names, *_CLIENT_ERRORS]),
         errors=errors,
     )
     init_py = render_template(
@@ -159,8 +161,7 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
         models=exported,
         errors=error_names,
         names=import_order(
-            [*exported, *error_names, "METHODS", "MethodInfo", "RpcError"]
-            + ["TransportError"]
+            [*exported, *error_names, "METHODS", "MethodInfo", *_CLIENT_ERRORS]
         ),
     )
     root = f"python/{package}"
@@ -176,6 +177,10 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
         f"{root}/models.py": format_python(models_py, filename="models.py"),
         f"{root}/py.typed": "",
     }
+
+
+# The runtime's exceptions every package exports (from ``errors`` and the package).
+_CLIENT_ERRORS = ("RpcError", "InvalidResult", "TransportError", "TransportTimeout")
 
 
 def runtime_sources() -> dict[str, str]:

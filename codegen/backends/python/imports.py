@@ -76,6 +76,7 @@ _STDLIB = frozenset(
 RESERVED_GLOBALS = frozenset(
     {name for _, names in _IMPORT_SOURCES for name in names}
     | {"METHODS", "MethodInfo", "RpcError", "TransportError"}
+    | {"TransportTimeout", "InvalidResult"}
 )
 
 
