@@ -5,8 +5,11 @@ pydantic's "Value error," prefix."""
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -158,3 +161,39 @@ def test_a_deleted_specs_output_is_stale_then_removed(tmp_path: Path) -> None:
     assert (tmp_path / "generated/notes/readme.txt").is_file()
     assert (tmp_path / "generated/keep/python").is_dir()
     assert run_codegen(tmp_path, "generate", "--check").returncode == 0
+
+
+def _server(project: Path, *args: str, hide_aiohttp: bool = False) -> Any:
+    package = project / "src/myapp/wire/chat/python"
+    code = (
+        "import runpy, sys\n"
+        + ("sys.modules['aiohttp'] = None\n" if hide_aiohttp else "")
+        + "runpy.run_module('chat_protocol.server', run_name='__main__')\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=project,
+        env={**os.environ, "PYTHONPATH": str(package)},
+        input="",
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+
+
+def test_a_network_transport_without_aiohttp_is_a_message(project: Path) -> None:
+    done = _server(project, "--transport", "websocket", hide_aiohttp=True)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "--transport websocket needs aiohttp" in done.stderr
+    assert "pip install aiohttp" in done.stderr
+    # stdio needs pydantic only: it serves (and ends at the end of its input)
+    stdio = _server(project, "--transport", "stdio", "-q", hide_aiohttp=True)
+    assert stdio.returncode == 0, stdio.stderr
+
+
+def test_the_package_server_takes_dash_q(project: Path) -> None:
+    quiet = _server(project, "--transport", "stdio", "-q")
+    assert quiet.returncode == 0 and "unrecognized" not in quiet.stderr
+    wrong = _server(project, "--transport", "stdio", "-x")
+    assert wrong.returncode == 2 and "unrecognized arguments: -x" in wrong.stderr

@@ -21,7 +21,7 @@ FILES: dict[str, str] = {
     "_rpc/__init__.py": "286dae09fe522d9b8aa31fd8a1782763aac1af7b23da08833f7d9689b99b5391",
     "_rpc/client.py": "2f334bca7149fb2e8d216ee787a4a4f19dee5a61eeb6ce4889b3add471de2559",
     "_rpc/codec.py": "816fb79191a1f6ed9d3b99993ff34a89e797dd13119215ff0309e1ecddff627e",
-    "_rpc/command.py": "4485fd18b04af75f75973f4916f794e964061ef6808fadd5be1f6006ed075916",
+    "_rpc/command.py": "0660db6d37541556d94efd2a260dae1f2453a4eb4e392e4a02234eaae5fc71c4",
     "_rpc/connection.py": "b65050cda79d2618bd5a48d62c967656d85794158cbdf0e44405849da841c5cc",
     "_rpc/dispatch.py": "4ca2f84f596269d1cb086985107d586dba3a4745a6dc1bd0bd1c6c27328cf2c9",
     "_rpc/envelope.py": "000e6a0a149eaca4f6596572b3a81e918d198cecc0d5ff4eac51e32f0b309f69",

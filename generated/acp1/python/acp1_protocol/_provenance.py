@@ -85,7 +85,7 @@ FILES: dict[str, str] = {
     "_rpc/__init__.py": "cf353768c71c11fcae334d2fcef3bf406c23568b6b136677e2ce6f4a1f2a203e",
     "_rpc/client.py": "94807ef33bd85acb03dd21329753d577a620bb276f5c50cf0eeef596bea87cf2",
     "_rpc/codec.py": "beb76a0178a66db16fcde574d2a086f09ef85cb22c8e85f7325d222d3cdeff18",
-    "_rpc/command.py": "5c681476cfc5c4192e880135d28a8ea4c879c52610970c8bee7b2859aa54a96c",
+    "_rpc/command.py": "ff8dc9ace973703e88dab4be9e90f6ecf139382b794b9337fbd2af550c0b4411",
     "_rpc/connection.py": "50884a918bfb376349c57a633bc07938d35af329d68b93a45598d0163fa92697",
     "_rpc/dispatch.py": "c8542c7c745825e8bcee524b262954d137cfe9f971a6a37184137cc98b0353a4",
     "_rpc/envelope.py": "2a5c04207bab75f8446b13d877977f98703c336349dcc396cd31bb538876385b",

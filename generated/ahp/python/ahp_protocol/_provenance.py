@@ -25,7 +25,7 @@ FILES: dict[str, str] = {
     "_rpc/__init__.py": "3d06a4fd9aeaf57f6387c6eb6dd1d868d9ad7b63e445f8bb6c380fac251f8bf0",
     "_rpc/client.py": "4fcc7a13a8b2cd52d1469667d0106ee4bac8185e19f8408eb46ed06de2212158",
     "_rpc/codec.py": "d283342658c61f27268ae6aacaa2764854e187a02b79cd4256b3eeb1c13452d2",
-    "_rpc/command.py": "e6578cc11a5149bf7aa641576306a046d69817fcca128179dace13fbf6c60cfc",
+    "_rpc/command.py": "f0a16e78f61e1c9fcf19a012edce3be0d426ae0cacf8d1afdb98e0ae7ae6e595",
     "_rpc/connection.py": "a9e1c10a529056432c8d4b237fe048dbb5e7e9988ed7e0ddb1591a45915e0937",
     "_rpc/dispatch.py": "2279d8d61a25aba180d11b6d5357e0bffafeac04dff94be48f1b6cba8240ce6b",
     "_rpc/envelope.py": "aa43eadc7844c15b1770c267d715d8fb3f87afc8dfcf2db7f740e034d9554080",

@@ -21,7 +21,7 @@ FILES: dict[str, str] = {
     "_rpc/__init__.py": "03ddb004ae7e14810c12bd6fcf02ca22f55b148e0c11f10107b4bd2d17ffbe80",
     "_rpc/client.py": "981d5f848eee8db54c763cdb455719da021f30535de2dd491b73f729444c92ae",
     "_rpc/codec.py": "73137f04488dc9755c1003081579cee805ae618d69b68965c4272f7e45a52cb7",
-    "_rpc/command.py": "570d6d4abbd748a1b2b0e73161c2230d8b7826ec1644a33c673d53f0cd33146c",
+    "_rpc/command.py": "08287d4ddb22da5f4f5bf0abc2d8cf7e9e1026d3887cc4cc19bbae25f5c2260c",
     "_rpc/connection.py": "c4becde654ba91bc850ee469db91cfbbcc388a90058ac608463b1338f9afe16c",
     "_rpc/dispatch.py": "449be9bf6b55c32bb8bac438b7e634666a0ed44d2588ac94fb040370acfeef82",
     "_rpc/envelope.py": "6c31c8cecc53be1ed30154a90c271447ffe4d7a25fdbed177c14ab424334f273",

@@ -21,7 +21,7 @@ FILES: dict[str, str] = {
     "_rpc/__init__.py": "895d3e8126b2ad2cfcd47ea20516a6ce1f9ce0bc477d140b19474ac0280fc843",
     "_rpc/client.py": "4cd596bf648def7a95fef3f3793268bb832a0096a89013c0028decb8a268bec0",
     "_rpc/codec.py": "61a9ed6e2758a7aa34d6ccd5d7411651b13a40cdd9088641294241c700b4248e",
-    "_rpc/command.py": "2ab2300a4fba00ff6a06475bd1fe951eba2ce367bee37616b59f40a9ee861e7c",
+    "_rpc/command.py": "20b80b08a3fce726d9960b465affd856c406993f9a8365ac8f74908ca2db3f0c",
     "_rpc/connection.py": "8dd12e2e2c0d985ae796d175fe78d3339223e5a0b1f9b66c77db04827e19b2f3",
     "_rpc/dispatch.py": "4e6fc71cde68dbf0e8a42fad4a27fbd4cc8ee21201953fd736041e500235ecb9",
     "_rpc/envelope.py": "b3a010651da5a9da5c19450ede03471064971d9b36b42d434e0a10a337739528",

@@ -21,7 +21,7 @@ FILES: dict[str, str] = {
     "_rpc/__init__.py": "d5bbf8bb2375e0d12d9bb1d42f2765cfb498e32deba0171ce0804374df19ce39",
     "_rpc/client.py": "14fddf5fe3c7b5ac1233f2d709f8dcf314846d6915f3b091da4eeaf69f8adafd",
     "_rpc/codec.py": "3ab157943bc46c39ff019b2455443f7fdd5910de07e36578beaa7b42cca0370a",
-    "_rpc/command.py": "18f869e9b514652dd776d4ee3a527e64fd34dd1455f16c5da1b562250bc59893",
+    "_rpc/command.py": "a0e517bfee220d880a1d4952a415066e93d0d2ac8f34cb533b8dab61e2fc4efd",
     "_rpc/connection.py": "c8f733f434953c766e0bb42d37f368a7cff1d6f8830564a77be082899b51b379",
     "_rpc/dispatch.py": "986222698e78d92fdc14a59c7db7765e3a3cd65df8651aebc4a590b041ba6ffe",
     "_rpc/envelope.py": "a764186f1c98f507e03815920b589e5438faeb4953d46a7a43fa5b11515a917e",
