@@ -197,3 +197,32 @@ def test_the_package_server_takes_dash_q(project: Path) -> None:
     assert quiet.returncode == 0 and "unrecognized" not in quiet.stderr
     wrong = _server(project, "--transport", "stdio", "-x")
     assert wrong.returncode == 2 and "unrecognized arguments: -x" in wrong.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "reported"),
+    [
+        ("protocol.ts", True),
+        ("spec.toml", True),
+        ("notes.md", True),
+        ("49130", True),
+        ("protocol.ts~", False),
+        ("#protocol.ts#", False),
+        (".protocol.ts.swp", False),
+        ("4913", False),
+        ("protocol.ts.tmp", False),
+        ("protocol.ts___jb_tmp___", False),
+        (".#protocol.ts", False),
+    ],
+)
+def test_watch_ignores_editors_temporary_files(
+    tmp_path: Path, name: str, reported: bool
+) -> None:
+    import watchfiles
+
+    from codegen.cli.generate import _Ignore
+    from codegen.project import load_project
+
+    ignore = _Ignore(load_project(tmp_path))
+    path = str(tmp_path / "specs" / "chat" / name)
+    assert ignore(watchfiles.Change.modified, path) is reported
