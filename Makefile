@@ -97,7 +97,7 @@ docs-check: $(STAMP)
 
 # All benchmarks in one run; build/bench/summary.md holds the table of ratios (BASELINE=REV
 # measures that revision too, for a before/after table; QUICK=1 for shorter runs).
-bench: $(STAMP)
+bench: $(STAMP) $(INTEROP_STAMP)
 	$(CODEGEN) generate
 	$(BIN)/python bench/summary.py $(if $(BASELINE),--baseline $(BASELINE)) $(if $(QUICK),--quick)
 
@@ -138,3 +138,22 @@ clean:
 .PHONY: test-deps
 test-deps:
 	@bash .ci/test-deps
+
+# Issue 30: the TypeScript frontend against two peers' suites (../shared/conformance/tjsg,
+# tjs), compared by wire meaning both ways; figures in build/conformance-ts.json.
+.PHONY: conformance-ts
+help: help-conformance-ts
+help-conformance-ts:
+	@echo "make conformance-ts  the TypeScript frontend on the tjsg and tjs suites (figures in build/)"
+conformance-ts: $(STAMP)
+	CODEGEN_CONFORMANCE=all $(BIN)/python -m tests.conformance.typescript.report tjsg tjs
+
+# Issue 30: every exported interface/type alias of 43 popular npm packages' .d.ts files
+# (tests/wild/npm, lockfile pinned), each package in its own process; build/wild-ts.json.
+.PHONY: wild-ts
+help: help-wild-ts
+help-wild-ts:
+	@echo "make wild-ts         the TypeScript frontend on popular npm packages' .d.ts files"
+wild-ts: $(STAMP)
+	cd tests/wild/npm && npm ci --ignore-scripts --no-audit --no-fund
+	$(BIN)/python -m tests.wild.npm.run

@@ -63,6 +63,9 @@ class Evidence:
     # Facts given by a rule of thumb the ``[methods]`` table may restate without being
     # stale (a Go kind guessed from a Result type's presence, an any-JSON stand-in).
     weak: set[str] = field(default_factory=set)
+    # fact → how this evidence came by it, when that is more than ``where`` (a type
+    # paired by name: "InitializeResult, paired by name"), for ``check --methods``.
+    how: dict[str, str] = field(default_factory=dict)
     # The source says this request answers nothing (``void``, ``()``, an empty result).
     answers_nothing: bool = False
 

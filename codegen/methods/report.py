@@ -17,7 +17,7 @@ from __future__ import annotations
 from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.methods.evidence import method_like_strings
-from codegen.methods.resolver import type_text
+from codegen.methods.resolver import toml_key, type_text
 from codegen.spec.source import SourceText
 
 _SHOWN = 12
@@ -72,10 +72,10 @@ def no_methods_error(
         "MTH011",
         "this JSON-RPC spec resolves to no methods, yet its sources hold strings shaped "
         f"like method names:\n{listed}{more}\nNo rule read them as methods; declare each "
-        f'in spec.toml, e.g.\n  [methods."{example}"]\n  kind = "request"\n'
+        f'in spec.toml, e.g.\n  [methods.{toml_key(example)}]\n  kind = "request"\n'
         f'  direction = "{roles[0]} → {roles[1]}"\n  params = "<type or empty>"\n'
         '  result = "<type or null>"\n'
-        f'or say a string is none: [methods."{example}"] method = false',
+        f"or say a string is none: [methods.{toml_key(example)}] method = false",
         found[0].span,
     )
     return True

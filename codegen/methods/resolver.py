@@ -22,6 +22,7 @@ Guarantees (the rules, the same for every language):
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -141,12 +142,19 @@ class _One:
         if answering is not None:
             self.provenance["kind"] = f"a result is given by {where_of(answering)}"
             self.unknown.add("kind")
+            self.diags.report(
+                "MTH009",
+                f"{self.wire}: read as a request because {where_of(answering)} gives "
+                "it a result",
+                answering.span,
+                Severity.NOTE,
+            )
             return ir.MethodKind.REQUEST
         if "kind" not in self.supplied:
             self.diags.report(
                 "MTH006",
                 f"the kind of {self.wire} (request or notification) is not in the "
-                f'source; add [methods."{self.wire}"] kind = "request" (or '
+                f'source; add [methods.{toml_key(self.wire)}] kind = "request" (or '
                 '"notification") to spec.toml',
                 self.items[0].span,
             )
@@ -192,7 +200,7 @@ class _One:
             self.diags.report(
                 "MTH006",
                 f"the direction of {self.wire} is not in the source; add "
-                f'[methods."{self.wire}"] direction = "{roles[0]} → {roles[1]}" (or '
+                f'[methods.{toml_key(self.wire)}] direction = "{roles[0]} → {roles[1]}" (or '
                 f'"{roles[1]} → {roles[0]}", "{roles[0]} ↔ {roles[1]}") to spec.toml',
                 self.items[0].span,
             )
@@ -207,7 +215,7 @@ class _One:
         if "params" not in self.supplied:
             message = (
                 f"no params type is found for {self.wire}; it is read as sending no "
-                f'params (say [methods."{self.wire}"] params = "<type>" if it does, '
+                f'params (say [methods.{toml_key(self.wire)}] params = "<type>" if it does, '
                 'params = "" to confirm)'
             )
             if self.params_missing == "error":
@@ -241,7 +249,7 @@ class _One:
             self.diags.report(
                 "MTH010",
                 f"request {self.wire}: no result type is found and the source does not "
-                f'say it answers nothing; add [methods."{self.wire}"] result = "<type>" '
+                f'say it answers nothing; add [methods.{toml_key(self.wire)}] result = "<type>" '
                 '(or result = "null") to spec.toml',
                 self.items[0].span,
             )
@@ -254,7 +262,10 @@ class _One:
         strong = [(v, i) for v, i in values if what not in i.weak]
         values = strong or values
         chosen, source = values[0]
-        self.provenance[what] = where_of(source)
+        how = source.how.get(what)
+        self.provenance[what] = (
+            f"{how}, for {where_of(source)}" if how else where_of(source)
+        )
         for value, other in values[1:]:
             if value != chosen and not _both_ways_covers(value, chosen):
                 self.conflict(what, source, chosen, other, value)
@@ -313,6 +324,7 @@ def resolve_with(
     roles: tuple[str, str],
     diags: Diagnostics,
     where: str = "the method table read before",
+    provenance: dict[str, dict[str, str]] | None = None,
 ) -> list[ir.Method]:
     """Methods a frontend built by its own rules, resolved together with more evidence:
     each method's facts count as stated, so a contradiction names both places."""
@@ -332,4 +344,13 @@ def resolve_with(
         )
         for m in methods
     ]
-    return resolve(stated + evidence, roles, {}, diags).methods
+    resolved = resolve(stated + evidence, roles, {}, diags)
+    if provenance is not None:
+        provenance.update(resolved.provenance)
+    return resolved.methods
+
+
+def toml_key(wire: str) -> str:
+    """A wire name as a quoted TOML key (``"doc/lookup"``; quotes and controls escaped),
+    for the ``[methods.…]`` lines messages suggest."""
+    return json.dumps(wire, ensure_ascii=False)

@@ -29,7 +29,7 @@ export namespace LookupRequest {
   export const type = new RequestType<LookupParams, Entry | null, void>(method);
 }
 export namespace ChangedNotification {
-  export const method = 'doc/changed';
+  export const method = 'doc/changed' as const;
   export const messageDirection: MessageDirection = MessageDirection.serverToClient;
   export const type = new NotificationType<{ uri: string }>(method);
 }

@@ -39,6 +39,7 @@ from codegen.backends.python.text import docstring
 from codegen.backends.python.unions import UnionBuilder
 from codegen.backends.python.views import DeclView
 from codegen.backends.render import render_template
+from codegen.ir.index import walk_expr
 
 __all__ = ["render"]
 
@@ -55,11 +56,28 @@ _MODEL_HELPERS = (
     "_omitted",
     "_NUMBER",
     "_ANY_JSON",
+    "_F32_READ",
+    "_F32_WRITE",
 )
 # What a generated package needs (also stated in its pyproject, README and import check:
 # the models use ``pydantic.MISSING``, which older releases do not export on Python 3.11).
 PYTHON_FLOOR = ">=3.11"
 PYDANTIC_REQUIREMENT = ">=2.14,<3"
+
+
+def _type_exprs(protocol: ir.Protocol) -> list[ir.TypeExpr | None]:
+    """Every type expression the declarations and methods hold."""
+    out: list[ir.TypeExpr | None] = []
+    for decl in protocol.decls:
+        if isinstance(decl, ir.StructDecl):
+            out.extend(f.type for f in decl.fields)
+        elif isinstance(decl, ir.UnionDecl):
+            out.extend(v.type for v in decl.variants)
+        elif isinstance(decl, ir.AliasDecl):
+            out.append(decl.target)
+    for method in protocol.methods:
+        out.extend((method.params, method.result))
+    return out
 
 
 def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
@@ -89,6 +107,13 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
             "_left_out_when(" in f.value for d in decls for f in d.fields
         ),
         "equals": any("_equals(" in f.value for d in decls for f in d.fields),
+        "f32": any(
+            isinstance(node, ir.Primitive)
+            and node.constraints.binary_float
+            and node.constraints.format == "float"
+            for expr in _type_exprs(protocol)
+            for node in walk_expr(expr)
+        ),
     }
     models_py = render_with_imports("python/models.py.j2", models_ctx, ())
     defined = {d.name for d in decls} | set(_MODEL_HELPERS)

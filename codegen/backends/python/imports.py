@@ -54,7 +54,7 @@ _IMPORT_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
             *("Tag", "TypeAdapter", "AfterValidator", "ValidationError"),
             *("ValidatorFunctionWrapHandler", "WrapValidator", "model_validator"),
             *("SerializerFunctionWrapHandler", "model_serializer"),
-            *("GetJsonSchemaHandler", "GetPydanticSchema"),
+            *("GetJsonSchemaHandler", "GetPydanticSchema", "PlainSerializer"),
         ),
     ),
     ("pydantic.config", ("ExtraValues",)),

@@ -239,6 +239,9 @@ class _MethodBuilder:
                 (self.wire, part.title())
             ):
                 found.weak.add(part)  # the table's name, not a pairing
+        for decl, part in ((params, "params"), (result, "result")):
+            if decl is not None and part not in found.weak:
+                found.how[part] = f"{decl.name}, paired by name"
         if params is not None:
             found.params = ir.Ref(params.name, params.span)
         else:

@@ -151,10 +151,16 @@ def _fact(
             else ir.MethodKind.REQUEST if section.label == "request" else None
         )
         found.direction = _direction(docs, roles)
+        if found.kind is not None:
+            found.how["kind"] = f"its section's {section.label.title()} label"
+        if found.direction is not None:
+            found.how["direction"] = "its section's prose names the sender"
         out.append(found)
         return found
     if current is None:
         return None
+    if key in ("params", "parameters", "result", "direction"):
+        current.how[key.replace("parameters", "params")] = f"its {key}: line ({span})"
     if key in ("params", "parameters"):
         current.params = _type(value, span, declared, diags, current.wire)
         if current.params is _BAD:

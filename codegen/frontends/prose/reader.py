@@ -55,6 +55,9 @@ _INCLUDE = re.compile(
 )
 
 
+_DOCUMENTS = (".md", ".markdown", ".mdx", ".txt", ".html")
+
+
 def with_includes(
     sources: list[SourceText], config: SpecConfig, diags: Diagnostics
 ) -> list[SourceText]:
@@ -74,6 +77,8 @@ def with_includes(
                 name = match.group(1)
                 candidates = [here / name, config.spec_dir / "_includes" / name]
                 path = next((c for c in candidates if c.is_file()), None)
+                if path is not None and path.suffix.lower() not in _DOCUMENTS:
+                    path = None  # only documents are followed, never code or data
                 span = ir.Span(source.rel_path, number, match.start() + 1)
                 if path is None:
                     diags.report(
@@ -127,13 +132,17 @@ def read_prose(
     for doc, doc_blocks in zip(docs, blocks):
         methods.extend(read_methods(doc_blocks, doc, roles, diags))
         layouts.extend(read_layouts(doc_blocks, doc, roles, declared, diags))
+    provenance: dict[str, dict[str, str]] = {}
     if layouts:
-        methods = resolve_with(methods, layouts, roles, diags)
+        methods = resolve_with(
+            methods, layouts, roles, diags, "its Request: line", provenance
+        )
     return FrontendResult(
         decls=decls,
         methods=tuple(methods),
         examples=typescript.examples,
         constants=typescript.constants,
+        provenance=provenance,
     )
 
 

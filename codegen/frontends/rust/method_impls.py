@@ -174,6 +174,7 @@ class MethodImpls:
                     )
                     continue
                 setattr(found, part, read)
+                found.how[part] = f"{part} = {text} in {raw.where}"
                 if part == "result" and read is None:
                     found.answers_nothing = True
             if (

@@ -181,6 +181,8 @@ def _string_value(declarator: Node | None) -> str | None:
     if declarator is None:
         return None
     value = declarator.child_by_field_name("value")
+    while value is not None and value.type in ("as_expression", "satisfies_expression"):
+        value = value.named_children[0] if value.named_children else None
     if value is None or value.type not in ("string", "template_string"):
         return None
     match = _STRING.match(node_text(value)) or re.match(

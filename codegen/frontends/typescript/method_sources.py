@@ -116,6 +116,15 @@ def from_messages(
             found.direction = ir.Direction(
                 senders[0], receiver, both_ways=len(senders) > 1
             )
+            found.how["direction"] = "in the role union(s) " + ", ".join(
+                sorted(
+                    {
+                        f"{role[:1].upper()}{role[1:]}{category.title()}"
+                        for role, category in memberships
+                        if category != "result"
+                    }
+                )
+            )
         elif group is not None and not sender_known:
             # No union names a role: one sender, the spec's first role (a note).
             found.direction = ir.Direction(roles[0], roles[1])
@@ -198,6 +207,9 @@ def _pair_results(
                 result = by_name.get(stem + "Result")
                 if result is not None:
                     item.result = ir.Ref(result.name, result.span)
+                    item.how["result"] = (
+                        f"{result.name}, paired by name with {decl.name}"
+                    )
                     break
             unpaired = [
                 m
@@ -207,6 +219,10 @@ def _pair_results(
             if len(unpaired) == 1 and unpaired[0] in by_name:
                 target = by_name[unpaired[0]]
                 item.result = ir.Ref(target.name, target.span)
+                item.how["result"] = (
+                    f"{target.name}, the one member of {receiver}'s result union no "
+                    "request pairs with by name"
+                )
                 break
         if item.result is UNSET:
             _from_envelope(item, stem, by_name, index)
@@ -226,7 +242,7 @@ def _from_envelope(
         if result is None:
             continue
         item.result = result.type
-        item.where = f"{item.where} (result: {envelope.name}.result)"
+        item.how["result"] = f"the result field of its response {envelope.name}"
         return
 
 

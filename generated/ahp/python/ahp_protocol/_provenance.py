@@ -45,7 +45,7 @@ FILES: dict[str, str] = {
     "client.py": "37352eba8c20f4098f4dbf71d508e28ce2cb2cf15a2dd2bc94797419a92f2c25",
     "errors.py": "b0a5e83fccf76a9c50367b9af5d26828e3034c7c810cd4b6d1e41b00fdc0c0ac",
     "methods.py": "bee2f2ab3159e586aa6ff5f39bd7387e12418654c83c17a80bd8d05b134eebe5",
-    "models.py": "42b00b5c4cdb18a3e3ab6e5ad2f19493e2950d8ddbf6c27c94fbf3238bff6cec",
+    "models.py": "e76132990f28cd223276bab2c63b9da8b9e6bed61065112aee22113d65d674e9",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "6f6a042d138f9a05c150b1797b981ef4dc662920f12300505065dad52c315d5e",
     "stub_data.py": "deba32d3d17f8228606c893851816a292acb16c9e22147cc93688e08505927f8",

@@ -41,7 +41,7 @@ FILES: dict[str, str] = {
     "client.py": "2b1a5f7ca2ef128b92860562530c677e0e7d9ed92c91b6f62102824a67909834",
     "errors.py": "d8a4d381c99f950c05bd7ff8fa9af1a24a46edaaca2c8469f654322fa72d0106",
     "methods.py": "557c8a3ea1e1af9f8bc141ac058964144031fb6b24b0e7ff747775c0b6854f31",
-    "models.py": "bb0c35f2cd3bf72eef41afef004f1e3ca3eedbebcbd14ee1586e726799eeecee",
+    "models.py": "988a859efefeaf7addf903fd73336abb16f2adb8b58b174bc9ca005b77525272",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "2e7995ff242f095653157f10bcc174761f3533c6c34401ad307e2f9e020ed650",
     "stub_data.py": "384b06ce85916e9cf6843b5850fb22950d80e109b830932d2741af0b81e70898",

@@ -41,7 +41,7 @@ FILES: dict[str, str] = {
     "client.py": "695e35a60e71cc2aa65513cd3e70fed7647d06984a002e3b353f8876903b5d91",
     "errors.py": "4ead025b340d27be932d1722586cce27807382f270a8e856fca7642e44d6b299",
     "methods.py": "30f68e89ef01396fbcd32049a55d8320850b7307fa49229f1b45605c44ee68fa",
-    "models.py": "1cc8913991bb7691f4fb7c05ac0108dd047fe4d2c8ffb1c4aff677f81ced5085",
+    "models.py": "1b0add4eebf34e1d9d6a893fa2a6f2d360686d804df81ca4b784839c5a54aeb3",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "100de6b9b34a6f8ee44099daf307cd5b9ccec2209495ae4ea86cbc3f68525ae2",
     "stub_data.py": "b26de24c79ab0c47c7c0d4fa7733a47f3ac95fc1d45d715adf9c22763150e775",

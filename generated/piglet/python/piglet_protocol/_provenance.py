@@ -41,7 +41,7 @@ FILES: dict[str, str] = {
     "client.py": "dbf851c26664e17b1fda02347fa57331da590ccefd5dc699a3aa97bb5959caec",
     "errors.py": "416459787c414edfce16254e123f22d11a2a25d1dee78777d96b02b3c803cae5",
     "methods.py": "019392d7dc04e7a4f0fb8471d675f3d0650ada44db48352d6690e27c625c8466",
-    "models.py": "dae2ddd23dfc0155c1dc57a2e0763b2c04944320e3f4dbb708d06c81432ee12d",
+    "models.py": "ee7ffe1ef05bb2247437c77c1b4f992c3bb1730035809dcea8d76f27526c476e",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "458c0a1e268789af24a0d87d1e63ec75c95e69b1df5ebb8e5ec3eb264f0f7cce",
     "stub_data.py": "e9cc59fa5d11b2d802d6d8c12893d27e0f57f7227a11004e28aaf65b194113d3",
