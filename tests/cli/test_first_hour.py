@@ -226,3 +226,26 @@ def test_watch_ignores_editors_temporary_files(
     ignore = _Ignore(load_project(tmp_path))
     path = str(tmp_path / "specs" / "chat" / name)
     assert ignore(watchfiles.Change.modified, path) is reported
+
+
+def test_a_typescript_syntax_error_is_one_diagnostic(tmp_path: Path) -> None:
+    from codegen.pipeline import load_protocol
+
+    spec = tmp_path / "specs/x"
+    spec.mkdir(parents=True)
+    (spec / "spec.toml").write_text(
+        '[spec]\nlanguage = "typescript"\nsources = ["p.ts"]\n'
+    )
+    (spec / "p.ts").write_text(
+        "export interface A {\n  x: string\n  y: number = 3;\n  z: boolean;\n}\n"
+        "export type B = { a: string; b: = 2 };\n"
+        "export interface C { @x: number }\n"
+    )
+    outcome = load_protocol(spec, tmp_path)
+    found = [
+        (d.span.line, d.code)
+        for d in outcome.diags.items
+        if d.span.file.endswith("p.ts")
+    ]
+    assert found == [(3, "SYN001"), (6, "SYN001"), (7, "SYN001")]
+    assert not any("'ERROR'" in d.message for d in outcome.diags.items)
