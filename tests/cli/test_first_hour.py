@@ -249,3 +249,23 @@ def test_a_typescript_syntax_error_is_one_diagnostic(tmp_path: Path) -> None:
     ]
     assert found == [(3, "SYN001"), (6, "SYN001"), (7, "SYN001")]
     assert not any("'ERROR'" in d.message for d in outcome.diags.items)
+
+
+def test_vendor_check_runs_in_the_consuming_project(
+    project: Path, tmp_path: Path
+) -> None:
+    consumer = tmp_path / "consumer"
+    (consumer / "src").mkdir(parents=True)
+    done = run_codegen(
+        project, "vendor", "chat", str(consumer / "src"), "--package", "v1"
+    )
+    assert done.returncode == 0, done.stderr
+    intact = run_codegen(consumer, "vendor", "--check", "src/v1")
+    assert intact.returncode == 0, intact.stdout + intact.stderr
+    assert (
+        "intact" in intact.stdout and "not compared with spec 'chat'" in intact.stdout
+    )
+    with (consumer / "src/v1/models.py").open("a") as edited:
+        edited.write("# by hand\n")
+    caught = run_codegen(consumer, "vendor", "--check", "src/v1")
+    assert caught.returncode == 1 and "edited by hand: models.py" in caught.stdout
