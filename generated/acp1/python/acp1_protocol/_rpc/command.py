@@ -258,4 +258,7 @@ async def _until_signal(serving: Awaitable[None], log: MessageLog) -> None:
         error = server.exception()
         if error is not None:
             raise error
-    log.info("stopped" if stopper in done else "end of input")
+    if stopper in done:
+        log.info("stopped")
+    elif not log.quiet:  # only stdio ends at the end of its input; quiet says nothing
+        log.info("end of input")

@@ -59,7 +59,8 @@ async def serve_stdio(
     channel = PipeChannel(_read_stdin, _write_stdout, limit, "stdio")
     connection = Connection(channel, log, methods)
     connection.serve_with(factory(connection))
-    log.info("listening on stdio")
+    if not log.quiet:  # quiet: nothing in the stderr a client shares with its stub
+        log.info("listening on stdio")
     await connection.run()
 
 
