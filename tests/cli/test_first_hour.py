@@ -269,3 +269,24 @@ def test_vendor_check_runs_in_the_consuming_project(
         edited.write("# by hand\n")
     caught = run_codegen(consumer, "vendor", "--check", "src/v1")
     assert caught.returncode == 1 and "edited by hand: models.py" in caught.stdout
+
+
+@pytest.mark.parametrize("language", ["typescript", "rust", "go", "prose"])
+def test_the_four_starters_agree(tmp_path: Path, language: str) -> None:
+    """Every starter has the same two methods: an initialize request (client → server)
+    and a log notification (server → client), and reads without warnings."""
+    from codegen.diagnostics import Severity
+    from codegen.pipeline import load_protocol
+
+    assert run_codegen(tmp_path, "init", "x", "--language", language).returncode == 0
+    outcome = load_protocol(tmp_path / "specs/x", tmp_path)
+    assert outcome.protocol is not None
+    assert not [d for d in outcome.diags.items if d.severity is not Severity.NOTE]
+    methods = {
+        (m.wire_name, m.kind.value, m.direction.sender, m.direction.receiver)
+        for m in outcome.protocol.methods
+    }
+    assert methods == {
+        ("initialize", "request", "client", "server"),
+        ("log", "notification", "server", "client"),
+    }
