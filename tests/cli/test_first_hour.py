@@ -290,3 +290,24 @@ def test_the_four_starters_agree(tmp_path: Path, language: str) -> None:
         ("initialize", "request", "client", "server"),
         ("log", "notification", "server", "client"),
     }
+
+
+def test_generate_keeps_results_on_stdout_and_messages_on_stderr(
+    tmp_path: Path,
+) -> None:
+    """generate prints nothing on stdout (its summary and diagnostics go to stderr);
+    --check prints only the diff on stdout, its verdict on stderr."""
+    assert run_codegen(tmp_path, "init", "x", "--language", "go").returncode == 0
+    done = run_codegen(tmp_path, "generate")
+    assert done.returncode == 0 and done.stdout == ""
+    assert "files in generated" in done.stderr
+    (tmp_path / "generated/x/python/x_protocol/models.py").write_text("x = 1\n")
+    stale = run_codegen(tmp_path, "generate", "--check")
+    assert stale.returncode == 1
+    assert stale.stdout.startswith("--- a/generated/x/python/x_protocol/models.py")
+    assert all(
+        line[:1] in ("-", "+", "@", " ", "\\") or not line
+        for line in stale.stdout.splitlines()
+    )
+    assert "error: generated output is stale" in stale.stderr
+    assert "---" not in stale.stderr
