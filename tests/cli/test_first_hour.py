@@ -311,3 +311,31 @@ def test_generate_keeps_results_on_stdout_and_messages_on_stderr(
     )
     assert "error: generated output is stale" in stale.stderr
     assert "---" not in stale.stderr
+
+
+def test_a_stdio_client_says_how_the_server_process_ended(project: Path) -> None:
+    package = project / "src/myapp/wire/chat/python"
+    code = (
+        "import asyncio, sys\n"
+        "from chat_protocol import InitializeParams, TransportError\n"
+        "from chat_protocol.client import ChatClient\n"
+        "async def main() -> None:\n"
+        "    command = [sys.executable, '-c', 'import sys; sys.exit(3)']\n"
+        "    async with ChatClient.stdio(command) as client:\n"
+        "        try:\n"
+        "            await client.initialize(InitializeParams(protocol_version=1))\n"
+        "        except TransportError as error:\n"
+        "            print(error)\n"
+        "asyncio.run(main())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "PYTHONPATH": str(package)},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("connection closed: ")
+    assert "exited with status 3" in done.stdout

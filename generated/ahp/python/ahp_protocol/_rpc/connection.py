@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
-from collections.abc import Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any, Final
 
 from .codec import dumps, dumps_plain, id_key, loads
@@ -60,6 +60,10 @@ class Connection:
         self._next_id = 0
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
+        # Why the peer is gone, for the requests it leaves unanswered (a child process:
+        # its exit status); set by the transport that knows.
+        self.closed_detail: Callable[[], Awaitable[str]] | None = None
+        self._closed_reason = "connection closed"
         self._loop: asyncio.AbstractEventLoop | None = None  # while run() runs
         self._starter: TaskStarter | None = None  # handlers started eagerly
         self._holding: asyncio.Task[None] | None = None  # a notification being handled
@@ -99,9 +103,11 @@ class Connection:
             self._closed = True
             if self._starter is not None:
                 self._starter.close()
+            if self._pending and self.closed_detail is not None:
+                self._closed_reason += await self.closed_detail()
             for future in self._pending.values():
                 if not future.done():
-                    future.set_exception(TransportError("connection closed"))
+                    future.set_exception(TransportError(self._closed_reason))
             self._pending.clear()
 
     async def _pull(self, channel: Channel) -> None:
@@ -218,7 +224,7 @@ class Connection:
 
     async def _exchange(self, message: JsonObject, *, plain: bool) -> JsonObject:
         if self._closed:
-            raise TransportError("connection closed")
+            raise TransportError(self._closed_reason)
         future: asyncio.Future[JsonObject] = asyncio.get_running_loop().create_future()
         self._pending[id_key(message.get("id"))] = future
         await self._send(message, plain=plain)

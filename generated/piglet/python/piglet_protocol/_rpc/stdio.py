@@ -119,8 +119,16 @@ async def connect_stdio(
                 reader.pause_reading()  # never a closed descriptor in the selector
             os.close(read_end)
 
+    async def exit_status() -> str:
+        try:
+            code = await asyncio.wait_for(process.wait(), 1)
+        except TimeoutError:  # it closed its stdout but runs on
+            return f": {short(list(command))} closed its output"
+        return f": {short(list(command))} exited with status {code}"
+
     channel = PipeChannel(read, write, limit, f"pid {process.pid}", close)
     connection = Connection(channel, log, methods)
+    connection.closed_detail = exit_status
     connection.serve_with(handlers(connection))
     runner = asyncio.ensure_future(connection.run())
     return connection
