@@ -26,6 +26,7 @@ PYRIGHT := $(PYRIGHT_DIR)/node_modules/.bin/pyright
 help:
 	@echo "make generate        regenerate generated/ from specs/"
 	@echo "make test            generate --check, the test suite, and lint of generated code"
+	@echo "make test-deps       install what make test needs (root with apt), else name the command"
 	@echo "make check           mypy --strict / ruff / black on codegen itself and generated/"
 	@echo "make docs            build the HTML reference of all protocols into build/docs/site"
 	@echo "make docs-check      build the site, serve it on 127.0.0.1 and check it in headless"
@@ -47,13 +48,13 @@ $(STAMP): requirements.txt pyproject.toml
 generate: $(STAMP)
 	$(CODEGEN) generate
 
-$(TYPESCRIPT): codegen/oracles/npm/package.json codegen/oracles/npm/package-lock.json
+$(TYPESCRIPT): codegen/oracles/npm/package.json codegen/oracles/npm/package-lock.json | test-deps
 	mkdir -p $(NPM_DIR)
 	cp codegen/oracles/npm/package.json codegen/oracles/npm/package-lock.json $(NPM_DIR)/
 	cd $(NPM_DIR) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 	touch $@
 
-$(PYRIGHT): tests/typing/npm/package.json tests/typing/npm/package-lock.json
+$(PYRIGHT): tests/typing/npm/package.json tests/typing/npm/package-lock.json | test-deps
 	mkdir -p $(PYRIGHT_DIR)
 	cp tests/typing/npm/package.json tests/typing/npm/package-lock.json $(PYRIGHT_DIR)/
 	cd $(PYRIGHT_DIR) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
@@ -61,7 +62,7 @@ $(PYRIGHT): tests/typing/npm/package.json tests/typing/npm/package-lock.json
 
 oracle-deps: $(STAMP) $(TYPESCRIPT)
 
-test: $(STAMP) $(TYPESCRIPT) $(PYRIGHT)
+test: test-deps $(STAMP) $(TYPESCRIPT) $(PYRIGHT)
 	$(CODEGEN) generate --check
 	$(BIN)/python -m pytest -q -n 2
 	$(MAKE) --no-print-directory check
@@ -85,7 +86,7 @@ oracle: oracle-deps
 
 docs: $(STAMP)
 	$(BIN)/codegen generate
-	$(BIN)/python -m codegen.tools.docs_site
+	$(BIN)/codegen docs --site build/docs/site
 
 # The site as a reader meets it: Mermaid rendered, tables within their column at 1280 px
 # and on screen at 400 px, search, no request leaving the machine (about 3 minutes).
@@ -96,7 +97,7 @@ docs-check: $(STAMP)
 
 # All benchmarks in one run; build/bench/summary.md holds the table of ratios (BASELINE=REV
 # measures that revision too, for a before/after table; QUICK=1 for shorter runs).
-bench: $(STAMP)
+bench: $(STAMP) $(INTEROP_STAMP)
 	$(CODEGEN) generate
 	$(BIN)/python bench/summary.py $(if $(BASELINE),--baseline $(BASELINE)) $(if $(QUICK),--quick)
 
@@ -130,3 +131,62 @@ fuzz: $(STAMP)
 
 clean:
 	rm -rf $(VENV) $(INTEROP) build .mypy_cache .ruff_cache .pytest_cache codegen.egg-info
+
+# What make test needs beyond Python and make (Go, cargo and Debian's serde crates, node and
+# npm): installed with apt when run as root, else the exact command is printed and make
+# stops before any test runs (.ci/test-deps).
+.PHONY: test-deps
+test-deps:
+	@bash .ci/test-deps
+
+# Issue 30: the TypeScript frontend against two peers' suites (../shared/conformance/tjsg,
+# tjs), compared by wire meaning both ways; figures in build/conformance-ts.json.
+.PHONY: conformance-ts
+help: help-conformance-ts
+help-conformance-ts:
+	@echo "make conformance-ts  the TypeScript frontend on the tjsg and tjs suites (figures in build/)"
+conformance-ts: $(STAMP)
+	CODEGEN_CONFORMANCE=all $(BIN)/python -m tests.conformance.typescript.report tjsg tjs
+
+# Issue 30: every exported interface/type alias of 43 popular npm packages' .d.ts files
+# (tests/wild/npm, lockfile pinned), each package in its own process; build/wild-ts.json.
+.PHONY: wild-ts
+help: help-wild-ts
+help-wild-ts:
+	@echo "make wild-ts         the TypeScript frontend on popular npm packages' .d.ts files"
+wild-ts: $(STAMP)
+	cd tests/wild/npm && npm ci --ignore-scripts --no-audit --no-fund
+	$(BIN)/python -m tests.wild.npm.run
+
+# The Go frontend on real packages (tests/wild/go): the Debian golang-*-dev packages pinned in
+# tests/wild/go/packages.txt (installed here as root with apt, as .ci/run does), every exported
+# json-tagged type; figures and the encoding/json oracle's sample in build/wild/go/report.json.
+.PHONY: wild wild-go
+help: help-wild
+.PHONY: help-wild
+help-wild:
+	@echo "make wild-go         Go frontend on 45 Debian golang-*-dev packages (+ encoding/json oracle sample)"
+	@echo "make wild            every wild campaign (wild-ts, wild-go, wild-rust)"
+
+wild: wild-ts wild-go wild-rust
+
+wild-go: $(STAMP)
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+			$$(grep -v '^#' tests/wild/go/packages.txt) >/dev/null; fi
+	$(BIN)/python tests/wild/go/campaign.py
+
+# Real crates (tests/wild/rust/crates.txt, Debian's librust-*-dev) read as specs with zero
+# edits: crates, types, share modelled, every unmodelled type explained (build/wild/rust/).
+.PHONY: wild-rust
+help: help-wild-rust
+help-wild-rust:
+	@echo "make wild-rust       read 40+ Debian serde crates as specs; figures in build/wild/rust"
+wild-rust: $(STAMP)
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+			$$(sed -e 's/#.*//' -e '/^ *$$/d' -e 's/^\([^ ]*\) .*/librust-\1-dev/' \
+			tests/wild/rust/crates.txt); \
+	fi
+	$(BIN)/python -m tests.wild.rust.campaign

@@ -390,6 +390,7 @@ def _report(rows: list[tuple[str, Numbers]], title: str, key: str) -> None:
                 "ratio": generated["rps"] / bare["rps"],
                 "rps": generated["rps"],
                 "floor_ratio": floor["rps"] / bare["rps"],
+                "generated_floor": generated["rps"] / floor["rps"],
             },
         )
         for label, (top, bottom) in (

@@ -31,6 +31,8 @@ BENCHES = (
     ("bench_generate.py", ["--runs", "3"], ["--runs", "5"]),
     ("bench_bindings.py", ["--seconds", "0.5"], ["--seconds", "1.0"]),
     ("bench_server.py", ["--requests", "1000"], ["--requests", "3000"]),
+    ("bench_sdk_models.py", ["--seconds", "0.5"], ["--seconds", "1.0"]),
+    ("bench_sdk_server.py", ["--requests", "1000"], ["--requests", "3000"]),
     ("bench_scale.py", ["--sizes", "1", "10", "30"], ["--sizes", "1", "10", "100"]),
 )
 
@@ -61,10 +63,70 @@ ROWS = (
         ">= 1.0",
         "high",
     ),
-    # One core: a round trip costs what both peers spend on it (bench_server.py says
-    # why the all-cores figures below swing from run to run).
-    ("server stdio / echo loop", "server.stdio", "ratio", ">= 0.5", "high"),
-    ("server WebSocket / echo loop", "server.websocket", "ratio", ">= 0.8", "high"),
+    # The user's real alternative: the official SDK of the protocol (pinned in
+    # tests/interop/requirements.txt, run from .venv-interop), on the same messages.
+    (
+        "bindings mcp / official SDK (mcp.types)",
+        "sdk_models.mcp",
+        "ratio",
+        ">= 1.5",
+        "high",
+    ),
+    (
+        "bindings acp1 / official SDK (acp.schema)",
+        "sdk_models.acp1",
+        "ratio",
+        ">= 1.5",
+        "high",
+    ),
+    (
+        "server mcp / official SDK server, stdio",
+        "sdk_server.mcp",
+        "ratio",
+        ">= 2.0",
+        "high",
+    ),
+    (
+        "server acp1 / official SDK agent, stdio",
+        "sdk_server.acp1",
+        "ratio",
+        ">= 2.0",
+        "high",
+    ),
+    (
+        "server CPU per round trip: official SDK server / mcp",
+        "sdk_server.mcp",
+        "server_cpu_ratio",
+        "",
+        "high",
+    ),
+    (
+        "server CPU per round trip: official SDK agent / acp1",
+        "sdk_server.acp1",
+        "server_cpu_ratio",
+        "",
+        "high",
+    ),
+    # The server's own cost: the generated client against the generated server, over
+    # the least server that client can talk to (bench_server.py's floor), one core.
+    (
+        "server stdio: generated / floor",
+        "server.stdio",
+        "generated_floor",
+        ">= 0.8",
+        "high",
+    ),
+    (
+        "server WebSocket: generated / floor",
+        "server.websocket",
+        "generated_floor",
+        ">= 0.8",
+        "high",
+    ),
+    # Information: against a bare echo loop.  One core: a round trip costs what both
+    # peers spend on it (bench_server.py says why the all-cores figures swing).
+    ("server stdio / echo loop", "server.stdio", "ratio", "", "high"),
+    ("server WebSocket / echo loop", "server.websocket", "ratio", "", "high"),
     (
         "server stdio / echo loop, all cores",
         "server.stdio_all_cores",

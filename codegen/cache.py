@@ -25,6 +25,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import stat
 import sys
 import tempfile
 import tomllib
@@ -166,11 +167,36 @@ def _tree_hash(
         if (suffixes and not rel.endswith(suffixes)) or rel in skip:
             continue
         digest.update(f"{rel}\0".encode())
-        try:
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
-        except OSError:
-            digest.update(b"unreadable")
+        digest.update(_file_digest(path))
     return digest.hexdigest()
+
+
+MAX_HASHED_BYTES = 256 * 1024 * 1024
+"""Bytes of one file read for its hash; a larger file is keyed by its size and time."""
+
+
+def _file_digest(path: Path) -> bytes:
+    """What a file contributes to a key: the hash of its bytes, read in chunks and only
+    from a regular file (a FIFO would block the read, ``/dev/zero`` never end it); any
+    other kind of file, or one that cannot be read (a symlink loop), by what it is."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block open
+    except (OSError, ValueError):
+        return b"unreadable"
+    with os.fdopen(fd, "rb") as stream:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return f"not a regular file: {stat.S_IFMT(info.st_mode)}".encode()
+        if info.st_size > MAX_HASHED_BYTES:
+            return f"large: {info.st_size}:{info.st_mtime_ns}".encode()
+        os.set_blocking(fd, True)
+        digest = hashlib.sha256()
+        try:
+            while chunk := stream.read(1 << 20):
+                digest.update(chunk)
+        except OSError:
+            return b"unreadable"
+        return digest.digest()
 
 
 def _files(folder: Path, outside: tuple[Path, ...] = ()) -> Iterable[Path]:
@@ -198,10 +224,7 @@ def spec_key(spec_dir: Path, options: Options) -> str:
     digest.update(_tree_hash(spec_dir, skip=skip, outside=outside).encode())
     for source in _outside_sources(spec_dir):
         digest.update(f"{source}\0".encode())
-        try:
-            digest.update(hashlib.sha256(source.read_bytes()).digest())
-        except OSError:
-            digest.update(b"unreadable")
+        digest.update(_file_digest(source))
     return digest.hexdigest()
 
 
@@ -211,12 +234,17 @@ def _outside_sources(spec_dir: Path) -> list[Path]:
         sources = data.get("spec", {}).get("sources", [])
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, AttributeError):
         return []
+    except RecursionError:  # a TOML array nested thousands deep: check reports it
+        return []
     if not isinstance(sources, list):
         return []
     out = []
     for source in sources:
         if isinstance(source, str):
-            path = (spec_dir / source).resolve()
+            try:
+                path = (spec_dir / source).resolve()
+            except (OSError, ValueError, RuntimeError):  # a NUL in it, a symlink loop
+                continue  # not a file anyone reads: check reports the source
             if not path.is_relative_to(spec_dir):
                 out.append(path)
     return out

@@ -220,6 +220,7 @@ def render_draft(
     package_only: bool = False,
     formatter: str = "none",
     parallel: bool | None = None,
+    docs_root: str = "../../..",
 ) -> Draft:
     """The files of ``generated/<id>/`` as the templates lay them out (see
     ``render_outputs``), and what the package backend needs of the IR.
@@ -228,7 +229,8 @@ def render_draft(
     process renders the schema and docs; ``None``: when the spec is large and
     ``forking.fork_pays()``.  With ``formatter="ruff"`` (what ``finish_drafts`` will
     be given) the child formats that Python too, so ruff runs beside the docs; its
-    draft is marked ``formatted``.  The same files either way."""
+    draft is marked ``formatted``.  The same files either way.  ``docs_root``: from
+    ``<output>/<id>/docs`` up to the spec's root (``docs_path_to_root``)."""
     # Imported here so reading specs (ir dump, check, diff) never loads Jinja or the backends.
     from codegen import forking
     from codegen.backends import docs as docs_backend
@@ -267,7 +269,7 @@ def render_draft(
             schema = {} if package_only else jsonschema_backend.render(protocol)
             if child is None:
                 python = python_side()
-            docs = {} if package_only else docs_backend.render(protocol)
+            docs = {} if package_only else docs_backend.render(protocol, docs_root)
             facts = package_backend.facts(protocol)
         except BaseException:
             if child is not None:
@@ -283,6 +285,14 @@ def render_draft(
         facts,
         formatted,
     )
+
+
+def docs_path_to_root(root: Path, output: Path, spec_id: str) -> str:
+    """The relative way from ``<output>/<id>/docs`` up to ``root`` (POSIX), which the
+    docs' links to spec sources start with, for an output folder at any depth."""
+    return Path(
+        os.path.relpath(root.resolve(), (output / spec_id / "docs").resolve())
+    ).as_posix()
 
 
 def finish_drafts(drafts: list[Draft], formatter: str = "ruff") -> list[dict[str, str]]:

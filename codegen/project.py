@@ -8,9 +8,9 @@ then the command-line flags, which override the file.  The table::
     [tool.codegen]
     specs = ["specs"]            # folders holding <id>/spec.toml (or a spec folder itself)
     output = "generated"         # <output>/<id>/ is written for each spec
-    templates = "my-templates"   # optional: files here replace built-in templates by name
+    templates = "my-templates"   # optional (must exist): its files replace built-ins by name
     formatter = "ruff"           # "ruff" (default) or "none"
-    strict = false               # warnings are errors
+    strict = false               # true: warnings are errors too
 
     [tool.codegen.spec.ahp]      # per spec (its folder name): Python names and options
     package = "ahp_v1"
@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the pipeline (IR, passes) loads on first use: a no-op run never
     from codegen.pipeline import SpecOutcome
+    from codegen.spec.schema import Problem
 
 __all__ = [
     "FORMATTERS",
@@ -51,13 +52,18 @@ __all__ = [
 ]
 
 FORMATTERS = ("ruff", "none")
-_KEYS = {"specs", "output", "templates", "formatter", "strict", "spec"}
-_SPEC_KEYS = {"package", "distribution", "strict"}
 _DISTRIBUTION = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$")
 
 
 class ProjectError(Exception):
-    """The project's settings or a spec named on the command line cannot be used."""
+    """The project's settings or a spec named on the command line cannot be used.
+
+    ``rendered``: the problems as diagnostics (``file:line:col``, the line, a caret) when
+    they are at a place in a settings file."""
+
+    def __init__(self, message: str, rendered: str | None = None) -> None:
+        super().__init__(message)
+        self.rendered = rendered
 
 
 @dataclass(frozen=True)
@@ -256,11 +262,11 @@ def load_project(cwd: Path, config: Path | None = None) -> Project:
         table = _read_toml(path).get("tool", {}).get("codegen")
         if table is None:
             raise ProjectError(f"{config} has no [tool.codegen] table")
-        return _from_table(table, path)
+        return _from_table(table, path, cwd)
     found = find_pyproject(cwd)
     if found is None:
         return Project(cwd, None, (cwd / "specs",), cwd / "generated")
-    return _from_table(_read_toml(found)["tool"]["codegen"], found)
+    return _from_table(_read_toml(found)["tool"]["codegen"], found, cwd)
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -274,81 +280,83 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ProjectError(f"{path} is not valid TOML: {exc}") from None
 
 
-def _from_table(table: Any, path: Path) -> Project:
-    where = f"{path.name} [tool.codegen]"
+def _from_table(table: Any, path: Path, cwd: Path) -> Project:
     if not isinstance(table, dict):
-        raise ProjectError(f"{where} must be a table")
-    unknown = sorted(set(table) - _KEYS)
-    if unknown:
-        raise ProjectError(
-            f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})"
-        )
+        raise ProjectError(f"{path.name} [tool.codegen] must be a table")
+    from codegen.spec.schema import check_tool
+
+    problems = check_tool(table) or _name_problems(table)
+    if problems:
+        raise _located(problems, path, cwd)
     root = path.parent.resolve()
     specs = table.get("specs", ["specs"])
     if isinstance(specs, str):
         specs = [specs]
-    if not isinstance(specs, list) or not all(isinstance(s, str) for s in specs):
-        raise ProjectError(f"{where}: specs must be a folder or a list of folders")
-    output = _string(table, "output", "generated", where)
     templates = table.get("templates")
-    if templates is not None and not isinstance(templates, str):
-        raise ProjectError(f"{where}: templates must be a folder")
-    formatter = _string(table, "formatter", "ruff", where)
-    if formatter not in FORMATTERS:
-        raise ProjectError(
-            f"{where}: formatter must be one of {', '.join(FORMATTERS)}, not {formatter!r}"
-        )
-    strict = table.get("strict", False)
-    if not isinstance(strict, bool):
-        raise ProjectError(f"{where}: strict must be true or false")
     return Project(
         root=root,
         pyproject=path,
         spec_folders=tuple((root / s).resolve() for s in specs),
-        output=(root / output).resolve(),
+        output=(root / table.get("output", "generated")).resolve(),
         templates=(root / templates).resolve() if templates is not None else None,
-        formatter=formatter,
-        strict=strict,
-        specs=_spec_settings(table.get("spec", {}), where),
+        formatter=table.get("formatter", "ruff"),
+        strict=table.get("strict", False),
+        specs={
+            spec_id: SpecSettings(
+                entry.get("package"), entry.get("distribution"), entry.get("strict")
+            )
+            for spec_id, entry in sorted(table.get("spec", {}).items())
+        },
     )
 
 
-def _string(table: dict[str, Any], key: str, default: str, where: str) -> str:
-    value = table.get(key, default)
-    if not isinstance(value, str) or not value:
-        raise ProjectError(f"{where}: {key} must be a non-empty string")
-    return value
+def _name_problems(table: dict[str, Any]) -> list[Problem]:
+    """Per-spec names that become code and metadata: a package must be an identifier,
+    a distribution a valid project name."""
+    from codegen.spec.schema import Problem
 
-
-def _spec_settings(table: Any, where: str) -> dict[str, SpecSettings]:
-    if not isinstance(table, dict):
-        raise ProjectError(f"{where}: spec must be a table of [tool.codegen.spec.<id>]")
-    out: dict[str, SpecSettings] = {}
-    for spec_id, entry in sorted(table.items()):
-        here = f"{where.split(' ')[0]} [tool.codegen.spec.{spec_id}]"
-        if not isinstance(entry, dict):
-            raise ProjectError(f"{here} must be a table")
-        unknown = sorted(set(entry) - _SPEC_KEYS)
-        if unknown:
-            raise ProjectError(
-                f"{here}: unknown key {unknown[0]!r} "
-                f"(known: {', '.join(sorted(_SPEC_KEYS))})"
-            )
+    out: list[Problem] = []
+    for spec_id, entry in sorted(table.get("spec", {}).items()):
+        here = f"tool.codegen.spec.{spec_id}"
         package = entry.get("package")
-        if package is not None and (
-            not isinstance(package, str) or not package.isidentifier()
-        ):
-            raise ProjectError(f"{here}: package must be a Python identifier")
+        if package is not None and not package.isidentifier():
+            out.append(
+                Problem(
+                    ("spec", spec_id, "package"),
+                    f"{here}.package {package!r} is not a Python identifier",
+                )
+            )
         distribution = entry.get("distribution")
-        if distribution is not None and (
-            not isinstance(distribution, str) or not _DISTRIBUTION.match(distribution)
-        ):
-            raise ProjectError(f"{here}: distribution must be a valid project name")
-        strict = entry.get("strict")
-        if strict is not None and not isinstance(strict, bool):
-            raise ProjectError(f"{here}: strict must be true or false")
-        out[spec_id] = SpecSettings(package, distribution, strict)
+        if distribution is not None and not _DISTRIBUTION.match(distribution):
+            out.append(
+                Problem(
+                    ("spec", spec_id, "distribution"),
+                    f"{here}.distribution {distribution!r} is not a valid project name",
+                )
+            )
     return out
+
+
+def _located(problems: list[Problem], path: Path, cwd: Path) -> ProjectError:
+    """The problems as diagnostics at their keys or values in the settings file."""
+    from codegen.diagnostics import Diagnostics, render_all
+    from codegen.ir import Span
+    from codegen.spec.toml_locations import locate
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    locations = locate(text)
+    shown = Path(os.path.relpath(path, cwd)).as_posix()
+    diags = Diagnostics()
+    for problem in problems:
+        full = ("tool", "codegen", *problem.path)
+        found = locations.key(full) if problem.at_key else locations.value(full)
+        diags.report("CFG002", problem.message, Span(shown, found.line, found.col))
+    return ProjectError(
+        f"{shown}: {problems[0].message}", rendered=render_all(diags, cwd)
+    )
 
 
 def _absolute(cwd: Path, path: Path) -> Path:

@@ -92,7 +92,7 @@ class _Unit:
 
 # Build output of `pip install` run in a generated package's folder (the package's own
 # .gitignore names them too): never the generator's files, never stale.
-_BUILD_OUTPUT = {"build", "dist", ".eggs"}
+_BUILD_OUTPUT = {".build", "build", "dist", ".eggs"}
 
 
 def _owned_files(

@@ -14,6 +14,7 @@ line produces a traceback; nothing is written unless every spec converted cleanl
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Final, Literal
@@ -33,7 +34,7 @@ from codegen.cli.options import (
     TemplatesOpt,
     VerboseOpt,
 )
-from codegen.cli.output import EXIT_FINDINGS, EXIT_USAGE, Output
+from codegen.cli.output import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Output
 from codegen.project import Project, ProjectError, load_project
 
 EXIT_CODES = (
@@ -102,14 +103,16 @@ def _project(out: Output, config: Path | None) -> Project:
     try:
         return load_project(Path.cwd(), config)
     except ProjectError as exc:
-        raise out.exit(EXIT_USAGE, str(exc)) from None
+        out.problem(exc)
+        raise out.exit(EXIT_USAGE) from None
 
 
 def _one_spec(out: Output, project: Project, spec: str) -> Path:
     try:
         dirs = project.resolve(Path.cwd(), [spec])
     except ProjectError as exc:
-        raise out.exit(EXIT_USAGE, str(exc)) from None
+        out.problem(exc)
+        raise out.exit(EXIT_USAGE) from None
     if len(dirs) != 1:
         raise out.exit(EXIT_USAGE, f"{spec!r} names {len(dirs)} specs; name one")
     return dirs[0]
@@ -208,6 +211,49 @@ def check(
     out = Output(quiet, verbose)
     request = generating.Request(Path.cwd(), config, tuple(specs or ()), strict=strict)
     raise typer.Exit(generating.check(request, out, methods))
+
+
+@app.command(cls=Command, epilog=EXIT_CODES)
+def docs(
+    specs: SpecArgs = None,
+    site: Annotated[
+        Path | None,
+        typer.Option(
+            "--site",
+            metavar="<dir>",
+            help="Where the site goes; default: build/docs-site in the project.",
+        ),
+    ] = None,
+    serve_it: Annotated[
+        bool, typer.Option("--serve", help="Serve the site on localhost afterwards.")
+    ] = False,
+    port: Annotated[
+        int,
+        typer.Option("--port", metavar="<n>", help="--serve's port; 0: a free one."),
+    ] = 8000,
+    diagrams: Annotated[
+        bool,
+        typer.Option(
+            "--diagrams/--no-diagrams",
+            help="Render Mermaid diagrams (fetches Mermaid with npm once).",
+        ),
+    ] = True,
+    config: ConfigOpt = None,
+    quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
+) -> None:
+    """Build the HTML reference site (search, diagrams) of the project's specs."""
+    from codegen.cli import docs as docs_site
+
+    out = Output(quiet, verbose)
+    project = _project(out, config)
+    status, built = docs_site.build_site(
+        project, Path.cwd(), list(specs or ()), site, out, diagrams
+    )
+    if status != EXIT_OK or built is None:
+        raise typer.Exit(status)
+    if serve_it:
+        docs_site.serve_site(built, "127.0.0.1", port, out)
 
 
 @ir_app.command("dump", cls=Command)
@@ -337,7 +383,8 @@ def vendor_command(
     except vendoring.VendorError as exc:
         raise out.exit(EXIT_USAGE, str(exc)) from None
     except ProjectError as exc:
-        raise out.exit(EXIT_USAGE, str(exc)) from None
+        out.problem(exc)
+        raise out.exit(EXIT_USAGE) from None
     out.info(f"vendored spec '{target}' as {written}")
 
 
@@ -383,13 +430,15 @@ def validate_command(
         validator = validating.Validator(project, spec_dir)
     except validating.ValidateError as exc:
         raise out.exit(EXIT_USAGE, str(exc)) from None
+    if method is not None and method not in validator.package.METHODS:
+        raise out.exit(EXIT_USAGE, validating.unknown_method(method, validator.package))
     total = bad = 0
     for file in files:
         try:
             records = validating.read_records(file)
+            findings, count = validator.validate(records, method, part)
         except validating.ValidateError as exc:
             raise out.exit(EXIT_USAGE, str(exc)) from None
-        findings, count = validator.validate(records, method, part)
         for finding in findings:
             sys.stdout.write(finding.render(str(file)) + "\n")
         total += count
@@ -448,16 +497,31 @@ def diff(
     try:
         known = project.discover()
     except ProjectError as exc:
-        raise out.exit(EXIT_USAGE, str(exc)) from None
+        out.problem(exc)
+        raise out.exit(EXIT_USAGE) from None
     sides = [_diff_side(arg, known) for arg in (old, new)]
     out.detail(f"comparing {sides[0]} with {sides[1]}")
     try:
         report = diff_sides(sides[0], sides[1], level=Level(level), role=role)
     except SideError as exc:
-        raise out.exit(EXIT_USAGE, str(exc)) from None
+        raise out.exit(EXIT_USAGE, str(exc) + _closest_side(old, new, known)) from None
     if not quiet:
         sys.stdout.write(report.render(fmt))
     raise typer.Exit(report.exit_code(fail_on))
+
+
+def _closest_side(old: str, new: str, known: dict[str, Path]) -> str:
+    """ "; did you mean 'x'?" for a side naming no spec of the project (``REV:ID`` too)."""
+    import difflib
+
+    for arg in (old, new):
+        rev, colon, name = arg.rpartition(":")
+        if name in known or (Path.cwd() / name).exists():
+            continue
+        close = difflib.get_close_matches(name, list(known), n=1)
+        if close:
+            return f"; did you mean {rev + colon + close[0]!r}?"
+    return ""
 
 
 def _diff_side(arg: str, known: dict[str, Path]) -> str:
@@ -483,8 +547,18 @@ def serve(
         str, typer.Argument(help="Spec id or spec folder.", metavar="SPEC")
     ],
     transport: Annotated[
-        Literal["stdio", "websocket", "http"] | None,
-        typer.Option(help="Default: the spec's first framing."),
+        Literal[
+            "stdio",
+            "websocket",
+            "http",
+            "content-length-stdio",
+            "ndjson-stdio",
+            "http-post",
+        ]
+        | None,
+        typer.Option(
+            help="Default: the spec's first framing; a framing name says its transport."
+        ),
     ] = None,
     host: Annotated[str, typer.Option(help="Interface to bind.")] = "127.0.0.1",
     port: Annotated[
@@ -537,6 +611,22 @@ def serve(
             "own; auto: uvloop when installed."
         ),
     ] = "auto",
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="WebSocket/HTTP: also answer browser pages of this origin "
+            "(scheme://host[:port], * for any; default: loopback only). Repeatable.",
+            metavar="ORIGIN",
+        ),
+    ] = None,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="WebSocket/HTTP: also answer requests naming this Host (* for any; "
+            "default: loopback names and --host). Repeatable.",
+            metavar="HOST",
+        ),
+    ] = None,
     output: OutputOpt = None,
     config: ConfigOpt = None,
     quiet: Annotated[
@@ -564,6 +654,8 @@ def serve(
         header_timeout,
         body_timeout,
         loop,
+        tuple(allow_origin or ()),
+        tuple(allow_host or ()),
     )
     try:
         argv, env = serving.server_command(project, spec_dir, options)
@@ -601,7 +693,27 @@ def _usage_error(exc: typer.TyperException) -> None:
             f"{ctx.get_usage()}\nTry '{ctx.command_path} {option}' for help.",
             markup=False,
         )
-    out.error(exc.format_message())
+    out.error(_choice_message(exc.format_message()))
+
+
+_CHOICE = re.compile(
+    r"Value error, '(?P<given>[^']*)' is not one of (?P<known>'.*')\.?$"
+)
+
+
+def _choice_message(message: str) -> str:
+    """A choice option's error without pydantic's "Value error," and with the closest
+    choice: ``'pyhton' is not one of ...; did you mean 'python'?``."""
+    import difflib
+
+    found = _CHOICE.search(message)
+    if found is None:
+        return message.replace("Value error, ", "")
+    known = re.findall(r"'([^']*)'", found["known"])
+    close = difflib.get_close_matches(found["given"], known, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    text = f"{found['given']!r} is not one of {found['known']}{hint}"
+    return message[: found.start()] + text
 
 
 if __name__ == "__main__":

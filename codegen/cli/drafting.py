@@ -45,7 +45,7 @@ def draft_spec(project: Project, spec_dir: Path, base: Path) -> Drafted:
     import jinja2
 
     from codegen.backends import render
-    from codegen.pipeline import place_outputs, render_draft
+    from codegen.pipeline import docs_path_to_root, place_outputs, render_draft
 
     outcome = project.load(spec_dir)
     ok = outcome.ok(project.strict_for(spec_dir))
@@ -59,7 +59,14 @@ def draft_spec(project: Project, spec_dir: Path, base: Path) -> Drafted:
     drafted.extra = place_outputs(protocol, config, {}, base, project.output)
     try:
         with render.overriding(project.templates):
-            drafted.draft = render_draft(protocol, config, formatter=project.formatter)
+            drafted.draft = render_draft(
+                protocol,
+                config,
+                formatter=project.formatter,
+                docs_root=docs_path_to_root(
+                    project.root_for(spec_dir), project.output, protocol.id
+                ),
+            )
     except jinja2.TemplateSyntaxError as exc:
         drafted.template_error = (
             f"template {exc.filename or exc.name}:{exc.lineno}: {exc.message}"

@@ -14,6 +14,8 @@ input; a watch ends cleanly on Ctrl-C or SIGTERM.
 
 from __future__ import annotations
 
+import os
+import re
 import signal
 import sys
 import threading
@@ -90,7 +92,7 @@ def check(request: Request, out: Output, methods: bool = False) -> int:
         project = request.project()
         dirs = project.resolve(request.cwd, list(request.specs))
     except ProjectError as exc:
-        out.error(str(exc))
+        out.problem(exc)
         return EXIT_USAGE
     outcomes = [project.load(spec_dir) for spec_dir in dirs]
     report(outcomes, project, out, notes=not out.quiet)
@@ -122,7 +124,7 @@ def run(request: Request, out: Output) -> int:
         dirs = project.resolve(request.cwd, list(request.specs))
         _check_templates(project, out)
     except ProjectError as exc:
-        out.error(str(exc))
+        out.problem(exc)
         return EXIT_USAGE
     base = project.base(dirs)
     records = _Records(project, base, dirs)
@@ -174,6 +176,8 @@ def run(request: Request, out: Output) -> int:
     if plan is None:
         return EXIT_FINDINGS
     files, owned, per_spec = plan
+    orphans = [] if request.specs else _orphans(project, base, {i for i, _ in ids})
+    owned = owned + orphans  # every spec run: the output of a deleted one is stale
     kept = sum(len(hit.files) for hit in hits.values())
     code = (
         _compare(base, files, owned, kept, out)
@@ -181,7 +185,35 @@ def run(request: Request, out: Output) -> int:
         else _write(project, base, files, owned, kept, out)
     )
     records.store({d: drafted[d] for d in todo}, per_spec)
+    if not request.check and code == EXIT_OK:
+        _prune(base, orphans)
     return code
+
+
+def _prune(base: Path, folders: list[str]) -> None:
+    """Remove the folders the removed files of deleted specs left empty."""
+    for folder in folders:
+        top = base / folder
+        for path in sorted(top.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+            if path.is_dir() and not any(path.iterdir()):
+                path.rmdir()
+        if top.is_dir() and not any(top.iterdir()):
+            top.rmdir()
+
+
+def _orphans(project: Project, base: Path, ids: set[str]) -> list[str]:
+    """Output folders of specs the project no longer has (``<output>/<id>/`` holding a
+    package codegen generated, whose spec was deleted or renamed), relative to ``base``:
+    owned by this run, so their files are stale (``--check``) or removed."""
+    if not project.output.is_dir():
+        return []
+    found = []
+    for folder in sorted(project.output.iterdir()):
+        if folder.name in ids or not folder.is_dir():
+            continue
+        if any(folder.glob("python/*/_provenance.py")):
+            found.append(os.path.relpath(folder, base).replace(os.sep, "/"))
+    return found
 
 
 def _plan(
@@ -244,7 +276,9 @@ def _write(
 
     try:
         changes = (
-            apply_plan(base, files, owned, on_wait=out.info) if files else Changes()
+            apply_plan(base, files, owned, on_wait=out.info)
+            if files or owned
+            else Changes()
         )
     except WriteError as exc:  # says what failed, and that nothing was changed
         out.error(str(exc))
@@ -377,7 +411,7 @@ def watch(request: Request, out: Output) -> int:
             try:
                 project = request.project()
             except ProjectError as exc:
-                out.error(str(exc))
+                out.problem(exc)
                 return EXIT_USAGE
             paths = list(_watched(project, request))
             out.info(
@@ -443,6 +477,26 @@ class _Ignore:
         if not self._default(change, path):  # type: ignore[arg-type]
             return False
         file = Path(path)
-        if file.name == EXTRACTED_FILE or file.name.startswith("."):
+        if file.name == EXTRACTED_FILE or editor_temporary(file.name):
             return False
         return not file.is_relative_to(self._output)
+
+
+# Files editors write beside the one being edited, and remove: never a spec change.
+_EDITOR_TEMPORARY = re.compile(
+    r"""^(\..*                  # vim .swp/.swx, emacs .#lock, dot-files
+        |\#.*\#                  # emacs auto-save
+        |.*~                     # emacs and vim backups
+        |4913                    # vim's can-I-write probe
+        |.*\.(tmp|bak|orig|rej|swp|swx)
+        |.*___jb_(tmp|old)___    # JetBrains safe write
+        |.*\.sw[a-p]
+        )$""",
+    re.VERBOSE,
+)
+
+
+def editor_temporary(name: str) -> bool:
+    """Whether ``name`` is an editor's temporary or backup file (``--watch`` ignores
+    its changes)."""
+    return _EDITOR_TEMPORARY.match(name) is not None

@@ -52,6 +52,14 @@ class Command(TyperCommand):
     def get_params(self, ctx: Any) -> list[Any]:
         return _plain_help(super().get_params(ctx))
 
+    def get_short_help_str(self, limit: int = 45) -> str:
+        """The summary in ``codegen -h``: the help's first sentence whole (click would
+        cut it at the terminal width with "..."; the help formatter wraps it instead).
+        """
+        text = " ".join((self.short_help or self.help or "").split())
+        first = text.split(". ", 1)[0].split("; ", 1)[0].rstrip(".")
+        return first
+
 
 class Group(TyperGroup):
     def get_params(self, ctx: Any) -> list[Any]:

@@ -80,6 +80,15 @@ class Output:
         text.append(f": {message}")
         self.console.print(text)
 
+    def problem(self, exc: Exception) -> None:
+        """An error from the project's settings: as diagnostics (at its place in the
+        file, with the line and a caret) when it has them, else ``error: message``."""
+        rendered = getattr(exc, "rendered", None)
+        if isinstance(rendered, str) and rendered:
+            self.diagnostics(rendered)
+        else:
+            self.error(str(exc))
+
     def warning(self, message: str) -> None:
         if not self.quiet:
             text = Text("warning", style=_STYLES["warning"])

@@ -35,6 +35,9 @@ class Starter:
     source: str
     roles: tuple[str, str]
     comment: str  # how this language's sources declare methods
+    # spec.toml's [methods] entries the source's own way cannot say (every starter has
+    # the same two methods: an initialize request and a log notification).
+    methods: str = ""
 
 
 _SPEC_TOML = Template("""\
@@ -61,7 +64,9 @@ docs = "What this protocol is for, in one line (the docs' first sentence)."
 # "jsonrpc-2.0", or "http-post-envelope" ({method, params} in, {result} or {error} out).
 kind = "jsonrpc-2.0"
 # How the stub server is reached (`codegen serve $id`; the first is the default):
-# "ndjson-stdio" (one JSON message per line), "websocket", "http-post".
+# "ndjson-stdio" (one JSON message per line), "content-length-stdio" (each message after
+# a "Content-Length: N" header, as editor and debugger protocols frame it), "websocket",
+# "http-post".
 framings = ["ndjson-stdio", "websocket"]
 
 [python]
@@ -69,16 +74,16 @@ package = "$package"            # the import name of the generated package
 distribution = "$distribution"  # its project name (pip install)
 
 # The protocol's own error codes: the generated package names them, the stub's --fail
-# uses them (`codegen serve $id --fail initialize=-32001`).
-[errors]
--32001 = "UnsupportedVersion"
+# uses them (`codegen serve $id --fail initialize=-32001`).  For example:
+# [errors]
+# -32001 = "UnsupportedVersion"
 
-# Types the sources import from files you do not have are read as any JSON value, with a
-# warning (an error with --strict) unless declared here:
+# A type the sources import from a file you do not have is an error unless declared here;
+# declared, it is read as any JSON value, with a warning (an error with --strict):
 # [external.Envelope]
 # module = "./envelope.js"
 # reason = "defined in envelope.ts, which is not part of this spec"
-""")
+$methods""")
 
 _TYPESCRIPT = Starter(
     "protocol.ts",
@@ -154,7 +159,7 @@ pub struct InitializeResponse {
     pub capabilities: Vec<String>,
 }
 
-/// Tells the client that something happened (the client answers null).
+/// Tells the client that something happened (a notification: spec.toml says so).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct LogParams {
     /// How serious it is.
@@ -199,6 +204,11 @@ acp_peer!(
     ("client", "server"),
     "Methods are the entries of `acp_peer!` invocations (the first argument names the "
     "role that handles them).",
+    """
+# acp_peer! declares requests; this makes `log` a notification (sent, never answered).
+[methods."log"]
+kind = "notification"
+""",
 )
 
 _GO = Starter(
@@ -279,9 +289,30 @@ interface InitializeResult {
   capabilities: string[]
 }
 ```
+
+### Log
+
+The log notification is sent by the server to the client when something happened; it
+has no response (spec.toml's [methods] table declares it).
+
+```ts
+interface LogParams {
+  /** How serious it is. */
+  level: "info" | "warning" | "error"
+  /** What happened. */
+  message: string
+}
+```
 """,
     ("client", "server"),
     "Methods are sections with `Request:` and `Response:` lines.",
+    """
+# A prose method section needs a Response: line; a notification is declared here.
+[methods."log"]
+kind = "notification"
+direction = "server → client"
+params = "LogParams"
+""",
 )
 
 _STARTERS = {
@@ -339,6 +370,7 @@ def create(folder: Path, spec_id: str, language: str) -> list[Path]:
         role_b=chosen.roles[1],
         package=package,
         distribution=package.replace("_", "-"),
+        methods=chosen.methods,
     )
     files = {
         target / "spec.toml": toml,

@@ -29,7 +29,13 @@ from codegen.spec.config import SpecConfig, load_config
 __all__ = ["TRANSPORTS", "Options", "ServeError", "run", "server_command"]
 
 # spec.toml framing → the server's --transport (the runtime's TRANSPORTS).
-TRANSPORTS = {"ndjson-stdio": "stdio", "websocket": "websocket", "http-post": "http"}
+TRANSPORTS = {
+    "ndjson-stdio": "stdio",
+    "websocket": "websocket",
+    "http-post": "http",
+    "content-length-stdio": "content-length-stdio",
+}
+_STDIO = ("stdio", "content-length-stdio")
 
 
 class ServeError(RuntimeError):
@@ -48,6 +54,8 @@ class Options:
     header_timeout: float | None = None
     body_timeout: float | None = None
     loop: str = "auto"
+    allow_origin: tuple[str, ...] = ()
+    allow_host: tuple[str, ...] = ()
 
 
 def server_command(
@@ -86,17 +94,22 @@ def _checked(options: Options, config: SpecConfig, package_dir: Path) -> list[st
             f"([transport] framings in spec.toml: {', '.join(TRANSPORTS)})"
         )
     transport = options.transport or offered[0]
+    transport = TRANSPORTS.get(transport, transport)  # a framing name says which
     if transport not in offered:
         raise ServeError(
             f"spec {config.id!r} is served over {' or '.join(offered)}, not {transport}"
         )
     argv = ["--transport", transport]
-    if transport != "stdio":
+    if transport not in _STDIO:
         argv += ["--host", options.host, "--port", str(options.port)]
         if options.header_timeout is not None:
             argv += ["--header-timeout", str(options.header_timeout)]
         if options.body_timeout is not None:
             argv += ["--body-timeout", str(options.body_timeout)]
+        for origin in options.allow_origin:
+            argv += ["--allow-origin", origin]
+        for host in options.allow_host:
+            argv += ["--allow-host", host]
     if options.transcript is not None:
         folder = options.transcript.resolve().parent
         if not folder.is_dir():

@@ -20,13 +20,18 @@ or was never generated is a ``ValidateError`` with what to run.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import json
+import math
+import os
+import stat
 import sys
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, BinaryIO
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -34,6 +39,8 @@ from codegen import ir
 from codegen.ir.index import Index
 from codegen.passes.infer_discriminators import select_variant
 from codegen.project import Project
+from codegen.runtime.dispatch import read_params
+from codegen.runtime.errors import RpcError
 
 __all__ = ["Finding", "Record", "ValidateError", "Validator", "read_records"]
 
@@ -65,37 +72,93 @@ class Finding:
         return f"{file}:{self.line}: {batch}{self.pointer or '/'}: {self.error}{where}"
 
 
-def read_records(path: Path) -> list[Record]:
-    """The JSON values of a file: one document, else one per non-blank line."""
+def read_records(path: Path) -> Iterator[Record]:
+    """The JSON values of a file, read as a stream: one document (possibly over many
+    lines), else one per non-blank line.  Only regular files (and ``-``, stdin) are
+    read: a FIFO, a device or a folder is a ``ValidateError``, never a hang.  JSON is
+    read as the runtime reads it: ``NaN``, ``Infinity`` and numbers no double holds
+    (``1e400``) are not JSON."""
+    with _open_input(path) as stream:
+        lines = _lines(stream)
+        held: list[tuple[int, bytes]] = []  # lines read while looking for the document
+        size = 0
+        for number, raw in lines:
+            if not raw.strip() and not held:
+                continue
+            held.append((number, raw))
+            size += len(raw)
+            if len(held) == 1 and _record(number, raw).error is None:
+                break  # the first line is JSON by itself: JSON Lines, streamed
+            if size > MAX_DOCUMENT_BYTES:
+                break  # too long for one document: lines
+        else:  # the whole input is held: one document, or lines
+            text = b"".join(raw for _, raw in held)
+            whole = _record(held[0][0] if held else 1, text)
+            if held and whole.error is None:
+                yield whole
+                return
+        for number, raw in held:
+            if raw.strip():
+                yield _record(number, raw)
+        for number, raw in lines:
+            if raw.strip():
+                yield _record(number, raw)
+
+
+MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
+"""The largest input read whole as one (multi-line) JSON document; JSON Lines are
+streamed, whatever their total size."""
+
+
+def _open_input(path: Path) -> BinaryIO:
+    """``path`` opened for reading, if it is stdin (``-``) or a regular file."""
+    if str(path) == "-":
+        return os.fdopen(os.dup(sys.stdin.fileno()), "rb")
     try:
-        data = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
+        # Non-blocking: opening a FIFO no writer holds must not wait for one.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
         raise ValidateError(f"cannot read {path}: {exc.strerror or exc}") from None
-    try:
-        text = data.decode("utf-8")
-        value = json.loads(text)
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        pass
-    else:
-        first = next(
-            (n for n, line in enumerate(text.splitlines(), 1) if line.strip()), 1
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise ValidateError(
+            f"cannot read {path}: not a regular file (a FIFO, device or folder)"
         )
-        return [Record(first, value)]
-    records: list[Record] = []
-    for number, raw in enumerate(data.split(b"\n"), 1):
-        if not raw.strip():
-            continue
-        try:
-            records.append(Record(number, json.loads(raw.decode("utf-8"))))
-        except UnicodeDecodeError as exc:
-            records.append(Record(number, error=f"not UTF-8 ({exc.reason})"))
-        except json.JSONDecodeError as exc:
-            records.append(
-                Record(number, error=f"not JSON: {exc.msg} (column {exc.colno})")
-            )
-        except (ValueError, RecursionError) as exc:
-            records.append(Record(number, error=f"not JSON: {exc}"))
-    return records
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
+
+
+def _lines(stream: BinaryIO) -> Iterator[tuple[int, bytes]]:
+    """Numbered lines (with their newline) of ``stream``, read one at a time."""
+    try:
+        yield from enumerate(stream, 1)
+    except OSError as exc:
+        raise ValidateError(f"cannot read: {exc.strerror or exc}") from None
+
+
+def _record(number: int, raw: bytes) -> Record:
+    try:
+        return Record(number, _DECODER.decode(raw.decode("utf-8")))
+    except UnicodeDecodeError as exc:
+        return Record(number, error=f"not UTF-8 ({exc.reason})")
+    except json.JSONDecodeError as exc:
+        return Record(number, error=f"not JSON: {exc.msg} (column {exc.colno})")
+    except (ValueError, RecursionError) as exc:
+        return Record(number, error=f"not JSON: {exc}")
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e400: no double holds it (as the runtime says)
+        raise ValueError(f"number out of range: {text[:40]}")
+    return value
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)
 
 
 def _transcript_entry(value: Any) -> bool:
@@ -131,7 +194,10 @@ class Validator:
         self.jsonrpc = self.protocol.transport.kind == "jsonrpc-2.0"
 
     def validate(
-        self, records: list[Record], method: str | None = None, part: str | None = None
+        self,
+        records: Iterable[Record],
+        method: str | None = None,
+        part: str | None = None,
     ) -> tuple[list[Finding], int]:
         """Every problem of the records, and how many messages they hold."""
         findings: list[Finding] = []
@@ -203,20 +269,29 @@ class Validator:
             return [Finding(0, "/jsonrpc", 'must be "2.0"')]
         info = self.package.METHODS.get(name) if isinstance(name, str) else None
         if info is None:
-            return [Finding(0, "/method", f"unknown method {name!r}")]
+            return [Finding(0, "/method", unknown_method(name, self.package))]
         is_request = "id" in message
         if self.jsonrpc and is_request != (info.kind == "request"):
             kind = (
                 "a request (with an id)" if info.kind == "request" else "a notification"
             )
             return [Finding(0, "/id", f"{name} is {kind}")]
-        if info.params is None:
-            if "params" in message:
-                return [Finding(0, "/params", f"{name} takes no params")]
-            return []
-        if "params" not in message:
-            return [Finding(0, "/params", "missing")]
-        return self._check_part(message["params"], name, "params", "/params")
+        has_params = "params" in message
+        params = message.get("params") if has_params else {}
+        try:
+            # The server's own reading (absent params, params of a method that takes
+            # none): a message the server accepts is valid here, and the reverse.
+            read_params(info, name, has_params, params)
+        except RpcError as exc:
+            return [Finding(0, "/params", exc.message)]
+        except ValidationError as exc:
+            found = self._findings(params, exc, name, "params", "/params")
+            if not has_params:
+                return [
+                    replace(f, error=f"params are required: {f.error}") for f in found
+                ]
+            return found
+        return []
 
     def _response(self, message: dict[str, Any], name: str | None) -> list[Finding]:
         if "error" in message:
@@ -242,21 +317,23 @@ class Validator:
     ) -> list[Finding]:
         info = self.package.METHODS.get(method)
         if info is None:
-            return [Finding(0, "", f"unknown method {method!r}")]
+            return [Finding(0, "", unknown_method(method, self.package))]
         adapter = info.params if part == "params" else info.result
         if adapter is None:
             adapter = TypeAdapter(None)
         try:
             adapter.validate_json(json.dumps(value))
         except ValidationError as exc:
-            declared = self._declared_type(method, part)
-            return _merge(
-                [
-                    self._finding(value, error, prefix, declared)
-                    for error in exc.errors()
-                ]
-            )
+            return self._findings(value, exc, method, part, prefix)
         return []
+
+    def _findings(
+        self, value: Any, exc: ValidationError, method: str, part: str, prefix: str
+    ) -> list[Finding]:
+        declared = self._declared_type(method, part)
+        return _merge(
+            [self._finding(value, error, prefix, declared) for error in exc.errors()]
+        )
 
     def _declared_type(self, method: str, part: str) -> ir.TypeExpr | None:
         found = self.index.methods.get(method)
@@ -273,6 +350,18 @@ class Validator:
         )
         span = _declaring_span(self.index, root, value, path)
         return Finding(0, pointer, str(error.get("msg", "invalid")), span)
+
+
+def unknown_method(name: object, package: ModuleType) -> str:
+    """``unknown method 'x'``, with the closest method of the spec."""
+    close = (
+        difflib.get_close_matches(name, list(package.METHODS), n=1)
+        if isinstance(name, str)
+        else []
+    )
+    return f"unknown method {name!r}" + (
+        f"; did you mean {close[0]!r}?" if close else ""
+    )
 
 
 def _merge(findings: list[Finding]) -> list[Finding]:

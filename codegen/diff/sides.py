@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 import subprocess
 import tarfile
 import tempfile
@@ -106,9 +107,31 @@ def _local(arg: str, path: Path, tmp: Path, shown_root: Path) -> Side:
     owner = _owning_spec(path)
     if owner is not None:
         return _load(arg, owner, _root_of(owner), shown_root)
-    side = _single_file(arg, path.name, path.read_bytes(), tmp, shown_root)
+    side = _single_file(arg, path.name, _read_source(arg, path), tmp, shown_root)
     side.renames = {path.name: _relative(path, shown_root)}
     return side
+
+
+MAX_SOURCE_BYTES = 64 * 1024 * 1024
+"""The largest single source file a side reads (every real spec source is far smaller)."""
+
+
+def _read_source(arg: str, path: Path) -> bytes:
+    """The bytes of a regular file of at most ``MAX_SOURCE_BYTES``; a FIFO, a device
+    (``/dev/zero``) or a huge file is a ``SideError``, never a hang or a memory blow-up.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block open
+    except OSError as exc:
+        raise SideError(f"{arg!r}: cannot read: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as stream:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise SideError(f"{arg!r} is not a regular file (a FIFO or a device)")
+        if info.st_size > MAX_SOURCE_BYTES:
+            raise SideError(f"{arg!r} is over {MAX_SOURCE_BYTES} bytes: not a source")
+        os.set_blocking(fd, True)
+        return stream.read(MAX_SOURCE_BYTES + 1)[:MAX_SOURCE_BYTES]
 
 
 def _root_of(spec_dir: Path) -> Path:
@@ -146,7 +169,15 @@ def _single_file(arg: str, name: str, data: bytes, tmp: Path, shown_root: Path) 
     spec_dir.mkdir()
     (spec_dir / name).write_bytes(data)
     write_spec_toml(spec_dir, name, language, data.decode("utf-8", errors="replace"))
-    return _load(arg, spec_dir, spec_dir, shown_root)
+    side = _load(arg, spec_dir, spec_dir, shown_root)
+    if not side.protocol.methods and not side.protocol.decls:
+        # Any text reads as a prose spec of nothing: compared with a spec, that would
+        # report every method and type as removed or added.
+        raise SideError(
+            f"{arg!r} declares no types and no methods: not a spec source "
+            "(a spec folder, or a source file its spec.toml lists, is)"
+        )
+    return side
 
 
 def _load(arg: str, spec_dir: Path, root: Path, shown_root: Path) -> Side:
@@ -172,8 +203,17 @@ def _git(arg: str, rev: str, path: str, cwd: Path, tmp: Path, shown_root: Path) 
     top = _run_git(["rev-parse", "--show-toplevel"], cwd, arg).decode().strip()
     top_dir = Path(top)
     if path.startswith(("./", "../")) or path in (".", ".."):
-        path = (cwd / path).resolve().relative_to(top_dir.resolve()).as_posix()
+        resolved = (cwd / path).resolve()
+        if not resolved.is_relative_to(top_dir.resolve()):
+            raise SideError(
+                f"{arg!r}: {path} is outside the repository; a revision holds only "
+                "paths inside it"
+            )
+        path = resolved.relative_to(top_dir.resolve()).as_posix()
     path = path.strip("/")
+    # From here on paths are the repository's: git archive reads a pathspec relative to
+    # its working directory, so it runs at the top (`codegen diff` from a subfolder).
+    cwd = top_dir
     _run_git(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], cwd, arg)
     kind = _object_type(rev, path, cwd)
     if kind is None and "/" not in path:

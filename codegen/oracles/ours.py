@@ -3,7 +3,8 @@
 Phase: verification (``make oracle``).
 Inputs: a ``Subject`` (the spec's IR, its generated package, its schema bundle) and cases.
 Outputs: ``OurVerdict`` per case: the bindings' ``Answer`` (accept or reject; what they write
-back, by ``TypeAdapter(T).dump_json``), the same output without the keys the bindings kept as
+back, by ``TypeAdapter(T).dump_json``, after the runtime's own serializer call with
+``warnings="error"``: a value read but refused by the writer is ``write_refused``), the same output without the keys the bindings kept as
 unknown (what serde and encoding/json write, since they drop unknown keys), and whether the
 JSON Schema accepts the value.
 Guarantees: the bindings are used as a user would (``TypeAdapter(models.T)``, no extra
@@ -20,7 +21,7 @@ from functools import cache
 from typing import Any
 
 import jsonschema
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, RootModel, TypeAdapter, ValidationError
 
 from codegen.oracles.case import Answer, Case
 from codegen.oracles.subject import Subject
@@ -39,6 +40,9 @@ class OurVerdict:
     struct_paths: frozenset[str] = frozenset()
     # JSON pointers of the fields typed as numbers that may be floats, or as any JSON
     float_paths: frozenset[str] = frozenset()
+    # The bindings read the value but the runtime's writer refused it (its own serializer
+    # call, ``warnings="error"``): always a failure, whatever the oracle says.
+    write_refused: str = ""
 
 
 class Ours:
@@ -66,6 +70,7 @@ class Ours:
 
     def judge(self, case: Case) -> OurVerdict:
         adapter = self.adapter(case.type_name)
+        refused = ""
         try:
             value = adapter.validate_json(case.text)
         except ValidationError as exc:
@@ -77,11 +82,21 @@ class Ours:
             found: list[str] = []
             float_found: list[str] = []
             _struct_paths(value, "", found, float_found)
+            if not isinstance(value, BaseModel) and _loose_numbers(
+                getattr(self.subject.package.models, case.type_name)
+            ):
+                float_found.append("")  # a named any-JSON type: the value itself
             structs, floats = frozenset(found), frozenset(float_found)
             try:
-                output = adapter.dump_json(value).decode()
+                # What the runtime does with a value it sends (dispatch, connection):
+                # a writer that warns refuses.
+                adapter.serializer.to_python(
+                    value, mode="json", by_alias=True, warnings="error"
+                )
+                output = adapter.dump_json(value, warnings="error").decode()
             except Exception as exc:  # noqa: BLE001 - a writer failure is a verdict too
-                answer = Answer(False, None, f"dump failed: {exc}")
+                refused = f"{type(exc).__name__}: {exc}"
+                answer = Answer(False, None, f"dump failed: {refused}")
                 known = None
                 structs = floats = frozenset()
             else:
@@ -89,7 +104,13 @@ class Ours:
                 known = adapter.dump_json(_without_unknown_keys(value)).decode()
         schema_error = self._schema_error(case)
         return OurVerdict(
-            answer, known, schema_error is None, schema_error or "", structs, floats
+            answer,
+            known,
+            schema_error is None,
+            schema_error or "",
+            structs,
+            floats,
+            refused,
         )
 
     def _schema_error(self, case: Case) -> str | None:
@@ -128,7 +149,14 @@ def _declares_extra(cls: type[BaseModel]) -> bool:
 def _struct_paths(value: Any, path: str, structs: list[str], floats: list[str]) -> None:
     """Collect the JSON pointers, in the written output, of every object that is a model
     and of every field whose numbers may be floats (``int | float``, any JSON)."""
-    if isinstance(value, BaseModel):
+    if isinstance(value, RootModel):
+        # A named type over a JSON value (an any-JSON wrapper, a union): its root is the
+        # value itself, at the same pointer, and it is no object of its own.
+        info = type(value).model_fields["root"]
+        if _loose_numbers(info.annotation):
+            floats.append(path)
+        _struct_paths(value.root, path, structs, floats)
+    elif isinstance(value, BaseModel):
         structs.append(path)
         for name, info in type(value).model_fields.items():
             key = info.serialization_alias or info.alias or name

@@ -146,6 +146,16 @@ def classify(
         "schema": _word(ours.schema_accepts),
     }
     problems: list[tuple[str, str]] = []
+    if ours.write_refused:
+        # Writers never refuse what readers accept: a failure even where the oracle
+        # rejects the value too (the bindings' "reject" is then no agreement).
+        problems.append(
+            (
+                "writer",
+                "bindings read the value, their writer refused it: "
+                + ours.write_refused,
+            )
+        )
     if oracle.accept != ours.bindings.accept:
         problems.append(
             ("verdict", f"oracle {facts['oracle']}s, bindings {facts['bindings']}")

@@ -7,19 +7,23 @@ Outputs: what the package's generated modules and its users need, re-exported he
 the modules that hold it, one concern each:
 
 - ``requirement``: the pydantic releases it works with, checked on import;
-- ``errors``: error codes, ``RpcError``, ``TransportError``, ``MessageTooLarge``;
+- ``errors``: error codes, ``RpcError``, ``TransportError`` (``TransportTimeout``),
+  ``InvalidResult``, ``MessageTooLarge``;
 - ``codec``: JSON in (``loads``) and out (``dumps``, ``dumps_plain``);
 - ``registry``: ``MethodInfo``, ``Methods``, ``Handler``;
 - ``pointers``: validation errors as JSON pointers;
 - ``log``: ``MessageLog`` (stderr lines, a JSONL transcript);
 - ``dispatch``: the JSON-RPC 2.0 layer of a server (``Dispatcher``, ``handle_request``);
 - ``tasks``: eager tasks (``TaskStarter``);
+- ``deadlines``: a client's request deadlines, one timer per connection;
 - ``interfaces``: ``Channel``, ``Session``, ``HandlerFactory``, ``NoPeer``;
 - ``connection``: ``Connection``, a JSON-RPC endpoint over one channel;
 - ``framing``: newline-delimited JSON over pipes (``LineReader``, ``PipeChannel``);
+- ``content_length``: ``Content-Length`` framing over pipes (``content-length-stdio``);
 - ``stdio``: ``serve_stdio``, ``connect_stdio``;
 - ``oversize``, ``websocket``: the WebSocket transport;
 - ``network``: what the network servers share (``Timeouts``);
+- ``access``: Origin and Host allow-lists of the network servers (``Access``);
 - ``envelope``, ``http_client``: HTTP POST envelopes, server and client;
 - ``client``: ``Connecting``, how a typed client is connected;
 - ``command``: ``python -m <pkg>.server``.
@@ -36,6 +40,7 @@ from __future__ import annotations
 from .requirement import PYDANTIC_REQUIREMENT  # first: refuses an unfit pydantic
 
 # isort: split
+from .access import Access
 from .client import Connecting
 from .codec import dumps, dumps_plain, id_key, loads
 from .command import (
@@ -51,15 +56,20 @@ from .dispatch import Dispatcher, error_response, handle_request
 from .envelope import handle_envelope, serve_http
 from .errors import (
     DEFAULT_MAX_MESSAGE_BYTES,
+    DEFAULT_TIMEOUT,
     INTERNAL_ERROR,
     INVALID_PARAMS,
     INVALID_REQUEST,
+    MAX_ERROR_TEXT,
     METHOD_NOT_FOUND,
     PARSE_ERROR,
+    InvalidResult,
     JsonObject,
     MessageTooLarge,
     RpcError,
     TransportError,
+    TransportTimeout,
+    printable,
 )
 from .framing import LineReader, PipeChannel
 from .http_client import HttpSession
@@ -75,10 +85,12 @@ from .websocket import WebSocketChannel, connect_websocket, serve_websocket
 
 __all__ = [
     "DEFAULT_MAX_MESSAGE_BYTES",
+    "DEFAULT_TIMEOUT",
     "INBOX_LIMIT",
     "INTERNAL_ERROR",
     "INVALID_PARAMS",
     "INVALID_REQUEST",
+    "MAX_ERROR_TEXT",
     "MAX_REPORTED_ERRORS",
     "METHOD_NOT_FOUND",
     "MIN_MESSAGE_BYTES",
@@ -86,6 +98,7 @@ __all__ = [
     "PYDANTIC_REQUIREMENT",
     "QUIET",
     "TRANSPORTS",
+    "Access",
     "Channel",
     "Connecting",
     "Connection",
@@ -93,6 +106,7 @@ __all__ = [
     "Handler",
     "HandlerFactory",
     "HttpSession",
+    "InvalidResult",
     "JsonObject",
     "LineReader",
     "MessageLog",
@@ -107,6 +121,7 @@ __all__ = [
     "TaskStarter",
     "Timeouts",
     "TransportError",
+    "TransportTimeout",
     "WebSocketChannel",
     "connect_stdio",
     "connect_websocket",
@@ -122,6 +137,7 @@ __all__ = [
     "loads",
     "main",
     "package_methods",
+    "printable",
     "serve_http",
     "serve_stdio",
     "serve_websocket",

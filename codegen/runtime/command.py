@@ -15,12 +15,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib.util
 import signal
 import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from importlib import import_module
 from typing import Any, Final
 
+from .access import Access
 from .envelope import serve_http
 from .errors import DEFAULT_MAX_MESSAGE_BYTES, RpcError
 from .interfaces import HandlerFactory, Session
@@ -34,6 +36,7 @@ TRANSPORTS: Final = {
     "ndjson-stdio": "stdio",
     "websocket": "websocket",
     "http-post": "http",
+    "content-length-stdio": "content-length-stdio",
 }
 
 
@@ -76,6 +79,15 @@ def _parse_failures(
             raise ValueError(f"--fail: {code!r} is not an integer error code") from None
         out[method] = RpcError(number, errors.get(number, "stub failure"))
     return out
+
+
+# The stdio transports, by --transport name → their framing.
+STDIO: Final = {"stdio": "ndjson-stdio", "content-length-stdio": "content-length-stdio"}
+
+
+def _transport(text: str) -> str:
+    """An argparse type: a transport, named as itself or by its framing."""
+    return TRANSPORTS.get(text, text)
 
 
 MIN_MESSAGE_BYTES: Final = 64
@@ -138,7 +150,11 @@ def main(
         prog=f"python -m {name}.server", description=f"Stub server of {name}."
     )
     parser.add_argument(
-        "--transport", choices=choices, default=choices[0] if choices else None
+        "--transport",
+        choices=choices,
+        default=choices[0] if choices else None,
+        type=_transport,
+        help="a transport, or the spec's framing name for it",
     )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument(
@@ -151,7 +167,7 @@ def main(
         default=DEFAULT_MAX_MESSAGE_BYTES,
         help=f"refuse messages over this size (at least {MIN_MESSAGE_BYTES})",
     )
-    parser.add_argument("--quiet", action="store_true", help="no per-message log")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no per-message log")
     parser.add_argument(
         "--loop",
         choices=("auto", "uvloop", "asyncio"),
@@ -174,6 +190,22 @@ def main(
         help="HTTP: a peer must send a request's body within this",
     )
     parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="network transports: also answer browser pages of this origin "
+        "(scheme://host[:port]; * for any); default: loopback origins only",
+    )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="HOST",
+        help="network transports: also answer requests naming this host (* for any); "
+        "default: loopback names only",
+    )
+    parser.add_argument(
         "--fail",
         action="append",
         default=[],
@@ -183,6 +215,12 @@ def main(
     options = parser.parse_args(argv)
     if not choices:
         parser.error("the spec declares no transport this server can serve")
+    if options.transport != "stdio" and importlib.util.find_spec("aiohttp") is None:
+        # the package needs pydantic only; its network transports need aiohttp too
+        parser.error(
+            f"--transport {options.transport} needs aiohttp, which is not installed: "
+            "pip install aiohttp (or the package's [server] extra)"
+        )
     try:
         loop_factory = event_loop_factory(options.loop)
     except ImportError:
@@ -202,18 +240,23 @@ def main(
             f"--transcript: cannot open {options.transcript}: {error.strerror}"
         )
     limit = options.max_message_bytes
+    hosts = tuple(options.allow_host)
+    if options.host not in ("0.0.0.0", "::", ""):  # the address asked for is ours
+        hosts += (options.host.strip("[]").lower(),)
+    access = Access(hosts, tuple(options.allow_origin))
     timeouts = Timeouts(
         max(options.header_timeout, 0.01), max(options.body_timeout, 0.01)
     )
-    if options.transport == "stdio":
-        serving: Awaitable[None] = serve_stdio(build, log, limit, methods)
+    if options.transport in STDIO:
+        framing = STDIO[options.transport]
+        serving: Awaitable[None] = serve_stdio(build, log, limit, methods, framing)
     elif options.transport == "websocket":
         serving = serve_websocket(
-            build, log, limit, options.host, options.port, methods, timeouts
+            build, log, limit, options.host, options.port, methods, timeouts, access
         )
     else:
         serving = serve_http(
-            build, log, limit, options.host, options.port, methods, timeouts
+            build, log, limit, options.host, options.port, methods, timeouts, access
         )
     try:
         with asyncio.Runner(loop_factory=loop_factory) as runner:
@@ -221,7 +264,7 @@ def main(
     except KeyboardInterrupt:
         pass
     except OSError as error:  # the port is taken, the host is not ours, ...
-        if options.transport == "stdio":
+        if options.transport in STDIO:
             raise
         reason = error.strerror or str(error)
         where = f"{options.host}:{options.port}"
@@ -250,4 +293,7 @@ async def _until_signal(serving: Awaitable[None], log: MessageLog) -> None:
         error = server.exception()
         if error is not None:
             raise error
-    log.info("stopped" if stopper in done else "end of input")
+    if stopper in done:
+        log.info("stopped")
+    elif not log.quiet:  # only stdio ends at the end of its input; quiet says nothing
+        log.info("end of input")

@@ -39,6 +39,7 @@ class LineReader:
         self.fileno = -1
         self._buffer = bytearray()
         self._skipping = False  # inside a line over the limit
+        self.stopped = False  # stop(): nothing more is read or handed on
 
     def watch(self, fileno: int) -> None:
         """Read ``fileno`` (a pipe or socket, made non-blocking) from the event loop."""
@@ -70,7 +71,21 @@ class LineReader:
         self.fileno = -1
         self.eof_received()
 
+    def stop(self) -> None:
+        """Read no more (the peer can no longer be answered): the end of input, now."""
+        self.stopped = True
+        if self.fileno >= 0:
+            if not self.loop.is_closed():
+                self.loop.remove_reader(self.fileno)
+            self.connection.flow = None
+            self.fileno = -1
+        self._buffer.clear()
+        if not self.ended.done():
+            self.ended.set_result(None)
+
     def data_received(self, data: bytes) -> None:
+        if self.stopped:  # chunks a reading thread had already handed over
+            return
         buffer = self._buffer
         buffer += data
         start = 0
@@ -96,11 +111,15 @@ class LineReader:
             self.connection.feed(line)
 
     def eof_received(self) -> None:
-        if not self._skipping and self._buffer:
+        if not self._skipping and self._buffer and not self.stopped:
             self._line(bytes(self._buffer))
         self._buffer.clear()
         if not self.ended.done():
             self.ended.set_result(None)
+
+
+STDIO_FRAMINGS: Final = ("ndjson-stdio", "content-length-stdio")
+"""How messages are framed over pipes: one per line, or ``Content-Length`` headers."""
 
 
 class PipeChannel:
@@ -116,23 +135,42 @@ class PipeChannel:
         limit: int,
         peer: str,
         on_close: Callable[[], Awaitable[None]] | None = None,
+        framing: str = "ndjson-stdio",
     ) -> None:
+        if framing not in STDIO_FRAMINGS:
+            raise ValueError(f"unknown framing {framing!r} (known: {STDIO_FRAMINGS})")
         self._open_reader = open_reader
         self._write = write
         self.limit = limit
         self.peer = peer
+        self.content_length = framing == "content-length-stdio"
         self._on_close = on_close
+        self._reader: LineReader | None = None
 
     async def pump(self, connection: Connection) -> None:
         """Feed ``connection`` every line until the end of input."""
-        reader = LineReader(connection, self.limit)
+        if self.content_length:
+            from .content_length import ContentLengthReader
+
+            reader: LineReader = ContentLengthReader(connection, self.limit)
+        else:
+            reader = LineReader(connection, self.limit)
+        self._reader = reader
         await self._open_reader(reader)
         await reader.ended
 
     async def send(self, data: str | bytes) -> None:
         if isinstance(data, str):
             data = data.encode("utf-8")
-        await self._write(data + b"\n")
+        if self.content_length:
+            await self._write(b"Content-Length: %d\r\n\r\n%b" % (len(data), data))
+        else:
+            await self._write(data + b"\n")
+
+    def stop(self) -> None:
+        """Read no more: ``pump`` returns."""
+        if self._reader is not None:
+            self._reader.stop()
 
     async def close(self) -> None:
         if self._on_close is not None:

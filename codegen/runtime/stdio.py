@@ -18,14 +18,17 @@ import stat
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from typing import IO, Any
+from typing import IO, Any, Final
 
 from .connection import Connection
-from .errors import DEFAULT_MAX_MESSAGE_BYTES, TransportError, short
-from .framing import LineReader, PipeChannel
+from .errors import DEFAULT_MAX_MESSAGE_BYTES, TransportError, TransportTimeout, short
+from .framing import STDIO_FRAMINGS, LineReader, PipeChannel
 from .interfaces import HandlerFactory, Session
 from .log import QUIET, MessageLog
 from .registry import Handler, Methods
+
+CLOSE_GRACE: Final = 5.0
+"""Seconds a closing client waits for its child to exit before it kills it."""
 
 
 async def _read_stdin(reader: LineReader) -> None:
@@ -39,7 +42,7 @@ async def _read_stdin(reader: LineReader) -> None:
             return
 
     def pump() -> None:  # regular files and terminals: a reading thread
-        while chunk := os.read(stdin.fileno(), reader.CHUNK):
+        while not reader.stopped and (chunk := os.read(stdin.fileno(), reader.CHUNK)):
             reader.loop.call_soon_threadsafe(reader.data_received, chunk)
         reader.loop.call_soon_threadsafe(reader.eof_received)
 
@@ -47,18 +50,33 @@ async def _read_stdin(reader: LineReader) -> None:
 
 
 async def _write_stdout(data: bytes) -> None:
-    sys.stdout.buffer.write(data)
-    sys.stdout.buffer.flush()
+    try:
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    except OSError:
+        # The reader is gone.  What is left in the buffer goes to /dev/null, so that
+        # Python's own flush at exit does not fail again (and print a traceback).
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        raise
 
 
 async def serve_stdio(
-    factory: HandlerFactory, log: MessageLog, limit: int, methods: Methods
+    factory: HandlerFactory,
+    log: MessageLog,
+    limit: int,
+    methods: Methods,
+    framing: str = "ndjson-stdio",
 ) -> None:
-    """Serve one peer on stdin/stdout until end of input."""
-    channel = PipeChannel(_read_stdin, _write_stdout, limit, "stdio")
+    """Serve one peer on stdin/stdout until end of input (``framing``: one message
+    per line, or ``content-length-stdio``)."""
+    channel = PipeChannel(_read_stdin, _write_stdout, limit, "stdio", framing=framing)
     connection = Connection(channel, log, methods)
     connection.serve_with(factory(connection))
-    log.info("listening on stdio")
+    if not log.quiet:  # quiet: nothing in the stderr a client shares with its stub
+        log.info("listening on stdio")
     await connection.run()
 
 
@@ -71,11 +89,22 @@ async def connect_stdio(
     stderr: int | IO[Any] | None = None,
     log: MessageLog = QUIET,
     methods: Methods | None = None,
+    timeout: float | None = None,
+    cancel: tuple[str, str] | None = None,
+    framing: str = "ndjson-stdio",
 ) -> Connection:
-    """Start ``command`` and talk to it over its stdin/stdout."""
+    """Start ``command`` and talk to it over its stdin/stdout, one message per line or
+    (``framing="content-length-stdio"``) after ``Content-Length`` headers.
+
+    ``timeout``: seconds a request waits for its answer (the default of each call) and
+    a send for the child to read it (None: no limit); ``cancel``: the notification sent
+    when a request times out, as (method, params key of the request's id).  Closing
+    waits at most 5 s for the child to exit, then kills it."""
     # The child's stdout is our own pipe, read by a LineReader rather than asyncio's
     # stream reader (whose reading task would cost every response a loop turn); closed
     # by close().
+    if framing not in STDIO_FRAMINGS:
+        raise ValueError(f"unknown framing {framing!r} (known: {STDIO_FRAMINGS})")
     read_end, write_end = os.pipe()
     try:
         process = await asyncio.create_subprocess_exec(
@@ -100,25 +129,46 @@ async def connect_stdio(
 
     async def write(data: bytes) -> None:
         stdin.write(data)
-        await stdin.drain()
+        if timeout is None or not stdin.transport.get_write_buffer_size():
+            await stdin.drain()
+            return
+        try:  # the child is not reading: wait for it only so long
+            async with asyncio.timeout(timeout):
+                await stdin.drain()
+        except TimeoutError:
+            raise TransportTimeout("send", timeout, peer) from None
 
     async def close() -> None:
         if not stdin.is_closing():
             stdin.close()
         try:
-            await asyncio.wait_for(process.wait(), 5)
+            await asyncio.wait_for(process.wait(), CLOSE_GRACE)
         except TimeoutError:
             process.kill()
             await process.wait()
         try:
-            await runner
+            # The pipe ends when every process holding it has exited: a grandchild
+            # may keep it open, so the reading ends at the latest after the grace.
+            await asyncio.wait((runner,), timeout=CLOSE_GRACE)
+            runner.cancel()
+            await asyncio.gather(runner, return_exceptions=True)
         finally:
             for reader in readers:
                 reader.pause_reading()  # never a closed descriptor in the selector
             os.close(read_end)
 
-    channel = PipeChannel(read, write, limit, f"pid {process.pid}", close)
+    async def exit_status() -> str:
+        try:
+            code = await asyncio.wait_for(process.wait(), 1)
+        except TimeoutError:  # it closed its stdout but runs on
+            return f": {short(list(command))} closed its output"
+        return f": {short(list(command))} exited with status {code}"
+
+    peer = f"pid {process.pid}"
+    channel = PipeChannel(read, write, limit, peer, close, framing)
     connection = Connection(channel, log, methods)
+    connection.timeout, connection.cancel, connection.client = timeout, cancel, True
+    connection.closed_detail = exit_status
     connection.serve_with(handlers(connection))
     runner = asyncio.ensure_future(connection.run())
     return connection

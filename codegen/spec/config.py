@@ -19,43 +19,13 @@ from typing import Any
 
 from codegen.diagnostics import Diagnostics
 from codegen.ir import Span
+from codegen.spec import schema
 from codegen.spec.source import decode
+from codegen.spec.toml_locations import Locations, locate
 
-KNOWN_LANGUAGES = ("typescript", "rust", "go", "prose")
+KNOWN_LANGUAGES = schema.LANGUAGES
 _SPEC_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 _DISTRIBUTION = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?")  # PEP 508
-_TOP_KEYS = {
-    "spec",
-    "transport",
-    "python",
-    "external",
-    "methods",
-    "errors",
-    "examples",
-    "unions",
-    "rust",
-}
-_RUST_KEYS = {"features", "default_features", "wrappers"}
-_SPEC_KEYS = {
-    "id",
-    "title",
-    "version",
-    "language",
-    "sources",
-    "roles",
-    "extra_keys",
-    "docs",
-    "types",
-}
-_METHOD_KEYS = {
-    "kind",
-    "direction",
-    "params",
-    "params_optional",
-    "result",
-    "docs",
-    "method",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,54 +158,38 @@ def load_config(
     except RecursionError:
         diags.report("CFG001", f"{rel} is nested too deeply to read", span)
         return None
-    shape = _shape_problems(data)
-    if shape:
-        for problem in shape:
-            diags.report("CFG002", problem, span)
+    where = _Where(rel, locate(decoded.text))
+    problems = schema.check(data)
+    for problem in sorted(problems, key=lambda p: _position(where, p)):
+        diags.report(
+            "CFG002",
+            problem.message,
+            where.key(problem.path) if problem.at_key else where.value(problem.path),
+        )
+    if problems:
         return None
-    return _build(data, spec_dir, root, span, diags)
+    return _build(data, spec_dir, root, where, diags)
 
 
-# table or key → the type it must have, for the keys ``_build`` reads.
-_SHAPES: dict[tuple[str, ...], tuple[type, ...]] = {
-    ("spec",): (dict,),
-    ("spec", "sources"): (list,),
-    ("spec", "roles"): (list,),
-    ("transport",): (dict,),
-    ("transport", "framings"): (list,),
-    ("python",): (dict,),
-    ("external",): (dict,),
-    ("errors",): (dict,),
-    ("examples",): (dict,),
-    ("examples", "contradicts_spec"): (dict,),
-}
+@dataclass(frozen=True, slots=True)
+class _Where:
+    """Spans of spec.toml's keys and values, from its location map."""
+
+    file: str
+    locations: Locations
+
+    def key(self, path: tuple[str | int, ...]) -> Span:
+        found = self.locations.key(path)
+        return Span(self.file, found.line, found.col)
+
+    def value(self, path: tuple[str | int, ...]) -> Span:
+        found = self.locations.value(path)
+        return Span(self.file, found.line, found.col)
 
 
-def _shape_problems(data: dict[str, Any]) -> list[str]:
-    """Tables and lists of the wrong kind, and error codes that are not integers: said
-    as CFG002 before anything reads them (a string where a list belongs must not be
-    read letter by letter)."""
-    problems: list[str] = []
-    for path, kinds in _SHAPES.items():
-        value: Any = data
-        for key in path:
-            value = value.get(key) if isinstance(value, dict) else None
-        if value is not None and not isinstance(value, kinds):
-            kind = "a table" if kinds == (dict,) else "a list"
-            problems.append(f"{'.'.join(path)} must be {kind}")
-    errors = data.get("errors")
-    if isinstance(errors, dict):
-        for code in errors:
-            try:
-                int(code)
-            except ValueError:
-                problems.append(f"errors: {code!r} is not an integer error code")
-    external = data.get("external")
-    if isinstance(external, dict):
-        for name, entry in external.items():
-            if not isinstance(entry, dict):
-                problems.append(f"external.{name} must be a table")
-    return problems
+def _position(where: _Where, problem: schema.Problem) -> tuple[int, int]:
+    span = where.key(problem.path) if problem.at_key else where.value(problem.path)
+    return span.line, span.col
 
 
 _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
@@ -258,43 +212,35 @@ def _toml_error_text(exc: tomllib.TOMLDecodeError) -> str:
 
 
 def _build(
-    data: dict[str, Any], spec_dir: Path, root: Path, span: Span, diags: Diagnostics
+    data: dict[str, Any], spec_dir: Path, root: Path, where: _Where, diags: Diagnostics
 ) -> SpecConfig | None:
-    for key in sorted(set(data) - _TOP_KEYS):
-        diags.report("CFG002", f"unknown table [{key}] in spec.toml", span)
-    spec = data.get("spec", {})
-    for key in sorted(set(spec) - _SPEC_KEYS):
-        diags.report("CFG002", f"unknown key spec.{key}", span)
+    """The config from a document the schema accepted: the checks left are those of
+    names that become paths and code, and of the files the spec names."""
+    spec = data["spec"]
     spec_id = str(spec.get("id", spec_dir.name))
     if not _SPEC_ID.fullmatch(spec_id):  # a directory name under generated/
         diags.report(
             "CFG002",
             f"spec.id {spec_id!r} must be letters, digits, '_', '.' or '-' "
             "(starting with a letter or digit)",
-            span,
+            where.value(("spec", "id")),
         )
         return None
-    language = str(spec.get("language", ""))
-    if language not in KNOWN_LANGUAGES:
-        diags.report(
-            "CFG002", f"spec.language must be one of {', '.join(KNOWN_LANGUAGES)}", span
-        )
-        return None
-    sources = tuple(str(s) for s in spec.get("sources", []))
-    if not sources:
-        diags.report("CFG002", "spec.sources must list at least one source file", span)
-        return None
-    for source in sources:
+    language = str(spec["language"])
+    sources = tuple(spec["sources"])
+    missing = False
+    for index, source in enumerate(sources):
         if not (spec_dir / source).is_file():
+            missing = True
             diags.report(
                 "CFG003",
-                f"source file {source!r} does not exist in {spec_dir.name}/",
-                span,
+                f"source file {source!r} does not exist in {spec_dir.name}/"
+                + schema.did_you_mean(source, _files_beside(spec_dir)),
+                where.value(("spec", "sources", index)),
             )
-    roles = tuple(str(r) for r in spec.get("roles", ["client", "server"]))
-    if len(roles) != 2:
-        diags.report("CFG002", "spec.roles must name exactly two roles", span)
-        return None
+    if missing or not _language_fits(language, sources, where, diags):
+        return None  # a frontend would only repeat it
+    roles = tuple(spec.get("roles", ["client", "server"]))
     transport = data.get("transport", {})
     python = data.get("python", {})
     default_package = re.sub(r"[^0-9A-Za-z_]", "_", spec_id) + "_protocol"
@@ -308,7 +254,7 @@ def _build(
             "CFG002",
             f"python.package {package!r} is not a Python identifier; set "
             '[python] package = "..." in spec.toml',
-            span,
+            where.value(("python", "package")),
         )
         return None
     distribution = str(python.get("distribution", package.replace("_", "-")))
@@ -316,7 +262,7 @@ def _build(
         diags.report(
             "CFG002",
             f"python.distribution {distribution!r} is not a valid distribution name",
-            span,
+            where.value(("python", "distribution")),
         )
         return None
     externals = tuple(
@@ -326,27 +272,7 @@ def _build(
     errors = tuple(
         sorted((int(code), str(name)) for code, name in data.get("errors", {}).items())
     )
-    rust = _rust_table(data.get("rust", {}), span, diags)
-    if rust is None:
-        return None
-    extra_keys = str(spec.get("extra_keys", "allow"))
-    if extra_keys not in ("allow", "forbid"):
-        diags.report("CFG002", "spec.extra_keys must be 'allow' or 'forbid'", span)
-        return None
-    rel = span.file
-    toml_text = ""
-    try:
-        toml_text = (spec_dir / "spec.toml").read_text(encoding="utf-8")
-    except OSError:
-        pass
-    methods = _method_entries(data.get("methods", {}), toml_text, rel, diags)
-    open_unions = _open_unions(data.get("unions", {}), span, diags)
-    requested = spec.get("types", [])
-    if not isinstance(requested, list) or not all(
-        isinstance(t, str) for t in requested
-    ):
-        diags.report("CFG002", "spec.types must be a list of type names", span)
-        requested = []
+    rust = data.get("rust", {})
     return SpecConfig(
         id=spec_id,
         title=str(spec.get("title", spec_id)),
@@ -357,161 +283,108 @@ def _build(
         sources=sources,
         roles=(roles[0], roles[1]),
         transport_kind=str(transport.get("kind", "jsonrpc-2.0")),
-        framings=tuple(str(f) for f in transport.get("framings", [])),
+        framings=tuple(transport.get("framings", [])),
         python_package=package,
         python_distribution=distribution,
         externals=externals,
-        extra_keys=extra_keys,
+        extra_keys=str(spec.get("extra_keys", "allow")),
         error_codes=errors,
         docs=str(spec.get("docs", "")),
         contradicting_examples=tuple(
+            sorted(data.get("examples", {}).get("contradicts_spec", {}).items())
+        ),
+        methods=_method_entries(data.get("methods", {}), where),
+        requested_types=tuple(spec.get("types", [])),
+        open_unions=tuple(
             sorted(
-                (str(k), str(v))
-                for k, v in data.get("examples", {}).get("contradicts_spec", {}).items()
+                name
+                for name, entry in data.get("unions", {}).items()
+                if entry.get("open") is True
             )
         ),
-        methods=methods,
-        requested_types=tuple(requested),
-        open_unions=open_unions,
         raw=data,
-        rust_features=rust[0],
-        rust_default_features=rust[1],
-        rust_wrappers=rust[2],
+        rust_features=tuple(rust.get("features", [])),
+        rust_default_features=bool(rust.get("default_features", True)),
+        rust_wrappers=tuple(sorted(rust.get("wrappers", {}).items())),
     )
 
 
-def _rust_table(
-    table: Any, span: Span, diags: Diagnostics
-) -> tuple[tuple[str, ...], bool, tuple[tuple[str, str], ...]] | None:
-    """``[rust]``: features = [...], default_features = bool, [rust.wrappers] name = form."""
-    if not isinstance(table, dict):
-        diags.report("CFG002", "[rust] must be a table", span)
-        return None
-    for key in sorted(set(table) - _RUST_KEYS):
-        diags.report("CFG002", f"unknown key rust.{key}", span)
-    features = table.get("features", [])
-    if not isinstance(features, list) or not all(isinstance(f, str) for f in features):
-        diags.report("CFG002", "rust.features must be a list of feature names", span)
-        return None
-    default_features = table.get("default_features", True)
-    if not isinstance(default_features, bool):
-        diags.report("CFG002", "rust.default_features must be true or false", span)
-        return None
-    wrappers = table.get("wrappers", {})
-    if not isinstance(wrappers, dict) or not all(
-        isinstance(v, str) for v in wrappers.values()
-    ):
-        diags.report(
-            "CFG002", "[rust.wrappers] maps type names to a form (a string)", span
-        )
-        return None
-    return (
-        tuple(features),
-        default_features,
-        tuple(sorted((str(k), str(v)) for k, v in wrappers.items())),
+def _files_beside(spec_dir: Path, limit: int = 2000) -> list[str]:
+    """Files in the spec folder (relative POSIX paths), for "did you mean"."""
+    out: list[str] = []
+    for path in sorted(spec_dir.rglob("*")):
+        if path.is_file() and path.name != "spec.toml":
+            out.append(path.relative_to(spec_dir).as_posix())
+            if len(out) >= limit:
+                break
+    return out
+
+
+# Suffixes only one source language uses: suffix → that language.
+_LANGUAGE_OF_SUFFIX = {
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "typescript",
+    ".rs": "rust",
+    ".go": "go",
+    ".md": "prose",
+}
+
+
+def _language_fits(
+    language: str, sources: tuple[str, ...], where: _Where, diags: Diagnostics
+) -> bool:
+    """A spec whose sources are all of another language than it declares is one error
+    at ``language`` (not a frontend finding nothing in them)."""
+    seen = {
+        _LANGUAGE_OF_SUFFIX.get(Path(s).suffix.lower())
+        for s in sources
+        if Path(s).name != "Cargo.toml"
+    }
+    if len(seen) != 1 or None in seen or language in seen:
+        return True
+    other = next(iter(seen))
+    diags.report(
+        "CFG002",
+        f"spec.language is {language!r}, but the sources are {other} "
+        f"({', '.join(sources)}); did you mean language = {other!r}?",
+        where.value(("spec", "language")),
     )
+    return False
 
 
-def _method_entries(
-    table: Any, toml_text: str, rel: str, diags: Diagnostics
-) -> tuple[MethodEntry, ...]:
-    if not isinstance(table, dict):
-        diags.report("CFG002", "[methods] must be a table", Span(rel, 1, 1))
-        return ()
+def _method_entries(table: dict[str, Any], where: _Where) -> tuple[MethodEntry, ...]:
     out: list[MethodEntry] = []
     legacy = table.get("overrides", {})
     items = [
         (wire, entry, False) for wire, entry in table.items() if wire != "overrides"
     ]
-    if isinstance(legacy, dict):
-        items.extend((wire, entry, True) for wire, entry in legacy.items())
+    items.extend((wire, entry, True) for wire, entry in legacy.items())
     for wire, entry, is_legacy in items:
-        span = _toml_span(toml_text, rel, wire)
-        where = f"[methods.{'overrides.' if is_legacy else ''}{wire!r}]"
-        if not isinstance(entry, dict):
-            diags.report("CFG002", f"{where} must be a table", span)
-            continue
-        for key in sorted(set(entry) - _METHOD_KEYS):
-            diags.report("CFG002", f"unknown key {key!r} in {where}", span)
-        kind = entry.get("kind")
-        if kind is not None and kind not in ("request", "notification"):
-            diags.report(
-                "CFG002", f"{where}: kind must be 'request' or 'notification'", span
-            )
-            kind = None
-        is_method = entry.get("method", True)
-        if not isinstance(is_method, bool):
-            diags.report("CFG002", f"{where}: method must be true or false", span)
-            is_method = True
-        optional = entry.get("params_optional")
-        if optional is not None and not isinstance(optional, bool):
-            diags.report(
-                "CFG002", f"{where}: params_optional must be true or false", span
-            )
-            optional = None
+        path = ("methods", "overrides", wire) if is_legacy else ("methods", wire)
         out.append(
             MethodEntry(
                 wire=str(wire),
-                span=span,
-                kind=kind,
-                direction=_text(entry.get("direction")),
-                params=_names(entry, "params", where, span, diags),
-                params_optional=optional,
-                result=_names(entry, "result", where, span, diags),
-                docs=_text(entry.get("docs")),
+                span=where.key(path),
+                kind=entry.get("kind"),
+                direction=entry.get("direction"),
+                params=_names(entry.get("params")),
+                params_optional=entry.get("params_optional"),
+                result=_names(entry.get("result")),
+                docs=entry.get("docs"),
                 legacy=is_legacy,
-                is_method=is_method,
+                is_method=entry.get("method", True),
             )
         )
     return tuple(out)
 
 
-def _names(
-    entry: dict[str, Any], key: str, where: str, span: Span, diags: Diagnostics
-) -> tuple[str, ...] | None:
+def _names(value: str | list[str] | None) -> tuple[str, ...] | None:
     """A type in the spec's source syntax (``"Entry[] | null"``), a list of them (a
     union), or "" / [] for none; ``table.py`` reads the texts."""
-    if key not in entry:
+    if value is None:
         return None
-    value = entry[key]
     if isinstance(value, str):
         return (value,) if value else ()
-    if isinstance(value, list) and all(isinstance(v, str) and v for v in value):
-        return tuple(value)
-    diags.report(
-        "CFG002", f"{where}: {key} must be a type text or a list of them", span
-    )
-    return None
-
-
-def _text(value: Any) -> str | None:
-    return None if value is None else str(value)
-
-
-def _open_unions(table: Any, span: Span, diags: Diagnostics) -> tuple[str, ...]:
-    if not isinstance(table, dict):
-        diags.report("CFG002", "[unions] must be a table", span)
-        return ()
-    out: list[str] = []
-    for name, entry in sorted(table.items()):
-        if not isinstance(entry, dict) or set(entry) - {"open"}:
-            diags.report(
-                "CFG002", f"[unions.{name}] takes only 'open = true|false'", span
-            )
-            continue
-        if entry.get("open") is True:
-            out.append(str(name))
-    return tuple(out)
-
-
-def _toml_span(toml_text: str, rel: str, wire: str) -> Span:
-    """The line of the table header naming ``wire`` (for diagnostics about the entry)."""
-    needles = (f'"{wire}"', f".{wire}]")
-    for number, line in enumerate(toml_text.splitlines(), start=1):
-        stripped = line.lstrip()
-        if not stripped.startswith("["):
-            continue
-        for needle in needles:
-            if needle in line:
-                return Span(rel, number, line.index(needle) + 1)
-    return Span(rel, 1, 1)
+    return tuple(v for v in value if v)

@@ -121,6 +121,7 @@ class SourceText:
             position = self.data.find(b"\n", position + 1)
         self._line_starts = starts
         self._lines: list[str] | None = None
+        self._ascii_rows: dict[int, bool] = {}
 
     @classmethod
     def read(
@@ -165,5 +166,15 @@ class SourceText:
         if row >= len(self._line_starts):
             return byte_col
         start = self._line_starts[row]
+        ascii_row = self._ascii_rows.get(row)
+        if ascii_row is None:  # once per line: a long line has many columns asked
+            end = (
+                self._line_starts[row + 1]
+                if row + 1 < len(self._line_starts)
+                else len(self.data)
+            )
+            ascii_row = self._ascii_rows[row] = self.data[start:end].isascii()
+        if ascii_row:
+            return byte_col
         prefix = self.data[start : start + byte_col]
         return len(prefix.decode("utf-8", errors="replace"))

@@ -45,8 +45,6 @@ MERMAID_INTEGRITY = (
     "W6mBLGDEDv73JdxBg=="
 )
 ASSETS = Path(__file__).resolve().parent / "docs_assets"
-# generated/<id>/docs, as seen from the repository root.
-DOCS_DEPTH = 3
 
 
 class MermaidUnavailable(RuntimeError):
@@ -101,6 +99,16 @@ class Protocol:
     methods: int
     types: list[tuple[str, str]]
     sources: dict[str, str] = field(default_factory=dict)  # repo path → page in docs/
+    spec_dir: str = ""  # the spec's folder, relative to the project root
+
+
+@dataclass(frozen=True)
+class SpecDocs:
+    """One spec's generated docs and where its sources are (both absolute)."""
+
+    id: str
+    docs: Path  # <output>/<id>/docs
+    spec_dir: Path
 
 
 # A link the docs backend writes to a spec source: up the tree to the repository, then the
@@ -112,11 +120,13 @@ def _source_links(
     page: Path, text: str, repo: Path, origin: str, entry: Protocol
 ) -> str:
     """Links to spec sources rewritten to the site's source pages (``origin``: the page's
-    folder as a repo path; pages are staged at the same depth under ``docs/<id>``)."""
+    folder as a path relative to the project ``repo``; pages are staged under
+    ``docs/<id>``)."""
 
     def rewrite(match: re.Match[str]) -> str:
         target = posixpath.normpath(posixpath.join(origin, unquote(match["path"])))
-        if not target.startswith("specs/") or not (repo / target).is_file():
+        inside = target.startswith(f"{entry.spec_dir}/") if entry.spec_dir else False
+        if not inside or not (repo / target).is_file():
             # Not a spec source (``../index.md`` is a page of the site): left for mkdocs
             # and the link check to judge.
             return match.group(0)
@@ -130,26 +140,48 @@ def _source_links(
 
 
 def _source_page_name(path: str, entry: Protocol) -> str:
-    stem = path.removeprefix(f"specs/{entry.id}/")
+    stem = path.removeprefix(f"{entry.spec_dir}/")
     safe = re.sub(r"[^A-Za-z0-9._-]", "_", stem.replace("/", "__"))
     return f"source/{safe}.html"
 
 
-def stage(repo: Path, build: Path, mermaid_js: Path | None = None) -> Path:
-    """Copy every protocol's docs into ``build/src`` and write the site around them."""
+def repository_specs(repo: Path) -> list[SpecDocs]:
+    """The specs of a checkout laid out as this repository is: ``specs/<id>`` and
+    ``generated/<id>/docs``."""
+    return [
+        SpecDocs(folder.parent.name, folder, repo / "specs" / folder.parent.name)
+        for folder in sorted((repo / "generated").glob("*/docs"))
+    ]
+
+
+def _relative(path: Path, root: Path) -> str:
+    return Path(os.path.relpath(path.resolve(), root.resolve())).as_posix()
+
+
+def stage(
+    repo: Path,
+    build: Path,
+    mermaid_js: Path | None = None,
+    specs: list[SpecDocs] | None = None,
+) -> Path:
+    """Copy every protocol's docs into ``build/src`` and write the site around them
+    (``specs``: default, the repository's; ``repo``: the project root the docs' source
+    links lead to)."""
     src = build / "src"
     if src.exists():
         shutil.rmtree(src)
     docs = src / "docs"
     docs.mkdir(parents=True)
     protocols: list[Protocol] = []
-    for folder in sorted((repo / "generated").glob("*/docs")):
+    for spec in repository_specs(repo) if specs is None else specs:
+        folder = spec.docs
         meta = folder / "site.json"
         if not meta.is_file():
             continue
         data = json.loads(meta.read_text(encoding="utf-8"))
         entry = Protocol(
-            id=folder.parent.name,
+            id=spec.id,
+            spec_dir=_relative(spec.spec_dir, repo),
             title=data["title"],
             summary=data["summary"],
             version=data["version"],
@@ -161,7 +193,7 @@ def stage(repo: Path, build: Path, mermaid_js: Path | None = None) -> Path:
             relative = page.relative_to(folder)
             staged = Path(entry.id) / relative
             origin = posixpath.dirname(
-                f"generated/{entry.id}/docs/{relative.as_posix()}"
+                f"{_relative(folder, repo)}/{relative.as_posix()}"
             )
             text = page.read_text(encoding="utf-8")
             text = _source_links(staged, text, repo, origin, entry)
@@ -332,17 +364,26 @@ class Built:
     links: docs_links.Report | None = None
 
 
-def build(repo: Path, build_dir: Path, offline_mermaid: bool = True) -> Built:
+def build(
+    repo: Path,
+    build_dir: Path,
+    offline_mermaid: bool = True,
+    specs: list[SpecDocs] | None = None,
+    site: Path | None = None,
+) -> Built:
     """Stage, build with mkdocs (strict), then check every link of the built site.
     ``offline_mermaid=False`` leaves Mermaid out (diagrams stay as their source text):
-    for tests of the pages that need no npm."""
+    for tests of the pages that need no npm.  ``specs``: the docs to build (default:
+    the repository's); ``site``: where the site goes (default ``build_dir/site``)."""
+    specs = repository_specs(repo) if specs is None else specs
     mermaid_js = fetch_mermaid(build_dir) if offline_mermaid else None
-    src = stage(repo, build_dir, mermaid_js)
-    site = build_dir / "site"
-    mkdocs = Path(sys.executable).parent / "mkdocs"
+    src = stage(repo, build_dir, mermaid_js, specs)
+    site = site or build_dir / "site"
     result = subprocess.run(
         [
-            str(mkdocs),
+            sys.executable,
+            "-m",
+            "mkdocs",
             "build",
             "--strict",
             "-f",
@@ -357,36 +398,33 @@ def build(repo: Path, build_dir: Path, offline_mermaid: bool = True) -> Built:
     )
     if result.returncode != 0:
         return Built(result.returncode, result.stderr, site)
-    docs_search.retitle(site, _titles(repo))
+    docs_search.retitle(site, _titles(specs))
     report = docs_links.check(site)
     stderr = result.stderr + "".join(f"{problem}\n" for problem in report.problems)
     return Built(1 if report.problems else 0, stderr, site, report)
 
 
-def _titles(repo: Path) -> dict[str, str]:
+def _titles(specs: list[SpecDocs]) -> dict[str, str]:
     """Each protocol's title by id (its folder in the site), from its ``site.json``."""
     titles = {}
-    for meta in sorted((repo / "generated").glob("*/docs/site.json")):
-        titles[meta.parent.parent.name] = json.loads(meta.read_text(encoding="utf-8"))[
-            "title"
-        ]
+    for spec in specs:
+        meta = spec.docs / "site.json"
+        if meta.is_file():
+            titles[spec.id] = json.loads(meta.read_text(encoding="utf-8"))["title"]
     return titles
 
 
-def main() -> int:
-    repo = Path(__file__).resolve().parent.parent.parent
+def main(argv: list[str] | None = None) -> int:
+    """``python -m codegen.tools.docs_site [ARGS]``: the same as ``codegen docs [ARGS]``
+    (the project of the current directory, never the installed package's folder)."""
+    from codegen.cli import main as cli_main
+
+    sys.argv = ["codegen", "docs", *(sys.argv[1:] if argv is None else argv)]
     try:
-        result = build(repo, repo / "build" / "docs")
-    except MermaidUnavailable as error:
-        sys.stderr.write(f"error: {error}\n")
-        return 1
-    sys.stderr.write(result.stderr)
-    if result.returncode == 0 and result.links is not None:
-        print(
-            f"site written to {result.site}: {result.links.pages} pages, "
-            f"{result.links.links} links checked"
-        )
-    return result.returncode
+        cli_main()
+    except SystemExit as done:
+        return done.code if isinstance(done.code, int) else 1
+    return 0
 
 
 if __name__ == "__main__":

@@ -55,22 +55,86 @@ def test_without_settings_the_current_folder_is_the_project(tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize(
-    ("body", "message"),
+    ("body", "message", "place"),
     [
-        ('outptu = "x"', "unknown key 'outptu'"),
-        ("specs = 3", "specs must be a folder or a list of folders"),
-        ('formatter = "black"', "formatter must be one of ruff, none"),
-        ('strict = "yes"', "strict must be true or false"),
-        ('output = ""', "output must be a non-empty string"),
-        ('[tool.codegen.spec.ahp]\npackage = "not-valid"', "package must be a Python"),
-        ("[tool.codegen.spec.ahp]\nfoo = 1", "unknown key 'foo'"),
-        ('[tool.codegen.spec.ahp]\ndistribution = "a b"', "distribution must be"),
+        (
+            'outptu = "x"',
+            "unknown key 'outptu' in [tool.codegen]; did you mean 'output'?",
+            "2:1",
+        ),
+        (
+            "specs = 3",
+            "tool.codegen.specs must be a list or a string, not an integer",
+            "2:9",
+        ),
+        (
+            'formatter = "rufff"',
+            (
+                "tool.codegen.formatter must be one of ruff, none, not 'rufff'; "
+                "did you mean 'ruff'?"
+            ),
+            "2:13",
+        ),
+        (
+            'strict = "yes"',
+            "tool.codegen.strict must be true or false, not a string",
+            "2:10",
+        ),
+        ('output = ""', "tool.codegen.output must not be empty", "2:10"),
+        (
+            '[tool.codegen.spec.ahp]\npackage = "not-valid"',
+            "tool.codegen.spec.ahp.package 'not-valid' is not a Python identifier",
+            "3:11",
+        ),
+        (
+            "[tool.codegen.spec.ahp]\npakage = 1",
+            "unknown key 'pakage' in [tool.codegen.spec.ahp]; did you mean 'package'?",
+            "3:1",
+        ),
+        (
+            '[tool.codegen.spec.ahp]\ndistribution = "a b"',
+            "tool.codegen.spec.ahp.distribution 'a b' is not a valid project name",
+            "3:16",
+        ),
     ],
 )
-def test_bad_settings_are_named(tmp_path: Path, body: str, message: str) -> None:
+def test_bad_settings_are_named_at_their_place(
+    tmp_path: Path, body: str, message: str, place: str
+) -> None:
     _pyproject(tmp_path, f"[tool.codegen]\n{body}\n")
-    with pytest.raises(ProjectError, match=message):
+    with pytest.raises(ProjectError) as caught:
         load_project(tmp_path)
+    assert caught.value.rendered is not None
+    head, _gutter, _line, caret = caught.value.rendered.splitlines()[:4]
+    assert head == f"pyproject.toml:{place}: error[CFG002]: {message}"
+    assert caret.endswith("^")
+
+
+def test_every_settings_mistake_is_reported_once(tmp_path: Path) -> None:
+    _pyproject(
+        tmp_path, '[tool.codegen]\noutpt = "gen"\nformatter = "black"\nstrict = 1\n'
+    )
+    with pytest.raises(ProjectError) as caught:
+        load_project(tmp_path)
+    assert caught.value.rendered is not None
+    heads = [x for x in caught.value.rendered.splitlines() if "error[" in x]
+    assert [h.split(": error")[0] for h in heads] == [
+        "pyproject.toml:2:1",
+        "pyproject.toml:3:13",
+        "pyproject.toml:4:10",
+    ]
+
+
+def test_good_settings_of_every_key_are_accepted(tmp_path: Path) -> None:
+    _pyproject(
+        tmp_path,
+        '[tool.codegen]\nspecs = "s"\noutput = "o"\ntemplates = "t"\n'
+        'formatter = "none"\nstrict = true\n[tool.codegen.spec.ahp]\n'
+        'package = "ahp_v1"\ndistribution = "ahp-v1"\nstrict = false\n',
+    )
+    project = load_project(tmp_path)
+    assert project.formatter == "none" and project.strict
+    assert project.specs["ahp"].package == "ahp_v1"
 
 
 def test_broken_toml_in_the_settings_is_an_error_not_a_traceback(

@@ -128,7 +128,7 @@ def test_every_bad_line_is_reported_and_reading_goes_on(
         + json.dumps({"jsonrpc": "2.0", "method": "nope"}).encode()
         + b"\n"
     )
-    records = read_records(path)
+    records = list(read_records(path))  # a stream: read once
     assert [r.line for r in records] == [1, 2, 4, 5, 6]
     findings, count = validator.validate(records)
     assert count == 5

@@ -95,7 +95,7 @@ def test_realistic_depth_reads_and_renders_without_a_word(
     assert any(path.endswith("models.py") for path in files)
 
 
-@pytest.mark.parametrize("language", ["go", "rust"])
+@pytest.mark.parametrize("language", ["go", "rust", "typescript"])
 def test_bound_is_exact(tmp_path: Path, language: str) -> None:
     at = _load(tmp_path / "at", language, MAX_TYPE_NESTING - 1)  # + string = the bound
     assert not at.diags.errors(), at.diags.errors()

@@ -153,3 +153,31 @@ def test_null_as_zero_rereads_the_case_as_the_oracle_read_it() -> None:
         rejudge=rejudge,
     )
     assert plain.status == "failure"
+
+
+def test_a_writer_refusal_fails_even_where_the_oracle_rejects() -> None:
+    """Writers never refuse what readers accept: a value the bindings read but could not
+    write is a failure, not an agreement with an oracle that rejects it."""
+    refused = _ours(False, None, write_refused="PydanticSerializationError: boom")
+    for oracle in (Answer(False, None, "nope"), Answer(True, '{"a":1}')):
+        outcome = classify(
+            CASE,
+            oracle,
+            refused,
+            language="go",
+            compares="bytes",
+            divergences=_divergences(),
+        )
+        assert outcome.status == "failure"
+        assert outcome.problems[0].startswith("writer: bindings read the value")
+    # the twin: a plain rejection that agrees with the oracle is no failure
+    plain = _ours(False, None)
+    outcome = classify(
+        CASE,
+        Answer(False, None, "nope"),
+        plain,
+        language="go",
+        compares="bytes",
+        divergences=_divergences(),
+    )
+    assert outcome.status != "failure"

@@ -90,8 +90,11 @@ def test_malformed_entries_are_config_errors(tmp_path: Path) -> None:
     outcome = _spec(tmp_path, "typescript", "input.ts", TS, toml)
     messages = [d.message for d in outcome.diags.errors()]
     assert messages == [
-        "unknown key 'what' in [methods.'x']",
-        "[methods.'x']: kind must be 'request' or 'notification'",
+        "methods.x.kind must be one of request, notification, not 'event'",
+        (
+            "unknown key 'what' in [methods.x] (known: kind, direction, params, "
+            "params_optional, result, docs, method)"
+        ),
     ]
 
 

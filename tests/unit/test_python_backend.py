@@ -518,8 +518,8 @@ def test_empty_protocol_renders_a_valid_package(tmp_path: Path) -> None:
     assert module.METHODS == {}
     assert module.__all__ == [
         *("INTERNAL_ERROR", "INVALID_PARAMS", "INVALID_REQUEST", "METHODS"),
-        *("METHOD_NOT_FOUND", "PARSE_ERROR", "MethodInfo", "RpcError"),
-        "TransportError",
+        *("METHOD_NOT_FOUND", "PARSE_ERROR", "InvalidResult", "MethodInfo"),
+        *("RpcError", "TransportError", "TransportTimeout"),
     ]
 
 

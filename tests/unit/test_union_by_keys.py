@@ -18,7 +18,7 @@ import importlib
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import pytest
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
@@ -150,3 +150,90 @@ def test_mcp_results_are_read_by_the_member_they_name() -> None:
         assert _read(fast, value) == _read(plain, value), value
     # ``tools`` that ListToolsResult cannot read: Result (EmptyResult) keeps them.
     assert _read(fast, {"tools": 5})[0] == "Result"
+
+
+class Cat(_Open):
+    kind: Literal["cat"]
+    name: str | None = None
+
+
+class Dog(_Open):
+    kind: Literal["dog", "wolf"]
+    name: str | None = None
+
+
+class Pet(_Open):
+    name: str | None = None
+
+
+TAGGED: list[tuple[Any, str | None]] = [
+    ({"kind": "cat", "name": "x"}, "Cat"),
+    ({"kind": "wolf"}, "Dog"),
+    # No tag reads "cow": the untagged member keeps it as an unknown key.
+    ({"kind": "cow", "name": "x"}, "Pet"),
+    # A tag that is no string sets no member aside by itself.
+    ({"kind": 5}, "Pet"),
+    ({"kind": None, "name": "x"}, "Pet"),
+]
+
+
+@pytest.mark.parametrize(("value", "member"), TAGGED)
+def test_a_tag_string_sets_aside_the_members_that_do_not_read_it(
+    value: Any, member: str | None
+) -> None:
+    _, fast, plain = _pair(Cat, Dog, Pet)
+    want = _read(plain, value)
+    assert _read(fast, value) == want
+    assert want[0] == member
+
+
+def test_tags_narrow_the_choice_before_any_read() -> None:
+    marker, _, _ = _pair(Cat, Dog, Pet)
+    # By keys alone, Cat, Dog and Pet all may read {"kind": ..., "name": ...}, and
+    # neither Cat nor Dog outnumbers the other: their tag strings tell them apart.
+    assert marker._pick({"kind": "cat", "name": "x"}) == "Cat!"
+    assert marker._pick({"kind": "dog", "name": "x"}) == "Dog!"
+    assert marker._pick({"kind": "cow", "name": "x"}) == "Pet"
+    assert marker._pick({"kind": 5, "name": "x"}) == "Cat Dog Pet"
+    # The decision is kept per keys and tag strings.
+    assert marker.decided[(("kind", "name"), (("kind", "cat"),))] == "Cat!"
+    assert marker.decided[("kind", "name")] == "Cat Dog Pet"
+    marker, _, _ = _pair(Cat, Dog)
+    assert marker._pick({"kind": "cow"}) == "*"
+
+
+def test_a_large_union_has_smart_unions_of_the_members_one_tag_leaves() -> None:
+    # MCP's PrimitiveSchemaDefinition: eight members, four of them ``type: "string"``.
+    marker = next(
+        m
+        for m in MCP.PrimitiveSchemaDefinition.__metadata__
+        if type(m).__name__ == "_ByKeys"
+    )
+    assert len(marker.models) == 8
+    adapter = TypeAdapter(MCP.PrimitiveSchemaDefinition)
+    plain = TypeAdapter(MCP.PrimitiveSchemaDefinition.__origin__)
+    values = [
+        {"type": "array", "items": {"type": "string", "enum": ["a"]}},
+        {"type": "array", "items": {"anyOf": [{"const": "a", "title": "A"}]}},
+        {"type": "string", "enum": ["a"]},
+        {"type": "string", "enum": ["a"], "enumNames": ["A"]},
+        {"type": "string", "oneOf": [{"const": "a", "title": "A"}]},
+        {"type": "string"},
+        {"type": "integer", "minimum": 1},
+        {"type": "boolean", "default": True},
+        {"type": "array", "items": 5},
+        {"type": "object"},
+        {"type": 1},
+    ]
+    for value in values:
+        assert _read(adapter, value) == _read(plain, value), value
+    assert (
+        marker._pick(values[0])
+        == "UntitledMultiSelectEnumSchema TitledMultiSelectEnumSchema"
+    )
+    assert marker._pick(values[2]) == (
+        "StringSchema UntitledSingleSelectEnumSchema LegacyTitledEnumSchema"
+    )
+    # No member reads ``type: "object"``: the whole union reads it (and rejects it).
+    assert marker._pick(values[9]) == "*"
+    assert _read(adapter, values[9]) == "rejected"

@@ -50,8 +50,9 @@ from codegen.backends.render import render_template
 from codegen.ir.index import Index
 
 MAX_EXAMPLES_PER_ITEM = 3
-# generated/<id>/docs is this deep under the repository (source links climb out of it).
-DOCS_DEPTH = 3
+# The default way from <output>/<id>/docs up to the project (source links climb out of it):
+# generated/<id>/docs, three folders deep.
+DOCS_ROOT = "../../.."
 __all__ = ["cell", "render", "slug"]  # slug: re-exported for the tests
 
 
@@ -120,8 +121,9 @@ class TypePage:
 
 
 class _Docs:
-    def __init__(self, protocol: ir.Protocol) -> None:
+    def __init__(self, protocol: ir.Protocol, root: str = DOCS_ROOT) -> None:
         self.protocol = protocol
+        self.root = root  # from docs/ up to the folder spans are relative to
         self.index = Index(protocol)
         # Each declaration's references, found once: its diagram and every "used by"
         # line are built from them.
@@ -205,17 +207,20 @@ class _Docs:
         return " \\| ".join(self._type(member, base) for member in expr.members)
 
     def source(self, span: ir.Span, depth: int) -> str:
-        """The source location as a link from a page ``depth`` folders under the repo."""
+        """The source location as a link from a page ``depth`` folders under docs/."""
         if not span.line or span.file.startswith("<"):
             return "synthesized"
-        target = "../" * depth + quote(span.file, safe="/._-~")
+        target = self.up(depth) + quote(span.file, safe="/._-~")
         label = md_code(f"{posixpath.basename(span.file)}:{span.line}")
         return f"[{label}]({target}#L{span.line})"
 
-    @staticmethod
-    def source_file(path: str, depth: int) -> str:
-        """A spec source file as a link from a page ``depth`` folders under the repo."""
-        target = "../" * depth + quote(path, safe="/._-~")
+    def up(self, depth: int) -> str:
+        """From a page ``depth`` folders under docs/ to the project root."""
+        return "../" * depth + (f"{self.root}/" if self.root not in ("", ".") else "")
+
+    def source_file(self, path: str, depth: int) -> str:
+        """A spec source file as a link from a page ``depth`` folders under docs/."""
+        target = self.up(depth) + quote(path, safe="/._-~")
         return f"[{md_code(posixpath.basename(path))}]({target})"
 
     # ------------------------------------------------------------------ types
@@ -229,7 +234,7 @@ class _Docs:
             name=decl.name,
             page=self.page_of[decl.name],
             kind=_kind(decl),
-            source=self.source(decl.span, DOCS_DEPTH + 1),
+            source=self.source(decl.span, 1),
             summary=text.summary(decl.lifecycle.docs, resolve),
             docs=text.block(decl.lifecycle.docs, resolve),
             lifecycle=_lifecycle(decl.lifecycle),
@@ -452,7 +457,7 @@ class _Docs:
                     "summary": text.summary(method.lifecycle.docs, resolve),
                     "docs": text.block(method.lifecycle.docs, resolve),
                     "lifecycle": _lifecycle(method.lifecycle),
-                    "source": self.source(method.span, DOCS_DEPTH),
+                    "source": self.source(method.span, 0),
                     "examples": self.examples_by_method.get(method.wire_name, []),
                 }
             )
@@ -480,8 +485,10 @@ class _Docs:
         ).pruned(3)
 
 
-def render(protocol: ir.Protocol) -> dict[str, str]:
-    docs = _Docs(protocol)
+def render(protocol: ir.Protocol, root: str = DOCS_ROOT) -> dict[str, str]:
+    """The docs pages; ``root``: the relative way from ``<output>/<id>/docs`` up to
+    the folder the spec's spans are relative to (the project), for source links."""
+    docs = _Docs(protocol, root)
     methods = docs.methods()
     types = docs.type_pages()
     resolve = docs.resolver("types/")
@@ -499,7 +506,7 @@ def render(protocol: ir.Protocol) -> dict[str, str]:
             f"{', '.join(protocol.transport.framings) or 'unspecified'}"
         ),
         "sources": ", ".join(
-            docs.source_file(source.path, DOCS_DEPTH) for source in protocol.sources
+            docs.source_file(source.path, 0) for source in protocol.sources
         ),
         "errors": [(e.code, cell(e.name), cell(e.docs)) for e in protocol.errors],
     }

@@ -216,7 +216,9 @@ def _primitive(expr: ir.Primitive, strict: bool = False) -> str:
     if expr.kind is ir.PrimitiveKind.NUMBER and expr.constraints.binary_float:
         # serde's f64: 5 reads as 5.0 (and is written so); inf is out of range.
         extra = "Strict(), " if strict else ""
-        return f"Annotated[float, {extra}Field(allow_inf_nan=False)]"
+        # serde's f32: read as the nearest f32, written in f32's shortest form.
+        f32 = ", _F32_READ, _F32_WRITE" if expr.constraints.format == "float" else ""
+        return f"Annotated[float, {extra}Field(allow_inf_nan=False){f32}]"
     base = {
         ir.PrimitiveKind.STRING: "str",
         ir.PrimitiveKind.INTEGER: "int",

@@ -39,6 +39,7 @@ from codegen.backends.python.text import docstring
 from codegen.backends.python.unions import UnionBuilder
 from codegen.backends.python.views import DeclView
 from codegen.backends.render import render_template
+from codegen.ir.index import walk_expr
 
 __all__ = ["render"]
 
@@ -53,13 +54,31 @@ _MODEL_HELPERS = (
     "_on_error",
     "_read_or_default",
     "_omitted",
+    "_NULL_READS_DEFAULT",
     "_NUMBER",
     "_ANY_JSON",
+    "_F32_READ",
+    "_F32_WRITE",
 )
 # What a generated package needs (also stated in its pyproject, README and import check:
 # the models use ``pydantic.MISSING``, which older releases do not export on Python 3.11).
 PYTHON_FLOOR = ">=3.11"
 PYDANTIC_REQUIREMENT = ">=2.14,<3"
+
+
+def _type_exprs(protocol: ir.Protocol) -> list[ir.TypeExpr | None]:
+    """Every type expression the declarations and methods hold."""
+    out: list[ir.TypeExpr | None] = []
+    for decl in protocol.decls:
+        if isinstance(decl, ir.StructDecl):
+            out.extend(f.type for f in decl.fields)
+        elif isinstance(decl, ir.UnionDecl):
+            out.extend(v.type for v in decl.variants)
+        elif isinstance(decl, ir.AliasDecl):
+            out.append(decl.target)
+    for method in protocol.methods:
+        out.extend((method.params, method.result))
+    return out
 
 
 def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
@@ -89,6 +108,16 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
             "_left_out_when(" in f.value for d in decls for f in d.fields
         ),
         "equals": any("_equals(" in f.value for d in decls for f in d.fields),
+        "null_reads_default": any(
+            "_NULL_READS_DEFAULT" in f.statement for d in decls for f in d.fields
+        ),
+        "f32": any(
+            isinstance(node, ir.Primitive)
+            and node.constraints.binary_float
+            and node.constraints.format == "float"
+            for expr in _type_exprs(protocol)
+            for node in walk_expr(expr)
+        ),
     }
     models_py = render_with_imports("python/models.py.j2", models_ctx, ())
     defined = {d.name for d in decls} | set(_MODEL_HELPERS)
@@ -111,12 +140,14 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
             f"Error codes of {title} (spec '{protocol.id}').\n\n"
             "JSON-RPC's and the protocol's own codes, and the exceptions a client\n"
             "raises: ``RpcError`` (the peer answered with an error: ``code``,\n"
-            "``message``, ``data``) and ``TransportError`` (the peer could not be\n"
-            "reached, or the connection failed).  A handler raises\n"
+            "``message``, ``data``; ``InvalidResult``: its result is not what the\n"
+            "spec says) and ``TransportError`` (the peer could not be reached, or\n"
+            "the connection failed; ``TransportTimeout``: it did not answer in\n"
+            "time).  A handler raises\n"
             "``RpcError(CODE, message, data)`` to answer with an error.",
             "",
         ),
-        names=import_order([*error_names, "RpcError", "TransportError"]),
+        names=import_order([*error_names, *_CLIENT_ERRORS]),
         errors=errors,
     )
     init_py = render_template(
@@ -130,8 +161,7 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
         models=exported,
         errors=error_names,
         names=import_order(
-            [*exported, *error_names, "METHODS", "MethodInfo", "RpcError"]
-            + ["TransportError"]
+            [*exported, *error_names, "METHODS", "MethodInfo", *_CLIENT_ERRORS]
         ),
     )
     root = f"python/{package}"
@@ -147,6 +177,10 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
         f"{root}/models.py": format_python(models_py, filename="models.py"),
         f"{root}/py.typed": "",
     }
+
+
+# The runtime's exceptions every package exports (from ``errors`` and the package).
+_CLIENT_ERRORS = ("RpcError", "InvalidResult", "TransportError", "TransportTimeout")
 
 
 def runtime_sources() -> dict[str, str]:

@@ -54,7 +54,7 @@ _IMPORT_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
             *("Tag", "TypeAdapter", "AfterValidator", "ValidationError"),
             *("ValidatorFunctionWrapHandler", "WrapValidator", "model_validator"),
             *("SerializerFunctionWrapHandler", "model_serializer"),
-            *("GetJsonSchemaHandler", "GetPydanticSchema"),
+            *("GetJsonSchemaHandler", "GetPydanticSchema", "PlainSerializer"),
         ),
     ),
     ("pydantic.config", ("ExtraValues",)),
@@ -63,7 +63,7 @@ _IMPORT_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
         "pydantic_core",
         (
             *("CoreSchema", "InitErrorDetails", "PydanticCustomError", "core_schema"),
-            "to_jsonable_python",
+            *("PydanticUseDefault", "to_jsonable_python"),
         ),
     ),
 )
@@ -76,6 +76,7 @@ _STDLIB = frozenset(
 RESERVED_GLOBALS = frozenset(
     {name for _, names in _IMPORT_SOURCES for name in names}
     | {"METHODS", "MethodInfo", "RpcError", "TransportError"}
+    | {"TransportTimeout", "InvalidResult"}
 )
 
 

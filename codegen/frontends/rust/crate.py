@@ -5,8 +5,9 @@ Phase: frontend (first step of ``rust.reader``).
 Inputs: the spec's sources (``.rs`` files, and optionally the crate's ``Cargo.toml``), the
 ``[rust]`` feature selection.
 Outputs: ``Crate``: every compiled item (``Item``: node, attributes, source, module path) in
-crate order (a module's items where its ``mod`` declaration stands), the ``use`` imports of
-each file, the enabled ``Features`` and the ``AttrReader`` of each file.
+crate order (a module's items where its ``mod`` declaration stands), the namespace of every
+compiled module (``paths.Resolver``: its items, child modules, ``use`` and glob imports), the
+enabled ``Features`` and the ``AttrReader`` of each file.
 Module files are found as rustc finds them: ``mod x;`` in a crate root or ``mod.rs`` means
 ``x.rs`` or ``x/mod.rs`` beside it, in ``foo.rs`` it means ``foo/x.rs`` or ``foo/x/mod.rs``;
 ``#[path = "..."]`` overrides; a source no ``mod`` declaration names is a crate root.  A file
@@ -35,6 +36,7 @@ from codegen.frontends.common.syntax import (
 )
 from codegen.frontends.rust.attrs import AttrReader, Attrs, attributed
 from codegen.frontends.rust.cfg import CfgEvaluator, Features, cargo_features
+from codegen.frontends.rust.paths import Resolver, is_public, read_use_tree
 from codegen.spec.source import SourceText
 
 _LANGUAGE = Language(tree_sitter_rust.language())
@@ -56,9 +58,7 @@ class Item:
 @dataclass
 class Crate:
     items: list[Item] = field(default_factory=list)
-    imports: dict[str, dict[str, str]] = field(
-        default_factory=dict
-    )  # file → name → path
+    resolver: Resolver = field(default_factory=Resolver)  # every module's namespace
     readers: dict[str, AttrReader] = field(default_factory=dict)  # file → its reader
     features: Features = field(default_factory=Features)
 
@@ -96,7 +96,6 @@ def read_crate(
     cfg = CfgEvaluator(crate.features, diags)
     for path, file in files.items():
         crate.readers[path] = AttrReader(file.source, diags, cfg)
-        crate.imports[path] = {}
     walker = _Walker(files, crate, diags)
     named = walker.named_files()
     for path in files:
@@ -181,13 +180,14 @@ class _Walker:
                 span_of(file.source, node),
             )
             return
+        scope = self.crate.resolver.scope(module)
         for child, attr_nodes in attributed(node.named_children):
             attrs = reader.collect(attr_nodes)
             if not attrs.enabled:
                 continue
             if child.type == "use_declaration":
                 tree = child.child_by_field_name("argument")
-                if not read_use(tree, "", self.crate.imports[path]):
+                if not read_use_tree(tree, "", is_public(child), scope):
                     self.diags.report(
                         "SYN008",
                         f"a use tree nested more than {MAX_TYPE_NESTING} levels deep; "
@@ -196,12 +196,16 @@ class _Walker:
                     )
                 continue
             if child.type != "mod_item":
+                item_name = child.child_by_field_name("name")
+                if item_name is not None and child.type in _NAMED_ITEMS:
+                    scope.items[node_text(item_name)] = is_public(child)
                 self.crate.items.append(Item(child, attrs, file.source, module))
                 continue
             name = node_text(child.child_by_field_name("name"))
             body = child.child_by_field_name("body")
             if body is not None:
                 inner = f"{module}::{name}"
+                scope.modules[name] = is_public(child)
                 self._items(path, body, inner, posixpath.join(base, name), depth + 1)
                 continue
             found = next(
@@ -220,7 +224,21 @@ class _Walker:
                     span_of(file.source, child),
                 )
                 continue
+            scope.modules[name] = is_public(child)
             self.module(found, f"{module}::{name}")
+
+
+# Items that put a name in their module's namespace.
+_NAMED_ITEMS = {
+    "struct_item",
+    "enum_item",
+    "type_item",
+    "union_item",
+    "const_item",
+    "static_item",
+    "function_item",
+    "trait_item",
+}
 
 
 # Items whose insides the frontend never reads as declarations (and generic declarations,
@@ -270,31 +288,3 @@ def _generic_item(node: Node) -> bool:
         node.type in ("type_item", "struct_item", "enum_item")
         and node.child_by_field_name("type_parameters") is not None
     )
-
-
-def read_use(
-    node: Node | None, prefix: str, imports: dict[str, str], depth: int = 0
-) -> bool:
-    """Record ``use a::b::{C, d::E as F}`` as name → full path; False when the tree is
-    nested deeper than ``MAX_TYPE_NESTING`` (what is deeper is not read)."""
-    if node is None:
-        return True
-    if depth >= MAX_TYPE_NESTING:
-        return False
-    if node.type in ("scoped_identifier", "identifier"):
-        path = prefix + node_text(node).replace(" ", "")
-        imports[path.rsplit("::", 1)[-1]] = path
-    elif node.type == "use_as_clause":
-        path = prefix + node_text(node.child_by_field_name("path")).replace(" ", "")
-        imports[node_text(node.child_by_field_name("alias"))] = path
-    elif node.type == "scoped_use_list":
-        inner = node_text(node.child_by_field_name("path")).replace(" ", "")
-        return read_use(
-            node.child_by_field_name("list"), f"{prefix}{inner}::", imports, depth + 1
-        )
-    elif node.type == "use_list":
-        complete = True
-        for child in node.named_children:  # every name, even after one too deep
-            complete = read_use(child, prefix, imports, depth + 1) and complete
-        return complete
-    return True

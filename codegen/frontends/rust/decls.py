@@ -122,6 +122,62 @@ _EMPTY_MAPS = {"HashMap", "BTreeMap", "IndexMap", "Map"}
 _EMPTY_STRINGS = {"String", "str"}
 
 
+SERDE_REPR = {"Serialize_repr", "Deserialize_repr"}
+
+
+def enum_discriminants(
+    node: Node, reader: AttrReader, source: SourceText
+) -> list[tuple[str, int | None, ir.Span]]:
+    """The compiled variants of a fieldless enum with their discriminants as rustc assigns
+    them: an explicit ``= n``, else the previous one plus one (the first: 0); None for a
+    discriminant that is not an integer literal (and every implicit one after it)."""
+    out: list[tuple[str, int | None, ir.Span]] = []
+    body = node.child_by_field_name("body")
+    following: int | None = 0
+    for child, attr_nodes in attributed(body.named_children if body else []):
+        if child.type != "enum_variant" or not reader.collect(attr_nodes).enabled:
+            continue
+        value_node = child.child_by_field_name("value")
+        value = following
+        if value_node is not None:
+            text = node_text(value_node).replace("_", "").replace(" ", "")
+            value = _int_literal(text)
+        out.append(
+            (
+                node_text(child.child_by_field_name("name")),
+                value,
+                span_of(source, child),
+            )
+        )
+        following = value + 1 if value is not None else None
+    return out
+
+
+def _int_literal(text: str) -> int | None:
+    negative = text.startswith("-")
+    digits = text.lstrip("-")
+    for suffix in (
+        "u8",
+        "u16",
+        "u32",
+        "u64",
+        "i8",
+        "i16",
+        "i32",
+        "i64",
+        "usize",
+        "isize",
+    ):
+        digits = digits.removesuffix(suffix)
+    try:
+        value = int(digits, 0)
+    except ValueError:
+        if not digits.isdigit():
+            return None
+        value = int(digits)  # ``010`` is ten in Rust
+    return -value if negative else value
+
+
 @dataclass
 class DeclFacts:
     """What the declarations of a crate tell the default resolver and the method finder."""
@@ -137,6 +193,8 @@ class DeclFacts:
     extends: dict[str, dict[str, tuple[str, bool, ir.Span]]] = field(
         default_factory=dict
     )  # type → schemars extend pairs
+    modules: dict[str, str] = field(default_factory=dict)  # type → its module path
+    simple: dict[str, str] = field(default_factory=dict)  # type → its Rust name
 
 
 @dataclass
@@ -153,9 +211,11 @@ class DeclBuilder:
     def span(self, node: Node) -> ir.Span:
         return span_of(self.source, node)
 
-    def item(self, item: Item) -> list[ir.Decl]:
+    def item(self, item: Item, name: str) -> list[ir.Decl]:
+        """The declarations of one item, named ``name`` in the IR (``paths.output_names``)."""
         node, attrs = item.node, item.attrs
-        name = node_text(node.child_by_field_name("name"))
+        self.facts.modules[name] = item.module
+        self.facts.simple[name] = node_text(node.child_by_field_name("name"))
         if attrs.schemars_extend:
             self.facts.extends[name] = attrs.schemars_extend
         if node.type == "type_item":
@@ -168,6 +228,8 @@ class DeclBuilder:
             ]
         if "Default" in attrs.derives:
             self.facts.derived_default.add(name)
+        if node.type == "enum_item" and SERDE_REPR & attrs.derives:
+            return [self._repr_enum(node, name, attrs)]
         if not ({"Serialize", "Deserialize"} & attrs.derives):
             return []  # not a wire type: serde never sees it
         if node.type == "struct_item":
@@ -576,7 +638,7 @@ class DeclBuilder:
             if payload is not None and payload.type == "ordered_field_declaration_list":
                 kinds = payload.children_by_field_name("type")
                 if len(kinds) == 1:
-                    payload_type = node_text(kinds[0]).rsplit("::", 1)[-1]
+                    payload_type = self.types.ref_name(kinds[0])
             self.facts.variant_types.setdefault(name, []).append((ident, payload_type))
             if variant_attrs.has("skip") or variant_attrs.has("skip_deserializing"):
                 continue
@@ -652,6 +714,34 @@ class DeclBuilder:
             renamed
             if renamed is not None
             else apply_rename_rule(rule, ident, variant=True)
+        )
+
+    def _repr_enum(self, node: Node, name: str, attrs: Attrs) -> ir.Decl:
+        """serde_repr: a fieldless enum written and read as its discriminant (an integer
+        of the ``#[repr]`` type); any other integer is rejected on read."""
+        members: list[ir.EnumMember] = []
+        for ident, value, span in enum_discriminants(node, self.reader, self.source):
+            if value is None:
+                self.diags.report(
+                    "SER003",
+                    f"{name}::{ident}: the discriminant is not a constant this frontend "
+                    "evaluates; the enum is read as any integer",
+                    span,
+                )
+                return ir.AliasDecl(
+                    name,
+                    ir.Primitive(ir.PrimitiveKind.INTEGER),
+                    ir.AliasKind.NEWTYPE,
+                    attrs.lifecycle(),
+                    self.span(node),
+                )
+            members.append(ir.EnumMember(ident, value, span=span))
+        return ir.EnumDecl(
+            name,
+            ir.EnumBase.INTEGER,
+            tuple(members),
+            lifecycle=attrs.lifecycle(),
+            span=self.span(node),
         )
 
     def _string_enum(

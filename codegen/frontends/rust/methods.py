@@ -37,6 +37,7 @@ from codegen.diagnostics import Diagnostics, Severity
 from codegen.frontends.common.syntax import node_text, span_of
 from codegen.frontends.rust.decls import DeclFacts
 from codegen.frontends.rust.literals import string_literal_value
+from codegen.frontends.rust.paths import Resolver
 from codegen.methods.evidence import Evidence
 from codegen.methods.resolver import resolve_with
 from codegen.spec.source import SourceText
@@ -49,6 +50,7 @@ class _Table:
     name: str  # the constant: AGENT_METHOD_NAMES
     struct: str  # its type: AgentMethodNames
     entries: list[tuple[str, Node, ir.Span]]  # field → value expression
+    module: str = "crate"  # where it is declared
 
 
 @dataclass
@@ -59,15 +61,22 @@ class MethodFacts:
     tables: list[_Table] = field(default_factory=list)
     routes: dict[str, list[tuple[str, Node, ir.Span]]] = field(default_factory=dict)
     sources: dict[str, SourceText] = field(default_factory=dict)  # table → its source
+    # Constants by full path (``crate::v2::INITIALIZE``) and the crate's namespaces, so a
+    # name resolves as rustc resolves it where it is written; ``strings`` keeps the first
+    # constant of each simple name for evidence that carries no module.
+    paths: dict[str, str] = field(default_factory=dict)
+    resolver: Resolver | None = None
+    route_modules: dict[str, str] = field(default_factory=dict)  # routing enum → module
 
-    def read_const(self, node: Node, source: SourceText) -> None:
+    def read_const(self, node: Node, source: SourceText, module: str = "crate") -> None:
         name = node_text(node.child_by_field_name("name"))
         value = node.child_by_field_name("value")
         if value is None:
             return
         literal = string_literal_value(value)
         if literal is not None:
-            self.strings[name] = literal
+            self.strings.setdefault(name, literal)
+            self.paths[f"{module}::{name}"] = literal
             return
         if value.type == "struct_expression":
             struct = node_text(value.child_by_field_name("name"))
@@ -84,14 +93,16 @@ class MethodFacts:
                                 span_of(source, target),
                             )
                         )
-            self.tables.append(_Table(name, struct, entries))
+            self.tables.append(_Table(name, struct, entries, module))
             self.sources[name] = source
 
-    def read_impl(self, node: Node, source: SourceText) -> None:
-        """``impl Enum { fn method(&self) -> &str { match self { Self::V(..) => x } } }``."""
+    def read_impl(
+        self, node: Node, source: SourceText, owner: str, module: str = "crate"
+    ) -> None:
+        """``impl Enum { fn method(&self) -> &str { match self { Self::V(..) => x } } }``;
+        ``owner``: the IR name of ``Enum``."""
         if node.child_by_field_name("trait") is not None:
             return
-        owner = node_text(node.child_by_field_name("type"))
         body = node.child_by_field_name("body")
         for function in body.named_children if body is not None else []:
             if function.type != "function_item":
@@ -113,10 +124,13 @@ class MethodFacts:
                 if variant is not None and value is not None:
                     arms.append((variant, value, span_of(source, arm)))
             self.routes[owner] = arms
+            self.route_modules[owner] = module
 
-    def resolve(self, node: Node, depth: int = 0) -> str | None:
+    def resolve(
+        self, node: Node, depth: int = 0, module: str | None = None
+    ) -> str | None:
         """The method name an expression stands for: a literal, a constant, a table
-        field (``AGENT_METHOD_NAMES.initialize``)."""
+        field (``AGENT_METHOD_NAMES.initialize``); names are resolved in ``module``."""
         if depth > 8:
             return None
         literal = string_literal_value(node)
@@ -125,12 +139,33 @@ class MethodFacts:
         text = node_text(node).replace(" ", "").removeprefix("&")
         if node.type == "field_expression" or "." in text:
             table_name, _, field_name = text.rpartition(".")
-            table = next((t for t in self.tables if t.name == table_name), None)
+            full = self._full(module, table_name)
+            table = next(
+                (
+                    t
+                    for t in self.tables
+                    if f"{t.module}::{t.name}" == full
+                    or (full is None and t.name == table_name)
+                ),
+                None,
+            )
             if table is None:
                 return None
             entry = next((e for e in table.entries if e[0] == field_name), None)
-            return self.resolve(entry[1], depth + 1) if entry is not None else None
+            if entry is None:
+                return None
+            return self.resolve(entry[1], depth + 1, table.module)
+        full = self._full(module, text)
+        if full is not None and full in self.paths:
+            return self.paths[full]
         return self.strings.get(text.rsplit("::", 1)[-1])
+
+    def _full(self, module: str | None, text: str) -> str | None:
+        """The full path of a crate item named ``text`` in ``module``, if it is one."""
+        if module is None or self.resolver is None:
+            return None
+        full = self.resolver.resolve(module, text)
+        return full if self.resolver.is_crate_path(full) else None
 
 
 def _find(node: Node | None, kind: str) -> Node | None:
@@ -184,7 +219,7 @@ def build_methods(
     for table in facts.tables:
         side = _side_of_name(table.name, roles) or _side_of_name(table.struct, roles)
         for _, value, span in table.entries:
-            wire = facts.resolve(value)
+            wire = facts.resolve(value, module=table.module)
             if wire is None:
                 continue
             found = candidate(wire, span)
@@ -202,13 +237,12 @@ def build_methods(
             for variant, payload in decl_facts.variant_types.get(enum, [])
         }
         for variant, value, span in arms:
-            wire = facts.resolve(value)
+            wire = facts.resolve(value, module=facts.route_modules.get(enum))
             payload = payloads.get(variant)
             if wire is None or payload is None:
                 continue
             found = candidate(wire, span)
-            if payload not in found.params:
-                found.params.append(payload)
+            _add(found.params, payload, decl_facts)
             if kind is not None:
                 found.kinds.add(kind)
             found.docs = found.docs or decl_facts.docs.get(f"{enum}::{variant}")
@@ -217,7 +251,14 @@ def build_methods(
         if method is None or type_name not in decls:
             continue
         text, is_literal, span = method
-        wire = text if is_literal else facts.strings.get(text.rsplit("::", 1)[-1])
+        full = facts._full(decl_facts.modules.get(type_name), text)
+        wire = (
+            text
+            if is_literal
+            else facts.paths.get(
+                full or "", facts.strings.get(text.rsplit("::", 1)[-1])
+            )
+        )
         if wire is None:
             diags.report(
                 "MTH001",
@@ -231,10 +272,9 @@ def build_methods(
             side = side_pair[0]
             found.side = side if side in roles else "both"
         if _is_result(type_name, payload_kind):
-            if type_name not in found.results:
-                found.results.append(type_name)
-        elif type_name not in found.params:
-            found.params.append(type_name)
+            _add(found.results, type_name, decl_facts)
+        else:
+            _add(found.params, type_name, decl_facts)
     built = [
         _method(found, payload_kind, decls, roles, diags)
         for found in candidates.values()
@@ -254,6 +294,21 @@ def unwrap_payload(payload: str | None) -> str | None:
             break
         payload = rest[:-1].strip()
     return payload.rsplit("::", 1)[-1] if payload is not None else None
+
+
+def _add(names: list[str], name: str, decl_facts: DeclFacts) -> None:
+    """Add a method's params or result type.  A type of the same Rust name from another
+    module (``crate::v2::InitializeRequest`` after ``crate::v1::InitializeRequest``: two
+    versions of the protocol compiled side by side) replaces the earlier one: evidence comes
+    in crate order, so the module declared later, the newer version, is the method's."""
+    if name in names:
+        return
+    simple = decl_facts.simple.get(name)
+    for index, known in enumerate(names):
+        if simple is not None and decl_facts.simple.get(known) == simple:
+            names[index] = name
+            return
+    names.append(name)
 
 
 def _routing_kinds(decl_facts: DeclFacts) -> dict[str, set[str]]:

@@ -6,7 +6,8 @@ Inputs: the spec's Rust sources (a whole crate: ``mod``/``use``/``pub use`` reso
 its ``Cargo.toml`` for features) and the spec config (roles, ``extra_keys``, the ``[rust]``
 table: ``features``, ``default_features``, ``wrappers``).
 Outputs: a ``FrontendResult``: the declarations of every compiled module (``rust.decls`` says
-what serde writes and reads for each), flattened enums distributed over the structs that
+what serde writes and reads for each), each type named by its module path as rustc resolves
+it and given a unique IR name (``rust.paths``: the same name in two modules is two types), flattened enums distributed over the structs that
 flatten them (``rust.flatten``), defaults resolved to JSON (``rust.defaults``), and the
 methods (``acp_peer!`` via ``rust.macros``; constants, method-name tables, schemars
 annotations and routing enums via ``rust.methods``).
@@ -22,6 +23,7 @@ no methods (MTH008, from the pipeline) are diagnostics with spans.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -37,15 +39,25 @@ from codegen.frontends.rust.decls import (
     CONTAINER_DEFAULT,
     FN_DEFAULT,
     PLACEHOLDER,
+    SERDE_REPR,
     TYPE_DEFAULT,
     DeclBuilder,
     DeclFacts,
+    enum_discriminants,
 )
 from codegen.frontends.rust.defaults import UNKNOWN, DefaultResolver
 from codegen.frontends.rust.flatten import distribute_flattened_unions
+from codegen.frontends.rust.generics import Instantiator
 from codegen.frontends.rust.method_impls import MethodImpls
 from codegen.frontends.rust.methods import MethodFacts, build_methods, resolve_all
-from codegen.frontends.rust.type_exprs import WRAPPER_FORMS, TypeConverter
+from codegen.frontends.rust.paths import output_names
+from codegen.frontends.rust.scope import Range, scope_findings
+from codegen.frontends.rust.type_exprs import (
+    WRAPPER_FORMS,
+    CrateNames,
+    TypeConverter,
+    is_wrapper_form,
+)
 from codegen.ir.index import Index
 from codegen.spec.config import SpecConfig
 from codegen.spec.source import SourceText
@@ -71,6 +83,7 @@ class RustOptions:
     features: tuple[str, ...] = ()
     default_features: bool = True
     wrappers: tuple[tuple[str, str], ...] = ()  # (type name, form)
+    requested_types: tuple[str, ...] = ()  # [spec] types
 
 
 def options_of(config: SpecConfig) -> RustOptions:
@@ -78,6 +91,7 @@ def options_of(config: SpecConfig) -> RustOptions:
         features=config.rust_features,
         default_features=config.rust_default_features,
         wrappers=config.rust_wrappers,
+        requested_types=config.requested_types,
     )
 
 
@@ -104,17 +118,20 @@ def read_rust(
     options: RustOptions = RustOptions(),
 ) -> FrontendResult:
     """Read a Rust crate into IR declarations and methods."""
+    mark = len(diags.items)
     crate = read_crate(sources, options.features, options.default_features, diags)
     wrappers = dict(options.wrappers)
     for name, form in wrappers.items():
-        if form not in WRAPPER_FORMS:
+        if not is_wrapper_form(form):
+            # a lowercase word that is no form (a Rust type is any other text)
             diags.report(
                 "CFG002",
                 f"[rust.wrappers] {name} = {form!r}: the form must be one of "
-                f"{', '.join(WRAPPER_FORMS)}",
+                f"{', '.join(WRAPPER_FORMS)}, or a Rust type",
                 ir.Span("spec.toml", 1, 1),
             )
     reading = _Reading(crate, diags, wrappers, forbid_extra_keys)
+    reading.methods.resolver = crate.resolver
     decls = reading.declarations()
     decls = distribute_flattened_unions(decls, diags)
     decls = reading.resolve_defaults(decls)
@@ -134,7 +151,10 @@ def read_rust(
         diags,
         provenance,
     )
-    decls = _drop_routing_enums(decls, methods, diags)
+    decls = _drop_routing_enums(
+        decls, methods, diags, frozenset(reading.methods.routes)
+    )
+    scope_findings(diags, mark, decls, methods, reading.ranges, options.requested_types)
     return FrontendResult(
         decls=tuple(decls), methods=tuple(methods), provenance=provenance
     )
@@ -152,56 +172,147 @@ class _Reading:
     impls_of_methods: MethodImpls = field(default_factory=MethodImpls)
     defaults: dict[str, Any] = field(default_factory=dict)
     resolver_parts: dict[str, Any] = field(default_factory=dict)
+    ranges: dict[str, Range] = field(default_factory=dict)  # decl → its item's lines
 
     def declarations(self) -> list[ir.Decl]:
         items = self.crate.items
-        generic = {
-            node_text(i.node.child_by_field_name("name"))
-            for i in items
-            if i.node.type in _DECL_ITEMS
-            and i.node.child_by_field_name("type_parameters") is not None
-        }
-        declared = {
-            node_text(i.node.child_by_field_name("name"))
-            for i in items
-            if i.node.type in _DECL_ITEMS
-        } - generic
+        self.crate_names = self._crate_names()
         builders: dict[str, DeclBuilder] = {}
         decls: list[ir.Decl] = []
         self.impls: dict[str, Node] = {}
         self.assoc: dict[tuple[str, str], Node] = {}
         self.fns: dict[str, Node] = {}
+        instances = Instantiator(
+            {
+                f"{i.module}::{node_text(i.node.child_by_field_name('name'))}": i
+                for i in items
+                if i.node.type in _DECL_ITEMS
+            },
+            self.crate_names,
+            self.wrappers,
+            self.diags,
+            self._builder,
+        )
+        self.crate_names.instantiate = instances
         for item in items:
-            path = item.source.rel_path
-            builder = builders.get(path)
+            # by module and file: a file no ``mod`` names is read as a crate root too
+            key = f"{item.module} {item.source.rel_path}"
+            builder = builders.get(key)
             if builder is None:
                 types = TypeConverter(
                     item.source,
                     self.diags,
-                    declared,
-                    self.crate.imports.get(path, {}),
+                    item.module,
+                    self.crate_names,
                     self.wrappers,
-                    generic,
                 )
-                builder = DeclBuilder(
-                    item.source,
-                    self.diags,
-                    types,
-                    self.crate.readers[path],
-                    self.forbid_extra_keys,
-                    self.facts,
-                )
-                builders[path] = builder
-            decls.extend(self._item(item, builder, generic))
-        return decls
+                builder = self._builder(item, types)
+                builders[key] = builder
+            built = self._item(item, builder)
+            first, last = item.node.start_point[0] + 1, item.node.end_point[0] + 1
+            for decl in built:
+                self.ranges[decl.name] = (item.source.rel_path, first, last)
+            decls.extend(built)
+        return decls + instances.decls
 
-    def _item(
-        self, item: Item, builder: DeclBuilder, generic: set[str]
-    ) -> list[ir.Decl]:
+    def _builder(self, item: Item, types: TypeConverter) -> DeclBuilder:
+        return DeclBuilder(
+            item.source,
+            self.diags,
+            types,
+            self.crate.readers[item.source.rel_path],
+            self.forbid_extra_keys,
+            self.facts,
+        )
+
+    def _crate_names(self) -> CrateNames:
+        """Every type item by its full path: the wire types with their IR names
+        (``paths.output_names``), the generic ones, the others with where they are."""
+        names = CrateNames(self.crate.resolver)
+        wire: list[str] = []
+        for item in self.crate.items:
+            if item.node.type == "impl_item":
+                self._handwritten(item, names)
+                continue
+            macro = _macro_of(item.node)
+            if macro is not None and _is_bitflags(macro):
+                self._bitflags(item, macro, names, wire)
+                continue
+            if item.node.type not in _DECL_ITEMS:
+                continue
+            name = node_text(item.node.child_by_field_name("name"))
+            full = f"{item.module}::{name}"
+            if item.node.type == "enum_item":
+                values = [
+                    v
+                    for _, v, _ in enum_discriminants(
+                        item.node,
+                        self.crate.readers[item.source.rel_path],
+                        item.source,
+                    )
+                ]
+                if values and all(v is not None for v in values):
+                    names.discriminants[full] = tuple(
+                        v for v in values if v is not None
+                    )
+            if _type_parameters(item.node):
+                names.generic.add(full)
+            elif name in self.wrappers:
+                continue
+            elif item.node.type == "type_item" or (
+                {"Serialize", "Deserialize", *SERDE_REPR} & item.attrs.derives
+            ):
+                wire.append(full)
+            else:
+                names.others[full] = str(span_of(item.source, item.node))
+        names.names = output_names(wire, self.crate.resolver)
+        return names
+
+    def _handwritten(self, item: Item, names: CrateNames) -> None:
+        """``impl Serialize for X``: X's wire form is that code's."""
+        trait = node_text(item.node.child_by_field_name("trait")).split("<", 1)[0]
+        trait_name = trait.replace(" ", "").rsplit("::", 1)[-1]
+        if trait_name not in ("Serialize", "Deserialize"):
+            return
+        target = node_text(item.node.child_by_field_name("type"))
+        full = self.crate.resolver.resolve(item.module, target.split("<", 1)[0])
+        if full is not None and full not in names.handwritten:
+            names.handwritten[full] = (
+                f"a hand-written {trait_name} impl at {span_of(item.source, item.node)}"
+            )
+
+    def _bitflags(
+        self, item: Item, macro: Node, names: CrateNames, wire: list[str]
+    ) -> None:
+        """``bitflags! { pub struct Flags: u32 { const A = 1; } }`` declares ``Flags``,
+        a type whose serde form is not derived by the frontend's rules: bitflags 2 writes
+        the flag names (``"A | B"``) for a derive inside the macro, bitflags 1 an object
+        ``{"bits": n}``; crates often write the integer by hand.  It is a declared type
+        the spec gives a form to (``[rust.wrappers] Flags = "bitflags"``: the integer of
+        the declared width)."""
+        found = re.search(
+            r"struct\s+([A-Za-z_][A-Za-z0-9_]*)\s*:\s*([A-Za-z0-9_:]+)",
+            node_text(macro),
+        )
+        if found is None:
+            return
+        name, width = found.group(1), found.group(2).rsplit("::", 1)[-1]
+        full = f"{item.module}::{name}"
+        public = re.search(rf"pub(\([^)]*\))?\s+struct\s+{name}\b", node_text(macro))
+        self.crate.resolver.scope(item.module).items[name] = public is not None
+        names.widths[full] = width
+        names.others[full] = str(span_of(item.source, macro))
+        names.handwritten.setdefault(full, "bitflags!")
+
+    def _item(self, item: Item, builder: DeclBuilder) -> list[ir.Decl]:
         node = item.node
         macro = _macro_of(node)
         if macro is not None:
             name = node_text(macro.child_by_field_name("macro"))
+            if _is_bitflags(macro):
+                return (
+                    []
+                )  # a declared type (see _bitflags), given its form by spec.toml
             if name == macros.PEER_MACRO:
                 self.peers.extend(
                     macros.read_peer_macro(macro, item.source, self.diags)
@@ -216,10 +327,10 @@ class _Reading:
                 )
             return []
         if node.type == "const_item":
-            self.methods.read_const(node, item.source)
+            self.methods.read_const(node, item.source, item.module)
             return []
         if node.type == "impl_item":
-            self._impl(node, item.source)
+            self._impl(node, item)
             return []
         if node.type == "function_item":
             body = node.child_by_field_name("body")
@@ -240,23 +351,20 @@ class _Reading:
                 )
             return []
         name = node_text(node.child_by_field_name("name"))
-        if name in generic:
-            if name not in self.wrappers:
-                self.diags.report(
-                    "SYN002",
-                    f"generic declaration {name} is not modelled; skipped (declare it in "
-                    "[rust.wrappers] if its wire form is a wrapper's)",
-                    span_of(item.source, node),
-                )
-            return []
+        full = f"{item.module}::{name}"
+        if full in self.crate_names.generic:
+            return []  # instantiated at each use (rust.generics)
         if name in self.wrappers:
             return []
-        return builder.item(item)
+        return builder.item(item, self.crate_names.names.get(full, name))
 
-    def _impl(self, node: Node, source: SourceText) -> None:
+    def _impl(self, node: Node, item: Item) -> None:
+        source = item.source
         trait = node_text(node.child_by_field_name("trait")).split("<", 1)[0]
         target = node_text(node.child_by_field_name("type"))
-        owner = target.split("<", 1)[0].rsplit("::", 1)[-1]
+        written = target.split("<", 1)[0].replace(" ", "")
+        full = self.crate.resolver.resolve(item.module, written)
+        owner = self.crate_names.names.get(full or "", written.rsplit("::", 1)[-1])
         trait_name = trait.rsplit("::", 1)[-1]
         if trait_name in ("Serialize", "Deserialize"):
             if owner not in self.wrappers:
@@ -282,7 +390,7 @@ class _Reading:
             elif not trait:
                 self.assoc[(owner, name)] = block
         if not trait:
-            self.methods.read_impl(node, source)
+            self.methods.read_impl(node, source, owner, item.module)
         else:
             self.impls_of_methods.read_trait_impl(node, source)
 
@@ -358,12 +466,17 @@ class _Reading:
 
 
 def _drop_routing_enums(
-    decls: list[ir.Decl], methods: list[ir.Method], diags: Diagnostics
+    decls: list[ir.Decl],
+    methods: list[ir.Method],
+    diags: Diagnostics,
+    routed: frozenset[str] = frozenset(),
 ) -> list[ir.Decl]:
     """Untagged enums whose variants wrap the params or results of methods (``enum
-    ClientRequest { InitializeRequest(InitializeRequest), ... }``) are the method table,
-    not messages: a reader picks a method's type by its name, never by trying them in
-    order.  They are left out unless another declaration uses them."""
+    ClientRequest { InitializeRequest(InitializeRequest), ... }``), or that map their
+    variants to method names (``routed``: ``impl X { fn method(&self) }``, the table of an
+    older protocol version too), are the method table, not messages: a reader picks a
+    method's type by its name, never by trying them in order.  They are left out unless
+    another declaration uses them."""
     payloads = {
         expr.name
         for method in methods
@@ -391,9 +504,12 @@ def _drop_routing_enums(
             and decl.name not in used
             and decl.variants
             and all(isinstance(v.type, ir.Ref) for v in decl.variants)
-            and any(
-                isinstance(v.type, ir.Ref) and v.type.name in payloads
-                for v in decl.variants
+            and (
+                decl.name in routed
+                or any(
+                    isinstance(v.type, ir.Ref) and v.type.name in payloads
+                    for v in decl.variants
+                )
             )
         ):
             diags.report(
@@ -405,6 +521,15 @@ def _drop_routing_enums(
             continue
         out.append(decl)
     return out
+
+
+def _type_parameters(node: Node) -> bool:
+    """Whether a declaration has type parameters (lifetimes alone do not make it generic:
+    they carry no wire form)."""
+    params = node.child_by_field_name("type_parameters")
+    return params is not None and any(
+        p.type in ("type_parameter", "const_parameter") for p in params.named_children
+    )
 
 
 def _pending(text: str | None) -> bool:
@@ -425,6 +550,11 @@ def _is_json(value: Any) -> bool:
     if isinstance(value, dict):
         return all(isinstance(k, str) and _is_json(v) for k, v in value.items())
     return False
+
+
+def _is_bitflags(macro: Node) -> bool:
+    name = node_text(macro.child_by_field_name("macro")).replace(" ", "")
+    return name.rsplit("::", 1)[-1] == "bitflags"
 
 
 def _macro_of(node: Node) -> Node | None:

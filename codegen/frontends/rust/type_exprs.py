@@ -17,13 +17,16 @@ SYN003 with the span of the type, and becomes any JSON so the rest of the spec s
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 from tree_sitter import Node
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.syntax import MAX_TYPE_NESTING, node_text, span_of
+from codegen.frontends.rust.crate import parse_tree
+from codegen.frontends.rust.paths import Resolver
 from codegen.frontends.rust.serde_as import AsType
 from codegen.spec.source import SourceText
 
@@ -106,8 +109,28 @@ _BARE = {
 _SEQUENCES = {"Vec", "VecDeque", "HashSet", "BTreeSet", "IndexSet", "LinkedList"}
 _MAPS = {"HashMap", "BTreeMap", "IndexMap"}
 _WRAPPERS = {"Box", "Arc", "Rc", "Cow"}
-# Wrapper forms a spec may declare for its own (or a library's) generic types.
-WRAPPER_FORMS = ("transparent", "option", "tri-state", "any", "string")
+# Wrapper forms a spec may declare for its own (or a library's) types: the generic ones
+# (``W<T>`` read as ``T``, ``T | null``, absent/null/``T``), and the wire forms of types whose
+# serde impls are hand-written: any JSON, a string, an integer (``integer-enum``: an integer
+# enum whose values are the enum's discriminants; ``bitflags``: the flags' integer, of the
+# ``bitflags!`` declaration's width).  Any other text is a Rust type (``"Vec<String>"``).
+WRAPPER_FORMS = (
+    "transparent",
+    "option",
+    "tri-state",
+    "any",
+    "string",
+    "integer",
+    "integer-enum",
+    "bitflags",
+)
+
+
+def is_wrapper_form(form: str) -> bool:
+    """A form, or a Rust type (a lowercase word that is neither is a misspelt form)."""
+    return form in WRAPPER_FORMS or not (
+        form.isidentifier() and form.islower() and form not in PRIMITIVES
+    )
 
 
 def generic_base(node: Node) -> str | None:
@@ -138,16 +161,58 @@ def is_option(node: Node) -> Node | None:
 
 
 @dataclass
+class CrateNames:
+    """What a type path may name in the crate: its wire types (by full path, with their IR
+    names), its generic declarations and its other type items (declared, but with no derived
+    serde form)."""
+
+    resolver: Resolver = field(default_factory=Resolver)
+    names: dict[str, str] = field(default_factory=dict)  # full path → IR name
+    generic: set[str] = field(default_factory=set)  # full paths
+    others: dict[str, str] = field(default_factory=dict)  # full path → "src/x.rs:12"
+    # full path → what writes its wire form instead of a derive ("a hand-written Serialize
+    # impl at src/x.rs:20", "bitflags!"); the types reported so far (once each)
+    handwritten: dict[str, str] = field(default_factory=dict)
+    reported: set[str] = field(default_factory=set)
+    widths: dict[str, str] = field(default_factory=dict)  # bitflags! type → "u32"
+    discriminants: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    # (generic's full path, argument types, their Rust text, use span) → the instance's IR
+    # name (``rust.generics``), None when it cannot be made (reported)
+    instantiate: (
+        Callable[[str, list[ir.TypeExpr], list[str], ir.Span], str | None] | None
+    ) = None
+
+
+@dataclass
 class TypeConverter:
     source: SourceText
     diags: Diagnostics
-    declared: set[str]
-    imports: dict[str, str] = field(default_factory=dict)
+    module: str  # the module whose names the types use: "crate::v1::agent"
+    crate: CrateNames = field(default_factory=CrateNames)
     wrappers: dict[str, str] = field(default_factory=dict)  # name → form
-    generic: set[str] = field(
-        default_factory=set
-    )  # generic declarations (not modelled)
     depth: int = 0  # how deep the type expression being converted is, so far
+    # a generic instance's type parameters → their arguments' IR types
+    bindings: dict[str, ir.TypeExpr] = field(default_factory=dict)
+
+    def resolve(self, text: str) -> str | None:
+        """The full path a type path names here (``crate::...`` for the crate's own items,
+        a library path with imports expanded otherwise)."""
+        return self.crate.resolver.resolve(self.module, text)
+
+    def ref_name(self, node: Node | None, depth: int = 0) -> str | None:
+        """The IR name of the wire type a type node names, looking through the transparent
+        wrappers (``Box<T>``, ``&T``, ...); None when it names none.  No diagnostics."""
+        if node is None or depth > MAX_TYPE_NESTING:
+            return None
+        if node.type == "reference_type":
+            return self.ref_name(node.child_by_field_name("type"), depth + 1)
+        if node.type == "generic_type" and generic_base(node) in _WRAPPERS:
+            args = type_args(node)
+            return self.ref_name(args[0], depth + 1) if len(args) == 1 else None
+        if node.type not in ("type_identifier", "scoped_type_identifier"):
+            return None
+        full = self.resolve(node_text(node))
+        return self.crate.names.get(full) if full is not None else None
 
     def wrapper_arg(self, node: Node, form: str) -> Node | None:
         """The ``T`` of ``W<T>`` when ``W`` is a declared wrapper of this form."""
@@ -214,51 +279,89 @@ class TypeConverter:
 
     def convert_text(self, text: str, span: ir.Span) -> ir.TypeExpr:
         """A type named in an attribute string (``from = "i32"``)."""
-        text = text.replace(" ", "")
-        name = text.rsplit("::", 1)[-1]
-        if name in PRIMITIVES and "::" not in text:
-            return PRIMITIVES[name]
-        if name in self.declared:
-            return ir.Ref(name, span)
-        known = KNOWN_PATHS.get(self.imports.get(name, _BARE.get(name, text)))
-        if known is not None:
-            return known
-        self.diags.report(
-            "SYN003",
-            f"type {text[:60]!r} has no serde wire form this frontend knows; read as any "
-            "JSON value",
-            span,
-        )
-        return ir.AnyJson()
+        return self._path_type(text.replace(" ", ""), span)
 
     def _named(self, node: Node) -> ir.TypeExpr:
         text = node_text(node).replace(" ", "")
+        if text in self.wrappers:
+            return self._wrapper(self.wrappers[text], None, None, node)
+        return self._path_type(text, span_of(self.source, node))
+
+    def _path_type(self, text: str, span: ir.Span) -> ir.TypeExpr:
+        if text in self.bindings:
+            return self.bindings[text]
         name = text.rsplit("::", 1)[-1]
-        if name in self.wrappers and "::" not in text:
-            return self._wrapper(self.wrappers[name], None, None, node)
-        if "::" not in text:
-            if name in self.declared:
-                return ir.Ref(name, span_of(self.source, node))
-            if name in PRIMITIVES:
-                return PRIMITIVES[name]
-            text = self.imports.get(name, _BARE.get(name, name))
-        known = KNOWN_PATHS.get(text)
+        full = self.resolve(text)
+        if full is not None and full in self.crate.names:
+            return ir.Ref(self.crate.names[full], span)
+        if full in self.crate.generic and self.crate.instantiate is not None:
+            instance = self.crate.instantiate(full, [], [], span)
+            return ir.Ref(instance, span) if instance is not None else ir.AnyJson()
+        if full is not None and self.crate.resolver.is_crate_path(full):
+            return self._not_wire(full, text, span)
+        if "::" not in text and name in PRIMITIVES:
+            return PRIMITIVES[name]
+        library = full if full is not None else text
+        known = KNOWN_PATHS.get(library) or KNOWN_PATHS.get(_BARE.get(library, ""))
         if known is not None:
             return known
-        if name in self.declared and (
-            text.startswith(("crate::", "self::", "super::")) or "::" not in text
-        ):
-            return ir.Ref(name, span_of(self.source, node))
-        if "::" in text:
+        if "::" in library:
             self.diags.report(
                 "SYN003",
                 f"{text} is neither declared in this crate nor a library type with a "
                 "known serde wire form; read as any JSON value",
-                span_of(self.source, node),
+                span,
+            )
+            return ir.AnyJson()
+        hidden = [p for p, n in self.crate.names.items() if n == name]
+        if hidden:
+            # A crate type of that IR name is not in scope here (private to its module,
+            # or never imported): a Ref would silently bind to it.
+            self.diags.report(
+                "REF001",
+                f"{name} is not in scope in {self.module} ({hidden[0]} is declared but "
+                "neither declared here nor imported, or private to its module); read "
+                "as any JSON value",
+                span,
             )
             return ir.AnyJson()
         # An undeclared bare name: the reference pass reports it (REF001).
-        return ir.Ref(name, span_of(self.source, node))
+        return ir.Ref(name, span)
+
+    def _not_wire(self, full: str, text: str, span: ir.Span) -> ir.TypeExpr:
+        """A crate item that is not a wire type: say what it is and where."""
+        where = self.crate.others.get(full)
+        if full in self.crate.generic:
+            message = (
+                f"{text} is a generic declaration used without type arguments; read as "
+                "any JSON value"
+            )
+        elif where is not None:
+            if full in self.crate.reported:
+                return ir.AnyJson()  # said once, at the first use
+            self.crate.reported.add(full)
+            name = full.rsplit("::", 1)[-1]
+            how = self.crate.handwritten.get(full)
+            found = (
+                f"its wire form is hand-written ({how})"
+                if how is not None
+                else "it derives neither Serialize nor Deserialize"
+            )
+            suggestion = "bitflags" if how == "bitflags!" else "string"
+            message = (
+                f"`{name}` is defined at {where} but {found}; declare its wire form in "
+                f'spec.toml: [rust.wrappers] {name} = "{suggestion}" (or "string", '
+                '"integer", "integer-enum", "bitflags", "any", or a Rust type such as '
+                '"Vec<String>"); read as any JSON value until then'
+            )
+        else:
+            # a module path, or an item of a module whose file is missing (SYN002)
+            message = (
+                f"{text} names {full}, which is not a type this crate declares with the "
+                "selected features; read as any JSON value"
+            )
+        self.diags.report("SYN003", message, span)
+        return ir.AnyJson()
 
     def _generic(self, node: Node, as_type: AsType | None) -> ir.TypeExpr:
         path = node_text(node.child_by_field_name("type")).replace(" ", "")
@@ -267,11 +370,14 @@ class TypeConverter:
         inner_as = (
             as_type.arg() if as_type is not None and as_type.name == base else None
         )
-        if base in self.wrappers and "::" not in path:
+        if path in self.wrappers:
             return self._wrapper(
                 self.wrappers[base], args[0] if args else None, inner_as, node
             )
-        full = self.imports.get(base, base) if "::" not in path else path
+        full = self.resolve(path) or path
+        if not args and self.crate.resolver.is_crate_path(full):
+            # ``Outer<'a>``: lifetimes only, the crate's own type (or why it is none)
+            return self._path_type(path, span_of(self.source, node))
         if base == "DateTime" and full.startswith("chrono::"):
             return KNOWN_PATHS["chrono::DateTime"]
         if base == "Option" and len(args) == 1:
@@ -291,7 +397,16 @@ class TypeConverter:
             return self.convert(args[0], as_type)
         if base == "Map" and len(args) == 2:
             return ir.AnyJson(object_only=True)
-        if base in self.generic:
+        if full in self.crate.generic and self.crate.instantiate is not None:
+            span = span_of(self.source, node)
+            instance = self.crate.instantiate(
+                full,
+                [self.convert(arg) for arg in args],
+                [node_text(arg) for arg in args],
+                span,
+            )
+            return ir.Ref(instance, span) if instance is not None else ir.AnyJson()
+        if full in self.crate.generic:
             self.diags.report(
                 "SYN003",
                 f"{base} is a generic declaration, which is not modelled; "
@@ -308,12 +423,43 @@ class TypeConverter:
             return ir.AnyJson()
         if form == "string":
             return _STRING
+        if form in ("integer", "integer-enum", "bitflags"):
+            return self._integer_form(form, node)
+        if form not in WRAPPER_FORMS:  # a Rust type, written in spec.toml
+            return self._declared_type(form)
         if arg is None:
             return self._bad(node)
         inner = self.convert(arg, as_type)
         if form == "transparent":
             return inner
         return ir.InlineUnion((inner, _NULL))  # option, tri-state: null is a value
+
+    def _declared_type(self, form: str) -> ir.TypeExpr:
+        """A ``[rust.wrappers]`` form written as a Rust type, read where it is used."""
+        snippet = SourceText("spec.toml", f"type Declared = {form};")
+        item = parse_tree(snippet).named_children
+        target = item[0].child_by_field_name("type") if item else None
+        if target is None or item[0].has_error:
+            self.diags.report(
+                "CFG002",
+                f"[rust.wrappers] form {form!r} is neither a form nor a Rust type",
+                ir.Span("spec.toml", 1, 1),
+            )
+            return ir.AnyJson()
+        return replace(self, source=snippet).convert(target)
+
+    def _integer_form(self, form: str, node: Node) -> ir.TypeExpr:
+        """A declared integer form: an integer enum of the type's discriminants, or the
+        flags' integer of the bitflags! width; else any integer."""
+        text = node_text(node).split("<", 1)[0].replace(" ", "")
+        full = self.resolve(text) or text
+        values = self.crate.discriminants.get(full)
+        if form == "integer-enum" and values:
+            return ir.InlineUnion(tuple(ir.Literal(v) for v in values))
+        width = self.crate.widths.get(full)
+        if width is not None and width in PRIMITIVES:
+            return PRIMITIVES[width]
+        return ir.Primitive(ir.PrimitiveKind.INTEGER)
 
     def _array(self, node: Node) -> ir.TypeExpr:
         element = node.child_by_field_name("element")

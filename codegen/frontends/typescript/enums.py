@@ -38,6 +38,7 @@ def convert_enum(
     members: list[ir.EnumMember] = []
     flags = False
     next_auto = 0
+    known: dict[str, str | int] = {}  # earlier members, which later ones may name
     doc: JsDoc | None = None
     for member in body.named_children if body else []:
         span = span_of(source, member)
@@ -53,7 +54,7 @@ def convert_enum(
             value = next_auto
         else:
             try:
-                value, uses_bits = _evaluate(value_node)
+                value, uses_bits = _evaluate(value_node, known)
             except _NotConstant as exc:
                 diags.report("SYN004", f"{name}.{member_name}: {exc}", span)
                 doc = None
@@ -65,6 +66,7 @@ def convert_enum(
             ir.Lifecycle(docs=doc.description) if doc else ir.NO_LIFECYCLE
         )
         members.append(ir.EnumMember(member_name, value, member_lifecycle, span))
+        known[member_name] = value
         doc = None
     kinds = {type(member.value) for member in members}
     if len(kinds) > 1:
@@ -92,9 +94,22 @@ def _member_parts(member: Node) -> tuple[str, Node | None]:
     return _unquote(node_text(member)), None
 
 
-def _evaluate(node: Node) -> tuple[str | int, bool]:
-    """Evaluate a constant enum initializer; the flag says whether bit operators were used."""
+def _evaluate(node: Node, known: dict[str, str | int]) -> tuple[str | int, bool]:
+    """Evaluate a constant enum initializer; the flag says whether bit operators were used.
+    ``known``: the earlier members (``Z = X | Y``, ``Z = Enum.X``), as the checker allows.
+    """
     kind = node.type
+    if kind == "identifier" and node_text(node) in known:
+        return known[node_text(node)], False
+    if kind == "member_expression":
+        prop = node.child_by_field_name("property")
+        if prop is not None and node_text(prop) in known:
+            return known[node_text(prop)], False
+    if kind in ("as_expression", "satisfies_expression") and node.named_children:
+        inner, bits = _evaluate(node.named_children[0], known)
+        if node_text(node.named_children[-1]) in ("any", "unknown"):
+            return inner, bits  # ``"x" as any``: the value is the literal's
+        raise _NotConstant(f"{node_text(node)!r} is not a constant expression")
     if kind == "string":
         return _unquote(node_text(node)), False
     if kind == "number":
@@ -104,29 +119,29 @@ def _evaluate(node: Node) -> tuple[str | int, bool]:
         except ValueError as exc:
             raise _NotConstant(f"{text!r} is not an integer") from exc
     if kind == "parenthesized_expression" and node.named_children:
-        return _evaluate(node.named_children[0])
+        return _evaluate(node.named_children[0], known)
     if kind == "unary_expression":
         operator = node_text(node.child_by_field_name("operator"))
         argument = node.child_by_field_name("argument")
-        value, bits = _evaluate(argument) if argument else ("", False)
+        value, bits = _evaluate(argument, known) if argument else ("", False)
         if operator == "-" and isinstance(value, int):
             return -value, bits
         if operator == "~" and isinstance(value, int):
             return ~value, True
         raise _NotConstant(f"unsupported operator {operator!r}")
     if kind == "binary_expression":
-        return _binary(node)
+        return _binary(node, known)
     raise _NotConstant(f"{node_text(node)!r} is not a constant expression")
 
 
-def _binary(node: Node) -> tuple[int, bool]:
+def _binary(node: Node, known: dict[str, str | int]) -> tuple[int, bool]:
     operator = node_text(node.child_by_field_name("operator"))
     left_node = node.child_by_field_name("left")
     right_node = node.child_by_field_name("right")
     if left_node is None or right_node is None:
         raise _NotConstant("incomplete expression")
-    left, left_bits = _evaluate(left_node)
-    right, right_bits = _evaluate(right_node)
+    left, left_bits = _evaluate(left_node, known)
+    right, right_bits = _evaluate(right_node, known)
     if not isinstance(left, int) or not isinstance(right, int):
         raise _NotConstant("bit operators need integer operands")
     if operator == "<<":

@@ -18,11 +18,14 @@ evaluated is a ``Problem`` on its group; the reader decides whether that blocks 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
+
 from tree_sitter import Node
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
-from codegen.frontends.common.syntax import node_text, span_of
+from codegen.frontends.common.syntax import MAX_TYPE_NESTING, node_text, span_of
 from codegen.frontends.typescript.enums import convert_enum
 from codegen.frontends.typescript.jsdoc import (
     JsDoc,
@@ -31,6 +34,7 @@ from codegen.frontends.typescript.jsdoc import (
     parse_jsdoc,
 )
 from codegen.frontends.typescript.materialize import Materializer
+from codegen.frontends.typescript.scopes import Scope
 from codegen.frontends.typescript.state import Group
 from codegen.frontends.typescript.strings import decode_string, parse_number
 from codegen.frontends.typescript.symbols import Symbol, SymbolTable
@@ -82,6 +86,16 @@ _WRAPPERS = (
 )
 _NOT_DATA = ("method_signature", "call_signature", "construct_signature")
 _MAX_INSTANTIATION_DEPTH = 40
+# TypeScript's intrinsic string types, on literals
+_INTRINSIC: dict[str, Callable[[str], str]] = {
+    "Uppercase": str.upper,
+    "Lowercase": str.lower,
+    "Capitalize": lambda text: text[:1].upper() + text[1:],
+    "Uncapitalize": lambda text: text[:1].lower() + text[1:],
+}
+# Type syntax nested this deep is deeper than any expression the output renders (inline
+# objects are lifted into named declarations, so they may nest beyond the IR bound).
+_MAX_SYNTAX_DEPTH = 2 * MAX_TYPE_NESTING
 
 
 class Evaluator(Materializer):
@@ -97,6 +111,7 @@ class Evaluator(Materializer):
         self.enums: dict[str, ir.EnumDecl] = {}
         self.source: SourceText | None = None
         self.instantiating = 0  # generic instantiations in progress (``Grow<[T]>``)
+        self.syntax_depth = 0  # type nodes being evaluated, one inside the other
 
     # ------------------------------------------------------------------ driving
 
@@ -159,7 +174,51 @@ class Evaluator(Materializer):
                 span=span,
             )
         value = self.alias_value(symbol, ())
+        enum = self._namespace_enum(symbol, value)
+        if enum is not None:
+            return enum
         return self.alias_decl(value, symbol.name, lifecycle, span, symbol.exported)
+
+    def _namespace_enum(self, symbol: Symbol, value: TsType) -> ir.EnumDecl | None:
+        """``namespace Kind { export const A = 1; ... }`` merged with ``type Kind = 1 |
+        ...``: an enum whose members are the namespace's constants (names and docs), when
+        the alias is exactly the union of their values."""
+        scope = symbol.scope
+        space = scope.namespaces.get(symbol.local) if scope is not None else None
+        if space is None:
+            return None
+        members: list[ir.EnumMember] = []
+        by_value: dict[str | int | float | bool, str] = {}
+        for name, const in space.values.items():
+            if name not in space.exported or const.kind != "const":
+                continue
+            scratch = Group(const.name, const)
+            self.stack.append(scratch)
+            raw = literal_value(self.scalar(self._value_symbol(const, const.span)))
+            self.stack.pop()
+            if isinstance(raw, bool) or not isinstance(raw, (str, int)):
+                return None
+            if scratch.problems or raw in by_value:
+                return None
+            by_value[raw] = name
+            members.append(
+                ir.EnumMember(name, raw, lifecycle_of(const.doc), const.span)
+            )
+        wanted = {literal_value(self.scalar(m)) for m in members_of(value)}
+        if not members or wanted != set(by_value):
+            return None
+        kinds = {type(m.value) for m in members}
+        if len(kinds) != 1:
+            return None
+        base = ir.EnumBase.STRING if kinds == {str} else ir.EnumBase.INTEGER
+        return ir.EnumDecl(
+            symbol.name,
+            base,
+            tuple(members),
+            lifecycle=lifecycle_of(symbol.doc),
+            span=symbol.span,
+            exported=symbol.exported,
+        )
 
     # ------------------------------------------------------------------ hooks of typeops
 
@@ -208,6 +267,8 @@ class Evaluator(Materializer):
                 lifecycle_of(symbol.doc),
                 symbol.exported,
             )
+            if found.name != symbol.name:  # another scope declares the name too
+                found = replace(found, name=symbol.name)
             self.enums[symbol.name] = found
         return found
 
@@ -236,11 +297,30 @@ class Evaluator(Materializer):
         return obj
 
     def _interface_body(self, symbol: Symbol, env: Env) -> Obj:
-        source = symbol.source
+        """The members of an interface and of the declarations merged into it (the
+        checker merges ``interface X`` declared twice in one scope)."""
+        if not symbol.parts:
+            return self._interface_part(symbol, symbol, env)
+        bodies = [self._interface_part(symbol, p, env) for p in (symbol, *symbol.parts)]
+        props: dict[str, Prop] = {}
+        bases: list[ir.Ref] = []
+        for body in bodies:
+            props.update((p.name, p) for p in body.props)
+            bases.extend(b for b in body.bases if b not in bases)
+        return Obj(
+            tuple(props.values()),
+            next((b.index for b in bodies if b.index is not None), None),
+            tuple(bases),
+            any(b.closed for b in bodies),
+            bodies[0].span,
+        )
+
+    def _interface_part(self, symbol: Symbol, part: Symbol, env: Env) -> Obj:
+        source = part.source
         bases: list[ir.Ref] = []
         inherited: list[Prop] = []
         index: TsType | None = None
-        for child in symbol.node.children:
+        for child in part.node.children:
             if child.type != "extends_type_clause":
                 continue
             for base_node in child.named_children:
@@ -253,6 +333,8 @@ class Evaluator(Materializer):
                     continue
                 resolved = self.props_of(base)
                 if resolved is None:
+                    resolved = self._index_only(base)
+                if resolved is None:
                     self.problem(
                         span_of(source, base_node),
                         f"{symbol.name} extends {node_text(base_node)!r}, which is not an "
@@ -261,7 +343,7 @@ class Evaluator(Materializer):
                     continue
                 inherited.extend(resolved.props)
                 index = index or resolved.index
-        body = symbol.node.child_by_field_name("body")
+        body = part.node.child_by_field_name("body")
         own = self._members(body, env, source) if body is not None else Obj()
         props: dict[str, Prop] = {p.name: p for p in inherited}
         for prop in own.props:
@@ -272,8 +354,18 @@ class Evaluator(Materializer):
             own.index or index,
             tuple(bases),
             own.closed,
-            span_of(source, symbol.node),
+            span_of(source, part.node),
         )
+
+    def _index_only(self, base: TsType) -> Obj | None:
+        """An object type with no named members, as ``extends`` takes it: a record
+        (``Record<string, V>``, a mapped type over ``string``) or ``object``."""
+        value = self.resolve(base)
+        if isinstance(value, Dict):
+            return Obj(index=value.values)
+        if isinstance(value, Leaf) and value.expr == ir.AnyJson(structured=True):
+            return Obj(index=ANY)
+        return None
 
     def alias_value(self, symbol: Symbol, args: tuple[TsType, ...]) -> TsType:
         key = (symbol.order, args)
@@ -420,6 +512,24 @@ class Evaluator(Materializer):
     # ------------------------------------------------------------------ type syntax
 
     def eval(self, node: Node, env: Env, source: SourceText) -> TsType:
+        """The type a type node stands for.  Nesting is bounded here, before Python's
+        stack is: a level the output could not render anyway (``materialize.bounded``)
+        is an error at its own line."""
+        if node.type in _WRAPPERS:  # ``: T``, ``(T)``: no level of their own
+            return self._eval(node, env, source)
+        if self.syntax_depth >= _MAX_SYNTAX_DEPTH:
+            return self._bad(
+                span_of(source, node),
+                f"a type nested more than {MAX_TYPE_NESTING} levels deep cannot be "
+                "rendered; name an inner level (a type alias or interface)",
+            )
+        self.syntax_depth += 1
+        try:
+            return self._eval(node, env, source)
+        finally:
+            self.syntax_depth -= 1
+
+    def _eval(self, node: Node, env: Env, source: SourceText) -> TsType:
         kind = node.type
         span = span_of(source, node)
         if kind in _WRAPPERS:
@@ -440,9 +550,9 @@ class Evaluator(Materializer):
                 else self._bad(span, f"the type {name!r} has no JSON form")
             )
         if kind == "type_identifier":
-            return self._name(node_text(node), env, span)
+            return self._name(node_text(node), env, span, self.scope_of(node, source))
         if kind == "nested_type_identifier":
-            return self._qualified(node, span)
+            return self._qualified(node, env, source, span)
         if kind == "literal_type":
             return self._literal(node, span)
         if kind == "template_literal_type":
@@ -497,6 +607,8 @@ class Evaluator(Materializer):
             )
         if kind == "conditional_type":
             return self._conditional(node, env, source, span)
+        if node.is_error or node.is_missing:
+            return ANY  # the syntax error itself is the finding (SYN001), said once
         what = {
             "function_type": "a function type",
             "constructor_type": "a constructor type",
@@ -510,15 +622,20 @@ class Evaluator(Materializer):
         self.problem(span, message)
         return ANY
 
-    def _name(self, name: str, env: Env, span: ir.Span) -> TsType:
+    def scope_of(self, node: Node, source: SourceText) -> Scope | None:
+        return self.table.scope_at(source, node)
+
+    def _name(self, name: str, env: Env, span: ir.Span, scope: Scope | None) -> TsType:
         if name in env:
             return env[name]
-        symbol = self.table.type(name)
+        if self.table.imported_from_outside(name, scope):
+            return Leaf(ir.Ref(name, span))
+        symbol = self.table.lookup_type(name, scope)
         if symbol is not None:
             if symbol.params:
                 source = self.source or symbol.source
                 return self.instantiate(symbol, [], env, source, span)
-            return Leaf(ir.Ref(name, span))
+            return Leaf(ir.Ref(symbol.name, span))
         if name in _PREDEFINED:  # tree-sitter reads ``bigint`` as an identifier
             return _PREDEFINED[name]
         if name in self.imported:
@@ -526,19 +643,59 @@ class Evaluator(Materializer):
         self.problem(span, f"{name} is not defined", "REF001")
         return ANY
 
-    def _qualified(self, node: Node, span: ir.Span) -> TsType:
+    def _qualified(
+        self, node: Node, env: Env, source: SourceText, span: ir.Span
+    ) -> TsType:
+        """``Enum.Member``, ``NS.Type``, ``NS.Inner.Type``, ``Imported.Type``."""
         module = node.child_by_field_name("module")
         member = node.child_by_field_name("name")
-        enum = node_text(module)
-        symbol = self.table.type(enum)
         if module is None or member is None:
             return self._bad(span, "a malformed qualified type")
-        if symbol is not None and symbol.kind == "enum":
-            return Leaf(ir.EnumMemberRef(enum, node_text(member), span))
-        if symbol is None and enum not in self.imported:
+        scope = self.scope_of(node, source)
+        parts = [node_text(module)] if module.type == "identifier" else None
+        if parts is None:
+            parts = node_text(module).replace(" ", "").split(".")
+        first = parts[0]
+        owner: Symbol | Scope | None = self.table.lookup_namespace(first, scope)
+        if owner is None:
+            enum = self.table.lookup_type(first, scope)
+            if enum is not None and enum.kind == "enum" and len(parts) == 1:
+                return Leaf(ir.EnumMemberRef(enum.name, node_text(member), span))
+        for part in parts[1:]:
+            owner = (
+                owner.export(part, "namespace", self.table.files, set())
+                if (isinstance(owner, Scope))
+                else None
+            )
+        if isinstance(owner, Scope):
+            symbol = owner.export(node_text(member), "type", self.table.files, set())
+            if isinstance(symbol, Symbol):
+                if symbol.params:
+                    return self.instantiate(symbol, [], env, source, span)
+                return Leaf(ir.Ref(symbol.name, span))
+            return self._bad(
+                span, f"{node_text(node)!r} is not a type the namespace exports"
+            )
+        if len(parts) == 1 and not self.table.imported_from_outside(first, scope):
             # A reference to an enum the spec does not declare: REF001 via the passes.
-            return Leaf(ir.EnumMemberRef(enum, node_text(member), span))
+            return Leaf(ir.EnumMemberRef(first, node_text(member), span))
+        if len(parts) == 1 and self.table.imported_from_outside(first, scope):
+            return Leaf(ir.Ref(first, span))
         return self._bad(span, f"{node_text(node)!r} names no enum member")
+
+    def _qualified_symbol(self, node: Node, source: SourceText) -> Symbol | None:
+        """The declaration ``NS.Inner.Type`` names, if a namespace exports it."""
+        parts = node_text(node).replace(" ", "").split(".")
+        scope = self.scope_of(node, source)
+        owner = self.table.lookup_namespace(parts[0], scope)
+        for part in parts[1:-1]:
+            if owner is None:
+                return None
+            owner = owner.export(part, "namespace", self.table.files, set())
+        if owner is None:
+            return None
+        found = owner.export(parts[-1], "type", self.table.files, set())
+        return found if isinstance(found, Symbol) else None
 
     def _literal(self, node: Node, span: ir.Span) -> TsType:
         inner = _named(node)
@@ -609,7 +766,10 @@ class Evaluator(Materializer):
             for a in (args_node.named_children if args_node else [])
             if a.type != "comment"
         ]
-        symbol = self.table.type(name)
+        if name_node is not None and name_node.type == "nested_type_identifier":
+            symbol = self._qualified_symbol(name_node, source)
+        else:
+            symbol = self.table.lookup_type(name, self.scope_of(node, source))
         if symbol is not None:
             return self.instantiate(symbol, arg_nodes, env, source, span)
         args = [self.eval(a, env, source) for a in arg_nodes]
@@ -628,7 +788,23 @@ class Evaluator(Materializer):
             return self.exclude(args[0], args[1], span, keep=name == "Extract")
         if name == "NonNullable" and count == 1:
             return self.non_nullable(args[0])
+        if name in _INTRINSIC and count == 1:
+            return self._intrinsic(name, args[0], span)
         return self._bad(span, f"the generic type {name!r} is not defined in the spec")
+
+    def _intrinsic(self, name: str, value: TsType, span: ir.Span) -> TsType:
+        """``Uppercase<T>`` and its kin on string literals (and ``string``, which stays
+        ``string``: the checker keeps it as an unresolved intrinsic of any string)."""
+        out: list[TsType] = []
+        for member in members_of(self.resolve(value)):
+            raw = literal_value(self.scalar(member))
+            if isinstance(raw, str):
+                out.append(literal(_INTRINSIC[name](raw)))
+            elif member == STRING:
+                out.append(STRING)
+            else:
+                return self._bad(span, f"{name}<T> applies to strings only here")
+        return union_of(out)
 
     def _conditional(
         self, node: Node, env: Env, source: SourceText, span: ir.Span
@@ -673,7 +849,7 @@ class Evaluator(Materializer):
 
     def _members(self, body: Node, env: Env, source: SourceText) -> Obj:
         span = span_of(source, body)
-        props: list[Prop] = []
+        props: dict[str, Prop] = {}  # a member declared again replaces the earlier one
         index: TsType | None = None
         doc: JsDoc | None = None
         for member in body.named_children:
@@ -688,7 +864,8 @@ class Evaluator(Materializer):
             if member.type == "property_signature":
                 prop = self._property(member, env, source, doc)
                 if prop is not None:
-                    props = [p for p in props if p.name != prop.name] + [prop]
+                    props.pop(prop.name, None)
+                    props[prop.name] = prop
             elif member.type == "index_signature":
                 if _is_mapped(member):
                     self.problem(
@@ -696,6 +873,8 @@ class Evaluator(Materializer):
                     )
                 else:
                     index = self._index_signature(member, env, source)
+            elif member.is_error or member.is_missing:
+                pass  # the syntax error itself is the finding (SYN001), said once
             elif member.type in _NOT_DATA:
                 what = member.type.replace("_", " ")
                 text = node_text(member).split("\n", 1)[0].rstrip(";")[:40]
@@ -713,7 +892,7 @@ class Evaluator(Materializer):
         closed = index is NEVER
         if closed:
             index = None
-        return Obj(tuple(props), index, (), closed, span)
+        return Obj(tuple(props.values()), index, (), closed, span)
 
     def _property(
         self, member: Node, env: Env, source: SourceText, doc: JsDoc | None
@@ -833,19 +1012,36 @@ class Evaluator(Materializer):
         kind = node.type
         span = span_of(source, node)
         if kind == "identifier":
-            return self._value_name(node_text(node), span)
+            return self._value_name(node_text(node), span, self.scope_of(node, source))
         if kind == "member_expression":
             target = node.child_by_field_name("object")
             prop = node.child_by_field_name("property")
             if target is None or prop is None:
                 return self._bad(span, "a malformed member access")
-            owner = (
-                self.table.type(node_text(target))
-                if target.type == "identifier"
-                else None
-            )
-            if owner is not None and owner.kind == "enum":
+            owner = self._value_owner(target, source)
+            if (
+                isinstance(owner, Symbol)
+                and owner.kind == "enum"
+                and self.enum_value(owner.name, node_text(prop)) is None
+                and owner.scope is not None
+                and owner.local in owner.scope.namespaces
+            ):  # ``enum E`` merged with ``namespace E``: the namespace's member
+                owner = owner.scope.namespaces[owner.local]
+            if isinstance(owner, Symbol) and owner.kind == "enum":
                 return Leaf(ir.EnumMemberRef(owner.name, node_text(prop), span))
+            if isinstance(owner, Scope):
+                found = owner.export(node_text(prop), "value", self.table.files, set())
+                if isinstance(found, Symbol):
+                    return self._value_symbol(found, span)
+                inner = owner.export(
+                    node_text(prop), "namespace", self.table.files, set()
+                )
+                if isinstance(inner, Scope):
+                    return self._namespace_value(inner, span)
+                return self._bad(
+                    span,
+                    f"the namespace {node_text(target)} exports no {node_text(prop)}",
+                )
             base = self.value_of(target, env, source)
             return self.index_access(base, literal(node_text(prop)), span)
         if kind in (
@@ -902,13 +1098,48 @@ class Evaluator(Materializer):
             span, f"typeof of {node_text(node)[:40]!r} cannot be evaluated"
         )
 
-    def _value_name(self, name: str, span: ir.Span) -> TsType:
-        symbol = self.table.value(name)
+    def _value_owner(self, node: Node, source: SourceText) -> Symbol | Scope | None:
+        """What ``A`` or ``A.B`` names as a value: an enum, a namespace, a constant."""
+        scope = self.scope_of(node, source)
+        if node.type == "identifier":
+            return self.table.lookup_value(node_text(node), scope)
+        if node.type == "member_expression":
+            target = node.child_by_field_name("object")
+            prop = node.child_by_field_name("property")
+            owner = self._value_owner(target, source) if target is not None else None
+            if isinstance(owner, Scope) and prop is not None:
+                found = owner.export(
+                    node_text(prop), "namespace", self.table.files, set()
+                )
+                if found is None:
+                    found = owner.export(
+                        node_text(prop), "value", self.table.files, set()
+                    )
+                return found  # type: ignore[no-any-return]
+        return None
+
+    def _namespace_value(self, scope: Scope, span: ir.Span) -> TsType:
+        """``typeof NS``: an object of the constants the namespace exports."""
+        props = [
+            Prop(name, self._value_symbol(symbol, span), readonly=True)
+            for name, symbol in scope.values.items()
+            if name in scope.exported
+        ]
+        return Obj(tuple(props), span=span)
+
+    def _value_name(self, name: str, span: ir.Span, scope: Scope | None) -> TsType:
+        symbol = self.table.lookup_value(name, scope)
+        if isinstance(symbol, Scope):
+            return self._namespace_value(symbol, span)
         if symbol is None:
             self.problem(
                 span, f"the value {name} is not defined in the spec's sources", "REF001"
             )
             return ANY
+        return self._value_symbol(symbol, span)
+
+    def _value_symbol(self, symbol: Symbol, span: ir.Span) -> TsType:
+        name = symbol.name
         if symbol.kind == "enum":
             enum = self.enum_decl(symbol)
             return Obj(
@@ -959,7 +1190,11 @@ class Evaluator(Materializer):
                     )
                 )
             elif child.type == "shorthand_property_identifier":
-                value = self._value_name(node_text(child), span_of(source, child))
+                value = self._value_name(
+                    node_text(child),
+                    span_of(source, child),
+                    self.scope_of(child, source),
+                )
                 props.append(
                     Prop(
                         node_text(child),
@@ -1016,19 +1251,20 @@ def _keyword(node: Node) -> str:
 
 def _flat(node: Node, kind: str) -> list[Node]:
     """Members of a union or intersection, nested ones and parenthesized ones flattened,
-    comments left out (they may stand between members)."""
+    comments left out (they may stand between members).  Iterative: tree-sitter nests
+    ``a | b | c`` to the left, one level per member, so a long union is a deep tree."""
     out: list[Node] = []
-    for child in node.named_children:
-        if child.type == "comment":
-            continue
-        if child.type == kind:
-            out.extend(_flat(child, kind))
-        elif child.type == "parenthesized_type":
+    stack = [c for c in reversed(node.named_children) if c.type != "comment"]
+    while stack:
+        child = stack.pop()
+        if child.type == "parenthesized_type":
             inner = _named(child)
             if len(inner) == 1 and inner[0].type == kind:
-                out.extend(_flat(inner[0], kind))
-            else:
-                out.append(child)
+                child = inner[0]
+        if child.type == kind:
+            stack.extend(
+                c for c in reversed(child.named_children) if c.type != "comment"
+            )
         else:
             out.append(child)
     return out

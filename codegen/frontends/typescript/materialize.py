@@ -17,6 +17,7 @@ import re
 from dataclasses import replace
 
 from codegen import ir
+from codegen.frontends.common.syntax import MAX_TYPE_NESTING
 from codegen.frontends.typescript.jsdoc import JsDoc, lifecycle_of
 from codegen.frontends.typescript.tstypes import (
     NEVER,
@@ -62,10 +63,15 @@ class Materializer(TypeOps):
     ) -> ir.StructDecl:
         self.objects.setdefault(name, obj)
         path = derived_from or name
-        fields = tuple(self.field(prop, name, path) for prop in obj.props)
+        fields = tuple(
+            self.field(prop, name, path) for prop in obj.props if not absent(prop)
+        )
         index = None
         if obj.index is not None:
-            index = self.element(obj.index, name + "Value", f"{path}[key]", obj.span)
+            index = self.element(
+                obj.index, name + "Value", f"{path}[key]", obj.span, undefined="absent"
+            )
+            index = self.bounded(index, obj.span)
         return ir.StructDecl(
             name=name,
             fields=fields,
@@ -120,7 +126,7 @@ class Materializer(TypeOps):
                 span=span,
                 exported=exported,
             )
-        target = self.expr(body, name, name, span)
+        target = self.bounded(self.expr(body, name, name, span), span)
         if nullable:
             target = ir.InlineUnion((target, NULL_EXPR))
         return ir.AliasDecl(
@@ -158,6 +164,7 @@ class Materializer(TypeOps):
                 expr = ir.Ref(union.name, union.span)
             else:
                 expr = self.expr(body, context, where, prop.span)
+        expr = self.bounded(expr, prop.span)
         return ir.Field(
             name=prop.name,
             wire_name=prop.name,
@@ -171,6 +178,23 @@ class Materializer(TypeOps):
             lifecycle=lifecycle_of(prop.doc),
             span=prop.span,
         )
+
+    def bounded(self, expr: ir.TypeExpr, span: ir.Span) -> ir.TypeExpr:
+        """``expr``, or a problem when it nests deeper than the output can render:
+        the backends write one expression per field, and Python's parser stops at
+        about 200 nested brackets, so the bound is the one the Go and Rust frontends
+        keep (``MAX_TYPE_NESTING``); named declarations (lifted objects, unions) start
+        again at 1."""
+        if nesting(expr) <= MAX_TYPE_NESTING:
+            return expr
+        if self.stack and any("levels deep" in p.message for p in self.group.problems):
+            return ir.AnyJson()  # the evaluator already reported the first level
+        self.problem(
+            span,
+            f"a type nested more than {MAX_TYPE_NESTING} levels deep cannot be "
+            "rendered; name an inner level (a type alias or interface)",
+        )
+        return ir.AnyJson()
 
     def variants(
         self,
@@ -230,18 +254,30 @@ class Materializer(TypeOps):
             return ir.InlineUnion(tuple(exprs))
         if isinstance(value, Arr):
             return ir.ArrayOf(
-                self.element(value.items, context + "Item", derived + "[]", span)
+                self.element(
+                    value.items,
+                    context + "Item",
+                    derived + "[]",
+                    span,
+                    undefined="null",
+                )
             )
         if isinstance(value, Tup):
             return ir.TupleOf(
                 tuple(
-                    self.element(item, f"{context}{i}", f"{derived}[{i}]", span)
+                    self.element(
+                        item, f"{context}{i}", f"{derived}[{i}]", span, undefined="null"
+                    )
                     for i, item in enumerate(value.items)
                 )
             )
         if isinstance(value, Dict):
             values = self.element(
-                value.values, context + "Value", derived + "<value>", span
+                value.values,
+                context + "Value",
+                derived + "<value>",
+                span,
+                undefined="absent",
             )
             return ir.MapOf(values, value.key)
         what = "never" if value is NEVER else "undefined"
@@ -249,11 +285,27 @@ class Materializer(TypeOps):
         return ir.AnyJson()
 
     def element(
-        self, value: TsType, context: str, derived: str, span: ir.Span
+        self,
+        value: TsType,
+        context: str,
+        derived: str,
+        span: ir.Span,
+        undefined: str = "",
     ) -> ir.TypeExpr:
-        """A type inside a container or a union: ``null`` stays in the expression."""
+        """A type inside a container or a union: ``null`` stays in the expression.
+        ``undefined`` says what ``JSON.stringify`` writes for an ``undefined`` there:
+        ``absent`` (a map's or index signature's key is left out: the value type loses
+        ``undefined``), ``null`` (an array or tuple item), or nothing (no JSON form)."""
         members = members_of(value)
-        if UNDEFINED in members:
+        if UNDEFINED in members and undefined == "absent":
+            members = tuple(m for m in members if m is not UNDEFINED)
+            if not members:
+                self.problem(
+                    span, "a map whose values are only 'undefined' has no keys"
+                )
+        elif UNDEFINED in members and undefined == "null":
+            members = tuple(NULL if m is UNDEFINED else m for m in members)
+        elif UNDEFINED in members:
             self.problem(span, "'undefined' inside a container has no JSON form")
         nullable = NULL in members
         rest = [m for m in members if m not in (UNDEFINED, NULL)]
@@ -267,6 +319,36 @@ class Materializer(TypeOps):
                 return ir.InlineUnion((*expr.members, NULL_EXPR))
             return ir.InlineUnion((expr, NULL_EXPR))
         return expr
+
+
+def nesting(expr: ir.TypeExpr) -> int:
+    """How many type expressions deep ``expr`` is (``string`` 1, ``string[]`` 2)."""
+    deepest = 0
+    stack: list[tuple[ir.TypeExpr, int]] = [(expr, 1)]
+    while stack:
+        current, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if isinstance(current, ir.ArrayOf):
+            stack.append((current.items, depth + 1))
+        elif isinstance(current, ir.MapOf):
+            stack.extend(((current.key, depth + 1), (current.values, depth + 1)))
+        elif isinstance(current, (ir.TupleOf, ir.InlineUnion)):
+            inner = (
+                current.items if isinstance(current, ir.TupleOf) else current.members
+            )
+            stack.extend((item, depth + 1) for item in inner)
+    return deepest
+
+
+def absent(prop: Prop) -> bool:
+    """A property whose key is never on the wire: ``k?: never``, ``k?: undefined``,
+    ``k: undefined`` (``JSON.stringify`` leaves ``undefined`` out; ``never`` has no
+    value), the usual way to make the members of a union exclusive.  The model leaves
+    the key out (a reader of a model that allows extra keys still takes it)."""
+    members = members_of(prop.type)
+    if NULL in members or any(m is not UNDEFINED for m in members):
+        return False
+    return prop.optional or UNDEFINED in members
 
 
 def with_constraints(expr: ir.TypeExpr, doc: JsDoc | None) -> ir.TypeExpr:

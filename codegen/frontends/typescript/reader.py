@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import tree_sitter_typescript
 from tree_sitter import Language, Node, Parser
@@ -27,11 +28,13 @@ from codegen.frontends.common.result import FrontendResult
 from codegen.frontends.common.syntax import report_syntax_errors
 from codegen.frontends.typescript import method_namespaces, method_sources, methods
 from codegen.frontends.typescript.evaluator import Evaluator
+from codegen.frontends.typescript.includes import expand_includes
 from codegen.frontends.typescript.jsdoc import lifecycle_of
 from codegen.frontends.typescript.state import Group, Problem
-from codegen.frontends.typescript.symbols import SymbolTable, collect
+from codegen.frontends.typescript.symbols import Symbol, SymbolTable, collect
 from codegen.frontends.typescript.tstypes import Leaf, literal_value
 from codegen.ir.index import walk_expr
+from codegen.ir.rewrite import rewrite
 from codegen.methods.table import apply_method_table
 from codegen.spec.config import MethodEntry, SpecConfig
 from codegen.spec.source import SourceText
@@ -53,13 +56,14 @@ class Options:
     requested: tuple[str, ...] = ()
     roots: bool = True
     known_names: frozenset[str] = frozenset()
+    root: Path | None = None  # where the sources' relative paths start (includes)
 
 
 def read_spec(
     sources: list[SourceText], config: SpecConfig, diags: Diagnostics
 ) -> FrontendResult:
     """The frontend entry point the pipeline calls for ``language = "typescript"``."""
-    options = Options(config.methods, config.requested_types)
+    options = Options(config.methods, config.requested_types, root=config.repo_root)
 
     def reader(
         srcs: list[SourceText],
@@ -69,7 +73,18 @@ def read_spec(
     ) -> FrontendResult:
         return read_typescript(srcs, roles, externals, found, options)
 
-    return read_with_externals(reader, sources, config, diags)
+    result = read_with_externals(reader, sources, config, diags)
+    if config.extra_keys == "forbid":
+        result = replace(result, decls=tuple(_closed(d) for d in result.decls))
+    return result
+
+
+def _closed(decl: ir.Decl) -> ir.Decl:
+    """``extra_keys = "forbid"``: object types without an index signature take no key
+    beyond their members (TypeScript's excess-property check, applied to every read)."""
+    if isinstance(decl, ir.StructDecl) and decl.index_value is None:
+        return replace(decl, extra_keys=ir.ExtraKeys.FORBID)
+    return decl
 
 
 def read_with_externals(
@@ -108,6 +123,7 @@ def read_typescript(
     """Read TypeScript sources into IR declarations, methods and examples."""
     options = options or Options(roots=False)
     files = []
+    sources = [_lf(source) for source in sources]
     for source in sources:
         root = parse_tree(source)
         report_syntax_errors(root, source, diags)
@@ -119,12 +135,11 @@ def read_typescript(
             f"{skipped.what} ({skipped.name}) is code, not a wire type; skipped",
             skipped.span,
         )
-    local = {_module_stem(s.rel_path) for s in sources}
-    external_groups = _external_groups(table, local, externals, diags)
+    external_groups = _external_groups(table, externals, diags)
     imported = {g.name for g in external_groups} | set(options.known_names)
     evaluator = Evaluator(table, imported, diags)
     groups = evaluator.run()
-    groups = _merge_duplicates(groups, diags)
+    groups = _merge_same(groups, diags)
     groups.extend(external_groups)
     constants = _constants(table, evaluator)
 
@@ -135,7 +150,7 @@ def read_typescript(
     evaluator.stack.append(method_group)
     found = [
         item
-        for comment in table.method_comments
+        for comment in expand_includes(table.method_comments, options.root, diags)
         if (item := methods.from_jsdoc(comment, by_name, roles, diags)) is not None
     ]
     found.extend(method_sources.from_messages(decls, roles, diags))
@@ -177,6 +192,16 @@ def read_typescript(
         method_table_applied=options.roots,
         provenance=merged.provenance,
     )
+
+
+def _lf(source: SourceText) -> SourceText:
+    """The source with every line ending (``\\r\\n``, a lone ``\\r``) as ``\\n``: the
+    checker reads all three as line terminators, and JSDoc, examples and spans are read
+    by lines.  Line numbers stay those an editor shows."""
+    if "\r" not in source.text:
+        return source
+    text = source.text.replace("\r\n", "\n").replace("\r", "\n")
+    return SourceText(source.rel_path, text)
 
 
 def method_table_facts(entry: MethodEntry) -> list[str]:
@@ -305,35 +330,68 @@ def _uses(group: Group, dropped: set[str]) -> str | None:
 # ---------------------------------------------------------------------- the rest
 
 
-def _merge_duplicates(groups: list[Group], diags: Diagnostics) -> list[Group]:
-    """A name declared twice (two modules): one declaration when both mean the same."""
-    first: dict[str, Group] = {}
-    out: list[Group] = []
+def _merge_same(groups: list[Group], diags: Diagnostics) -> list[Group]:
+    """Declarations of one name in different scopes are different types (``scopes``
+    names them apart); when they mean the same (the same IR once their own names and
+    the names of other merged twins are set aside), one is kept and the others' uses
+    point at it, so a type re-declared by an aggregator file stays one type."""
+    by_local: dict[str, list[Group]] = {}
     for group in groups:
-        earlier = first.get(group.name)
-        if earlier is None:
-            first[group.name] = group
-            out.append(group)
-            continue
-        mine = next((d for d in group.decls if d.name == group.name), None)
-        theirs = next((d for d in earlier.decls if d.name == group.name), None)
-        span = group.symbol.span if group.symbol else ir.NO_SPAN
-        if _same_meaning(mine, theirs):
-            diags.report(
-                "SYN005",
-                f"{group.name} is declared again with the same meaning (first at "
-                f"{theirs.span if theirs else span}); one declaration is kept",
-                span,
-            )
-            continue
-        earlier.problems.append(
-            Problem(
-                "REF003",
-                f"{group.name} is declared twice with different meanings (again at {span})",
-                theirs.span if theirs else span,
-            )
-        )
+        if group.symbol is not None and group.symbol.kind != "const":
+            by_local.setdefault(group.symbol.local, []).append(group)
+    renames: dict[str, str] = {}
+    changed = True
+    while changed:
+        changed = False
+        for local, twins in sorted(by_local.items()):
+            if len(twins) < 2:
+                continue
+            keep = next((g for g in twins if g.name == local), twins[0])
+            for group in twins:
+                if group is keep or group.name in renames or not _plain(group):
+                    continue
+                if not _plain(keep):
+                    break
+                mine = _renamed(group.decls[0], {**renames, group.name: keep.name})
+                theirs = _renamed(keep.decls[0], renames)
+                mine = replace(mine, exported=theirs.exported)
+                if not _same_meaning(mine, theirs):
+                    continue
+                renames[group.name] = keep.name
+                changed = True
+                diags.report(
+                    "SYN005",
+                    f"{local} is declared again with the same meaning (first at "
+                    f"{theirs.span}); one declaration is kept",
+                    mine.span,
+                )
+    if not renames:
+        return groups
+    out = [g for g in groups if g.name not in renames]
+    for group in out:
+        group.decls = [_renamed(d, renames) for d in group.decls]
     return out
+
+
+def _plain(group: Group) -> bool:
+    return len(group.decls) == 1 and not group.problems
+
+
+def _renamed(decl: ir.Decl, renames: dict[str, str]) -> ir.Decl:
+    if not renames:
+        return decl
+
+    def fix(node: object) -> object:
+        if isinstance(node, ir.Ref) and node.name in renames:
+            return replace(node, name=renames[node.name])
+        if isinstance(node, ir.EnumMemberRef) and node.enum in renames:
+            return replace(node, enum=renames[node.enum])
+        return node
+
+    renamed = rewrite(decl, fix)
+    if renamed.name in renames:
+        renamed = replace(renamed, name=renames[renamed.name])
+    return renamed
 
 
 def _same_meaning(a: ir.Decl | None, b: ir.Decl | None) -> bool:
@@ -346,12 +404,16 @@ def _same_meaning(a: ir.Decl | None, b: ir.Decl | None) -> bool:
 
 
 def _external_groups(
-    table: SymbolTable, local: set[str], externals: dict[str, str], diags: Diagnostics
+    table: SymbolTable, externals: dict[str, str], diags: Diagnostics
 ) -> list[Group]:
     out: list[Group] = []
     seen: set[str] = set()
     for imported in table.imports:
-        if _module_stem(imported.module) in local or imported.name in seen:
+        importer = table.by_source.get(imported.importer)
+        if imported.name in seen or (
+            importer is not None
+            and importer.resolve_module(imported.module, table.files) is not None
+        ):
             continue
         if table.type(imported.name) is not None:
             continue
@@ -396,7 +458,7 @@ def _constants(table: SymbolTable, evaluator: Evaluator) -> list[ir.ConstDecl]:
     """Exported ``const``s with a literal value (protocol versions, error codes)."""
     out: list[ir.ConstDecl] = []
     for symbol in table.order:
-        if symbol.kind != "const" or not symbol.exported:
+        if symbol.kind != "const" or not symbol.exported or _in_namespace(symbol):
             continue
         value_node = symbol.node.child_by_field_name("value")
         if value_node is None or value_node.type not in (
@@ -420,9 +482,5 @@ def _constants(table: SymbolTable, evaluator: Evaluator) -> list[ir.ConstDecl]:
     return out
 
 
-def _module_stem(path: str) -> str:
-    name = path.rsplit("/", 1)[-1]
-    for suffix in (".d.ts", ".js", ".ts", ".mjs"):
-        if name.endswith(suffix):
-            return name[: -len(suffix)]
-    return name
+def _in_namespace(symbol: Symbol) -> bool:
+    return symbol.scope is not None and symbol.scope.kind == "namespace"

@@ -114,19 +114,18 @@ def literal(value: str | float | bool) -> Leaf:
 def union_of(members: list[TsType] | tuple[TsType, ...]) -> TsType:
     """A union, flattened (unions of unions), without ``never`` and duplicates; one
     member is that member, none is ``never``."""
-    flat: list[TsType] = []
+    flat: dict[TsType, None] = {}  # ordered, and linear in the members
     for member in members:
         items = member.members if isinstance(member, Union) else (member,)
         for item in items:
-            if item is NEVER or item in flat:
-                continue
-            flat.append(item)
-    if any(m == ANY for m in flat):
+            if item is not NEVER:
+                flat[item] = None
+    if ANY in flat:
         return ANY
     if not flat:
         return NEVER
     if len(flat) == 1:
-        return flat[0]
+        return next(iter(flat))
     return Union(tuple(flat))
 
 

@@ -4,7 +4,13 @@
 Needs Python >=3.11 and pydantic >=2.14,<3.
 """
 
-from ._rpc import MethodInfo, RpcError, TransportError
+from ._rpc import (
+    InvalidResult,
+    MethodInfo,
+    RpcError,
+    TransportError,
+    TransportTimeout,
+)
 from .errors import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -81,6 +87,7 @@ __all__ = [
     "Icon",
     "InitializeParams",
     "InitializeResponse",
+    "InvalidResult",
     "Method",
     "MethodInfo",
     "ProtocolVersion",
@@ -109,6 +116,7 @@ __all__ = [
     "ToolCallLocation",
     "ToolCallStatus",
     "TransportError",
+    "TransportTimeout",
     "UpdateToolCallParams",
     "UpdateToolCallResponse",
     "UserMessageChunk",

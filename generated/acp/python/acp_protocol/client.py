@@ -28,8 +28,20 @@ from .models import (
     WriteTextFileParams,
 )
 
-STUB_COMMAND = (sys.executable, "-m", "acp_protocol.server", "--transport", "stdio")
-"""Starts the generated stub server over stdio (see ``AcpClient.stdio``)."""
+STUB_COMMAND = (
+    sys.executable,
+    "-m",
+    "acp_protocol.server",
+    "--transport",
+    "stdio",
+    "--quiet",
+)
+"""Starts the generated stub server over stdio (see ``AcpClient.stdio``); quiet:
+its per-message log would land in the program's own stderr."""
+
+CANCEL: tuple[str, str] | None = None
+"""The notification a request that timed out is cancelled with, as (method, the params
+key of the request's id); None: the protocol has none."""
 
 
 class ClientHandler:
@@ -139,6 +151,14 @@ class StubClientHandler(ClientHandler):
 class AcpClient:
     """A typed client of a Agentic Coding Protocol 0 agent: one async method per
     request and notification the client sends.
+
+    Every wait is bounded: connecting, each request's answer and closing take at most
+    the client's ``timeout`` (seconds, ``_rpc.DEFAULT_TIMEOUT`` unless told; None: no
+    limit), a request's own ``timeout=`` overrides it.  Past it a request raises
+    ``TransportTimeout`` (a ``TransportError`` and a ``TimeoutError``) naming the method
+    and the limit, and is cancelled on the wire where the protocol has a cancel
+    notification (``CANCEL``).  A result that is not what the spec says raises
+    ``InvalidResult`` (an ``RpcError`` whose ``data`` lists the problems).
     """
 
     def __init__(self, session: _rpc.Session) -> None:
@@ -164,18 +184,22 @@ class AcpClient:
         command: collections.abc.Sequence[str] | None = None,
         *,
         handler: ClientHandler | None = None,
+        framing: typing.Literal["ndjson-stdio"] = "ndjson-stdio",
         max_message_bytes: int = _rpc.DEFAULT_MAX_MESSAGE_BYTES,
         stderr: int | typing.IO[Any] | None = None,
         log: _rpc.MessageLog = _rpc.QUIET,
+        timeout: float | None = _rpc.DEFAULT_TIMEOUT,
     ) -> _rpc.Connecting[AcpClient]:
-        """Start ``command`` (default: the stub server) and talk newline-delimited
-        JSON over its stdin/stdout: ``async with AcpClient.stdio() as client:``
-        (or ``await`` it and ``close()`` the client).  A command that cannot start
-        raises ``TransportError``.
+        """Start ``command`` (default: the stub server) and talk JSON over its
+        stdin/stdout, framed as ``framing`` says (``ndjson-stdio``: one message per
+        line; ``content-length-stdio``: after ``Content-Length`` headers):
+        ``async with AcpClient.stdio() as client:`` (or ``await`` it and
+        ``close()`` the client).  A command that cannot start raises
+        ``TransportError``.
         """
         env: collections.abc.Mapping[str, str] | None = None
         if command is None:
-            command = STUB_COMMAND
+            command = (*STUB_COMMAND[:-1], framing)
             root = str(pathlib.Path(__file__).resolve().parent.parent)
             path = os.environ.get("PYTHONPATH")
             env = {
@@ -194,12 +218,17 @@ class AcpClient:
                 stderr=stderr,
                 log=log,
                 methods=METHODS,
+                timeout=timeout,
+                cancel=CANCEL,
+                framing=framing,
             )
             return cls(connection)
 
         return _rpc.Connecting(connect)
 
-    async def initialize(self, params: InitializeParams) -> InitializeResponse:
+    async def initialize(
+        self, params: InitializeParams, *, timeout: float | None = None
+    ) -> InitializeResponse:
         """Initialize sets up the agent's state. It should be called before any other method,
         and no other methods should be called until it has completed.
 
@@ -211,10 +240,10 @@ class AcpClient:
         """
         return cast(
             InitializeResponse,
-            await self.session.request("initialize", params),
+            await self.session.request("initialize", params, timeout=timeout),
         )
 
-    async def authenticate(self) -> None:
+    async def authenticate(self, *, timeout: float | None = None) -> None:
         """Triggers authentication on the agent side.
 
         This method should only be called if the initialize response indicates the user isn't already authenticated.
@@ -226,9 +255,11 @@ class AcpClient:
 
         `authenticate` (request, client → agent).
         """
-        await self.session.request("authenticate", None)
+        await self.session.request("authenticate", None, timeout=timeout)
 
-    async def send_user_message(self, params: SendUserMessageParams) -> None:
+    async def send_user_message(
+        self, params: SendUserMessageParams, *, timeout: float | None = None
+    ) -> None:
         """sendUserMessage allows the user to send a message to the agent.
         This method should complete after the agent is finished, during
         which time the agent may update the client by calling
@@ -236,12 +267,12 @@ class AcpClient:
 
         `sendUserMessage` (request, client → agent).
         """
-        await self.session.request("sendUserMessage", params)
+        await self.session.request("sendUserMessage", params, timeout=timeout)
 
-    async def cancel_send_message(self) -> None:
+    async def cancel_send_message(self, *, timeout: float | None = None) -> None:
         """cancelSendMessage allows the client to request that the agent
         stop running. The agent should resolve or reject the current sendUserMessage call.
 
         `cancelSendMessage` (request, client → agent).
         """
-        await self.session.request("cancelSendMessage", None)
+        await self.session.request("cancelSendMessage", None, timeout=timeout)

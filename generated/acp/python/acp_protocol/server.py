@@ -36,16 +36,18 @@ class ClientPeer:
         self.session = session
 
     async def stream_assistant_message_chunk(
-        self, params: StreamAssistantMessageChunkParams
+        self, params: StreamAssistantMessageChunkParams, *, timeout: float | None = None
     ) -> None:
         """Streams part of an assistant response to the client
 
         `streamAssistantMessageChunk` (request, agent → client).
         """
-        await self.session.request("streamAssistantMessageChunk", params)
+        await self.session.request(
+            "streamAssistantMessageChunk", params, timeout=timeout
+        )
 
     async def request_tool_call_confirmation(
-        self, params: RequestToolCallConfirmationParams
+        self, params: RequestToolCallConfirmationParams, *, timeout: float | None = None
     ) -> RequestToolCallConfirmationResponse:
         """Request confirmation before running a tool
 
@@ -56,10 +58,14 @@ class ClientPeer:
         """
         return cast(
             RequestToolCallConfirmationResponse,
-            await self.session.request("requestToolCallConfirmation", params),
+            await self.session.request(
+                "requestToolCallConfirmation", params, timeout=timeout
+            ),
         )
 
-    async def push_tool_call(self, params: PushToolCallParams) -> PushToolCallResponse:
+    async def push_tool_call(
+        self, params: PushToolCallParams, *, timeout: float | None = None
+    ) -> PushToolCallResponse:
         """pushToolCall allows the agent to start a tool call
         when it does not need to request permission to do so.
 
@@ -70,10 +76,12 @@ class ClientPeer:
         """
         return cast(
             PushToolCallResponse,
-            await self.session.request("pushToolCall", params),
+            await self.session.request("pushToolCall", params, timeout=timeout),
         )
 
-    async def update_tool_call(self, params: UpdateToolCallParams) -> None:
+    async def update_tool_call(
+        self, params: UpdateToolCallParams, *, timeout: float | None = None
+    ) -> None:
         """updateToolCall allows the agent to update the content and status of the tool call.
 
         The new content replaces what is currently displayed in the UI.
@@ -83,17 +91,21 @@ class ClientPeer:
 
         `updateToolCall` (request, agent → client).
         """
-        await self.session.request("updateToolCall", params)
+        await self.session.request("updateToolCall", params, timeout=timeout)
 
-    async def write_text_file(self, params: WriteTextFileParams) -> None:
+    async def write_text_file(
+        self, params: WriteTextFileParams, *, timeout: float | None = None
+    ) -> None:
         """`writeTextFile` (request, agent → client)."""
-        await self.session.request("writeTextFile", params)
+        await self.session.request("writeTextFile", params, timeout=timeout)
 
-    async def read_text_file(self, params: ReadTextFileParams) -> ReadTextFileResponse:
+    async def read_text_file(
+        self, params: ReadTextFileParams, *, timeout: float | None = None
+    ) -> ReadTextFileResponse:
         """`readTextFile` (request, agent → client)."""
         return cast(
             ReadTextFileResponse,
-            await self.session.request("readTextFile", params),
+            await self.session.request("readTextFile", params, timeout=timeout),
         )
 
 

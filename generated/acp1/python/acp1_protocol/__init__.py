@@ -4,7 +4,13 @@
 Needs Python >=3.11 and pydantic >=2.14,<3.
 """
 
-from ._rpc import MethodInfo, RpcError, TransportError
+from ._rpc import (
+    InvalidResult,
+    MethodInfo,
+    RpcError,
+    TransportError,
+    TransportTimeout,
+)
 from .errors import (
     AUTH_REQUIRED,
     INTERNAL_ERROR,
@@ -363,6 +369,7 @@ __all__ = [
     "InitializeRequest",
     "InitializeResponse",
     "IntegerPropertySchema",
+    "InvalidResult",
     "JsonRpcVersion",
     "KillTerminalRequest",
     "KillTerminalResponse",
@@ -494,6 +501,7 @@ __all__ = [
     "ToolCallUpdateFields",
     "ToolKind",
     "TransportError",
+    "TransportTimeout",
     "UnstructuredCommandInput",
     "UsageUpdate",
     "WaitForTerminalExitRequest",

@@ -62,8 +62,20 @@ from .models import (
     WriteTextFileResponse,
 )
 
-STUB_COMMAND = (sys.executable, "-m", "acp1_protocol.server", "--transport", "stdio")
-"""Starts the generated stub server over stdio (see ``Acp1Client.stdio``)."""
+STUB_COMMAND = (
+    sys.executable,
+    "-m",
+    "acp1_protocol.server",
+    "--transport",
+    "stdio",
+    "--quiet",
+)
+"""Starts the generated stub server over stdio (see ``Acp1Client.stdio``); quiet:
+its per-message log would land in the program's own stderr."""
+
+CANCEL: tuple[str, str] | None = ("$/cancel_request", "requestId")
+"""The notification a request that timed out is cancelled with, as (method, the params
+key of the request's id); None: the protocol has none."""
 
 
 class ClientHandler:
@@ -361,6 +373,14 @@ class StubClientHandler(ClientHandler):
 class Acp1Client:
     """A typed client of a Agent Client Protocol 1 agent: one async method per
     request and notification the client sends.
+
+    Every wait is bounded: connecting, each request's answer and closing take at most
+    the client's ``timeout`` (seconds, ``_rpc.DEFAULT_TIMEOUT`` unless told; None: no
+    limit), a request's own ``timeout=`` overrides it.  Past it a request raises
+    ``TransportTimeout`` (a ``TransportError`` and a ``TimeoutError``) naming the method
+    and the limit, and is cancelled on the wire where the protocol has a cancel
+    notification (``CANCEL``).  A result that is not what the spec says raises
+    ``InvalidResult`` (an ``RpcError`` whose ``data`` lists the problems).
     """
 
     def __init__(self, session: _rpc.Session) -> None:
@@ -386,18 +406,22 @@ class Acp1Client:
         command: collections.abc.Sequence[str] | None = None,
         *,
         handler: ClientHandler | None = None,
+        framing: typing.Literal["ndjson-stdio"] = "ndjson-stdio",
         max_message_bytes: int = _rpc.DEFAULT_MAX_MESSAGE_BYTES,
         stderr: int | typing.IO[Any] | None = None,
         log: _rpc.MessageLog = _rpc.QUIET,
+        timeout: float | None = _rpc.DEFAULT_TIMEOUT,
     ) -> _rpc.Connecting[Acp1Client]:
-        """Start ``command`` (default: the stub server) and talk newline-delimited
-        JSON over its stdin/stdout: ``async with Acp1Client.stdio() as client:``
-        (or ``await`` it and ``close()`` the client).  A command that cannot start
-        raises ``TransportError``.
+        """Start ``command`` (default: the stub server) and talk JSON over its
+        stdin/stdout, framed as ``framing`` says (``ndjson-stdio``: one message per
+        line; ``content-length-stdio``: after ``Content-Length`` headers):
+        ``async with Acp1Client.stdio() as client:`` (or ``await`` it and
+        ``close()`` the client).  A command that cannot start raises
+        ``TransportError``.
         """
         env: collections.abc.Mapping[str, str] | None = None
         if command is None:
-            command = STUB_COMMAND
+            command = (*STUB_COMMAND[:-1], framing)
             root = str(pathlib.Path(__file__).resolve().parent.parent)
             path = os.environ.get("PYTHONPATH")
             env = {
@@ -416,12 +440,17 @@ class Acp1Client:
                 stderr=stderr,
                 log=log,
                 methods=METHODS,
+                timeout=timeout,
+                cancel=CANCEL,
+                framing=framing,
             )
             return cls(connection)
 
         return _rpc.Connecting(connect)
 
-    async def initialize(self, params: InitializeRequest) -> InitializeResponse:
+    async def initialize(
+        self, params: InitializeRequest, *, timeout: float | None = None
+    ) -> InitializeResponse:
         """Establishes the connection with a client and negotiates protocol capabilities.
 
         This method is called once at the beginning of the connection to:
@@ -437,10 +466,12 @@ class Acp1Client:
         """
         return cast(
             InitializeResponse,
-            await self.session.request("initialize", params),
+            await self.session.request("initialize", params, timeout=timeout),
         )
 
-    async def authenticate(self, params: AuthenticateRequest) -> AuthenticateResponse:
+    async def authenticate(
+        self, params: AuthenticateRequest, *, timeout: float | None = None
+    ) -> AuthenticateResponse:
         """Authenticates the client using the specified authentication method.
 
         Called when the agent requires authentication before allowing session creation.
@@ -456,10 +487,12 @@ class Acp1Client:
         """
         return cast(
             AuthenticateResponse,
-            await self.session.request("authenticate", params),
+            await self.session.request("authenticate", params, timeout=timeout),
         )
 
-    async def session_new(self, params: NewSessionRequest) -> NewSessionResponse:
+    async def session_new(
+        self, params: NewSessionRequest, *, timeout: float | None = None
+    ) -> NewSessionResponse:
         """Creates a new conversation session with the agent.
 
         Sessions represent independent conversation contexts with their own history and state.
@@ -477,10 +510,12 @@ class Acp1Client:
         """
         return cast(
             NewSessionResponse,
-            await self.session.request("session/new", params),
+            await self.session.request("session/new", params, timeout=timeout),
         )
 
-    async def session_load(self, params: LoadSessionRequest) -> LoadSessionResponse:
+    async def session_load(
+        self, params: LoadSessionRequest, *, timeout: float | None = None
+    ) -> LoadSessionResponse:
         """Loads an existing session to resume a previous conversation.
 
         This method is only available if the agent advertises the `loadSession` capability.
@@ -496,11 +531,11 @@ class Acp1Client:
         """
         return cast(
             LoadSessionResponse,
-            await self.session.request("session/load", params),
+            await self.session.request("session/load", params, timeout=timeout),
         )
 
     async def session_set_mode(
-        self, params: SetSessionModeRequest
+        self, params: SetSessionModeRequest, *, timeout: float | None = None
     ) -> SetSessionModeResponse:
         """Sets the current mode for a session.
 
@@ -520,11 +555,11 @@ class Acp1Client:
         """
         return cast(
             SetSessionModeResponse,
-            await self.session.request("session/set_mode", params),
+            await self.session.request("session/set_mode", params, timeout=timeout),
         )
 
     async def session_set_config_option(
-        self, params: SetSessionConfigOptionRequest
+        self, params: SetSessionConfigOptionRequest, *, timeout: float | None = None
     ) -> SetSessionConfigOptionResponse:
         """Sets the current value for a session configuration option.
 
@@ -532,10 +567,14 @@ class Acp1Client:
         """
         return cast(
             SetSessionConfigOptionResponse,
-            await self.session.request("session/set_config_option", params),
+            await self.session.request(
+                "session/set_config_option", params, timeout=timeout
+            ),
         )
 
-    async def session_prompt(self, params: PromptRequest) -> PromptResponse:
+    async def session_prompt(
+        self, params: PromptRequest, *, timeout: float | None = None
+    ) -> PromptResponse:
         """Processes a user prompt within a session.
 
         This method handles the whole lifecycle of a prompt:
@@ -552,7 +591,7 @@ class Acp1Client:
         """
         return cast(
             PromptResponse,
-            await self.session.request("session/prompt", params),
+            await self.session.request("session/prompt", params, timeout=timeout),
         )
 
     async def session_cancel(self, params: CancelNotification) -> None:
@@ -572,7 +611,9 @@ class Acp1Client:
         """
         await self.session.notify("session/cancel", params)
 
-    async def session_list(self, params: ListSessionsRequest) -> ListSessionsResponse:
+    async def session_list(
+        self, params: ListSessionsRequest, *, timeout: float | None = None
+    ) -> ListSessionsResponse:
         """Lists existing sessions known to the agent.
 
         This method is only available if the agent advertises the `sessionCapabilities.list` capability.
@@ -583,11 +624,11 @@ class Acp1Client:
         """
         return cast(
             ListSessionsResponse,
-            await self.session.request("session/list", params),
+            await self.session.request("session/list", params, timeout=timeout),
         )
 
     async def session_delete(
-        self, params: DeleteSessionRequest
+        self, params: DeleteSessionRequest, *, timeout: float | None = None
     ) -> DeleteSessionResponse:
         """Deletes an existing session from `session/list`.
 
@@ -597,11 +638,11 @@ class Acp1Client:
         """
         return cast(
             DeleteSessionResponse,
-            await self.session.request("session/delete", params),
+            await self.session.request("session/delete", params, timeout=timeout),
         )
 
     async def session_resume(
-        self, params: ResumeSessionRequest
+        self, params: ResumeSessionRequest, *, timeout: float | None = None
     ) -> ResumeSessionResponse:
         """Resumes an existing session without returning previous messages.
 
@@ -614,10 +655,12 @@ class Acp1Client:
         """
         return cast(
             ResumeSessionResponse,
-            await self.session.request("session/resume", params),
+            await self.session.request("session/resume", params, timeout=timeout),
         )
 
-    async def session_close(self, params: CloseSessionRequest) -> CloseSessionResponse:
+    async def session_close(
+        self, params: CloseSessionRequest, *, timeout: float | None = None
+    ) -> CloseSessionResponse:
         """Closes an active session and frees up any resources associated with it.
 
         This method is only available if the agent advertises the `sessionCapabilities.close` capability.
@@ -629,10 +672,12 @@ class Acp1Client:
         """
         return cast(
             CloseSessionResponse,
-            await self.session.request("session/close", params),
+            await self.session.request("session/close", params, timeout=timeout),
         )
 
-    async def logout(self, params: LogoutRequest) -> LogoutResponse:
+    async def logout(
+        self, params: LogoutRequest, *, timeout: float | None = None
+    ) -> LogoutResponse:
         """Logs out of the current authenticated state.
 
         After a successful logout, all new sessions will require authentication.
@@ -642,7 +687,7 @@ class Acp1Client:
         """
         return cast(
             LogoutResponse,
-            await self.session.request("logout", params),
+            await self.session.request("logout", params, timeout=timeout),
         )
 
     async def cancel_request(self, params: CancelRequestNotification) -> None:

@@ -3,8 +3,10 @@
 
 JSON-RPC's and the protocol's own codes, and the exceptions a client
 raises: ``RpcError`` (the peer answered with an error: ``code``,
-``message``, ``data``) and ``TransportError`` (the peer could not be
-reached, or the connection failed).  A handler raises
+``message``, ``data``; ``InvalidResult``: its result is not what the
+spec says) and ``TransportError`` (the peer could not be reached, or
+the connection failed; ``TransportTimeout``: it did not answer in
+time).  A handler raises
 ``RpcError(CODE, message, data)`` to answer with an error.
 """
 
@@ -18,8 +20,10 @@ from ._rpc import (
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
     PARSE_ERROR,
+    InvalidResult,
     RpcError,
     TransportError,
+    TransportTimeout,
 )
 
 __all__ = [
@@ -31,8 +35,10 @@ __all__ = [
     "PARSE_ERROR",
     "REQUEST_CANCELLED",
     "RESOURCE_NOT_FOUND",
+    "InvalidResult",
     "RpcError",
     "TransportError",
+    "TransportTimeout",
 ]
 
 REQUEST_CANCELLED: Final = -32800

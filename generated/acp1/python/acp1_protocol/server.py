@@ -87,7 +87,7 @@ class ClientPeer:
         await self.session.notify("session/update", params)
 
     async def session_request_permission(
-        self, params: RequestPermissionRequest
+        self, params: RequestPermissionRequest, *, timeout: float | None = None
     ) -> RequestPermissionResponse:
         """Requests permission from the user for a tool call operation.
 
@@ -104,11 +104,13 @@ class ClientPeer:
         """
         return cast(
             RequestPermissionResponse,
-            await self.session.request("session/request_permission", params),
+            await self.session.request(
+                "session/request_permission", params, timeout=timeout
+            ),
         )
 
     async def fs_write_text_file(
-        self, params: WriteTextFileRequest
+        self, params: WriteTextFileRequest, *, timeout: float | None = None
     ) -> WriteTextFileResponse:
         """Writes content to a text file in the client's file system.
 
@@ -121,11 +123,11 @@ class ClientPeer:
         """
         return cast(
             WriteTextFileResponse,
-            await self.session.request("fs/write_text_file", params),
+            await self.session.request("fs/write_text_file", params, timeout=timeout),
         )
 
     async def fs_read_text_file(
-        self, params: ReadTextFileRequest
+        self, params: ReadTextFileRequest, *, timeout: float | None = None
     ) -> ReadTextFileResponse:
         """Reads content from a text file in the client's file system.
 
@@ -138,11 +140,11 @@ class ClientPeer:
         """
         return cast(
             ReadTextFileResponse,
-            await self.session.request("fs/read_text_file", params),
+            await self.session.request("fs/read_text_file", params, timeout=timeout),
         )
 
     async def terminal_create(
-        self, params: CreateTerminalRequest
+        self, params: CreateTerminalRequest, *, timeout: float | None = None
     ) -> CreateTerminalResponse:
         """Executes a command in a new terminal
 
@@ -163,11 +165,11 @@ class ClientPeer:
         """
         return cast(
             CreateTerminalResponse,
-            await self.session.request("terminal/create", params),
+            await self.session.request("terminal/create", params, timeout=timeout),
         )
 
     async def terminal_output(
-        self, params: TerminalOutputRequest
+        self, params: TerminalOutputRequest, *, timeout: float | None = None
     ) -> TerminalOutputResponse:
         """Gets the terminal output and exit status
 
@@ -180,11 +182,11 @@ class ClientPeer:
         """
         return cast(
             TerminalOutputResponse,
-            await self.session.request("terminal/output", params),
+            await self.session.request("terminal/output", params, timeout=timeout),
         )
 
     async def terminal_release(
-        self, params: ReleaseTerminalRequest
+        self, params: ReleaseTerminalRequest, *, timeout: float | None = None
     ) -> ReleaseTerminalResponse:
         """Releases a terminal
 
@@ -203,11 +205,11 @@ class ClientPeer:
         """
         return cast(
             ReleaseTerminalResponse,
-            await self.session.request("terminal/release", params),
+            await self.session.request("terminal/release", params, timeout=timeout),
         )
 
     async def terminal_wait_for_exit(
-        self, params: WaitForTerminalExitRequest
+        self, params: WaitForTerminalExitRequest, *, timeout: float | None = None
     ) -> WaitForTerminalExitResponse:
         """Waits for the terminal command to exit and return its exit status
 
@@ -217,10 +219,14 @@ class ClientPeer:
         """
         return cast(
             WaitForTerminalExitResponse,
-            await self.session.request("terminal/wait_for_exit", params),
+            await self.session.request(
+                "terminal/wait_for_exit", params, timeout=timeout
+            ),
         )
 
-    async def terminal_kill(self, params: KillTerminalRequest) -> KillTerminalResponse:
+    async def terminal_kill(
+        self, params: KillTerminalRequest, *, timeout: float | None = None
+    ) -> KillTerminalResponse:
         """Kills the terminal command without releasing the terminal
 
         While `terminal/release` will also kill the command, this method will keep
@@ -238,11 +244,11 @@ class ClientPeer:
         """
         return cast(
             KillTerminalResponse,
-            await self.session.request("terminal/kill", params),
+            await self.session.request("terminal/kill", params, timeout=timeout),
         )
 
     async def elicitation_create(
-        self, params: CreateElicitationRequest
+        self, params: CreateElicitationRequest, *, timeout: float | None = None
     ) -> CreateElicitationResponse:
         """Requests structured user input via a form or URL.
 
@@ -252,7 +258,7 @@ class ClientPeer:
         """
         return cast(
             CreateElicitationResponse,
-            await self.session.request("elicitation/create", params),
+            await self.session.request("elicitation/create", params, timeout=timeout),
         )
 
     async def elicitation_complete(

@@ -4,7 +4,13 @@
 Needs Python >=3.11 and pydantic >=2.14,<3.
 """
 
-from ._rpc import MethodInfo, RpcError, TransportError
+from ._rpc import (
+    InvalidResult,
+    MethodInfo,
+    RpcError,
+    TransportError,
+    TransportTimeout,
+)
 from .errors import (
     ALREADY_EXISTS,
     AUTH_REQUIRED,
@@ -204,6 +210,7 @@ __all__ = [
     "Icon",
     "InitializeParams",
     "InitializeResult",
+    "InvalidResult",
     "ListSessionsParams",
     "ListSessionsResult",
     "MarkdownResponsePart",
@@ -313,6 +320,7 @@ __all__ = [
     "ToolResultTerminalContent",
     "ToolResultTextContent",
     "TransportError",
+    "TransportTimeout",
     "Turn",
     "TurnState",
     "UnsubscribeParams",

@@ -50,8 +50,20 @@ from .models import (
     UnsubscribeParams,
 )
 
-STUB_COMMAND = (sys.executable, "-m", "ahp_protocol.server", "--transport", "stdio")
-"""Starts the generated stub server over stdio (see ``AhpClient.stdio``)."""
+STUB_COMMAND = (
+    sys.executable,
+    "-m",
+    "ahp_protocol.server",
+    "--transport",
+    "stdio",
+    "--quiet",
+)
+"""Starts the generated stub server over stdio (see ``AhpClient.stdio``); quiet:
+its per-message log would land in the program's own stderr."""
+
+CANCEL: tuple[str, str] | None = None
+"""The notification a request that timed out is cancelled with, as (method, the params
+key of the request's id); None: the protocol has none."""
 
 
 class ClientHandler:
@@ -73,6 +85,14 @@ class StubClientHandler(ClientHandler):
 class AhpClient:
     """A typed client of a VS Code Agent Host Protocol 1 server: one async method per
     request and notification the client sends.
+
+    Every wait is bounded: connecting, each request's answer and closing take at most
+    the client's ``timeout`` (seconds, ``_rpc.DEFAULT_TIMEOUT`` unless told; None: no
+    limit), a request's own ``timeout=`` overrides it.  Past it a request raises
+    ``TransportTimeout`` (a ``TransportError`` and a ``TimeoutError``) naming the method
+    and the limit, and is cancelled on the wire where the protocol has a cancel
+    notification (``CANCEL``).  A result that is not what the spec says raises
+    ``InvalidResult`` (an ``RpcError`` whose ``data`` lists the problems).
     """
 
     def __init__(self, session: _rpc.Session) -> None:
@@ -98,18 +118,22 @@ class AhpClient:
         command: collections.abc.Sequence[str] | None = None,
         *,
         handler: ClientHandler | None = None,
+        framing: typing.Literal["ndjson-stdio"] = "ndjson-stdio",
         max_message_bytes: int = _rpc.DEFAULT_MAX_MESSAGE_BYTES,
         stderr: int | typing.IO[Any] | None = None,
         log: _rpc.MessageLog = _rpc.QUIET,
+        timeout: float | None = _rpc.DEFAULT_TIMEOUT,
     ) -> _rpc.Connecting[AhpClient]:
-        """Start ``command`` (default: the stub server) and talk newline-delimited
-        JSON over its stdin/stdout: ``async with AhpClient.stdio() as client:``
-        (or ``await`` it and ``close()`` the client).  A command that cannot start
-        raises ``TransportError``.
+        """Start ``command`` (default: the stub server) and talk JSON over its
+        stdin/stdout, framed as ``framing`` says (``ndjson-stdio``: one message per
+        line; ``content-length-stdio``: after ``Content-Length`` headers):
+        ``async with AhpClient.stdio() as client:`` (or ``await`` it and
+        ``close()`` the client).  A command that cannot start raises
+        ``TransportError``.
         """
         env: collections.abc.Mapping[str, str] | None = None
         if command is None:
-            command = STUB_COMMAND
+            command = (*STUB_COMMAND[:-1], framing)
             root = str(pathlib.Path(__file__).resolve().parent.parent)
             path = os.environ.get("PYTHONPATH")
             env = {
@@ -128,6 +152,9 @@ class AhpClient:
                 stderr=stderr,
                 log=log,
                 methods=METHODS,
+                timeout=timeout,
+                cancel=CANCEL,
+                framing=framing,
             )
             return cls(connection)
 
@@ -141,6 +168,7 @@ class AhpClient:
         handler: ClientHandler | None = None,
         max_message_bytes: int = _rpc.DEFAULT_MAX_MESSAGE_BYTES,
         log: _rpc.MessageLog = _rpc.QUIET,
+        timeout: float | None = _rpc.DEFAULT_TIMEOUT,
     ) -> _rpc.Connecting[AhpClient]:
         """Connect to a WebSocket server (``ws://127.0.0.1:PORT/``):
         ``async with AhpClient.websocket(url) as client:`` (or ``await`` it and
@@ -156,12 +184,16 @@ class AhpClient:
                 limit=max_message_bytes,
                 log=log,
                 methods=METHODS,
+                timeout=timeout,
+                cancel=CANCEL,
             )
             return cls(connection)
 
         return _rpc.Connecting(connect)
 
-    async def initialize(self, params: InitializeParams) -> InitializeResult:
+    async def initialize(
+        self, params: InitializeParams, *, timeout: float | None = None
+    ) -> InitializeResult:
         """Establishes a new connection and negotiates the protocol version.
         This MUST be the first message sent by the client.
 
@@ -170,10 +202,12 @@ class AhpClient:
         """
         return cast(
             InitializeResult,
-            await self.session.request("initialize", params),
+            await self.session.request("initialize", params, timeout=timeout),
         )
 
-    async def reconnect(self, params: ReconnectParams) -> ReconnectResult:
+    async def reconnect(
+        self, params: ReconnectParams, *, timeout: float | None = None
+    ) -> ReconnectResult:
         """Re-establishes a dropped connection. The server replays missed actions or
         provides fresh snapshots.
 
@@ -182,10 +216,12 @@ class AhpClient:
         """
         return cast(
             ReconnectResult,
-            await self.session.request("reconnect", params),
+            await self.session.request("reconnect", params, timeout=timeout),
         )
 
-    async def subscribe(self, params: SubscribeParams) -> SubscribeResult:
+    async def subscribe(
+        self, params: SubscribeParams, *, timeout: float | None = None
+    ) -> SubscribeResult:
         """Subscribe to a URI-identified state resource.
 
         `subscribe` (request, client → server).
@@ -193,10 +229,12 @@ class AhpClient:
         """
         return cast(
             SubscribeResult,
-            await self.session.request("subscribe", params),
+            await self.session.request("subscribe", params, timeout=timeout),
         )
 
-    async def create_session(self, params: CreateSessionParams) -> None:
+    async def create_session(
+        self, params: CreateSessionParams, *, timeout: float | None = None
+    ) -> None:
         """Creates a new session with the specified agent provider.
 
         If the session URI already exists, the server MUST return an error with code
@@ -209,9 +247,11 @@ class AhpClient:
         `createSession` (request, client → server).
         Since: 1.
         """
-        await self.session.request("createSession", params)
+        await self.session.request("createSession", params, timeout=timeout)
 
-    async def dispose_session(self, params: DisposeSessionParams) -> None:
+    async def dispose_session(
+        self, params: DisposeSessionParams, *, timeout: float | None = None
+    ) -> None:
         """Disposes a session and cleans up server-side resources.
 
         The server broadcasts a `notify/sessionRemoved` notification to all clients.
@@ -219,9 +259,11 @@ class AhpClient:
         `disposeSession` (request, client → server).
         Since: 1.
         """
-        await self.session.request("disposeSession", params)
+        await self.session.request("disposeSession", params, timeout=timeout)
 
-    async def create_terminal(self, params: CreateTerminalParams) -> None:
+    async def create_terminal(
+        self, params: CreateTerminalParams, *, timeout: float | None = None
+    ) -> None:
         """Creates a new terminal on the server.
 
         After creation, the client should subscribe to the terminal URI to receive
@@ -231,9 +273,11 @@ class AhpClient:
         `createTerminal` (request, client → server).
         Since: 1.
         """
-        await self.session.request("createTerminal", params)
+        await self.session.request("createTerminal", params, timeout=timeout)
 
-    async def dispose_terminal(self, params: DisposeTerminalParams) -> None:
+    async def dispose_terminal(
+        self, params: DisposeTerminalParams, *, timeout: float | None = None
+    ) -> None:
         """Disposes a terminal and kills its process if still running.
 
         The server dispatches `root/terminalsChanged` to remove the terminal from
@@ -242,9 +286,11 @@ class AhpClient:
         `disposeTerminal` (request, client → server).
         Since: 1.
         """
-        await self.session.request("disposeTerminal", params)
+        await self.session.request("disposeTerminal", params, timeout=timeout)
 
-    async def list_sessions(self, params: ListSessionsParams) -> ListSessionsResult:
+    async def list_sessions(
+        self, params: ListSessionsParams, *, timeout: float | None = None
+    ) -> ListSessionsResult:
         """Returns a list of session summaries. Used to populate session lists and sidebars.
 
         The session list is **not** part of the state tree because it can be arbitrarily
@@ -256,10 +302,12 @@ class AhpClient:
         """
         return cast(
             ListSessionsResult,
-            await self.session.request("listSessions", params),
+            await self.session.request("listSessions", params, timeout=timeout),
         )
 
-    async def resource_read(self, params: ResourceReadParams) -> ResourceReadResult:
+    async def resource_read(
+        self, params: ResourceReadParams, *, timeout: float | None = None
+    ) -> ResourceReadResult:
         """Reads the content of a resource by URI.
 
         Content references keep the state tree small by storing large data (images,
@@ -273,10 +321,12 @@ class AhpClient:
         """
         return cast(
             ResourceReadResult,
-            await self.session.request("resourceRead", params),
+            await self.session.request("resourceRead", params, timeout=timeout),
         )
 
-    async def resource_write(self, params: ResourceWriteParams) -> ResourceWriteResult:
+    async def resource_write(
+        self, params: ResourceWriteParams, *, timeout: float | None = None
+    ) -> ResourceWriteResult:
         """Writes content to a file on the server's filesystem.
 
         Binary content (images, etc.) MUST use `base64` encoding. Text content MAY
@@ -290,10 +340,12 @@ class AhpClient:
         """
         return cast(
             ResourceWriteResult,
-            await self.session.request("resourceWrite", params),
+            await self.session.request("resourceWrite", params, timeout=timeout),
         )
 
-    async def resource_list(self, params: ResourceListParams) -> ResourceListResult:
+    async def resource_list(
+        self, params: ResourceListParams, *, timeout: float | None = None
+    ) -> ResourceListResult:
         """Lists directory entries at a file URI on the server's filesystem.
 
         This is intended for remote folder pickers and similar UI that needs to let
@@ -308,10 +360,12 @@ class AhpClient:
         """
         return cast(
             ResourceListResult,
-            await self.session.request("resourceList", params),
+            await self.session.request("resourceList", params, timeout=timeout),
         )
 
-    async def fetch_turns(self, params: FetchTurnsParams) -> FetchTurnsResult:
+    async def fetch_turns(
+        self, params: FetchTurnsParams, *, timeout: float | None = None
+    ) -> FetchTurnsResult:
         """Fetches historical turns for a session. Used for lazy loading of conversation
         history.
 
@@ -320,7 +374,7 @@ class AhpClient:
         """
         return cast(
             FetchTurnsResult,
-            await self.session.request("fetchTurns", params),
+            await self.session.request("fetchTurns", params, timeout=timeout),
         )
 
     async def unsubscribe(self, params: UnsubscribeParams) -> None:
@@ -340,7 +394,9 @@ class AhpClient:
         """
         await self.session.notify("dispatchAction", params)
 
-    async def resource_copy(self, params: ResourceCopyParams) -> ResourceCopyResult:
+    async def resource_copy(
+        self, params: ResourceCopyParams, *, timeout: float | None = None
+    ) -> ResourceCopyResult:
         """Copies a resource from one URI to another on the server's filesystem.
 
         If the destination already exists, it is overwritten unless `failIfExists`
@@ -351,11 +407,11 @@ class AhpClient:
         """
         return cast(
             ResourceCopyResult,
-            await self.session.request("resourceCopy", params),
+            await self.session.request("resourceCopy", params, timeout=timeout),
         )
 
     async def resource_delete(
-        self, params: ResourceDeleteParams
+        self, params: ResourceDeleteParams, *, timeout: float | None = None
     ) -> ResourceDeleteResult:
         """Deletes a resource at a URI on the server's filesystem.
 
@@ -364,10 +420,12 @@ class AhpClient:
         """
         return cast(
             ResourceDeleteResult,
-            await self.session.request("resourceDelete", params),
+            await self.session.request("resourceDelete", params, timeout=timeout),
         )
 
-    async def resource_move(self, params: ResourceMoveParams) -> ResourceMoveResult:
+    async def resource_move(
+        self, params: ResourceMoveParams, *, timeout: float | None = None
+    ) -> ResourceMoveResult:
         """Moves (renames) a resource from one URI to another on the server's filesystem.
 
         If the destination already exists, it is overwritten unless `failIfExists`
@@ -378,10 +436,12 @@ class AhpClient:
         """
         return cast(
             ResourceMoveResult,
-            await self.session.request("resourceMove", params),
+            await self.session.request("resourceMove", params, timeout=timeout),
         )
 
-    async def authenticate(self, params: AuthenticateParams) -> AuthenticateResult:
+    async def authenticate(
+        self, params: AuthenticateParams, *, timeout: float | None = None
+    ) -> AuthenticateResult:
         """Pushes a Bearer token for a protected resource. The `resource` field MUST
         match a `ProtectedResourceMetadata.resource` value declared by an agent
         in `AgentInfo.protectedResources`.
@@ -396,11 +456,11 @@ class AhpClient:
         """
         return cast(
             AuthenticateResult,
-            await self.session.request("authenticate", params),
+            await self.session.request("authenticate", params, timeout=timeout),
         )
 
     async def resolve_session_config(
-        self, params: ResolveSessionConfigParams
+        self, params: ResolveSessionConfigParams, *, timeout: float | None = None
     ) -> ResolveSessionConfigResult:
         """Iteratively resolves the session configuration schema. The client sends the
         current partial session config and any user-filled metadata values. The server
@@ -417,11 +477,11 @@ class AhpClient:
         """
         return cast(
             ResolveSessionConfigResult,
-            await self.session.request("resolveSessionConfig", params),
+            await self.session.request("resolveSessionConfig", params, timeout=timeout),
         )
 
     async def session_config_completions(
-        self, params: SessionConfigCompletionsParams
+        self, params: SessionConfigCompletionsParams, *, timeout: float | None = None
     ) -> SessionConfigCompletionsResult:
         """Queries the server for allowed values of a dynamic session config property.
 
@@ -434,5 +494,7 @@ class AhpClient:
         """
         return cast(
             SessionConfigCompletionsResult,
-            await self.session.request("sessionConfigCompletions", params),
+            await self.session.request(
+                "sessionConfigCompletions", params, timeout=timeout
+            ),
         )

@@ -4,7 +4,13 @@
 Needs Python >=3.11 and pydantic >=2.14,<3.
 """
 
-from ._rpc import MethodInfo, RpcError, TransportError
+from ._rpc import (
+    InvalidResult,
+    MethodInfo,
+    RpcError,
+    TransportError,
+    TransportTimeout,
+)
 from .errors import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -222,6 +228,7 @@ __all__ = [
     "InitializeRequestParams",
     "InitializeResult",
     "InitializedNotification",
+    "InvalidResult",
     "JSONRPCErrorResponse",
     "JSONRPCMessage",
     "JSONRPCNotification",
@@ -315,6 +322,7 @@ __all__ = [
     "ToolResultContent",
     "ToolUseContent",
     "TransportError",
+    "TransportTimeout",
     "URLElicitationRequiredError",
     "UnsubscribeRequest",
     "UnsubscribeRequestParams",

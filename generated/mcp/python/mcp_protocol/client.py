@@ -56,8 +56,20 @@ from .models import (
     UnsubscribeRequestParams,
 )
 
-STUB_COMMAND = (sys.executable, "-m", "mcp_protocol.server", "--transport", "stdio")
-"""Starts the generated stub server over stdio (see ``McpClient.stdio``)."""
+STUB_COMMAND = (
+    sys.executable,
+    "-m",
+    "mcp_protocol.server",
+    "--transport",
+    "stdio",
+    "--quiet",
+)
+"""Starts the generated stub server over stdio (see ``McpClient.stdio``); quiet:
+its per-message log would land in the program's own stderr."""
+
+CANCEL: tuple[str, str] | None = ("notifications/cancelled", "requestId")
+"""The notification a request that timed out is cancelled with, as (method, the params
+key of the request's id); None: the protocol has none."""
 
 
 class ClientHandler:
@@ -359,6 +371,14 @@ class StubClientHandler(ClientHandler):
 class McpClient:
     """A typed client of a Model Context Protocol 2025-11-25 server: one async method per
     request and notification the client sends.
+
+    Every wait is bounded: connecting, each request's answer and closing take at most
+    the client's ``timeout`` (seconds, ``_rpc.DEFAULT_TIMEOUT`` unless told; None: no
+    limit), a request's own ``timeout=`` overrides it.  Past it a request raises
+    ``TransportTimeout`` (a ``TransportError`` and a ``TimeoutError``) naming the method
+    and the limit, and is cancelled on the wire where the protocol has a cancel
+    notification (``CANCEL``).  A result that is not what the spec says raises
+    ``InvalidResult`` (an ``RpcError`` whose ``data`` lists the problems).
     """
 
     def __init__(self, session: _rpc.Session) -> None:
@@ -384,18 +404,22 @@ class McpClient:
         command: collections.abc.Sequence[str] | None = None,
         *,
         handler: ClientHandler | None = None,
+        framing: typing.Literal["ndjson-stdio"] = "ndjson-stdio",
         max_message_bytes: int = _rpc.DEFAULT_MAX_MESSAGE_BYTES,
         stderr: int | typing.IO[Any] | None = None,
         log: _rpc.MessageLog = _rpc.QUIET,
+        timeout: float | None = _rpc.DEFAULT_TIMEOUT,
     ) -> _rpc.Connecting[McpClient]:
-        """Start ``command`` (default: the stub server) and talk newline-delimited
-        JSON over its stdin/stdout: ``async with McpClient.stdio() as client:``
-        (or ``await`` it and ``close()`` the client).  A command that cannot start
-        raises ``TransportError``.
+        """Start ``command`` (default: the stub server) and talk JSON over its
+        stdin/stdout, framed as ``framing`` says (``ndjson-stdio``: one message per
+        line; ``content-length-stdio``: after ``Content-Length`` headers):
+        ``async with McpClient.stdio() as client:`` (or ``await`` it and
+        ``close()`` the client).  A command that cannot start raises
+        ``TransportError``.
         """
         env: collections.abc.Mapping[str, str] | None = None
         if command is None:
-            command = STUB_COMMAND
+            command = (*STUB_COMMAND[:-1], framing)
             root = str(pathlib.Path(__file__).resolve().parent.parent)
             path = os.environ.get("PYTHONPATH")
             env = {
@@ -414,6 +438,9 @@ class McpClient:
                 stderr=stderr,
                 log=log,
                 methods=METHODS,
+                timeout=timeout,
+                cancel=CANCEL,
+                framing=framing,
             )
             return cls(connection)
 
@@ -436,14 +463,16 @@ class McpClient:
         """
         await self.session.notify("notifications/cancelled", params)
 
-    async def initialize(self, params: InitializeRequestParams) -> InitializeResult:
+    async def initialize(
+        self, params: InitializeRequestParams, *, timeout: float | None = None
+    ) -> InitializeResult:
         """This request is sent from the client to the server when it first connects, asking it to begin initialization.
 
         `initialize` (request, client → server).
         """
         return cast(
             InitializeResult,
-            await self.session.request("initialize", params),
+            await self.session.request("initialize", params, timeout=timeout),
         )
 
     async def notifications_initialized(
@@ -455,14 +484,16 @@ class McpClient:
         """
         await self.session.notify("notifications/initialized", params)
 
-    async def ping(self, params: RequestParams | None = None) -> EmptyResult:
+    async def ping(
+        self, params: RequestParams | None = None, *, timeout: float | None = None
+    ) -> EmptyResult:
         """A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 
         `ping` (request, client ↔ server). Its params may be left out (None).
         """
         return cast(
             EmptyResult,
-            await self.session.request("ping", params),
+            await self.session.request("ping", params, timeout=timeout),
         )
 
     async def notifications_progress(self, params: ProgressNotificationParams) -> None:
@@ -473,7 +504,10 @@ class McpClient:
         await self.session.notify("notifications/progress", params)
 
     async def resources_list(
-        self, params: PaginatedRequestParams | None = None
+        self,
+        params: PaginatedRequestParams | None = None,
+        *,
+        timeout: float | None = None,
     ) -> ListResourcesResult:
         """Sent from the client to request a list of resources the server has.
 
@@ -481,11 +515,14 @@ class McpClient:
         """
         return cast(
             ListResourcesResult,
-            await self.session.request("resources/list", params),
+            await self.session.request("resources/list", params, timeout=timeout),
         )
 
     async def resources_templates_list(
-        self, params: PaginatedRequestParams | None = None
+        self,
+        params: PaginatedRequestParams | None = None,
+        *,
+        timeout: float | None = None,
     ) -> ListResourceTemplatesResult:
         """Sent from the client to request a list of resource templates the server has.
 
@@ -493,11 +530,13 @@ class McpClient:
         """
         return cast(
             ListResourceTemplatesResult,
-            await self.session.request("resources/templates/list", params),
+            await self.session.request(
+                "resources/templates/list", params, timeout=timeout
+            ),
         )
 
     async def resources_read(
-        self, params: ReadResourceRequestParams
+        self, params: ReadResourceRequestParams, *, timeout: float | None = None
     ) -> ReadResourceResult:
         """Sent from the client to the server, to read a specific resource URI.
 
@@ -505,21 +544,23 @@ class McpClient:
         """
         return cast(
             ReadResourceResult,
-            await self.session.request("resources/read", params),
+            await self.session.request("resources/read", params, timeout=timeout),
         )
 
-    async def resources_subscribe(self, params: SubscribeRequestParams) -> EmptyResult:
+    async def resources_subscribe(
+        self, params: SubscribeRequestParams, *, timeout: float | None = None
+    ) -> EmptyResult:
         """Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
 
         `resources/subscribe` (request, client → server).
         """
         return cast(
             EmptyResult,
-            await self.session.request("resources/subscribe", params),
+            await self.session.request("resources/subscribe", params, timeout=timeout),
         )
 
     async def resources_unsubscribe(
-        self, params: UnsubscribeRequestParams
+        self, params: UnsubscribeRequestParams, *, timeout: float | None = None
     ) -> EmptyResult:
         """Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
 
@@ -527,11 +568,16 @@ class McpClient:
         """
         return cast(
             EmptyResult,
-            await self.session.request("resources/unsubscribe", params),
+            await self.session.request(
+                "resources/unsubscribe", params, timeout=timeout
+            ),
         )
 
     async def prompts_list(
-        self, params: PaginatedRequestParams | None = None
+        self,
+        params: PaginatedRequestParams | None = None,
+        *,
+        timeout: float | None = None,
     ) -> ListPromptsResult:
         """Sent from the client to request a list of prompts and prompt templates the server has.
 
@@ -539,21 +585,26 @@ class McpClient:
         """
         return cast(
             ListPromptsResult,
-            await self.session.request("prompts/list", params),
+            await self.session.request("prompts/list", params, timeout=timeout),
         )
 
-    async def prompts_get(self, params: GetPromptRequestParams) -> GetPromptResult:
+    async def prompts_get(
+        self, params: GetPromptRequestParams, *, timeout: float | None = None
+    ) -> GetPromptResult:
         """Used by the client to get a prompt provided by the server.
 
         `prompts/get` (request, client → server).
         """
         return cast(
             GetPromptResult,
-            await self.session.request("prompts/get", params),
+            await self.session.request("prompts/get", params, timeout=timeout),
         )
 
     async def tools_list(
-        self, params: PaginatedRequestParams | None = None
+        self,
+        params: PaginatedRequestParams | None = None,
+        *,
+        timeout: float | None = None,
     ) -> ListToolsResult:
         """Sent from the client to request a list of tools the server has.
 
@@ -561,11 +612,11 @@ class McpClient:
         """
         return cast(
             ListToolsResult,
-            await self.session.request("tools/list", params),
+            await self.session.request("tools/list", params, timeout=timeout),
         )
 
     async def tools_call(
-        self, params: CallToolRequestParams
+        self, params: CallToolRequestParams, *, timeout: float | None = None
     ) -> CallToolResult | CreateTaskResult:
         """Used by the client to invoke a tool provided by the server.
 
@@ -573,21 +624,23 @@ class McpClient:
         """
         return cast(
             CallToolResult | CreateTaskResult,
-            await self.session.request("tools/call", params),
+            await self.session.request("tools/call", params, timeout=timeout),
         )
 
-    async def tasks_get(self, params: GetTaskRequestParams) -> GetTaskResult:
+    async def tasks_get(
+        self, params: GetTaskRequestParams, *, timeout: float | None = None
+    ) -> GetTaskResult:
         """A request to retrieve the state of a task.
 
         `tasks/get` (request, client ↔ server).
         """
         return cast(
             GetTaskResult,
-            await self.session.request("tasks/get", params),
+            await self.session.request("tasks/get", params, timeout=timeout),
         )
 
     async def tasks_result(
-        self, params: GetTaskPayloadRequestParams
+        self, params: GetTaskPayloadRequestParams, *, timeout: float | None = None
     ) -> GetTaskPayloadResult:
         """A request to retrieve the result of a completed task.
 
@@ -595,21 +648,26 @@ class McpClient:
         """
         return cast(
             GetTaskPayloadResult,
-            await self.session.request("tasks/result", params),
+            await self.session.request("tasks/result", params, timeout=timeout),
         )
 
-    async def tasks_cancel(self, params: CancelTaskRequestParams) -> CancelTaskResult:
+    async def tasks_cancel(
+        self, params: CancelTaskRequestParams, *, timeout: float | None = None
+    ) -> CancelTaskResult:
         """A request to cancel a task.
 
         `tasks/cancel` (request, client ↔ server).
         """
         return cast(
             CancelTaskResult,
-            await self.session.request("tasks/cancel", params),
+            await self.session.request("tasks/cancel", params, timeout=timeout),
         )
 
     async def tasks_list(
-        self, params: PaginatedRequestParams | None = None
+        self,
+        params: PaginatedRequestParams | None = None,
+        *,
+        timeout: float | None = None,
     ) -> ListTasksResult:
         """A request to retrieve a list of tasks.
 
@@ -617,7 +675,7 @@ class McpClient:
         """
         return cast(
             ListTasksResult,
-            await self.session.request("tasks/list", params),
+            await self.session.request("tasks/list", params, timeout=timeout),
         )
 
     async def notifications_tasks_status(
@@ -629,18 +687,20 @@ class McpClient:
         """
         await self.session.notify("notifications/tasks/status", params)
 
-    async def logging_set_level(self, params: SetLevelRequestParams) -> EmptyResult:
+    async def logging_set_level(
+        self, params: SetLevelRequestParams, *, timeout: float | None = None
+    ) -> EmptyResult:
         """A request from the client to the server, to enable or adjust logging.
 
         `logging/setLevel` (request, client → server).
         """
         return cast(
             EmptyResult,
-            await self.session.request("logging/setLevel", params),
+            await self.session.request("logging/setLevel", params, timeout=timeout),
         )
 
     async def completion_complete(
-        self, params: CompleteRequestParams
+        self, params: CompleteRequestParams, *, timeout: float | None = None
     ) -> CompleteResult:
         """A request from the client to the server, to ask for completion options.
 
@@ -648,7 +708,7 @@ class McpClient:
         """
         return cast(
             CompleteResult,
-            await self.session.request("completion/complete", params),
+            await self.session.request("completion/complete", params, timeout=timeout),
         )
 
     async def notifications_roots_list_changed(

@@ -183,6 +183,20 @@ def _drop_skipped(items: list[Any]) -> list[Any]:
     return [item for item in items if not isinstance(item, _Skipped)]
 
 
+def _items_or_skipping(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """serde_with ``VecSkipError``, left to right: a list whose items all read is read by
+    pydantic-core alone, with no Python call per item; only a list with an item that
+    does not read goes on to the reader that drops such items (``_skip_invalid`` per
+    item, then ``_drop_skipped``).  A value that is no list fails both alike."""
+    skipping = handler(source)
+    dropping = core_schema.no_info_after_validator_function(_drop_skipped, skipping)
+    items = skipping.get("items_schema") if skipping["type"] == "list" else None
+    if not items or items.get("type") != "function-wrap":
+        return dropping
+    plain = cast(CoreSchema, {**skipping, "items_schema": items["schema"]})
+    return core_schema.union_schema([plain, dropping], mode="left_to_right")
+
+
 def _array_form(data: Any, keys: tuple[tuple[str, bool], ...]) -> Any:
     """serde_json also reads a struct from a JSON array of its fields' values, in
     declaration order; a trailing value may be left out only where the field has its
@@ -226,7 +240,7 @@ def _sorted_keys(entries: dict[Any, Any]) -> dict[Any, Any]:
 
 _SORTED_KEYS = AfterValidator(_sorted_keys)
 _SKIP_INVALID = WrapValidator(_skip_invalid)
-_DROP_SKIPPED = AfterValidator(_drop_skipped)
+_DROP_SKIPPED = GetPydanticSchema(get_pydantic_core_schema=_items_or_skipping)
 _EXACT_INT = BeforeValidator(_exact_int)
 _EXACT_BOOL = BeforeValidator(_exact_bool)
 # Open enums are ``Enum | str``: try the enum first so known values become members.
@@ -470,6 +484,9 @@ class _KeyPlan:
         # (wire spellings, every spelling, most counted when present)
         self.fields: list[tuple[frozenset[str], frozenset[str], int]] = []
         self.spellings: set[str] = set()
+        # Wire key -> the strings a literal field (a tag) reads; any other string there
+        # fails the member, whatever the other keys hold.
+        self.tags: dict[str, frozenset[str]] = {}
         config = schema.get("config") or {}
         extra = fields.get("extra_behavior") or config.get("extra_fields_behavior")
         self.closed = self.known and extra == "forbid"
@@ -487,12 +504,23 @@ class _KeyPlan:
                 self.required.append(every)
             most = 1 + _most_counted(field["schema"], defs)
             self.fields.append((frozenset(wire), every, most))
+            tag = field["schema"]
+            tag = tag["schema"] if tag.get("type") == "default" else tag
+            expected = tag.get("expected") if tag.get("type") == "literal" else None
+            if len(wire) == 1 and expected and all(type(v) is str for v in expected):
+                self.tags[next(iter(wire))] = frozenset(expected)
 
     def may_read(self, keys: Any) -> bool:
         """False when the member cannot read an object with these keys."""
         if self.closed and not keys <= self.spellings:
             return False
         return all(not every.isdisjoint(keys) for every in self.required)
+
+    def may_match(self, tags: dict[str, str]) -> bool:
+        """False when a tag of the member holds a string it does not read."""
+        return all(
+            value in self.tags[key] for key, value in tags.items() if key in self.tags
+        )
 
     def least(self, keys: Any) -> int:
         """Fields counted at least, when the member reads an object with these keys."""
@@ -519,8 +547,12 @@ class _ByKeys:
     fewest fields counted beat every other's most is the union's choice whenever it
     reads the object, and reads it alone (when it does not, the whole union reads it;
     a failed member leaves nothing in the count); else the smart union of the members
-    left, in the same order (built for every choice up to five members), or of all.
-    The decision depends on the keys only and is kept per key tuple.  Writing is
+    left, in the same order (built for every choice of up to five members, in a larger
+    union of those that read one tag string alike), or of all.
+    A member whose tag (a field of literal strings) holds another string cannot read
+    the object either: it is set aside too, before any reading.
+    The decision depends on the keys and the tags' strings only, and is kept per key
+    tuple and tags.  Writing is
     the union's own (by class where ``_BY_CLASS`` marks it).  Python input and output
     keep the smart union."""
 
@@ -531,24 +563,34 @@ class _ByKeys:
 
     def __init__(self, *models: type[BaseModel]) -> None:
         self.models = models
-        self.plans: list[_KeyPlan] | None = None
-        self.decided: dict[tuple[str, ...], str] = {}
+        self.plans: list[_KeyPlan] = []
+        # The keys any member reads as a tag (built with the plans, on first use).
+        self.tag_keys: tuple[str, ...] | None = None
+        self.decided: dict[Hashable, str] = {}
+        # The choices of two or more members that have a smart union of their own.
+        self.subsets: set[str] = set()
 
     def _pick(self, value: Any) -> str:
         if type(value) is not dict:
             return "*"
-        keys = tuple(value)
-        choice = self.decided.get(keys)
+        if self.tag_keys is None:
+            self.plans = [_KeyPlan(model) for model in self.models]
+            self.tag_keys = tuple(sorted({k for plan in self.plans for k in plan.tags}))
+        tags = {key: tag for key in self.tag_keys if type(tag := value.get(key)) is str}
+        decision: Hashable = (
+            (tuple(value), tuple(tags.items())) if tags else tuple(value)
+        )
+        choice = self.decided.get(decision)
         if choice is None:
-            choice = self._decide(value.keys())
+            choice = self._decide(value.keys(), tags)
             if len(self.decided) < self._KEPT:
-                self.decided[keys] = choice
+                self.decided[decision] = choice
         return choice
 
-    def _decide(self, keys: Any) -> str:
-        if self.plans is None:
-            self.plans = [_KeyPlan(model) for model in self.models]
-        left = [plan for plan in self.plans if plan.may_read(keys)]
+    def _decide(self, keys: Any, tags: dict[str, str]) -> str:
+        left = [
+            plan for plan in self.plans if plan.may_read(keys) and plan.may_match(tags)
+        ]
         if len(left) == 1:
             return left[0].name
         if left:
@@ -556,9 +598,42 @@ class _ByKeys:
             least = best.least(keys)
             if all(plan is best or plan.most(keys) < least for plan in left):
                 return f"{best.name}!"
-            if len(self.models) <= self._SUBSETS_UP_TO:
-                return " ".join(plan.name for plan in left)
+            chosen = " ".join(plan.name for plan in left)
+            if chosen in self.subsets:
+                return chosen
         return "*"
+
+    def _groups(self) -> list[list[str]]:
+        """The members that one value may leave: all of them, or, for a union of more
+        than ``_SUBSETS_UP_TO``, those that read one tag string alike (a member with no
+        tag of that key reads any), where no more than that many do."""
+        names = [model.__name__ for model in self.models]
+        if len(names) <= self._SUBSETS_UP_TO:
+            return [names]
+        tags: list[dict[str, tuple[str, ...]]] = []
+        for model in self.models:
+            found: dict[str, tuple[str, ...]] = {}
+            for name, info in model.model_fields.items():
+                alias = info.validation_alias
+                args = get_args(info.annotation)
+                if (
+                    info.is_required()
+                    and get_origin(info.annotation) is Literal
+                    and all(type(arg) is str for arg in args)
+                ):
+                    found[alias if isinstance(alias, str) else name] = args
+            tags.append(found)
+        groups: list[list[str]] = []
+        for key in sorted({key for found in tags for key in found}):
+            for value in sorted({v for found in tags for v in found.get(key, ())}):
+                group = [
+                    name
+                    for name, found in zip(names, tags, strict=True)
+                    if key not in found or value in found[key]
+                ]
+                if 1 < len(group) <= self._SUBSETS_UP_TO and group not in groups:
+                    groups.append(group)
+        return groups
 
     def __get_pydantic_core_schema__(
         self, source: Any, handler: GetCoreSchemaHandler
@@ -576,14 +651,14 @@ class _ByKeys:
             choices[f"{name}!"] = core_schema.union_schema(
                 [alone, union], mode="left_to_right"
             )
-        if len(self.models) <= self._SUBSETS_UP_TO:
-            names = [model.__name__ for model in self.models]
+        for names in self._groups():
             for mask in range(1, 1 << len(names)):
                 chosen = [name for bit, name in enumerate(names) if mask >> bit & 1]
                 if len(chosen) > 1:
                     choices[" ".join(chosen)] = core_schema.union_schema(
                         [members[name] for name in chosen]
                     )
+                    self.subsets.add(" ".join(chosen))
         choices["*"] = union
         from_json = core_schema.tagged_union_schema(choices, discriminator=self._pick)
         return core_schema.json_or_python_schema(from_json, union)

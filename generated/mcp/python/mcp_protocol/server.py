@@ -80,14 +80,16 @@ class ClientPeer:
         """
         await self.session.notify("notifications/cancelled", params)
 
-    async def ping(self, params: RequestParams | None = None) -> EmptyResult:
+    async def ping(
+        self, params: RequestParams | None = None, *, timeout: float | None = None
+    ) -> EmptyResult:
         """A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 
         `ping` (request, client ↔ server). Its params may be left out (None).
         """
         return cast(
             EmptyResult,
-            await self.session.request("ping", params),
+            await self.session.request("ping", params, timeout=timeout),
         )
 
     async def notifications_progress(self, params: ProgressNotificationParams) -> None:
@@ -133,18 +135,20 @@ class ClientPeer:
         """
         await self.session.notify("notifications/tools/list_changed", params)
 
-    async def tasks_get(self, params: GetTaskRequestParams) -> GetTaskResult:
+    async def tasks_get(
+        self, params: GetTaskRequestParams, *, timeout: float | None = None
+    ) -> GetTaskResult:
         """A request to retrieve the state of a task.
 
         `tasks/get` (request, client ↔ server).
         """
         return cast(
             GetTaskResult,
-            await self.session.request("tasks/get", params),
+            await self.session.request("tasks/get", params, timeout=timeout),
         )
 
     async def tasks_result(
-        self, params: GetTaskPayloadRequestParams
+        self, params: GetTaskPayloadRequestParams, *, timeout: float | None = None
     ) -> GetTaskPayloadResult:
         """A request to retrieve the result of a completed task.
 
@@ -152,21 +156,26 @@ class ClientPeer:
         """
         return cast(
             GetTaskPayloadResult,
-            await self.session.request("tasks/result", params),
+            await self.session.request("tasks/result", params, timeout=timeout),
         )
 
-    async def tasks_cancel(self, params: CancelTaskRequestParams) -> CancelTaskResult:
+    async def tasks_cancel(
+        self, params: CancelTaskRequestParams, *, timeout: float | None = None
+    ) -> CancelTaskResult:
         """A request to cancel a task.
 
         `tasks/cancel` (request, client ↔ server).
         """
         return cast(
             CancelTaskResult,
-            await self.session.request("tasks/cancel", params),
+            await self.session.request("tasks/cancel", params, timeout=timeout),
         )
 
     async def tasks_list(
-        self, params: PaginatedRequestParams | None = None
+        self,
+        params: PaginatedRequestParams | None = None,
+        *,
+        timeout: float | None = None,
     ) -> ListTasksResult:
         """A request to retrieve a list of tasks.
 
@@ -174,7 +183,7 @@ class ClientPeer:
         """
         return cast(
             ListTasksResult,
-            await self.session.request("tasks/list", params),
+            await self.session.request("tasks/list", params, timeout=timeout),
         )
 
     async def notifications_tasks_status(
@@ -196,7 +205,7 @@ class ClientPeer:
         await self.session.notify("notifications/message", params)
 
     async def sampling_create_message(
-        self, params: CreateMessageRequestParams
+        self, params: CreateMessageRequestParams, *, timeout: float | None = None
     ) -> CreateMessageResult | CreateTaskResult:
         """A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 
@@ -204,10 +213,14 @@ class ClientPeer:
         """
         return cast(
             CreateMessageResult | CreateTaskResult,
-            await self.session.request("sampling/createMessage", params),
+            await self.session.request(
+                "sampling/createMessage", params, timeout=timeout
+            ),
         )
 
-    async def roots_list(self, params: RequestParams | None = None) -> ListRootsResult:
+    async def roots_list(
+        self, params: RequestParams | None = None, *, timeout: float | None = None
+    ) -> ListRootsResult:
         """Sent from the server to request a list of root URIs from the client. Roots allow
         servers to ask for specific directories or files to operate on. A common example
         for roots is providing a set of repositories or directories a server should operate
@@ -220,11 +233,11 @@ class ClientPeer:
         """
         return cast(
             ListRootsResult,
-            await self.session.request("roots/list", params),
+            await self.session.request("roots/list", params, timeout=timeout),
         )
 
     async def elicitation_create(
-        self, params: ElicitRequestParams
+        self, params: ElicitRequestParams, *, timeout: float | None = None
     ) -> ElicitResult | CreateTaskResult:
         """A request from the server to elicit additional information from the user via the client.
 
@@ -232,7 +245,7 @@ class ClientPeer:
         """
         return cast(
             ElicitResult | CreateTaskResult,
-            await self.session.request("elicitation/create", params),
+            await self.session.request("elicitation/create", params, timeout=timeout),
         )
 
     async def notifications_elicitation_complete(

@@ -4,7 +4,13 @@
 Needs Python >=3.11 and pydantic >=2.14,<3.
 """
 
-from ._rpc import MethodInfo, RpcError, TransportError
+from ._rpc import (
+    InvalidResult,
+    MethodInfo,
+    RpcError,
+    TransportError,
+    TransportTimeout,
+)
 from .errors import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -25,9 +31,11 @@ __all__ = [
     "METHODS",
     "METHOD_NOT_FOUND",
     "PARSE_ERROR",
+    "InvalidResult",
     "Mention",
     "MentionsParams",
     "MethodInfo",
     "RpcError",
     "TransportError",
+    "TransportTimeout",
 ]

@@ -41,6 +41,14 @@ class StubClientHandler(ClientHandler):
 class OpenctxClient:
     """A typed client of a OpenCtx provider protocol 0.1 provider: one async method per
     request and notification the client sends.
+
+    Every wait is bounded: connecting, each request's answer and closing take at most
+    the client's ``timeout`` (seconds, ``_rpc.DEFAULT_TIMEOUT`` unless told; None: no
+    limit), a request's own ``timeout=`` overrides it.  Past it a request raises
+    ``TransportTimeout`` (a ``TransportError`` and a ``TimeoutError``) naming the method
+    and the limit, and is cancelled on the wire where the protocol has a cancel
+    notification (``CANCEL``).  A result that is not what the spec says raises
+    ``InvalidResult`` (an ``RpcError`` whose ``data`` lists the problems).
     """
 
     def __init__(self, session: _rpc.Session) -> None:
@@ -67,53 +75,76 @@ class OpenctxClient:
         *,
         settings: collections.abc.Mapping[str, Any] | None = None,
         log: _rpc.MessageLog = _rpc.QUIET,
+        timeout: float | None = _rpc.DEFAULT_TIMEOUT,
+        max_message_bytes: int = _rpc.DEFAULT_MAX_MESSAGE_BYTES,
+        follow_redirects: bool = False,
     ) -> _rpc.Connecting[OpenctxClient]:
         """Talk to an HTTP server: one POST of ``{method, params, settings}`` per
         request; ``async with OpenctxClient.http(url) as client:`` (or ``await``
-        it and ``close()`` the client).  A failed POST raises ``TransportError``.
+        it and ``close()`` the client).  A failed POST raises ``TransportError``, an
+        answer over ``max_message_bytes`` too.  Redirects are refused (the envelope
+        carries ``settings``): with ``follow_redirects``, a 307 or 308 to the same
+        origin is followed.
         """
 
         async def connect() -> OpenctxClient:
-            return cls(_rpc.HttpSession(url, settings, log, METHODS))
+            session = _rpc.HttpSession(
+                url,
+                settings,
+                log,
+                METHODS,
+                timeout=timeout,
+                limit=max_message_bytes,
+                follow_redirects=follow_redirects,
+            )
+            return cls(session)
 
         return _rpc.Connecting(connect)
 
-    async def meta(self, params: MetaParams) -> MetaResult:
+    async def meta(
+        self, params: MetaParams, *, timeout: float | None = None
+    ) -> MetaResult:
         """The meta request is sent by the client to the provider to retrieve the provider's name, features, other metadata, and when it should be invoked. This avoids unnecessary invocations of the provider on resources where it would not have any results.
 
         `meta` (request, client → provider).
         """
         return cast(
             MetaResult,
-            await self.session.request("meta", params),
+            await self.session.request("meta", params, timeout=timeout),
         )
 
-    async def mentions(self, params: MentionsParams) -> MentionsResult:
+    async def mentions(
+        self, params: MentionsParams, *, timeout: float | None = None
+    ) -> MentionsResult:
         """The mentions request is sent by the client to the provider to search for @-mentionable items in the resource.
 
         `mentions` (request, client → provider).
         """
         return cast(
             MentionsResult,
-            await self.session.request("mentions", params),
+            await self.session.request("mentions", params, timeout=timeout),
         )
 
-    async def items(self, params: ItemsParams) -> ItemsResult:
+    async def items(
+        self, params: ItemsParams, *, timeout: float | None = None
+    ) -> ItemsResult:
         """The items request is sent by the client to the provider to fetch items from a resource.
 
         `items` (request, client → provider).
         """
         return cast(
             ItemsResult,
-            await self.session.request("items", params),
+            await self.session.request("items", params, timeout=timeout),
         )
 
-    async def annotations(self, params: AnnotationsParams) -> AnnotationsResult:
+    async def annotations(
+        self, params: AnnotationsParams, *, timeout: float | None = None
+    ) -> AnnotationsResult:
         """The annotations request is sent by the client to the provider to fetch a list of annotations for a resource (such as a code file).
 
         `annotations` (request, client → provider).
         """
         return cast(
             AnnotationsResult,
-            await self.session.request("annotations", params),
+            await self.session.request("annotations", params, timeout=timeout),
         )

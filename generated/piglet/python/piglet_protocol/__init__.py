@@ -4,7 +4,13 @@
 Needs Python >=3.11 and pydantic >=2.14,<3.
 """
 
-from ._rpc import MethodInfo, RpcError, TransportError
+from ._rpc import (
+    InvalidResult,
+    MethodInfo,
+    RpcError,
+    TransportError,
+    TransportTimeout,
+)
 from .errors import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -230,6 +236,7 @@ __all__ = [
     "InterceptorAfterResult",
     "InterceptorBeforeParams",
     "InterceptorBeforeResult",
+    "InvalidResult",
     "LogParams",
     "Message",
     "MessageHookParams",
@@ -264,6 +271,7 @@ __all__ = [
     "ToolExecuteParams",
     "ToolExecuteResult",
     "TransportError",
+    "TransportTimeout",
     "WireEntryInfo",
     "WireExtInfo",
     "WireModelInfo",

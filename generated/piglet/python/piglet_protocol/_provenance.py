@@ -9,7 +9,7 @@ SPEC_ID = "piglet"
 SPEC_VERSION = "5"
 PACKAGE = "piglet_protocol"
 GENERATOR = "codegen 0.1.0"
-IR_SHA256 = "0e8ddaba086958645455585bb2ba0f2dccefe6f00c127faf8fb11e7922b0118d"
+IR_SHA256 = "64733ea492926fc694861c5f36a5a3b0b646fc2030ef6d99c1ed365498fb252d"
 SOURCES: tuple[tuple[str, str], ...] = (
     (
         "specs/piglet/external.godoc.txt",
@@ -17,32 +17,36 @@ SOURCES: tuple[tuple[str, str], ...] = (
     ),
 )
 FILES: dict[str, str] = {
-    "__init__.py": "59326447d7baa6b467b314f75af1df4ad6d8eb226c1184e1d0b8ba06b11fb7a1",
-    "_rpc/__init__.py": "d5bbf8bb2375e0d12d9bb1d42f2765cfb498e32deba0171ce0804374df19ce39",
+    "__init__.py": "011fef5f4f0ff17d0b99b47849f708338a0a98ffeefe7a933e15aa8cc948ed8a",
+    "_rpc/__init__.py": "d8c4c07e89b5eac244ec08d2ec5e8ee566619b666f6d4987ff7802c02b95d6ee",
+    "_rpc/access.py": "77bc0f052e1c9a1473a0c14e1bda9c75c9a7b17e4777da921a37ed025c11dcc7",
     "_rpc/client.py": "14fddf5fe3c7b5ac1233f2d709f8dcf314846d6915f3b091da4eeaf69f8adafd",
     "_rpc/codec.py": "3ab157943bc46c39ff019b2455443f7fdd5910de07e36578beaa7b42cca0370a",
-    "_rpc/command.py": "18f869e9b514652dd776d4ee3a527e64fd34dd1455f16c5da1b562250bc59893",
-    "_rpc/connection.py": "c8f733f434953c766e0bb42d37f368a7cff1d6f8830564a77be082899b51b379",
-    "_rpc/dispatch.py": "1661b1f6504a984ffc21f5c2b43ee32c2424b77f27dba7670379753da5044745",
-    "_rpc/envelope.py": "a764186f1c98f507e03815920b589e5438faeb4953d46a7a43fa5b11515a917e",
-    "_rpc/errors.py": "02e5354eadde79232eb69aba9843ce32f236e7fde773666524520c56d8bc4624",
-    "_rpc/framing.py": "5839c5932d359c31a10a7cb8e26508fe1a9f538e91576e34aaa25106accb4730",
-    "_rpc/http_client.py": "6994767bca0cddc961c3682fdedada4a9b237676b688e19bc971a44323ff1732",
-    "_rpc/interfaces.py": "980fb3d55de6593ce16222321316690010f3673a32d04b59570917d257fc98f2",
-    "_rpc/log.py": "5c193c5b359ff5d5a1b321095e8e44ae57a034f2ff967f891a42bb014b6079f7",
-    "_rpc/network.py": "ba004fd5a4091bb0e2c22daa99ccdcf72ca731b5b490ce62151aed51d7094656",
+    "_rpc/command.py": "595b87af072de54a02af57e88b1f32620c5ef7da55c88a91be04e6f0fadf3a5c",
+    "_rpc/connection.py": "4932b635b629c2757c7040d27b66ce1de5ab0fa85428b1307cc75e9702cabb23",
+    "_rpc/content_length.py": "43eff6da98744b99f6970475c34e061eca5818d29e98d3f0d92e0deef5a8dc60",
+    "_rpc/deadlines.py": "20c4a1855f2be74e242cfc7c599107ea5890225967f166c0b89e4d9b003b7525",
+    "_rpc/dispatch.py": "986222698e78d92fdc14a59c7db7765e3a3cd65df8651aebc4a590b041ba6ffe",
+    "_rpc/envelope.py": "a99f895dcc7d72c163c081eb9b1c764da65bf75ae33eb40a54fa5e498938f38e",
+    "_rpc/errors.py": "46eefb6500f00d8f0242fcf98e35070b5dbb60108ecf7d852f447d6fee861a06",
+    "_rpc/event_envelope.py": "b51ab9e20a03b967c39ff185719afa7a65a12a168d84420d5e99745cebc2a764",
+    "_rpc/framing.py": "647891ef274139befbfdbb779d02dda6473358c40a38c46cc67b8e24316cd285",
+    "_rpc/http_client.py": "12cff129291a072d196b7802fc366e498c515a580245fea3c55a329c0e462cdd",
+    "_rpc/interfaces.py": "1aa9ba4b8a67267dc2c636ac34bdbd9a3f614489076aad0e99671f928160b497",
+    "_rpc/log.py": "01c2ddf9aaccbe7b91106312b35b86a4a74bd4c7816199408bf7813a67b0b136",
+    "_rpc/network.py": "6cadcb014736ec22bcbfa30e3a570dd440d53d7dddaa95c4c73aee9608a1a2b8",
     "_rpc/oversize.py": "e7fb8fc7baf85ebe3a7f9078cc33440db2aff97eca977e9d167ceb7d38096957",
     "_rpc/pointers.py": "0113abf1a9372abe239291d52450cd2962646f0d66480af0e0e16ee9c40982b5",
     "_rpc/registry.py": "6adb89fc035f4f82a8ff048be5c91bb257b1af1d1f5bd7b55c3308af493830a8",
     "_rpc/requirement.py": "1d780758b30aa0bb46d1e9a8b8bce823deedf1e6af4ba97e36b2abb2c9e45090",
-    "_rpc/stdio.py": "cca6ffbad2632a547fc0c3598cd7eec077d81872f0bdb93db0e83289b3261292",
+    "_rpc/stdio.py": "65a4dade458d8c5b3a0b270f87c9de4e96d7ed618beb29220378cb22a76b5580",
     "_rpc/tasks.py": "2855695753eb1c609212d7ae7dd8691af3d3b150675c1610582e27718b507289",
-    "_rpc/websocket.py": "cbd982d92ef04e47fcbbf331289a5d59c2935d9671b03e1203991f53d38fa14b",
-    "client.py": "dbf851c26664e17b1fda02347fa57331da590ccefd5dc699a3aa97bb5959caec",
-    "errors.py": "416459787c414edfce16254e123f22d11a2a25d1dee78777d96b02b3c803cae5",
+    "_rpc/websocket.py": "fd5e01226eee1c0c7b010ae6986efd96bc38937d2b6075e50acc894008b9ccb6",
+    "client.py": "8e3cdcaca6fcc7af29d8c955beacf341f13f943a07f06ced801471ad10ef0ed7",
+    "errors.py": "5ee447df4d73cf33413dac91869e82cd0b042f669d0ffb0816538998a4d0d925",
     "methods.py": "019392d7dc04e7a4f0fb8471d675f3d0650ada44db48352d6690e27c625c8466",
-    "models.py": "dae2ddd23dfc0155c1dc57a2e0763b2c04944320e3f4dbb708d06c81432ee12d",
+    "models.py": "08caf88b3808286070054b729340f91148b9427c3cc0821cfd792e98b6597baf",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-    "server.py": "458c0a1e268789af24a0d87d1e63ec75c95e69b1df5ebb8e5ec3eb264f0f7cce",
+    "server.py": "59c0e9dc32d8146bfea32a73ea670327a4f7468bea1f9ced911e0409db6e89c0",
     "stub_data.py": "e9cc59fa5d11b2d802d6d8c12893d27e0f57f7227a11004e28aaf65b194113d3",
 }

@@ -120,8 +120,20 @@ from .models import (
     ToolExecuteResult,
 )
 
-STUB_COMMAND = (sys.executable, "-m", "piglet_protocol.server", "--transport", "stdio")
-"""Starts the generated stub server over stdio (see ``PigletClient.stdio``)."""
+STUB_COMMAND = (
+    sys.executable,
+    "-m",
+    "piglet_protocol.server",
+    "--transport",
+    "stdio",
+    "--quiet",
+)
+"""Starts the generated stub server over stdio (see ``PigletClient.stdio``); quiet:
+its per-message log would land in the program's own stderr."""
+
+CANCEL: tuple[str, str] | None = ("$/cancelRequest", "id")
+"""The notification a request that timed out is cancelled with, as (method, the params
+key of the request's id); None: the protocol has none."""
 
 
 class HostHandler:
@@ -1171,6 +1183,14 @@ class StubHostHandler(HostHandler):
 class PigletClient:
     """A typed client of a piglet external-extension protocol 5 extension: one async method per
     request and notification the host sends.
+
+    Every wait is bounded: connecting, each request's answer and closing take at most
+    the client's ``timeout`` (seconds, ``_rpc.DEFAULT_TIMEOUT`` unless told; None: no
+    limit), a request's own ``timeout=`` overrides it.  Past it a request raises
+    ``TransportTimeout`` (a ``TransportError`` and a ``TimeoutError``) naming the method
+    and the limit, and is cancelled on the wire where the protocol has a cancel
+    notification (``CANCEL``).  A result that is not what the spec says raises
+    ``InvalidResult`` (an ``RpcError`` whose ``data`` lists the problems).
     """
 
     def __init__(self, session: _rpc.Session) -> None:
@@ -1196,18 +1216,22 @@ class PigletClient:
         command: collections.abc.Sequence[str] | None = None,
         *,
         handler: HostHandler | None = None,
+        framing: typing.Literal["ndjson-stdio"] = "ndjson-stdio",
         max_message_bytes: int = _rpc.DEFAULT_MAX_MESSAGE_BYTES,
         stderr: int | typing.IO[Any] | None = None,
         log: _rpc.MessageLog = _rpc.QUIET,
+        timeout: float | None = _rpc.DEFAULT_TIMEOUT,
     ) -> _rpc.Connecting[PigletClient]:
-        """Start ``command`` (default: the stub server) and talk newline-delimited
-        JSON over its stdin/stdout: ``async with PigletClient.stdio() as client:``
-        (or ``await`` it and ``close()`` the client).  A command that cannot start
-        raises ``TransportError``.
+        """Start ``command`` (default: the stub server) and talk JSON over its
+        stdin/stdout, framed as ``framing`` says (``ndjson-stdio``: one message per
+        line; ``content-length-stdio``: after ``Content-Length`` headers):
+        ``async with PigletClient.stdio() as client:`` (or ``await`` it and
+        ``close()`` the client).  A command that cannot start raises
+        ``TransportError``.
         """
         env: collections.abc.Mapping[str, str] | None = None
         if command is None:
-            command = STUB_COMMAND
+            command = (*STUB_COMMAND[:-1], framing)
             root = str(pathlib.Path(__file__).resolve().parent.parent)
             path = os.environ.get("PYTHONPATH")
             env = {
@@ -1226,19 +1250,24 @@ class PigletClient:
                 stderr=stderr,
                 log=log,
                 methods=METHODS,
+                timeout=timeout,
+                cancel=CANCEL,
+                framing=framing,
             )
             return cls(connection)
 
         return _rpc.Connecting(connect)
 
-    async def initialize(self, params: InitializeParams) -> InitializeResult:
+    async def initialize(
+        self, params: InitializeParams, *, timeout: float | None = None
+    ) -> InitializeResult:
         """InitializeParams is sent by the host after spawning the extension.
 
         `initialize` (request, host → extension).
         """
         return cast(
             InitializeResult,
-            await self.session.request("initialize", params),
+            await self.session.request("initialize", params, timeout=timeout),
         )
 
     async def shutdown(self, params: ShutdownParams) -> None:
@@ -1257,7 +1286,7 @@ class PigletClient:
         await self.session.notify("$/cancelRequest", params)
 
     async def provider_stream(
-        self, params: ProviderStreamParams
+        self, params: ProviderStreamParams, *, timeout: float | None = None
     ) -> ProviderStreamResult:
         """ProviderStreamParams is the request to stream an LLM call.
 
@@ -1266,11 +1295,11 @@ class PigletClient:
         """
         return cast(
             ProviderStreamResult,
-            await self.session.request("provider/stream", params),
+            await self.session.request("provider/stream", params, timeout=timeout),
         )
 
     async def compact_execute(
-        self, params: CompactExecuteParams
+        self, params: CompactExecuteParams, *, timeout: float | None = None
     ) -> CompactExecuteResult:
         """CompactExecuteParams is sent when the token threshold is exceeded.
 
@@ -1279,21 +1308,23 @@ class PigletClient:
         """
         return cast(
             CompactExecuteResult,
-            await self.session.request("compact/execute", params),
+            await self.session.request("compact/execute", params, timeout=timeout),
         )
 
-    async def tool_execute(self, params: ToolExecuteParams) -> ToolExecuteResult:
+    async def tool_execute(
+        self, params: ToolExecuteParams, *, timeout: float | None = None
+    ) -> ToolExecuteResult:
         """ToolExecuteParams is sent when the LLM calls a tool owned by this extension.
 
         `tool/execute` (request, host → extension).
         """
         return cast(
             ToolExecuteResult,
-            await self.session.request("tool/execute", params),
+            await self.session.request("tool/execute", params, timeout=timeout),
         )
 
     async def command_execute(
-        self, params: CommandExecuteParams
+        self, params: CommandExecuteParams, *, timeout: float | None = None
     ) -> CommandExecuteResult:
         """CommandExecuteParams is sent when the user invokes a slash command owned by this extension.
 
@@ -1301,11 +1332,11 @@ class PigletClient:
         """
         return cast(
             CommandExecuteResult,
-            await self.session.request("command/execute", params),
+            await self.session.request("command/execute", params, timeout=timeout),
         )
 
     async def interceptor_before(
-        self, params: InterceptorBeforeParams
+        self, params: InterceptorBeforeParams, *, timeout: float | None = None
     ) -> InterceptorBeforeResult:
         """InterceptorBeforeParams is sent when a tool is about to execute.
 
@@ -1314,11 +1345,11 @@ class PigletClient:
         """
         return cast(
             InterceptorBeforeResult,
-            await self.session.request("interceptor/before", params),
+            await self.session.request("interceptor/before", params, timeout=timeout),
         )
 
     async def interceptor_after(
-        self, params: InterceptorAfterParams
+        self, params: InterceptorAfterParams, *, timeout: float | None = None
     ) -> InterceptorAfterResult:
         """InterceptorAfterParams is sent after tool execution.
 
@@ -1327,10 +1358,12 @@ class PigletClient:
         """
         return cast(
             InterceptorAfterResult,
-            await self.session.request("interceptor/after", params),
+            await self.session.request("interceptor/after", params, timeout=timeout),
         )
 
-    async def event_dispatch(self, params: EventDispatchParams) -> EventDispatchResult:
+    async def event_dispatch(
+        self, params: EventDispatchParams, *, timeout: float | None = None
+    ) -> EventDispatchResult:
         """EventDispatchParams is sent when an agent lifecycle event occurs.
 
         `event/dispatch` (request, host → extension).
@@ -1338,11 +1371,11 @@ class PigletClient:
         """
         return cast(
             EventDispatchResult,
-            await self.session.request("event/dispatch", params),
+            await self.session.request("event/dispatch", params, timeout=timeout),
         )
 
     async def shortcut_handle(
-        self, params: ShortcutHandleParams
+        self, params: ShortcutHandleParams, *, timeout: float | None = None
     ) -> ShortcutHandleResult:
         """ShortcutHandleParams is sent when the user presses a registered shortcut.
 
@@ -1351,11 +1384,11 @@ class PigletClient:
         """
         return cast(
             ShortcutHandleResult,
-            await self.session.request("shortcut/handle", params),
+            await self.session.request("shortcut/handle", params, timeout=timeout),
         )
 
     async def message_hook_on_message(
-        self, params: MessageHookParams
+        self, params: MessageHookParams, *, timeout: float | None = None
     ) -> MessageHookResult:
         """MessageHookParams is sent before a user message reaches the LLM.
 
@@ -1364,7 +1397,9 @@ class PigletClient:
         """
         return cast(
             MessageHookResult,
-            await self.session.request("messageHook/onMessage", params),
+            await self.session.request(
+                "messageHook/onMessage", params, timeout=timeout
+            ),
         )
 
     async def event_bus_event(self, params: EventBusEventParams) -> None:
@@ -1376,7 +1411,7 @@ class PigletClient:
         await self.session.notify("eventBus/event", params)
 
     async def input_transformer_transform(
-        self, params: InputTransformParams
+        self, params: InputTransformParams, *, timeout: float | None = None
     ) -> InputTransformResult:
         """InputTransformParams is the host → extension callback when user input arrives.
 
@@ -1385,5 +1420,7 @@ class PigletClient:
         """
         return cast(
             InputTransformResult,
-            await self.session.request("inputTransformer/transform", params),
+            await self.session.request(
+                "inputTransformer/transform", params, timeout=timeout
+            ),
         )

@@ -206,7 +206,9 @@ class HostPeer:
         """
         await self.session.notify("provider/delta", params)
 
-    async def host_list_tools(self, params: HostListToolsParams) -> HostListToolsResult:
+    async def host_list_tools(
+        self, params: HostListToolsParams, *, timeout: float | None = None
+    ) -> HostListToolsResult:
         """HostListToolsParams requests the list of available host tools.
 
         `host/listTools` (request, extension → host).
@@ -214,11 +216,11 @@ class HostPeer:
         """
         return cast(
             HostListToolsResult,
-            await self.session.request("host/listTools", params),
+            await self.session.request("host/listTools", params, timeout=timeout),
         )
 
     async def host_execute_tool(
-        self, params: HostExecuteToolParams
+        self, params: HostExecuteToolParams, *, timeout: float | None = None
     ) -> HostExecuteToolResult:
         """HostExecuteToolParams is sent by the extension to execute a host-registered tool.
 
@@ -227,10 +229,12 @@ class HostPeer:
         """
         return cast(
             HostExecuteToolResult,
-            await self.session.request("host/executeTool", params),
+            await self.session.request("host/executeTool", params, timeout=timeout),
         )
 
-    async def host_config_get(self, params: HostConfigGetParams) -> HostConfigGetResult:
+    async def host_config_get(
+        self, params: HostConfigGetParams, *, timeout: float | None = None
+    ) -> HostConfigGetResult:
         """HostConfigGetParams requests configuration values.
 
         `host/config.get` (request, extension → host).
@@ -238,11 +242,11 @@ class HostPeer:
         """
         return cast(
             HostConfigGetResult,
-            await self.session.request("host/config.get", params),
+            await self.session.request("host/config.get", params, timeout=timeout),
         )
 
     async def host_config_read_extension(
-        self, params: HostConfigReadExtParams
+        self, params: HostConfigReadExtParams, *, timeout: float | None = None
     ) -> HostConfigReadExtResult:
         """HostConfigReadExtParams requests an extension's markdown config.
 
@@ -251,11 +255,13 @@ class HostPeer:
         """
         return cast(
             HostConfigReadExtResult,
-            await self.session.request("host/config.readExtension", params),
+            await self.session.request(
+                "host/config.readExtension", params, timeout=timeout
+            ),
         )
 
     async def host_auth_get_key(
-        self, params: HostAuthGetKeyParams
+        self, params: HostAuthGetKeyParams, *, timeout: float | None = None
     ) -> HostAuthGetKeyResult:
         """HostAuthGetKeyParams requests an API key for a provider.
 
@@ -264,10 +270,12 @@ class HostPeer:
         """
         return cast(
             HostAuthGetKeyResult,
-            await self.session.request("host/auth.getKey", params),
+            await self.session.request("host/auth.getKey", params, timeout=timeout),
         )
 
-    async def host_chat(self, params: HostChatParams) -> HostChatResult:
+    async def host_chat(
+        self, params: HostChatParams, *, timeout: float | None = None
+    ) -> HostChatResult:
         """HostChatParams asks the host to make a single-turn LLM call.
 
         `host/chat` (request, extension → host).
@@ -275,10 +283,12 @@ class HostPeer:
         """
         return cast(
             HostChatResult,
-            await self.session.request("host/chat", params),
+            await self.session.request("host/chat", params, timeout=timeout),
         )
 
-    async def host_agent_run(self, params: HostAgentRunParams) -> HostAgentRunResult:
+    async def host_agent_run(
+        self, params: HostAgentRunParams, *, timeout: float | None = None
+    ) -> HostAgentRunResult:
         """HostAgentRunParams asks the host to run a full agent loop.
 
         `host/agent.run` (request, extension → host).
@@ -286,11 +296,11 @@ class HostPeer:
         """
         return cast(
             HostAgentRunResult,
-            await self.session.request("host/agent.run", params),
+            await self.session.request("host/agent.run", params, timeout=timeout),
         )
 
     async def host_conversation_messages(
-        self, params: JsonValue
+        self, params: JsonValue, *, timeout: float | None = None
     ) -> HostConversationMessagesResult:
         """HostConversationMessagesResult is the host's response with raw message JSON.
 
@@ -299,18 +309,22 @@ class HostPeer:
         """
         return cast(
             HostConversationMessagesResult,
-            await self.session.request("host/conversationMessages", params),
+            await self.session.request(
+                "host/conversationMessages", params, timeout=timeout
+            ),
         )
 
-    async def host_llm_snapshot(self, params: JsonValue) -> JsonValue:
+    async def host_llm_snapshot(
+        self, params: JsonValue, *, timeout: float | None = None
+    ) -> JsonValue:
         """`host/llmSnapshot` (request, extension → host)."""
         return cast(
             JsonValue,
-            await self.session.request("host/llmSnapshot", params),
+            await self.session.request("host/llmSnapshot", params, timeout=timeout),
         )
 
     async def host_set_conversation_messages(
-        self, params: HostSetConversationMessagesParams
+        self, params: HostSetConversationMessagesParams, *, timeout: float | None = None
     ) -> JsonValue:
         """HostSetConversationMessagesParams is the extension's request to replace messages.
 
@@ -319,10 +333,14 @@ class HostPeer:
         """
         return cast(
             JsonValue,
-            await self.session.request("host/setConversationMessages", params),
+            await self.session.request(
+                "host/setConversationMessages", params, timeout=timeout
+            ),
         )
 
-    async def host_sessions(self, params: JsonValue) -> HostSessionsResult:
+    async def host_sessions(
+        self, params: JsonValue, *, timeout: float | None = None
+    ) -> HostSessionsResult:
         """HostSessionsResult is the host's response with session summaries.
 
         `host/sessions` (request, extension → host).
@@ -330,10 +348,12 @@ class HostPeer:
         """
         return cast(
             HostSessionsResult,
-            await self.session.request("host/sessions", params),
+            await self.session.request("host/sessions", params, timeout=timeout),
         )
 
-    async def host_load_session(self, params: HostLoadSessionParams) -> JsonValue:
+    async def host_load_session(
+        self, params: HostLoadSessionParams, *, timeout: float | None = None
+    ) -> JsonValue:
         """HostLoadSessionParams requests loading a session by path.
 
         `host/loadSession` (request, extension → host).
@@ -341,10 +361,12 @@ class HostPeer:
         """
         return cast(
             JsonValue,
-            await self.session.request("host/loadSession", params),
+            await self.session.request("host/loadSession", params, timeout=timeout),
         )
 
-    async def host_fork_session(self, params: JsonValue) -> HostForkSessionResult:
+    async def host_fork_session(
+        self, params: JsonValue, *, timeout: float | None = None
+    ) -> HostForkSessionResult:
         """HostForkSessionResult is the host's response after forking.
 
         `host/forkSession` (request, extension → host).
@@ -352,11 +374,11 @@ class HostPeer:
         """
         return cast(
             HostForkSessionResult,
-            await self.session.request("host/forkSession", params),
+            await self.session.request("host/forkSession", params, timeout=timeout),
         )
 
     async def host_set_session_title(
-        self, params: HostSetSessionTitleParams
+        self, params: HostSetSessionTitleParams, *, timeout: float | None = None
     ) -> JsonValue:
         """HostSetSessionTitleParams sets the current session's title.
 
@@ -365,10 +387,12 @@ class HostPeer:
         """
         return cast(
             JsonValue,
-            await self.session.request("host/setSessionTitle", params),
+            await self.session.request("host/setSessionTitle", params, timeout=timeout),
         )
 
-    async def host_sync_models(self, params: JsonValue) -> HostSyncModelsResult:
+    async def host_sync_models(
+        self, params: JsonValue, *, timeout: float | None = None
+    ) -> HostSyncModelsResult:
         """HostSyncModelsResult is the host's response after syncing models.
 
         `host/syncModels` (request, extension → host).
@@ -376,11 +400,11 @@ class HostPeer:
         """
         return cast(
             HostSyncModelsResult,
-            await self.session.request("host/syncModels", params),
+            await self.session.request("host/syncModels", params, timeout=timeout),
         )
 
     async def host_write_models(
-        self, params: HostWriteModelsParams
+        self, params: HostWriteModelsParams, *, timeout: float | None = None
     ) -> HostWriteModelsResult:
         """HostWriteModelsParams holds API-sourced overrides for regenerating models.yaml.
 
@@ -389,10 +413,12 @@ class HostPeer:
         """
         return cast(
             HostWriteModelsResult,
-            await self.session.request("host/writeModels", params),
+            await self.session.request("host/writeModels", params, timeout=timeout),
         )
 
-    async def host_run_background(self, params: HostRunBackgroundParams) -> JsonValue:
+    async def host_run_background(
+        self, params: HostRunBackgroundParams, *, timeout: float | None = None
+    ) -> JsonValue:
         """HostRunBackgroundParams starts a background agent.
 
         `host/runBackground` (request, extension → host).
@@ -400,18 +426,22 @@ class HostPeer:
         """
         return cast(
             JsonValue,
-            await self.session.request("host/runBackground", params),
+            await self.session.request("host/runBackground", params, timeout=timeout),
         )
 
-    async def host_cancel_background(self, params: JsonValue) -> JsonValue:
+    async def host_cancel_background(
+        self, params: JsonValue, *, timeout: float | None = None
+    ) -> JsonValue:
         """`host/cancelBackground` (request, extension → host)."""
         return cast(
             JsonValue,
-            await self.session.request("host/cancelBackground", params),
+            await self.session.request(
+                "host/cancelBackground", params, timeout=timeout
+            ),
         )
 
     async def host_is_background_running(
-        self, params: JsonValue
+        self, params: JsonValue, *, timeout: float | None = None
     ) -> HostIsBackgroundRunningResult:
         """HostIsBackgroundRunningResult is the host's response.
 
@@ -420,10 +450,14 @@ class HostPeer:
         """
         return cast(
             HostIsBackgroundRunningResult,
-            await self.session.request("host/isBackgroundRunning", params),
+            await self.session.request(
+                "host/isBackgroundRunning", params, timeout=timeout
+            ),
         )
 
-    async def host_ext_infos(self, params: JsonValue) -> HostExtInfosResult:
+    async def host_ext_infos(
+        self, params: JsonValue, *, timeout: float | None = None
+    ) -> HostExtInfosResult:
         """HostExtInfosResult is the host's response with loaded extension metadata.
 
         `host/extInfos` (request, extension → host).
@@ -431,10 +465,12 @@ class HostPeer:
         """
         return cast(
             HostExtInfosResult,
-            await self.session.request("host/extInfos", params),
+            await self.session.request("host/extInfos", params, timeout=timeout),
         )
 
-    async def host_extensions_dir(self, params: JsonValue) -> HostExtensionsDirResult:
+    async def host_extensions_dir(
+        self, params: JsonValue, *, timeout: float | None = None
+    ) -> HostExtensionsDirResult:
         """HostExtensionsDirResult is the host's response with the extensions directory.
 
         `host/extensionsDir` (request, extension → host).
@@ -442,10 +478,12 @@ class HostPeer:
         """
         return cast(
             HostExtensionsDirResult,
-            await self.session.request("host/extensionsDir", params),
+            await self.session.request("host/extensionsDir", params, timeout=timeout),
         )
 
-    async def host_undo_snapshots(self, params: JsonValue) -> HostUndoSnapshotsResult:
+    async def host_undo_snapshots(
+        self, params: JsonValue, *, timeout: float | None = None
+    ) -> HostUndoSnapshotsResult:
         """HostUndoSnapshotsResult is the host's response with undo snapshot info.
 
         `host/undoSnapshots` (request, extension → host).
@@ -453,10 +491,12 @@ class HostPeer:
         """
         return cast(
             HostUndoSnapshotsResult,
-            await self.session.request("host/undoSnapshots", params),
+            await self.session.request("host/undoSnapshots", params, timeout=timeout),
         )
 
-    async def host_undo_restore(self, params: HostUndoRestoreParams) -> JsonValue:
+    async def host_undo_restore(
+        self, params: HostUndoRestoreParams, *, timeout: float | None = None
+    ) -> JsonValue:
         """HostUndoRestoreParams requests restoring a file from its undo snapshot.
 
         `host/undoRestore` (request, extension → host).
@@ -464,11 +504,11 @@ class HostPeer:
         """
         return cast(
             JsonValue,
-            await self.session.request("host/undoRestore", params),
+            await self.session.request("host/undoRestore", params, timeout=timeout),
         )
 
     async def host_last_assistant_text(
-        self, params: JsonValue
+        self, params: JsonValue, *, timeout: float | None = None
     ) -> HostLastAssistantTextResult:
         """HostLastAssistantTextResult is the host's response.
 
@@ -477,11 +517,13 @@ class HostPeer:
         """
         return cast(
             HostLastAssistantTextResult,
-            await self.session.request("host/lastAssistantText", params),
+            await self.session.request(
+                "host/lastAssistantText", params, timeout=timeout
+            ),
         )
 
     async def host_append_session_entry(
-        self, params: HostAppendSessionEntryParams
+        self, params: HostAppendSessionEntryParams, *, timeout: float | None = None
     ) -> JsonValue:
         """HostAppendSessionEntryParams appends a custom entry to the current session.
 
@@ -490,11 +532,13 @@ class HostPeer:
         """
         return cast(
             JsonValue,
-            await self.session.request("host/appendSessionEntry", params),
+            await self.session.request(
+                "host/appendSessionEntry", params, timeout=timeout
+            ),
         )
 
     async def host_append_custom_message(
-        self, params: HostAppendCustomMessageParams
+        self, params: HostAppendCustomMessageParams, *, timeout: float | None = None
     ) -> JsonValue:
         """HostAppendCustomMessageParams writes a custom message to the session.
 
@@ -503,17 +547,23 @@ class HostPeer:
         """
         return cast(
             JsonValue,
-            await self.session.request("host/appendCustomMessage", params),
+            await self.session.request(
+                "host/appendCustomMessage", params, timeout=timeout
+            ),
         )
 
-    async def host_wait_for_idle(self, params: JsonValue) -> JsonValue:
+    async def host_wait_for_idle(
+        self, params: JsonValue, *, timeout: float | None = None
+    ) -> JsonValue:
         """`host/waitForIdle` (request, extension → host)."""
         return cast(
             JsonValue,
-            await self.session.request("host/waitForIdle", params),
+            await self.session.request("host/waitForIdle", params, timeout=timeout),
         )
 
-    async def host_set_label(self, params: HostSetLabelParams) -> JsonValue:
+    async def host_set_label(
+        self, params: HostSetLabelParams, *, timeout: float | None = None
+    ) -> JsonValue:
         """HostSetLabelParams sets or clears a bookmark label on a session entry.
 
         `host/setLabel` (request, extension → host).
@@ -521,10 +571,12 @@ class HostPeer:
         """
         return cast(
             JsonValue,
-            await self.session.request("host/setLabel", params),
+            await self.session.request("host/setLabel", params, timeout=timeout),
         )
 
-    async def host_branch_session(self, params: HostBranchSessionParams) -> JsonValue:
+    async def host_branch_session(
+        self, params: HostBranchSessionParams, *, timeout: float | None = None
+    ) -> JsonValue:
         """HostBranchSessionParams branches the session at a specific entry.
 
         `host/branchSession` (request, extension → host).
@@ -532,11 +584,11 @@ class HostPeer:
         """
         return cast(
             JsonValue,
-            await self.session.request("host/branchSession", params),
+            await self.session.request("host/branchSession", params, timeout=timeout),
         )
 
     async def host_branch_session_with_summary(
-        self, params: HostBranchSessionSummaryParams
+        self, params: HostBranchSessionSummaryParams, *, timeout: float | None = None
     ) -> JsonValue:
         """HostBranchSessionSummaryParams branches with a summary annotation.
 
@@ -545,11 +597,13 @@ class HostPeer:
         """
         return cast(
             JsonValue,
-            await self.session.request("host/branchSessionWithSummary", params),
+            await self.session.request(
+                "host/branchSessionWithSummary", params, timeout=timeout
+            ),
         )
 
     async def host_reset_session_leaf(
-        self, params: HostResetSessionLeafParams
+        self, params: HostResetSessionLeafParams, *, timeout: float | None = None
     ) -> JsonValue:
         """HostResetSessionLeafParams is empty; the method takes no arguments.
 
@@ -558,11 +612,13 @@ class HostPeer:
         """
         return cast(
             JsonValue,
-            await self.session.request("host/resetSessionLeaf", params),
+            await self.session.request(
+                "host/resetSessionLeaf", params, timeout=timeout
+            ),
         )
 
     async def host_session_entry_infos(
-        self, params: JsonValue
+        self, params: JsonValue, *, timeout: float | None = None
     ) -> HostSessionEntryInfosResult:
         """HostSessionEntryInfosResult is the host's response to host/sessionEntryInfos.
 
@@ -571,11 +627,13 @@ class HostPeer:
         """
         return cast(
             HostSessionEntryInfosResult,
-            await self.session.request("host/sessionEntryInfos", params),
+            await self.session.request(
+                "host/sessionEntryInfos", params, timeout=timeout
+            ),
         )
 
     async def host_session_full_tree(
-        self, params: JsonValue
+        self, params: JsonValue, *, timeout: float | None = None
     ) -> HostSessionFullTreeResult:
         """HostSessionFullTreeResult is the host's response to host/sessionFullTree.
 
@@ -584,10 +642,12 @@ class HostPeer:
         """
         return cast(
             HostSessionFullTreeResult,
-            await self.session.request("host/sessionFullTree", params),
+            await self.session.request("host/sessionFullTree", params, timeout=timeout),
         )
 
-    async def host_session_title(self, params: JsonValue) -> HostSessionTitleResult:
+    async def host_session_title(
+        self, params: JsonValue, *, timeout: float | None = None
+    ) -> HostSessionTitleResult:
         """HostSessionTitleResult is the host's response to host/sessionTitle.
 
         `host/sessionTitle` (request, extension → host).
@@ -595,18 +655,20 @@ class HostPeer:
         """
         return cast(
             HostSessionTitleResult,
-            await self.session.request("host/sessionTitle", params),
+            await self.session.request("host/sessionTitle", params, timeout=timeout),
         )
 
-    async def host_session_stats(self, params: JsonValue) -> JsonValue:
+    async def host_session_stats(
+        self, params: JsonValue, *, timeout: float | None = None
+    ) -> JsonValue:
         """`host/sessionStats` (request, extension → host)."""
         return cast(
             JsonValue,
-            await self.session.request("host/sessionStats", params),
+            await self.session.request("host/sessionStats", params, timeout=timeout),
         )
 
     async def host_show_picker(
-        self, params: HostShowPickerParams
+        self, params: HostShowPickerParams, *, timeout: float | None = None
     ) -> HostShowPickerResult:
         """HostShowPickerParams is the extension's request to display a picker.
 
@@ -615,10 +677,12 @@ class HostPeer:
         """
         return cast(
             HostShowPickerResult,
-            await self.session.request("host/showPicker", params),
+            await self.session.request("host/showPicker", params, timeout=timeout),
         )
 
-    async def host_ask_user(self, params: HostAskUserParams) -> HostAskUserResult:
+    async def host_ask_user(
+        self, params: HostAskUserParams, *, timeout: float | None = None
+    ) -> HostAskUserResult:
         """HostAskUserParams is the request for host/askUser.
 
         `host/askUser` (request, extension → host).
@@ -626,11 +690,11 @@ class HostPeer:
         """
         return cast(
             HostAskUserResult,
-            await self.session.request("host/askUser", params),
+            await self.session.request("host/askUser", params, timeout=timeout),
         )
 
     async def host_available_models(
-        self, params: JsonValue
+        self, params: JsonValue, *, timeout: float | None = None
     ) -> HostAvailableModelsResult:
         """HostAvailableModelsResult is the host's response to host/availableModels.
 
@@ -639,10 +703,12 @@ class HostPeer:
         """
         return cast(
             HostAvailableModelsResult,
-            await self.session.request("host/availableModels", params),
+            await self.session.request("host/availableModels", params, timeout=timeout),
         )
 
-    async def host_switch_model(self, params: HostSwitchModelParams) -> JsonValue:
+    async def host_switch_model(
+        self, params: HostSwitchModelParams, *, timeout: float | None = None
+    ) -> JsonValue:
         """HostSwitchModelParams is the extension's request to switch the active model.
 
         `host/switchModel` (request, extension → host).
@@ -650,10 +716,12 @@ class HostPeer:
         """
         return cast(
             JsonValue,
-            await self.session.request("host/switchModel", params),
+            await self.session.request("host/switchModel", params, timeout=timeout),
         )
 
-    async def host_publish(self, params: HostPublishParams) -> JsonValue:
+    async def host_publish(
+        self, params: HostPublishParams, *, timeout: float | None = None
+    ) -> JsonValue:
         """HostPublishParams publishes data to the inter-extension event bus.
 
         `host/publish` (request, extension → host).
@@ -661,10 +729,12 @@ class HostPeer:
         """
         return cast(
             JsonValue,
-            await self.session.request("host/publish", params),
+            await self.session.request("host/publish", params, timeout=timeout),
         )
 
-    async def host_subscribe(self, params: HostSubscribeParams) -> HostSubscribeResult:
+    async def host_subscribe(
+        self, params: HostSubscribeParams, *, timeout: float | None = None
+    ) -> HostSubscribeResult:
         """HostSubscribeParams subscribes to an event bus topic.
 
         `host/subscribe` (request, extension → host).
@@ -672,11 +742,11 @@ class HostPeer:
         """
         return cast(
             HostSubscribeResult,
-            await self.session.request("host/subscribe", params),
+            await self.session.request("host/subscribe", params, timeout=timeout),
         )
 
     async def host_activate_tool(
-        self, params: HostActivateToolParams
+        self, params: HostActivateToolParams, *, timeout: float | None = None
     ) -> HostActivateToolResult:
         """HostActivateToolParams promotes a deferred tool to full schema.
 
@@ -685,10 +755,12 @@ class HostPeer:
         """
         return cast(
             HostActivateToolResult,
-            await self.session.request("host/activateTool", params),
+            await self.session.request("host/activateTool", params, timeout=timeout),
         )
 
-    async def host_set_tool_filter(self, params: HostSetToolFilterParams) -> JsonValue:
+    async def host_set_tool_filter(
+        self, params: HostSetToolFilterParams, *, timeout: float | None = None
+    ) -> JsonValue:
         """HostSetToolFilterParams sets a per-turn tool filter by name allowlist.
 
         `host/setToolFilter` (request, extension → host).
@@ -696,38 +768,48 @@ class HostPeer:
         """
         return cast(
             JsonValue,
-            await self.session.request("host/setToolFilter", params),
+            await self.session.request("host/setToolFilter", params, timeout=timeout),
         )
 
-    async def host_toggle_step_mode(self, params: JsonValue) -> JsonValue:
+    async def host_toggle_step_mode(
+        self, params: JsonValue, *, timeout: float | None = None
+    ) -> JsonValue:
         """`host/toggleStepMode` (request, extension → host)."""
         return cast(
             JsonValue,
-            await self.session.request("host/toggleStepMode", params),
+            await self.session.request("host/toggleStepMode", params, timeout=timeout),
         )
 
-    async def host_request_quit(self, params: JsonValue) -> JsonValue:
+    async def host_request_quit(
+        self, params: JsonValue, *, timeout: float | None = None
+    ) -> JsonValue:
         """`host/requestQuit` (request, extension → host)."""
         return cast(
             JsonValue,
-            await self.session.request("host/requestQuit", params),
+            await self.session.request("host/requestQuit", params, timeout=timeout),
         )
 
-    async def host_abort(self, params: JsonValue) -> JsonValue:
+    async def host_abort(
+        self, params: JsonValue, *, timeout: float | None = None
+    ) -> JsonValue:
         """`host/abort` (request, extension → host)."""
         return cast(
             JsonValue,
-            await self.session.request("host/abort", params),
+            await self.session.request("host/abort", params, timeout=timeout),
         )
 
-    async def host_has_compactor(self, params: JsonValue) -> JsonValue:
+    async def host_has_compactor(
+        self, params: JsonValue, *, timeout: float | None = None
+    ) -> JsonValue:
         """`host/hasCompactor` (request, extension → host)."""
         return cast(
             JsonValue,
-            await self.session.request("host/hasCompactor", params),
+            await self.session.request("host/hasCompactor", params, timeout=timeout),
         )
 
-    async def host_trigger_compact(self, params: JsonValue) -> HostTriggerCompactResult:
+    async def host_trigger_compact(
+        self, params: JsonValue, *, timeout: float | None = None
+    ) -> HostTriggerCompactResult:
         """HostTriggerCompactResult is the response payload for host/triggerCompact.
 
         `host/triggerCompact` (request, extension → host).
@@ -735,10 +817,12 @@ class HostPeer:
         """
         return cast(
             HostTriggerCompactResult,
-            await self.session.request("host/triggerCompact", params),
+            await self.session.request("host/triggerCompact", params, timeout=timeout),
         )
 
-    async def host_commands(self, params: JsonValue) -> HostCommandsResult:
+    async def host_commands(
+        self, params: JsonValue, *, timeout: float | None = None
+    ) -> HostCommandsResult:
         """HostCommandsResult is the host's response to host/commands.
 
         `host/commands` (request, extension → host).
@@ -746,10 +830,12 @@ class HostPeer:
         """
         return cast(
             HostCommandsResult,
-            await self.session.request("host/commands", params),
+            await self.session.request("host/commands", params, timeout=timeout),
         )
 
-    async def host_tool_defs(self, params: JsonValue) -> HostToolDefsResult:
+    async def host_tool_defs(
+        self, params: JsonValue, *, timeout: float | None = None
+    ) -> HostToolDefsResult:
         """HostToolDefsResult is the host's response to host/toolDefs.
 
         `host/toolDefs` (request, extension → host).
@@ -757,10 +843,12 @@ class HostPeer:
         """
         return cast(
             HostToolDefsResult,
-            await self.session.request("host/toolDefs", params),
+            await self.session.request("host/toolDefs", params, timeout=timeout),
         )
 
-    async def host_shortcuts(self, params: JsonValue) -> HostShortcutsResult:
+    async def host_shortcuts(
+        self, params: JsonValue, *, timeout: float | None = None
+    ) -> HostShortcutsResult:
         """HostShortcutsResult is the host's response to host/shortcuts. Key is the keybind string (e.g. "ctrl+g").
 
         `host/shortcuts` (request, extension → host).
@@ -768,10 +856,12 @@ class HostPeer:
         """
         return cast(
             HostShortcutsResult,
-            await self.session.request("host/shortcuts", params),
+            await self.session.request("host/shortcuts", params, timeout=timeout),
         )
 
-    async def host_prompt_sections(self, params: JsonValue) -> HostPromptSectionsResult:
+    async def host_prompt_sections(
+        self, params: JsonValue, *, timeout: float | None = None
+    ) -> HostPromptSectionsResult:
         """HostPromptSectionsResult is the host's response to host/promptSections.
 
         `host/promptSections` (request, extension → host).
@@ -779,7 +869,7 @@ class HostPeer:
         """
         return cast(
             HostPromptSectionsResult,
-            await self.session.request("host/promptSections", params),
+            await self.session.request("host/promptSections", params, timeout=timeout),
         )
 
     async def register_input_transformer(

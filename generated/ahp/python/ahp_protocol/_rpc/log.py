@@ -6,17 +6,19 @@ Inputs: each message as sent or received, its direction and peer.
 Outputs: ``MessageLog`` (a server's log: ``info`` lines and ``message`` lines) and
 ``QUIET`` (a client's default: logs nothing).
 Guarantees: a quiet log without a transcript costs nothing per message; a transcript
-that cannot be written (a full disk) is closed and reported, and never stops the server.
+that cannot be written (a full disk) is closed once and reported, and never stops the
+server; control characters from peers are escaped in stderr lines.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from typing import IO, Final
 
 from .codec import dumps, loads
-from .errors import JsonObject, RpcError, short
+from .errors import JsonObject, RpcError, printable, short
 
 
 class MessageLog:
@@ -34,7 +36,10 @@ class MessageLog:
             self._file = open(transcript, "a", encoding="utf-8")  # noqa: SIM115
 
     def info(self, text: str) -> None:
-        print(f"{self.name}: {text}", file=sys.stderr, flush=True)
+        # Peer text (a method name, an error) is shown with its control characters
+        # escaped: a peer must not drive the terminal reading our log.
+        shown = "\n".join(printable(line) for line in text.split("\n"))
+        print(f"{self.name}: {shown}", file=sys.stderr, flush=True)
 
     def message(self, direction: str, peer: str, data: str | bytes) -> None:
         if self.quiet and self._file is None:
@@ -42,7 +47,8 @@ class MessageLog:
         text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
         if not self.quiet:
             arrow = "<-" if direction == "in" else "->"
-            print(f"{self.name} {arrow} {peer}: {short(text, 300)}", file=sys.stderr)
+            shown = printable(short(text, 300))
+            print(f"{self.name} {arrow} {peer}: {shown}", file=sys.stderr)
         if self._file is not None:
             entry: JsonObject = {"time": time.time(), "direction": direction}
             entry["peer"] = peer
@@ -58,9 +64,12 @@ class MessageLog:
                 self.close()
 
     def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        """Close the transcript, once: a close that fails (the flush of what is still
+        buffered, on a full disk) leaves it closed all the same."""
+        file, self._file = self._file, None
+        if file is not None:
+            with contextlib.suppress(OSError):
+                file.close()
 
 
 QUIET: Final = MessageLog("client", quiet=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from .log import MessageLog
 
@@ -27,6 +27,11 @@ class Timeouts:
 
     headers: float = 10.0
     body: float = 30.0
+
+
+SHUTDOWN_GRACE: Final = 2.0
+"""Seconds a stopping server (SIGTERM) gives its connections to end (aiohttp: 60): a
+peer that never reads cannot hold the stop."""
 
 
 def server_options(timeouts: Timeouts) -> dict[str, Any]:

@@ -36,7 +36,11 @@ class Channel(Protocol):
 class Session(Protocol):
     """What a typed client or peer proxy calls: requests and notifications."""
 
-    async def request(self, method: str, params: Any) -> Any: ...
+    async def request(
+        self, method: str, params: Any, *, timeout: float | None = None
+    ) -> Any:
+        """The typed result; ``timeout``: seconds to wait (None: the session's)."""
+        ...
 
     async def notify(self, method: str, params: Any) -> None: ...
 
@@ -46,7 +50,9 @@ class Session(Protocol):
 class NoPeer:
     """The peer of a transport that cannot carry calls back (HTTP)."""
 
-    async def request(self, method: str, params: Any) -> Any:
+    async def request(
+        self, method: str, params: Any, *, timeout: float | None = None
+    ) -> Any:
         raise RpcError(METHOD_NOT_FOUND, f"{method}: this transport has no callbacks")
 
     async def notify(self, method: str, params: Any) -> None:

@@ -18,11 +18,18 @@ import sys
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from .access import Access
 from .connection import Connection
-from .errors import DEFAULT_MAX_MESSAGE_BYTES, MessageTooLarge, TransportError, short
+from .errors import (
+    DEFAULT_MAX_MESSAGE_BYTES,
+    MessageTooLarge,
+    TransportError,
+    TransportTimeout,
+    short,
+)
 from .interfaces import HandlerFactory, Session
 from .log import QUIET, MessageLog
-from .network import Timeouts, run_site, server_options
+from .network import SHUTDOWN_GRACE, Timeouts, run_site, server_options
 from .oversize import OversizeFilter
 from .registry import Handler, Methods
 
@@ -36,11 +43,13 @@ class WebSocketChannel:
         peer: str,
         on_close: Callable[[], Awaitable[None]] | None = None,
         oversized: OversizeFilter | None = None,
+        send_timeout: float | None = None,
     ) -> None:
         self.socket = socket
         self.peer = peer
         self._on_close = on_close
         self._oversized = oversized
+        self._send_timeout = send_timeout  # a client's: a peer that does not read
 
     async def receive(self) -> str | bytes | None:
         from aiohttp import WSMsgType
@@ -56,7 +65,15 @@ class WebSocketChannel:
         return None
 
     async def send(self, data: str | bytes) -> None:
-        await self.socket.send_str(data if isinstance(data, str) else data.decode())
+        text = data if isinstance(data, str) else data.decode()
+        if self._send_timeout is None:
+            await self.socket.send_str(text)
+            return
+        try:
+            async with asyncio.timeout(self._send_timeout):
+                await self.socket.send_str(text)
+        except TimeoutError:
+            raise TransportTimeout("send", self._send_timeout, self.peer) from None
 
     async def close(self) -> None:
         if self._on_close is not None:
@@ -95,11 +112,19 @@ async def serve_websocket(
     port: int,
     methods: Methods,
     timeouts: Timeouts | None = None,
+    access: Access | None = None,
 ) -> None:
-    """Serve WebSocket peers at ``ws://host:port/`` until cancelled."""
+    """Serve WebSocket peers at ``ws://host:port/`` until cancelled; ``access``: the
+    hosts and origins answered besides loopback ones (403 for the others)."""
     from aiohttp import web
 
+    allowed = access or Access()
+
     async def endpoint(request: web.Request) -> web.StreamResponse:
+        refused = allowed.refusal(request.host, request.headers.get("Origin"))
+        if refused is not None:
+            log.info(f"{request.remote}: refused: {refused}")
+            return web.Response(status=403, text=f"forbidden: {refused}\n")
         socket = _websocket_response(limit)
         await socket.prepare(request)
         peer = str(request.remote)
@@ -114,7 +139,8 @@ async def serve_websocket(
 
     app = web.Application()
     app.router.add_get("/", endpoint)
-    runner = web.AppRunner(app, **server_options(timeouts or Timeouts()))
+    options = server_options(timeouts or Timeouts())
+    runner = web.AppRunner(app, shutdown_timeout=SHUTDOWN_GRACE, **options)
     await run_site(runner, host, port, "ws", log)
 
 
@@ -125,26 +151,50 @@ async def connect_websocket(
     limit: int = DEFAULT_MAX_MESSAGE_BYTES,
     log: MessageLog = QUIET,
     methods: Methods | None = None,
+    timeout: float | None = None,
+    cancel: tuple[str, str] | None = None,
 ) -> Connection:
-    """Connect to a WebSocket server."""
+    """Connect to a WebSocket server.
+
+    ``timeout``: seconds to connect (the handshake included), for a request's answer
+    (the default of each call), for a send and to close (None: no limit); ``cancel``:
+    the notification sent when a request times out, as (method, params key of the
+    request's id)."""
     import aiohttp
 
     http = aiohttp.ClientSession()
     try:
-        socket = await http.ws_connect(url, max_msg_size=limit)
+        async with asyncio.timeout(timeout):
+            socket = await http.ws_connect(url, max_msg_size=limit)
+    except TimeoutError as error:
+        await http.close()
+        if isinstance(error, aiohttp.ClientError):  # aiohttp's own, inside the limit
+            raise TransportError(
+                f"cannot connect to {short(url)}: timed out"
+            ) from error
+        raise TransportTimeout("connect", timeout or 0.0, url) from None
     except (aiohttp.ClientError, OSError, ValueError) as error:
         await http.close()
-        raise TransportError(f"cannot connect to {short(url)}: {error}") from error
+        reason = str(error) or type(error).__name__
+        raise TransportError(f"cannot connect to {short(url)}: {reason}") from error
     except BaseException:
         await http.close()
         raise
 
     async def close() -> None:
-        await socket.close()
-        await runner
-        await http.close()
+        try:
+            async with asyncio.timeout(timeout):
+                await socket.close()
+                await runner
+        except TimeoutError:  # the server does not close: we do
+            runner.cancel()
+            await asyncio.gather(runner, return_exceptions=True)
+        finally:
+            await http.close()
 
-    connection = Connection(WebSocketChannel(socket, url, close), log, methods)
+    channel = WebSocketChannel(socket, url, close, send_timeout=timeout)
+    connection = Connection(channel, log, methods)
+    connection.timeout, connection.cancel, connection.client = timeout, cancel, True
     connection.serve_with(handlers(connection))
     runner = asyncio.ensure_future(connection.run())
     return connection

@@ -14,12 +14,13 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from .access import Access
 from .codec import dumps, loads
 from .dispatch import Dispatcher
 from .errors import INVALID_REQUEST, JsonObject, MessageTooLarge, RpcError
 from .interfaces import HandlerFactory, NoPeer
 from .log import MessageLog
-from .network import Timeouts, run_site, server_options
+from .network import SHUTDOWN_GRACE, Timeouts, run_site, server_options
 from .registry import Methods
 
 
@@ -60,6 +61,7 @@ async def serve_http(
     port: int,
     methods: Methods,
     timeouts: Timeouts | None = None,
+    access: Access | None = None,
 ) -> None:
     """Serve HTTP POST envelopes at ``http://host:port/`` until cancelled."""
     from aiohttp import web
@@ -72,8 +74,14 @@ async def serve_http(
         response.force_close()  # the rest of the body, if any, is not read
         return response
 
+    allowed = access or Access()
+
     async def endpoint(request: web.BaseRequest) -> web.StreamResponse:
         peer = str(request.remote)
+        refused = allowed.refusal(request.host, request.headers.get("Origin"))
+        if refused is not None:
+            log.info(f"{peer}: refused: {refused}")
+            return refuse(403, RpcError(INVALID_REQUEST, f"forbidden: {refused}"))
         if request.path != "/":
             return web.Response(status=404, text="not found: POST to /\n")
         if request.method != "POST":
@@ -99,7 +107,8 @@ async def serve_http(
         return web.Response(text=text, status=status, content_type="application/json")
 
     server = _half_close_server(endpoint, server_options(limits))
-    await run_site(web.ServerRunner(server), host, port, "http", log)
+    runner = web.ServerRunner(server, shutdown_timeout=SHUTDOWN_GRACE)
+    await run_site(runner, host, port, "http", log)
 
 
 async def _read_body(request: Any, limit: int) -> bytes:

@@ -16,28 +16,40 @@ from __future__ import annotations
 
 import asyncio
 import collections
-from collections.abc import Coroutine, Mapping
+import contextlib
+import math
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any, Final
 
+from pydantic import ValidationError
+
 from .codec import dumps, dumps_plain, id_key, loads
+from .deadlines import Deadline, Deadlines
 from .dispatch import Dispatcher, error_response, handle_request
 from .errors import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
+    PARSE_ERROR,
+    InvalidResult,
     JsonObject,
     MessageTooLarge,
     RpcError,
     TransportError,
+    TransportTimeout,
+    printable,
     short,
 )
 from .framing import LineReader, PipeChannel
 from .interfaces import Channel
 from .log import QUIET, MessageLog
+from .pointers import validation_details
 from .registry import Handler, Methods
 from .tasks import TaskStarter
 
 INBOX_LIMIT: Final = 1024
 """Messages held behind a notification still being handled before the pipe is paused."""
+IN_FLIGHT_LIMIT: Final = 1024
+"""Requests of a WebSocket peer being handled or answered before it is read no more."""
 
 
 class Connection:
@@ -60,11 +72,24 @@ class Connection:
         self._next_id = 0
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
+        # Why the peer is gone, for the requests it leaves unanswered (a child process:
+        # its exit status); set by the transport that knows.
+        self.closed_detail: Callable[[], Awaitable[str]] | None = None
+        self._closed_reason = "connection closed"
         self._loop: asyncio.AbstractEventLoop | None = None  # while run() runs
         self._starter: TaskStarter | None = None  # handlers started eagerly
         self._holding: asyncio.Task[None] | None = None  # a notification being handled
         self._inbox: collections.deque[str | bytes] = collections.deque()
         self.flow: LineReader | None = None  # paused while the inbox is full
+        # A client's: how long a request waits for its answer (None: no limit; a call
+        # may say otherwise), and the notification that cancels a request on the wire,
+        # as (method, the params key of the request's id), where the protocol has one.
+        self.timeout: float | None = None
+        self.cancel: tuple[str, str] | None = None
+        self.client = False  # a client logs what it cannot use (a server answers it)
+        self.strays = 0  # messages that were not JSON, or answered nothing we asked
+        self._deadlines: Deadlines | None = None
+        self._broken = False  # sending failed: the connection is ending
 
     def serve_with(self, handlers: Mapping[str, Handler]) -> None:
         self.dispatcher.handlers = handlers
@@ -81,7 +106,40 @@ class Connection:
             failure = RpcError(INTERNAL_ERROR, "internal error: the answer is not JSON")
             text = dumps(error_response(message["id"], failure))
         self.log.message("out", self.channel.peer, text)
-        await self.channel.send(text)
+        try:
+            await self.channel.send(text)
+        except TransportError:
+            raise
+        except (OSError, ValueError) as error:  # a closed pipe, file or socket
+            reason = short(error) or type(error).__name__
+            raise TransportError(
+                f"cannot send to {self.channel.peer}: {reason}"
+            ) from error
+
+    async def _reply(self, message: Any) -> None:
+        """Send an answer the peer may never get: a failure ends the connection."""
+        try:
+            await self._send(message)
+        except TransportError as error:
+            self._lost(error)
+
+    def _lost(self, error: TransportError) -> None:
+        """The peer cannot be answered (its end of the pipe or socket is closed): say
+        so once, and read no more, so the connection ends instead of failing again
+        on every message."""
+        if self._broken:
+            return
+        self._broken = True
+        self.log.info(f"{error}: closing")
+        channel = self.channel
+        if isinstance(channel, PipeChannel):
+            channel.stop()
+        else:
+            self._spawn(self._close_quietly())
+
+    async def _close_quietly(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.channel.close()
 
     async def run(self) -> None:
         """Read and answer messages until the channel ends."""
@@ -99,9 +157,13 @@ class Connection:
             self._closed = True
             if self._starter is not None:
                 self._starter.close()
+            if self._deadlines is not None:
+                self._deadlines.close()
+            if self._pending and self.closed_detail is not None:
+                self._closed_reason += await self.closed_detail()
             for future in self._pending.values():
                 if not future.done():
-                    future.set_exception(TransportError("connection closed"))
+                    future.set_exception(TransportError(self._closed_reason))
             self._pending.clear()
 
     async def _pull(self, channel: Channel) -> None:
@@ -109,6 +171,11 @@ class Connection:
         while True:
             while self._holding is not None:  # read on once the notification is done
                 await asyncio.wait((self._holding,))
+            while len(self._tasks) >= IN_FLIGHT_LIMIT:
+                # A peer that sends and never reads our answers: each unsent answer
+                # holds a task.  Read no more until some are sent (TCP then makes the
+                # peer wait), so the peer cannot grow us without bound.
+                await asyncio.wait(self._tasks, return_when=asyncio.FIRST_COMPLETED)
             try:
                 data = await channel.receive()
             except MessageTooLarge as error:
@@ -122,7 +189,14 @@ class Connection:
         """A message over the size limit went past unread: say so, and go on."""
         self.log.info(str(error))
         failure = RpcError(INVALID_REQUEST, f"invalid request: {error}")
-        self._spawn(self._send(error_response(None, failure)))
+        self._spawn(self._reply(error_response(None, failure)))
+
+    def malformed(self, reason: str) -> None:
+        """Bytes that frame no message went past: answer a parse error, and go on."""
+        self.strays += 1
+        self.log.info(f"{self.channel.peer}: {reason}")
+        failure = RpcError(PARSE_ERROR, f"parse error: {reason}")
+        self._spawn(self._reply(error_response(None, failure)))
 
     def feed(self, data: str | bytes) -> None:
         """Handle one message from the channel now, or, while a notification before it
@@ -141,7 +215,10 @@ class Connection:
         try:
             message = loads(data)
         except RpcError as error:
-            self._spawn(self._send(error_response(None, error)))
+            self.strays += 1
+            if self.client:
+                self.log.info(f"not JSON from {self.channel.peer}: {error.message}")
+            self._spawn(self._reply(error_response(None, error)))
             return
         if isinstance(message, list):
             self._spawn(self._batch(message))
@@ -184,12 +261,15 @@ class Connection:
         if response is not None:
             # A result is the dispatcher's JSON-mode dump; an error's data may be any
             # Python value a handler gave.
-            await self._send(response, plain="result" in response)
+            try:
+                await self._send(response, plain="result" in response)
+            except TransportError as error:
+                self._lost(error)
 
     async def _batch(self, messages: list[Any]) -> None:
         if not messages:
             failure = RpcError(INVALID_REQUEST, "invalid request: empty batch")
-            await self._send(error_response(None, failure))
+            await self._reply(error_response(None, failure))
             return
         answers: list[Any] = []
         for message in messages:
@@ -203,12 +283,14 @@ class Connection:
                 answers.append(handle_request(self.dispatcher, message))
         responses = [r for r in await asyncio.gather(*answers) if r is not None]
         if responses:
-            await self._send(responses)
+            await self._reply(responses)
 
     def _on_response(self, message: JsonObject) -> None:
         future = self._pending.pop(id_key(message.get("id")), None)
         if future is None:
-            self.log.info(f"response to no pending request: {short(message)}")
+            self.strays += 1
+            shown = printable(short(message))
+            self.log.info(f"response to no pending request: {shown}")
         elif not future.done():
             future.set_result(message)
 
@@ -216,20 +298,77 @@ class Connection:
         """Send a request message as given (no validation); the whole response."""
         return await self._exchange(message, plain=False)
 
-    async def _exchange(self, message: JsonObject, *, plain: bool) -> JsonObject:
+    async def _exchange(
+        self, message: JsonObject, *, plain: bool, timeout: float | None = None
+    ) -> JsonObject:
+        """Send a request, wait for its response: within ``timeout`` seconds (None: the
+        connection's ``timeout``; infinity: no limit), else ``TransportTimeout``."""
         if self._closed:
-            raise TransportError("connection closed")
-        future: asyncio.Future[JsonObject] = asyncio.get_running_loop().create_future()
-        self._pending[id_key(message.get("id"))] = future
-        await self._send(message, plain=plain)
-        return await future
+            raise TransportError(self._closed_reason)
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[JsonObject] = loop.create_future()
+        key = id_key(message.get("id"))
+        self._pending[key] = future
+        limit = self.timeout if timeout is None else timeout
+        if limit is None or limit == math.inf:
+            await self._send(message, plain=plain)
+            return await future
+        deadlines = self._deadlines
+        if deadlines is None:
+            deadlines = self._deadlines = Deadlines(self._expired)
+        method = message.get("method")
+        deadline = Deadline(
+            loop.time() + max(limit, 0.0),
+            future,
+            asyncio.current_task(),
+            method if isinstance(method, str) else "request",
+            limit,
+            message.get("id"),
+        )
+        deadlines.add(key, deadline)
+        try:
+            await self._send(message, plain=plain)
+            deadline.sending = False
+            return await future
+        except asyncio.CancelledError:
+            if not deadline.expired or deadline.task is None:
+                raise
+            deadline.task.uncancel()  # our cancellation (a send that never ended)
+            raise self._timed_out(deadline) from None
+        finally:
+            deadlines.discard(key, deadline)
+            if self._pending.get(key) is future:
+                del self._pending[key]
+
+    def _timed_out(self, deadline: Deadline) -> TransportTimeout:
+        return TransportTimeout(deadline.operation, deadline.limit, self.channel.peer)
+
+    def _expired(self, deadline: Deadline) -> None:
+        """A request's time is up: fail it, and cancel it on the wire if we can."""
+        if deadline.future.done():
+            return
+        deadline.expired = True
+        if deadline.sending and deadline.task is not None:
+            deadline.task.cancel()  # stuck sending: the peer does not read
+        else:
+            deadline.future.set_exception(self._timed_out(deadline))
+        if self.cancel is not None and not self._closed:
+            method, key = self.cancel
+            notice: JsonObject = {"jsonrpc": "2.0", "method": method}
+            notice["params"] = {key: deadline.request_id}
+            self._spawn(self._reply(notice))
 
     def new_id(self) -> int:
         self._next_id += 1
         return self._next_id
 
-    async def request(self, method: str, params: Any) -> Any:
-        """Send a typed request; validate and return the typed result."""
+    async def request(
+        self, method: str, params: Any, *, timeout: float | None = None
+    ) -> Any:
+        """Send a typed request; validate and return the typed result.  ``timeout``:
+        seconds to wait for the answer (None: the connection's ``timeout``); then
+        ``TransportTimeout``.  A result that is not what the spec says raises
+        ``InvalidResult``."""
         info = self.methods[method]
         message: JsonObject = {"jsonrpc": "2.0", "id": self.new_id(), "method": method}
         if info.params is not None and params is not None:
@@ -237,13 +376,17 @@ class Connection:
             message["params"] = info.params.serializer.to_python(
                 params, mode="json", by_alias=True
             )
-        response = await self._exchange(message, plain=True)
+        response = await self._exchange(message, plain=True, timeout=timeout)
         if "error" in response:
             raise RpcError.from_json(response["error"])
         if info.result is None:
             return None
         result = response.get("result")
-        return info.result.validator.validate_python(result, by_name=False)
+        try:
+            return info.result.validator.validate_python(result, by_name=False)
+        except ValidationError as error:
+            details = validation_details(error, result)
+            raise InvalidResult(method, details, result) from None
 
     async def notify(self, method: str, params: Any) -> None:
         info = self.methods[method]

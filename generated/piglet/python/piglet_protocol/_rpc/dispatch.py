@@ -3,7 +3,7 @@
 
 Phase: runtime (every generated package carries this module in its ``_rpc`` package).
 Inputs: handlers by wire name, the method registry, one decoded request object.
-Outputs: ``Dispatcher`` (params validated on the way in, results validated on the way
+Outputs: ``read_params`` (also ``codegen validate``'s reading), ``Dispatcher`` (params validated on the way in, results validated on the way
 out), ``handle_request`` (a request object → its response, or None for a notification)
 and ``error_response``.
 Guarantees: every failure becomes an ``RpcError`` answer (a handler bug answers -32603;
@@ -34,6 +34,28 @@ from .pointers import validation_details
 from .registry import Handler, MethodInfo, Methods, package_methods
 
 
+def read_params(info: MethodInfo, method: str, has_params: bool, params: Any) -> Any:
+    """The params of an incoming message as its handler gets them: the one reading that
+    the server and ``codegen validate`` share.
+
+    Raises ``RpcError`` (invalid params) for params given to a method that takes none,
+    and pydantic's ``ValidationError`` for params that do not validate.
+    """
+    if info.params is None:
+        if has_params and params is not None and params != {} and params != []:
+            raise RpcError(INVALID_PARAMS, f"{method} takes no params")
+        return None
+    if not has_params:
+        # JSON-RPC 2.0: params MAY be omitted.  Absent params read as an object with
+        # no keys, so a method whose params are all optional (MCP's ``ping``, an empty
+        # struct like piglet's ``shutdown`` that Go sends with ``omitempty``) is
+        # accepted without them, and any other is still told which fields it lacks.
+        params = {}
+    # pydantic-core's validator itself (here and below): TypeAdapter's methods only
+    # forward to it, at the cost of a Python call on every message.
+    return info.params.validator.validate_python(params, by_name=False)
+
+
 class Dispatcher:
     """Validates params on the way in, calls the handler, validates the result on the
     way out.  Every failure becomes an ``RpcError``; tracebacks go to the log only.
@@ -58,30 +80,15 @@ class Dispatcher:
     async def call(self, method: str, has_params: bool, params: Any) -> Any:
         """The JSON result of one call (None for a notification)."""
         info = self.info(method)
-        if info.params is None:
-            if has_params and params is not None and params != {} and params != []:
-                raise RpcError(INVALID_PARAMS, f"{method} takes no params")
-            value: Any = None
-        else:
-            if not has_params:
-                # JSON-RPC 2.0: params MAY be omitted.  Absent params read as an
-                # object with no keys, so a method whose params are all optional (an
-                # empty struct, like piglet's ``shutdown`` that Go sends with
-                # ``omitempty``) is accepted without them, and any other is still
-                # told which fields it lacks.
-                params = {}
-            try:
-                # pydantic-core's validator and serializer themselves, here and below:
-                # TypeAdapter's methods only forward to them, at the cost of a Python
-                # call each on every message.
-                value = info.params.validator.validate_python(params, by_name=False)
-            except ValidationError as error:
-                message = "invalid params" if has_params else "params are required"
-                raise RpcError(
-                    INVALID_PARAMS,
-                    f"{message} for {method}",
-                    validation_details(error, params),
-                ) from None
+        try:
+            value = read_params(info, method, has_params, params)
+        except ValidationError as error:
+            message = "invalid params" if has_params else "params are required"
+            raise RpcError(
+                INVALID_PARAMS,
+                f"{message} for {method}",
+                validation_details(error, params if has_params else {}),
+            ) from None
         try:
             result = await self.handlers[method](value)
         except RpcError:

@@ -1,0 +1,194 @@
+"""Two peers' test suites as conformance cases of the TypeScript frontend (issue 30).
+
+Phase: verification (``make conformance-ts``; a fast slice in ``make test``).
+Inputs: ``../shared/conformance/tjsg`` (ts-json-schema-generator) and ``tjs``
+(typescript-json-schema): per case a ``main.ts`` (with the other ``.ts`` files beside it)
+and the ``schema.json`` the peer expects; ``out_of_scope.toml`` beside this module.
+Outputs: ``run_case`` → a ``Verdict``: the case read as a spec of ``[spec] types`` (the
+peer's root type), our JSON Schema rendered, then compared by wire meaning both ways:
+instances drawn from the expected schema and from ours (``codegen.oracles.draw``, a few
+dozen each) must get the same verdict from both schemas.
+Guarantees: the case folder is only read; the comparison is by JSON values, never text.
+The peers' schemas close objects (``additionalProperties: false``), a peer option, so the
+specs are read with ``extra_keys = "forbid"``; the tjs suite's root is inline and its test
+list (not copied) names the type: the declaration of ``main.ts`` whose drawn instances agree
+best is taken as the root, and the case passes only if that one agrees fully.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import tempfile
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft7Validator, Draft202012Validator
+
+from codegen.oracles.draw import draw
+from codegen.pipeline import load_protocol, render_outputs
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[2]
+SUITES = REPO.parent / "shared" / "conformance"  # ../shared, beside the checkout
+DRAWS = 24
+_DECLARED = re.compile(
+    r"^\s*(?:export\s+)?(?:declare\s+)?(?:const\s+)?(?:interface|type|enum|class)\s+"
+    r"([A-Za-z_$][\w$]*)",
+    re.MULTILINE,
+)
+
+
+@dataclass
+class Verdict:
+    case: str
+    ok: bool
+    why: str = ""
+    roots: list[str] = field(default_factory=list)
+    disagreements: list[str] = field(default_factory=list)
+
+
+def cases(suite: str) -> list[str]:
+    folder = SUITES / suite
+    return sorted(p.name for p in folder.iterdir() if (p / "main.ts").is_file())
+
+
+def out_of_scope(suite: str) -> dict[str, str]:
+    table = tomllib.loads((HERE / "out_of_scope.toml").read_text(encoding="utf-8"))
+    return dict(table.get(suite, {}))
+
+
+def divergences(suite: str) -> dict[str, str]:
+    """Cases whose expected schema contradicts the checker's own types (each with the
+    TypeScript rule that decides); they are reported apart, not counted as passing."""
+    table = tomllib.loads((HERE / "divergences.toml").read_text(encoding="utf-8"))
+    return dict(table.get(suite, {}))
+
+
+def run_case(suite: str, case: str, draws: int = DRAWS) -> Verdict:
+    folder = SUITES / suite / case
+    expected = json.loads((folder / "schema.json").read_text(encoding="utf-8"))
+    sources = sorted(p.name for p in folder.glob("*.ts"))
+    sources.remove("main.ts")
+    sources.insert(0, "main.ts")
+    with tempfile.TemporaryDirectory(prefix="30-conf-") as tmp:
+        spec = Path(tmp) / "spec"
+        shutil.copytree(folder, spec)
+        if suite == "tjsg":
+            roots = _tjsg_roots(expected)
+            if not roots:
+                return Verdict(case, False, "the expected schema names no root type")
+            return _compare(spec, sources, roots, expected, case, draws=draws)
+        text = (folder / "main.ts").read_text(encoding="utf-8", errors="replace")
+        names = list(dict.fromkeys(_DECLARED.findall(text)))
+        if not names:
+            return Verdict(case, False, "main.ts declares no type")
+        tried: list[Verdict] = []
+        for name in names:
+            verdict = _compare(
+                spec, sources, [name], expected, case, inline=True, draws=draws
+            )
+            if verdict.ok:
+                return verdict
+            tried.append(verdict)
+        # the closest: one that was read, with the fewest disagreements
+        return min(
+            tried,
+            key=lambda v: (v.why.startswith("ours:"), len(v.disagreements)),
+        )
+
+
+def _tjsg_roots(expected: dict[str, Any]) -> list[str]:
+    ref = expected.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/definitions/"):
+        return [ref.rsplit("/", 1)[1]]
+    return [
+        n for n in expected.get("definitions", {}) if _plain_name(n.replace(".", "_"))
+    ]
+
+
+def _plain_name(name: str) -> bool:
+    return re.fullmatch(r"[A-Za-z_$][\w$]*", name) is not None
+
+
+def _compare(
+    spec: Path,
+    sources: list[str],
+    roots: list[str],
+    expected: dict[str, Any],
+    case: str,
+    inline: bool = False,
+    draws: int = DRAWS,
+) -> Verdict:
+    named = {r: r.rsplit(".", 1)[-1] for r in roots if _plain_name(r.replace(".", "_"))}
+    if not named:
+        return Verdict(case, False, "the root types have generic names")
+    # ``NS.Type`` is the peer's name of a namespace member; ours is ``Type`` while no
+    # other scope declares it (codegen/frontends/typescript/scopes.py)
+    roots = list(dict.fromkeys(named.values()))
+    (spec / "spec.toml").write_text(
+        "[spec]\n"
+        f'id = "conf"\nlanguage = "typescript"\nsources = {json.dumps(sources)}\n'
+        f'types = {json.dumps(roots)}\nextra_keys = "forbid"\n',
+        encoding="utf-8",
+    )
+    try:
+        outcome = load_protocol(spec, spec)
+    except Exception as exc:  # noqa: BLE001 - a crash is a finding, reported as such
+        return Verdict(case, False, f"ours: crashed ({exc!r})", roots)
+    if not outcome.ok() or outcome.protocol is None or outcome.config is None:
+        first = [d.headline() for d in outcome.diags.errors()][:2]
+        return Verdict(case, False, f"ours: errors {first}", roots)
+    outputs = render_outputs(outcome.protocol, outcome.config)
+    ours_text = next(t for p, t in outputs.items() if p.endswith(".schema.json"))
+    ours = json.loads(ours_text)
+    verdict = Verdict(case, True, "", roots)
+    for theirs_name, root in named.items():
+        if root not in ours.get("$defs", {}):
+            return Verdict(case, False, f"ours: no definition {root}", roots)
+        mine = Draft202012Validator({"$ref": f"#/$defs/{root}", "$defs": ours["$defs"]})
+        if inline:
+            theirs_schema = dict(expected)
+            bundle = {
+                "definitions": {
+                    **expected.get("definitions", {}),
+                    "__root": {
+                        k: v
+                        for k, v in expected.items()
+                        if k not in ("definitions", "$schema")
+                    },
+                }
+            }
+            their_root = "__root"
+        else:
+            theirs_schema = {"$ref": f"#/definitions/{theirs_name}", **expected}
+            bundle = expected
+            their_root = theirs_name
+        theirs = Draft7Validator(theirs_schema)
+        instances = draw(bundle, their_root, draws) + draw(ours, root, draws)
+        for value in instances:
+            a = _valid(theirs, value)
+            b = _valid(mine, value)
+            if a != b:
+                verdict.ok = False
+                side = (
+                    "expected accepts, ours rejects"
+                    if a
+                    else "ours accepts, expected rejects"
+                )
+                verdict.disagreements.append(
+                    f"{root}: {json.dumps(value)[:120]} ({side})"
+                )
+    if not verdict.ok:
+        verdict.why = f"{len(verdict.disagreements)} instance(s) judged differently"
+    return verdict
+
+
+def _valid(validator: Any, value: Any) -> bool:
+    try:
+        return bool(validator.is_valid(value))
+    except Exception:  # noqa: BLE001 - a schema the library cannot judge
+        return False

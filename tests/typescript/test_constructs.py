@@ -1,0 +1,256 @@
+"""TypeScript constructs the checker accepts, read with their TypeScript meaning (issue
+30, item 2); each accepting test has rejecting twins."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from codegen import ir
+from tests.typescript.support import accepts, build, codes, decl, load
+
+
+def _types(*names: str) -> str:
+    return "types = [" + ", ".join(f'"{n}"' for n in names) + "]\n"
+
+
+EXTENDS = """
+type Meta = Record<string, unknown>;
+export interface R extends Meta { p?: string }
+type Both = { a: string } & { b: number };
+export interface I extends Both { c: boolean }
+type Keys = "x" | "y";
+type Mapped = { [K in Keys]: number };
+export interface M extends Mapped { z?: string }
+type Box<T> = { item: T };
+export interface G extends Box<string> { n: number }
+type Strings = { [K in string]: string };
+export interface S extends Strings { s: string }
+"""
+
+
+def test_extends_of_object_typed_aliases(tmp_path: Path) -> None:
+    outcome = load(tmp_path, {"input.ts": EXTENDS}, _types("R", "I", "M", "G", "S"))
+    assert codes(outcome) == []
+    models = build(
+        tmp_path, {"input.ts": EXTENDS}, _types("R", "I", "M", "G", "S"), "t2"
+    ).models
+    assert accepts(models.R, {"p": "x", "other": [1]})
+    assert not accepts(models.R, {"p": 1})
+    assert accepts(models.I, {"a": "x", "b": 1, "c": True})
+    assert not accepts(models.I, {"a": "x", "c": True})
+    assert accepts(models.M, {"x": 1, "y": 2})
+    assert not accepts(models.M, {"x": 1})
+    assert accepts(models.G, {"item": "i", "n": 1})
+    assert not accepts(models.G, {"item": 1, "n": 1})
+    assert accepts(models.S, {"s": "x", "t": "y"})
+    assert not accepts(models.S, {"s": "x", "t": 1})
+
+
+def test_extends_of_a_non_object_alias_is_an_error(tmp_path: Path) -> None:
+    source = "type N = string;\nexport interface R extends N { p?: string }\n"
+    assert "SYN003" in codes(load(tmp_path, {"input.ts": source}, _types("R")))
+    union = "type U = { a: 1 } | { b: 2 };\nexport interface R extends U {}\n"
+    assert "SYN003" in codes(load(tmp_path, {"input.ts": union}, _types("R"), "t2"))
+
+
+EXCLUSIVE = """
+export type Content =
+  | { text: string; uri?: never }
+  | { uri: string; text?: never; blob?: undefined };
+export interface Holder { content: Content }
+"""
+
+
+def test_an_optional_never_property_is_an_absent_key(tmp_path: Path) -> None:
+    outcome = load(tmp_path, {"input.ts": EXCLUSIVE}, _types("Holder"))
+    assert codes(outcome) == []
+    models = build(tmp_path, {"input.ts": EXCLUSIVE}, _types("Holder"), "t2").models
+    assert accepts(models.Holder, {"content": {"text": "x"}})
+    assert accepts(models.Holder, {"content": {"uri": "u"}})
+    assert not accepts(models.Holder, {"content": {}})
+    assert not accepts(models.Holder, {"content": {"text": 1}})
+
+
+def test_a_required_never_property_is_still_an_error(tmp_path: Path) -> None:
+    source = "export interface Holder { gone: never }\n"
+    assert "SYN003" in codes(load(tmp_path, {"input.ts": source}, _types("Holder")))
+
+
+UNDEFINED_INSIDE = """
+export interface Sparse { [key: string]: string | undefined }
+export interface Holder {
+  sparse: Sparse;
+  record: Record<string, number | undefined>;
+  items: (string | undefined)[];
+}
+"""
+
+
+def test_undefined_in_containers_is_a_key_that_may_be_absent(tmp_path: Path) -> None:
+    files = {"input.ts": UNDEFINED_INSIDE}
+    outcome = load(tmp_path, files, _types("Holder"))
+    assert codes(outcome) == []
+    models = build(tmp_path, files, _types("Holder"), "t2").models
+    good = {"sparse": {"a": "x"}, "record": {"n": 1}, "items": ["a", None]}
+    assert accepts(models.Holder, good)
+    assert not accepts(models.Holder, {**good, "sparse": {"a": 1}})
+    assert not accepts(models.Holder, {**good, "record": {"n": "1"}})
+    assert not accepts(models.Holder, {**good, "items": [1]})
+
+
+def test_an_alias_of_only_undefined_is_still_an_error(tmp_path: Path) -> None:
+    source = "export type Nothing = undefined;\nexport interface H { n: Nothing[] }\n"
+    assert codes(load(tmp_path, {"input.ts": source}, _types("H"))) != []
+
+
+KIND = """
+export namespace Kind {
+  /** The first kind. */
+  export const First = 1;
+  export const Second = 2;
+}
+export type Kind = 1 | 2;
+export namespace Markup {
+  export const PlainText: 'plaintext' = 'plaintext';
+  export const Markdown: 'markdown' = 'markdown';
+}
+export type Markup = 'plaintext' | 'markdown';
+export interface Holder { kind: Kind; markup: Markup; second: typeof Kind.Second;
+  md: typeof Markup.Markdown }
+"""
+
+
+def test_a_constant_namespace_merged_with_an_alias_is_an_enum(tmp_path: Path) -> None:
+    outcome = load(tmp_path, {"input.ts": KIND}, _types("Holder"))
+    assert codes(outcome) == []
+    kind = decl(outcome, "Kind")
+    assert isinstance(kind, ir.EnumDecl)
+    assert [(m.name, m.value) for m in kind.members] == [("First", 1), ("Second", 2)]
+    assert "The first kind." in kind.members[0].lifecycle.docs
+    markup = decl(outcome, "Markup")
+    assert isinstance(markup, ir.EnumDecl) and markup.base is ir.EnumBase.STRING
+    models = build(tmp_path, {"input.ts": KIND}, _types("Holder"), "t2").models
+    good = {"kind": 1, "markup": "markdown", "second": 2, "md": "markdown"}
+    assert accepts(models.Holder, good)
+    assert not accepts(models.Holder, {**good, "kind": 3})
+    assert not accepts(models.Holder, {**good, "second": 1})
+    assert not accepts(models.Holder, {**good, "md": "plaintext"})
+    assert not accepts(models.Holder, {**good, "markup": "html"})
+
+
+def test_an_alias_that_is_not_the_namespaces_values_stays_an_alias(
+    tmp_path: Path,
+) -> None:
+    source = KIND.replace("export type Kind = 1 | 2;", "export type Kind = 1 | 2 | 3;")
+    outcome = load(tmp_path, {"input.ts": source}, _types("Holder"))
+    assert codes(outcome) == []
+    assert not isinstance(decl(outcome, "Kind"), ir.EnumDecl)
+
+
+def test_enum_and_namespace_merge(tmp_path: Path) -> None:
+    source = (
+        "export enum Color { Red = 'red', Blue = 'blue' }\n"
+        "export namespace Color { export const Default = 'red'; }\n"
+        "export interface Holder { c: Color; d: typeof Color.Default }\n"
+    )
+    outcome = load(tmp_path, {"input.ts": source}, _types("Holder"))
+    assert codes(outcome) == []
+    assert isinstance(decl(outcome, "Color"), ir.EnumDecl)
+    models = build(tmp_path, {"input.ts": source}, _types("Holder"), "t2").models
+    assert accepts(models.Holder, {"c": "blue", "d": "red"})
+    assert not accepts(models.Holder, {"c": "green", "d": "red"})
+    assert not accepts(models.Holder, {"c": "blue", "d": "blue"})
+
+
+METHOD = """/**
+ * Pings.
+ *
+ * @method ping
+ * @direction Client → Server
+ * @messageType Request
+ * @example
+ * {@includeCode ./examples/ping.json}
+ */
+export interface PingParams { note: string }
+export interface PingResult { ok: boolean }
+"""
+
+
+def test_include_code_examples_are_followed_and_become_samples(
+    tmp_path: Path,
+) -> None:
+    message = '{\n  "jsonrpc": "2.0", "id": 1, "method": "ping",\n  "params": {"note": "x"}\n}\n'
+    files = {"input.ts": METHOD, "examples/ping.json": message}
+    outcome = load(tmp_path, files)
+    assert codes(outcome) == []
+    assert outcome.protocol is not None
+    samples = [e for e in outcome.protocol.examples if e.method == "ping"]
+    assert len(samples) == 1 and samples[0].skipped_reason is None
+    assert '"note": "x"' in samples[0].json_text
+
+
+def test_a_missing_or_broken_include_is_a_warning(tmp_path: Path) -> None:
+    missing = load(tmp_path, {"input.ts": METHOD}, name="t1")
+    assert any(
+        d.code == "EXM001" and "cannot be read" in d.message
+        for d in missing.diags.items
+    )
+    broken = load(
+        tmp_path, {"input.ts": METHOD, "examples/ping.json": "{ nope"}, name="t2"
+    )
+    assert any(
+        d.code == "EXM001" and "is not JSON" in d.message for d in broken.diags.items
+    )
+    assert broken.protocol is not None and not broken.protocol.examples
+
+
+CR_SPEC = METHOD.replace(" * @example\n * {@includeCode ./examples/ping.json}\n", "")
+
+
+def test_any_line_ending_reads_the_same(tmp_path: Path) -> None:
+    for ending, name in (("\r", "cr"), ("\r\n", "crlf"), ("\n", "lf")):
+        outcome = load(tmp_path, {"input.ts": CR_SPEC.replace("\n", ending)}, name=name)
+        assert codes(outcome) == [], name
+        assert outcome.protocol is not None
+        assert [m.wire_name for m in outcome.protocol.methods] == ["ping"], name
+
+
+def test_a_bad_tag_under_cr_endings_is_reported_at_its_line(tmp_path: Path) -> None:
+    bad = CR_SPEC.replace("Client → Server", "Nobody → Server").replace("\n", "\r")
+    outcome = load(tmp_path, {"input.ts": bad})
+    found = [d for d in outcome.diags.items if d.code == "MTH001"]
+    assert found and found[0].span.line == 5
+
+
+def test_intrinsic_string_types_map_literals(tmp_path: Path) -> None:
+    source = (
+        "type Names = 'alpha' | 'beta';\nexport interface H {\n"
+        "  up: Uppercase<Names>; low: Lowercase<'MiXed'>; cap: Capitalize<Names>;\n"
+        "  any: Uppercase<string> }\n"
+    )
+    models = build(tmp_path, {"input.ts": source}, _types("H")).models
+    good = {"up": "BETA", "low": "mixed", "cap": "Alpha", "any": "whatever"}
+    assert accepts(models.H, good)
+    assert not accepts(models.H, {**good, "up": "beta"})
+    assert not accepts(models.H, {**good, "low": "MiXed"})
+    assert not accepts(models.H, {**good, "cap": "alpha"})
+    bad = "export interface H { n: Uppercase<1> }\n"
+    assert "SYN003" in codes(load(tmp_path, {"input.ts": bad}, _types("H"), "t2"))
+
+
+def test_enum_members_may_name_earlier_members(tmp_path: Path) -> None:
+    source = (
+        "export enum E { A = 'a', B = A, C = E.A, D = 'd' as any }\n"
+        "export interface H { e: E }\n"
+    )
+    outcome = load(tmp_path, {"input.ts": source}, _types("H"))
+    assert codes(outcome) == []
+    enum = decl(outcome, "E")
+    assert [(m.name, m.value) for m in enum.members] == [
+        ("A", "a"),
+        ("B", "a"),
+        ("C", "a"),
+        ("D", "d"),
+    ]
+    later = "export enum E { A = B, B = 'b' }\nexport interface H { e: E }\n"
+    assert "SYN004" in codes(load(tmp_path, {"input.ts": later}, _types("H"), "t2"))
