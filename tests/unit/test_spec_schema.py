@@ -58,7 +58,8 @@ CASES = [
         HEAD + '[transport]\nframings = ["ndjson-stdio", "websockets"]\n',
         HEAD + '[transport]\nframings = ["ndjson-stdio", "websocket"]\n',
         (
-            "transport.framings[1] must be one of ndjson-stdio, websocket, http-post, "
+            "transport.framings[1] must be one of ndjson-stdio, content-length-stdio, "
+            "websocket, http-post, "
             "not 'websockets'; did you mean 'websocket'?"
         ),
         5,
