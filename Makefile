@@ -157,3 +157,36 @@ help-wild-ts:
 wild-ts: $(STAMP)
 	cd tests/wild/npm && npm ci --ignore-scripts --no-audit --no-fund
 	$(BIN)/python -m tests.wild.npm.run
+
+# The Go frontend on real packages (tests/wild/go): the Debian golang-*-dev packages pinned in
+# tests/wild/go/packages.txt (installed here as root with apt, as .ci/run does), every exported
+# json-tagged type; figures and the encoding/json oracle's sample in build/wild/go/report.json.
+.PHONY: wild wild-go
+help: help-wild
+.PHONY: help-wild
+help-wild:
+	@echo "make wild-go         Go frontend on 45 Debian golang-*-dev packages (+ encoding/json oracle sample)"
+	@echo "make wild            every wild campaign (wild-ts, wild-go, wild-rust)"
+
+wild: wild-ts wild-go wild-rust
+
+wild-go: $(STAMP)
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+			$$(grep -v '^#' tests/wild/go/packages.txt) >/dev/null; fi
+	$(BIN)/python tests/wild/go/campaign.py
+
+# Real crates (tests/wild/rust/crates.txt, Debian's librust-*-dev) read as specs with zero
+# edits: crates, types, share modelled, every unmodelled type explained (build/wild/rust/).
+.PHONY: wild-rust
+help: help-wild-rust
+help-wild-rust:
+	@echo "make wild-rust       read 40+ Debian serde crates as specs; figures in build/wild/rust"
+wild-rust: $(STAMP)
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+			$$(sed -e 's/#.*//' -e '/^ *$$/d' -e 's/^\([^ ]*\) .*/librust-\1-dev/' \
+			tests/wild/rust/crates.txt); \
+	fi
+	$(BIN)/python -m tests.wild.rust.campaign

@@ -118,6 +118,16 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
         Severity.WARNING,
         "a wire form set by code (manual impl, with/from/into), not by the derive",
     ),
+    # Go (the Go frontend)
+    "GOW001": (
+        Severity.WARNING,
+        "a Go type's wire form is set by marshaler methods the frontend cannot read",
+    ),
+    # prose (the prose frontend)
+    "PRS001": (
+        Severity.NOTE,
+        "a TypeScript fence is an example or a fragment, not declarations: skipped",
+    ),
     # enums
     "ENU001": (Severity.WARNING, "two members of an enum have the same value"),
     # examples

@@ -8,9 +8,9 @@ then the command-line flags, which override the file.  The table::
     [tool.codegen]
     specs = ["specs"]            # folders holding <id>/spec.toml (or a spec folder itself)
     output = "generated"         # <output>/<id>/ is written for each spec
-    templates = "my-templates"   # optional: files here replace built-in templates by name
+    templates = "my-templates"   # optional (must exist): its files replace built-ins by name
     formatter = "ruff"           # "ruff" (default) or "none"
-    strict = false               # warnings are errors
+    strict = false               # true: warnings are errors too
 
     [tool.codegen.spec.ahp]      # per spec (its folder name): Python names and options
     package = "ahp_v1"

@@ -15,6 +15,7 @@ input; a watch ends cleanly on Ctrl-C or SIGTERM.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sys
 import threading
@@ -476,6 +477,26 @@ class _Ignore:
         if not self._default(change, path):  # type: ignore[arg-type]
             return False
         file = Path(path)
-        if file.name == EXTRACTED_FILE or file.name.startswith("."):
+        if file.name == EXTRACTED_FILE or editor_temporary(file.name):
             return False
         return not file.is_relative_to(self._output)
+
+
+# Files editors write beside the one being edited, and remove: never a spec change.
+_EDITOR_TEMPORARY = re.compile(
+    r"""^(\..*                  # vim .swp/.swx, emacs .#lock, dot-files
+        |\#.*\#                  # emacs auto-save
+        |.*~                     # emacs and vim backups
+        |4913                    # vim's can-I-write probe
+        |.*\.(tmp|bak|orig|rej|swp|swx)
+        |.*___jb_(tmp|old)___    # JetBrains safe write
+        |.*\.sw[a-p]
+        )$""",
+    re.VERBOSE,
+)
+
+
+def editor_temporary(name: str) -> bool:
+    """Whether ``name`` is an editor's temporary or backup file (``--watch`` ignores
+    its changes)."""
+    return _EDITOR_TEMPORARY.match(name) is not None

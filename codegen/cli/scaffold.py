@@ -35,6 +35,9 @@ class Starter:
     source: str
     roles: tuple[str, str]
     comment: str  # how this language's sources declare methods
+    # spec.toml's [methods] entries the source's own way cannot say (every starter has
+    # the same two methods: an initialize request and a log notification).
+    methods: str = ""
 
 
 _SPEC_TOML = Template("""\
@@ -80,7 +83,7 @@ distribution = "$distribution"  # its project name (pip install)
 # [external.Envelope]
 # module = "./envelope.js"
 # reason = "defined in envelope.ts, which is not part of this spec"
-""")
+$methods""")
 
 _TYPESCRIPT = Starter(
     "protocol.ts",
@@ -156,7 +159,7 @@ pub struct InitializeResponse {
     pub capabilities: Vec<String>,
 }
 
-/// Tells the client that something happened (the client answers null).
+/// Tells the client that something happened (a notification: spec.toml says so).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct LogParams {
     /// How serious it is.
@@ -201,6 +204,11 @@ acp_peer!(
     ("client", "server"),
     "Methods are the entries of `acp_peer!` invocations (the first argument names the "
     "role that handles them).",
+    """
+# acp_peer! declares requests; this makes `log` a notification (sent, never answered).
+[methods."log"]
+kind = "notification"
+""",
 )
 
 _GO = Starter(
@@ -281,9 +289,30 @@ interface InitializeResult {
   capabilities: string[]
 }
 ```
+
+### Log
+
+The log notification is sent by the server to the client when something happened; it
+has no response (spec.toml's [methods] table declares it).
+
+```ts
+interface LogParams {
+  /** How serious it is. */
+  level: "info" | "warning" | "error"
+  /** What happened. */
+  message: string
+}
+```
 """,
     ("client", "server"),
     "Methods are sections with `Request:` and `Response:` lines.",
+    """
+# A prose method section needs a Response: line; a notification is declared here.
+[methods."log"]
+kind = "notification"
+direction = "server → client"
+params = "LogParams"
+""",
 )
 
 _STARTERS = {
@@ -341,6 +370,7 @@ def create(folder: Path, spec_id: str, language: str) -> list[Path]:
         role_b=chosen.roles[1],
         package=package,
         distribution=package.replace("_", "-"),
+        methods=chosen.methods,
     )
     files = {
         target / "spec.toml": toml,

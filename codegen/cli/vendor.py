@@ -25,7 +25,7 @@ from typing import Any
 
 from codegen.backends.python.package import PROVENANCE
 from codegen.pipeline import render_outputs
-from codegen.project import Project, unknown_spec_message
+from codegen.project import Project, ProjectError
 from codegen.writer import apply_plan
 
 
@@ -83,6 +83,9 @@ class CheckReport:
     stale_files: list[str] = field(default_factory=list)
     changed_sources: list[str] = field(default_factory=list)
     spec_diff: str = ""
+    # False in a project without the spec (the consuming project): only the files were
+    # checked against their recorded hashes.
+    spec_checked: bool = True
 
     def intact(self) -> bool:
         return not (self.edited or self.missing or self.added)
@@ -104,7 +107,14 @@ class CheckReport:
             if self.spec_diff:
                 out.append("  what changed in the spec:")
                 out += ["    " + line for line in self.spec_diff.splitlines()]
-        if self.intact() and self.current():
+        if not self.spec_checked:
+            out.append(
+                f"  not compared with spec '{self.spec}' (not in this project; "
+                "`codegen vendor --check` where the spec lives says whether it moved on)"
+            )
+            if self.intact():
+                out.append("  intact")
+        elif self.intact() and self.current():
             out.append("  intact and current")
         return out
 
@@ -151,12 +161,14 @@ def check(project: Project, package_dir: Path) -> CheckReport:
         elif hashlib.sha256(path.read_bytes()).hexdigest() != recorded[name]:
             report.edited.append(name)
     report.added = sorted(on_disk - set(recorded) - {PROVENANCE})
-    spec_dir = project.discover().get(spec)
+    try:
+        spec_dir = project.discover().get(spec)
+    except ProjectError:
+        spec_dir = None
     if spec_dir is None:
-        raise VendorError(
-            f"{package_dir} was vendored from spec {spec!r}, which this project "
-            f"does not have ({unknown_spec_message(spec, list(project.discover()))})"
-        )
+        # The consuming project: the hashes in _provenance.py still tell hand edits.
+        report.spec_checked = False
+        return report
     _, fresh = render_package(project, spec_dir, package)
     for name in sorted(set(fresh) | set(recorded)):
         if name == PROVENANCE:

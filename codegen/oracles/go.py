@@ -9,7 +9,10 @@ Outputs: ``GoOracle``: a ``package main`` holding every type declaration of the 
 ``build/oracle/<spec>/go`` (rebuilt only when the generated program changes); it answers
 ``ok<TAB>output`` or ``err<TAB>message`` per case.
 Guarantees: declarations are copied verbatim, never reinterpreted: what Go does with them is
-the verdict.  A declaration that uses a type the sources do not define (another package's,
+the verdict.  The marshaler methods of a ``.go`` source (``MarshalJSON``, ``UnmarshalJSON``,
+``MarshalText``, ``UnmarshalText``) are copied with their type, and with the imports they
+use; a type whose marshaler calls a function of its own package, or whose page shows only
+the signature, is left out (its wire form is in code the oracle does not have).  A declaration that uses a type the sources do not define (another package's,
 other than ``json.RawMessage`` / ``json.Number`` / ``time.Time`` / ``time.Duration``) is left
 out with everything that uses it, and ``skipped`` says why.  Generic types are not judged
 (no single wire form).
@@ -156,23 +159,135 @@ class GoDecl:
     # before 1.24 ignores omitzero); None when a field's type makes them differ
     old_go_text: str | None = None
     omitzero_named: set[str] = field(default_factory=set)
+    # marshaler methods copied with the type, and the import paths they use
+    methods: list[str] = field(default_factory=list)
+    imports: set[str] = field(default_factory=set)
+    # why the type cannot be judged (a marshaler the oracle cannot copy), or ""
+    unusable: str = ""
+
+
+_MARSHALERS = ("MarshalJSON", "UnmarshalJSON", "MarshalText", "UnmarshalText")
+# Functions a copied method may call: Go's builtins (anything else of the source package
+# is not copied).
+_BUILTINS = frozenset(
+    [
+        "append",
+        "cap",
+        "clear",
+        "close",
+        "complex",
+        "copy",
+        "delete",
+        "imag",
+        "len",
+        "make",
+        "max",
+        "min",
+        "new",
+        "panic",
+        "print",
+        "println",
+        "real",
+        "recover",
+    ]
+)
 
 
 def go_declarations(subject: Subject) -> list[GoDecl]:
-    """Every top-level ``type`` declaration of the spec's Go sources, in source order."""
+    """Every top-level ``type`` declaration of the spec's Go sources, in source order,
+    each with the marshaler methods the sources declare for it."""
     out: list[GoDecl] = []
+    methods: dict[str, list[tuple[str, set[str], set[str], set[str]]]] = {}
+    signatures: set[str] = set()
     for path in subject.source_paths():
         rel = subject.config.rel(path)
         source = SourceText.read(path, rel)
         page = read_page(source, Diagnostics("oracle"))
         root = Parser(_LANGUAGE).parse(page.code).root_node
+        imports = _imports(root)
+        for block in page.funcs():
+            type_name, _, name = block.name.partition(".")
+            if name in _MARSHALERS:
+                signatures.add(type_name)
         for node in root.named_children:
+            if node.type == "method_declaration":
+                _method(node, imports, methods)
             if node.type != "type_declaration":
                 continue
             for spec in node.named_children:
                 if spec.type in ("type_spec", "type_alias"):
                     out.append(_decl(spec))
+    names = {d.name for d in out}
+    for decl in out:
+        for text, refs, used, calls in methods.get(decl.name, []):
+            decl.methods.append(text)
+            decl.refs.update(refs)
+            decl.imports.update(used)
+            functions = sorted(calls - names - PREDECLARED - _BUILTINS)
+            if functions and not decl.unusable:
+                decl.unusable = (
+                    f"its marshalers call {', '.join(functions)}, code of its own "
+                    "package the oracle does not copy"
+                )
+        if decl.name in signatures and not decl.methods:
+            decl.unusable = (
+                "its marshaler methods are only signatures on the page: the wire form "
+                "is in code the oracle does not have"
+            )
     return out
+
+
+def _imports(root: Node) -> dict[str, str]:
+    """A file's imports: the name code uses → the import path."""
+    out: dict[str, str] = {}
+    for node in _walk(root):
+        if node.type != "import_spec":
+            continue
+        path = node_text(node.child_by_field_name("path")).strip('"`')
+        alias = node.child_by_field_name("name")
+        name = node_text(alias) if alias is not None else path.rsplit("/", 1)[-1]
+        if name not in ("_", "."):
+            out[name] = path
+    return out
+
+
+def _method(
+    node: Node,
+    imports: dict[str, str],
+    into: dict[str, list[tuple[str, set[str], set[str], set[str]]]],
+) -> None:
+    name = node_text(node.child_by_field_name("name"))
+    if name not in _MARSHALERS:
+        return
+    receiver = node.child_by_field_name("receiver")
+    receiver_types = (
+        [n for n in _walk(receiver) if n.type == "type_identifier"]
+        if receiver is not None
+        else []
+    )
+    if len(receiver_types) != 1:
+        return
+    refs: set[str] = set()
+    used: set[str] = set()
+    calls: set[str] = set()
+    for inner in _walk(node):
+        if (
+            inner.type == "type_identifier"
+            and node_text(inner) != "nil"  # ``case nil:`` of a type switch
+            and (inner.parent is None or inner.parent.type != "qualified_type")
+        ):
+            refs.add(node_text(inner))
+        elif inner.type in ("selector_expression", "qualified_type"):
+            head = inner.named_children[0] if inner.named_children else None
+            if head is not None and node_text(head) in imports:
+                used.add(imports[node_text(head)])
+        elif inner.type == "call_expression":
+            function = inner.child_by_field_name("function")
+            if function is not None and function.type == "identifier":
+                calls.add(node_text(function))  # a function, or a conversion T(x)
+    into.setdefault(node_text(receiver_types[0]), []).append(
+        (node_text(node), refs, used, calls)
+    )
 
 
 def _decl(spec: Node) -> GoDecl:
@@ -255,6 +370,9 @@ def usable(decls: list[GoDecl]) -> tuple[list[GoDecl], dict[str, str]]:
         if decl.name in seen:
             skipped[decl.name] = "declared twice"
             continue
+        if decl.unusable:
+            skipped[decl.name] = decl.unusable
+            continue
         seen.add(decl.name)
         kept.append(decl)
     changed = True
@@ -321,13 +439,14 @@ class GoOracle:
         imports = {"bufio", "encoding/json", "fmt", "os", "strings"}
         for decl in self.decls:
             imports.update(IMPORTS[q] for q in decl.qualified)
+            imports.update(decl.imports)
         table = "\n".join(
             f'\t"{d.name}": oracleJudge[{d.name}],' for d in self.decls if not d.generic
         )
         return _MAIN.format(
             spec=self.subject.id,
             imports="\n".join(f'\t"{i}"' for i in sorted(imports)),
-            decls="\n\n".join(d.text for d in self.decls),
+            decls="\n\n".join("\n\n".join([d.text, *d.methods]) for d in self.decls),
             table=table,
         )
 

@@ -21,7 +21,7 @@ from functools import cache
 from typing import Any
 
 import jsonschema
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, RootModel, TypeAdapter, ValidationError
 
 from codegen.oracles.case import Answer, Case
 from codegen.oracles.subject import Subject
@@ -82,6 +82,10 @@ class Ours:
             found: list[str] = []
             float_found: list[str] = []
             _struct_paths(value, "", found, float_found)
+            if not isinstance(value, BaseModel) and _loose_numbers(
+                getattr(self.subject.package.models, case.type_name)
+            ):
+                float_found.append("")  # a named any-JSON type: the value itself
             structs, floats = frozenset(found), frozenset(float_found)
             try:
                 # What the runtime does with a value it sends (dispatch, connection):
@@ -145,7 +149,14 @@ def _declares_extra(cls: type[BaseModel]) -> bool:
 def _struct_paths(value: Any, path: str, structs: list[str], floats: list[str]) -> None:
     """Collect the JSON pointers, in the written output, of every object that is a model
     and of every field whose numbers may be floats (``int | float``, any JSON)."""
-    if isinstance(value, BaseModel):
+    if isinstance(value, RootModel):
+        # A named type over a JSON value (an any-JSON wrapper, a union): its root is the
+        # value itself, at the same pointer, and it is no object of its own.
+        info = type(value).model_fields["root"]
+        if _loose_numbers(info.annotation):
+            floats.append(path)
+        _struct_paths(value.root, path, structs, floats)
+    elif isinstance(value, BaseModel):
         structs.append(path)
         for name, info in type(value).model_fields.items():
             key = info.serialization_alias or info.alias or name

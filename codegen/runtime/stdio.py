@@ -75,7 +75,8 @@ async def serve_stdio(
     channel = PipeChannel(_read_stdin, _write_stdout, limit, "stdio", framing=framing)
     connection = Connection(channel, log, methods)
     connection.serve_with(factory(connection))
-    log.info("listening on stdio")
+    if not log.quiet:  # quiet: nothing in the stderr a client shares with its stub
+        log.info("listening on stdio")
     await connection.run()
 
 
@@ -156,10 +157,18 @@ async def connect_stdio(
                 reader.pause_reading()  # never a closed descriptor in the selector
             os.close(read_end)
 
+    async def exit_status() -> str:
+        try:
+            code = await asyncio.wait_for(process.wait(), 1)
+        except TimeoutError:  # it closed its stdout but runs on
+            return f": {short(list(command))} closed its output"
+        return f": {short(list(command))} exited with status {code}"
+
     peer = f"pid {process.pid}"
     channel = PipeChannel(read, write, limit, peer, close, framing)
     connection = Connection(channel, log, methods)
     connection.timeout, connection.cancel, connection.client = timeout, cancel, True
+    connection.closed_detail = exit_status
     connection.serve_with(handlers(connection))
     runner = asyncio.ensure_future(connection.run())
     return connection

@@ -63,12 +63,12 @@ def _error_code(key: str) -> str:
 
 def _wrapper_form(form: str) -> str:
     # The Rust frontend owns the list of forms (it implements them).
-    from codegen.frontends.rust.type_exprs import WRAPPER_FORMS
+    from codegen.frontends.rust.type_exprs import WRAPPER_FORMS, is_wrapper_form
 
-    if form not in WRAPPER_FORMS:
+    if not is_wrapper_form(form):
         raise PydanticCustomError(
             "literal_error",
-            "Input should be {expected}",
+            "Input should be {expected}, or a Rust type",
             {"expected": ", ".join(repr(f) for f in WRAPPER_FORMS)},
         )
     return form
@@ -146,6 +146,14 @@ class RustTable(_Table):
     wrappers: dict[str, WrapperForm] = {}
 
 
+class GoTable(_Table):
+    """``[go]``: ``wrappers`` maps a type name to its wire form: ``"any"``, ``"string"``,
+    a Go type, or a list of Go types tried in order (the Go frontend checks the types).
+    """
+
+    wrappers: dict[str, str | list[str]] = {}
+
+
 class SpecToml(_Table):
     spec: SpecTable
     transport: TransportTable = TransportTable()
@@ -156,6 +164,7 @@ class SpecToml(_Table):
     examples: ExamplesTable = ExamplesTable()
     unions: dict[str, UnionEntry] = {}
     rust: RustTable | None = None
+    go: GoTable | None = None
 
 
 class ToolSpecEntry(_Table):
@@ -187,7 +196,7 @@ def check_tool(table: Mapping[str, Any]) -> list[Problem]:
 
 
 # Tables that only one source language reads: table → that language.
-LANGUAGE_TABLES: Mapping[str, str] = {"rust": "rust"}
+LANGUAGE_TABLES: Mapping[str, str] = {"rust": "rust", "go": "go"}
 
 
 @dataclass(frozen=True, slots=True)

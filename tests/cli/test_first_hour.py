@@ -5,8 +5,11 @@ pydantic's "Value error," prefix."""
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -158,3 +161,181 @@ def test_a_deleted_specs_output_is_stale_then_removed(tmp_path: Path) -> None:
     assert (tmp_path / "generated/notes/readme.txt").is_file()
     assert (tmp_path / "generated/keep/python").is_dir()
     assert run_codegen(tmp_path, "generate", "--check").returncode == 0
+
+
+def _server(project: Path, *args: str, hide_aiohttp: bool = False) -> Any:
+    package = project / "src/myapp/wire/chat/python"
+    code = (
+        "import runpy, sys\n"
+        + ("sys.modules['aiohttp'] = None\n" if hide_aiohttp else "")
+        + "runpy.run_module('chat_protocol.server', run_name='__main__')\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=project,
+        env={**os.environ, "PYTHONPATH": str(package)},
+        input="",
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+
+
+def test_a_network_transport_without_aiohttp_is_a_message(project: Path) -> None:
+    done = _server(project, "--transport", "websocket", hide_aiohttp=True)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "--transport websocket needs aiohttp" in done.stderr
+    assert "pip install aiohttp" in done.stderr
+    # stdio needs pydantic only: it serves (and ends at the end of its input)
+    stdio = _server(project, "--transport", "stdio", "-q", hide_aiohttp=True)
+    assert stdio.returncode == 0, stdio.stderr
+
+
+def test_the_package_server_takes_dash_q(project: Path) -> None:
+    quiet = _server(project, "--transport", "stdio", "-q")
+    assert quiet.returncode == 0 and "unrecognized" not in quiet.stderr
+    wrong = _server(project, "--transport", "stdio", "-x")
+    assert wrong.returncode == 2 and "unrecognized arguments: -x" in wrong.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "reported"),
+    [
+        ("protocol.ts", True),
+        ("spec.toml", True),
+        ("notes.md", True),
+        ("49130", True),
+        ("protocol.ts~", False),
+        ("#protocol.ts#", False),
+        (".protocol.ts.swp", False),
+        ("4913", False),
+        ("protocol.ts.tmp", False),
+        ("protocol.ts___jb_tmp___", False),
+        (".#protocol.ts", False),
+    ],
+)
+def test_watch_ignores_editors_temporary_files(
+    tmp_path: Path, name: str, reported: bool
+) -> None:
+    import watchfiles
+
+    from codegen.cli.generate import _Ignore
+    from codegen.project import load_project
+
+    ignore = _Ignore(load_project(tmp_path))
+    path = str(tmp_path / "specs" / "chat" / name)
+    assert ignore(watchfiles.Change.modified, path) is reported
+
+
+def test_a_typescript_syntax_error_is_one_diagnostic(tmp_path: Path) -> None:
+    from codegen.pipeline import load_protocol
+
+    spec = tmp_path / "specs/x"
+    spec.mkdir(parents=True)
+    (spec / "spec.toml").write_text(
+        '[spec]\nlanguage = "typescript"\nsources = ["p.ts"]\n'
+    )
+    (spec / "p.ts").write_text(
+        "export interface A {\n  x: string\n  y: number = 3;\n  z: boolean;\n}\n"
+        "export type B = { a: string; b: = 2 };\n"
+        "export interface C { @x: number }\n"
+    )
+    outcome = load_protocol(spec, tmp_path)
+    found = [
+        (d.span.line, d.code)
+        for d in outcome.diags.items
+        if d.span.file.endswith("p.ts")
+    ]
+    assert found == [(3, "SYN001"), (6, "SYN001"), (7, "SYN001")]
+    assert not any("'ERROR'" in d.message for d in outcome.diags.items)
+
+
+def test_vendor_check_runs_in_the_consuming_project(
+    project: Path, tmp_path: Path
+) -> None:
+    consumer = tmp_path / "consumer"
+    (consumer / "src").mkdir(parents=True)
+    done = run_codegen(
+        project, "vendor", "chat", str(consumer / "src"), "--package", "v1"
+    )
+    assert done.returncode == 0, done.stderr
+    intact = run_codegen(consumer, "vendor", "--check", "src/v1")
+    assert intact.returncode == 0, intact.stdout + intact.stderr
+    assert (
+        "intact" in intact.stdout and "not compared with spec 'chat'" in intact.stdout
+    )
+    with (consumer / "src/v1/models.py").open("a") as edited:
+        edited.write("# by hand\n")
+    caught = run_codegen(consumer, "vendor", "--check", "src/v1")
+    assert caught.returncode == 1 and "edited by hand: models.py" in caught.stdout
+
+
+@pytest.mark.parametrize("language", ["typescript", "rust", "go", "prose"])
+def test_the_four_starters_agree(tmp_path: Path, language: str) -> None:
+    """Every starter has the same two methods: an initialize request (client → server)
+    and a log notification (server → client), and reads without warnings."""
+    from codegen.diagnostics import Severity
+    from codegen.pipeline import load_protocol
+
+    assert run_codegen(tmp_path, "init", "x", "--language", language).returncode == 0
+    outcome = load_protocol(tmp_path / "specs/x", tmp_path)
+    assert outcome.protocol is not None
+    assert not [d for d in outcome.diags.items if d.severity is not Severity.NOTE]
+    methods = {
+        (m.wire_name, m.kind.value, m.direction.sender, m.direction.receiver)
+        for m in outcome.protocol.methods
+    }
+    assert methods == {
+        ("initialize", "request", "client", "server"),
+        ("log", "notification", "server", "client"),
+    }
+
+
+def test_generate_keeps_results_on_stdout_and_messages_on_stderr(
+    tmp_path: Path,
+) -> None:
+    """generate prints nothing on stdout (its summary and diagnostics go to stderr);
+    --check prints only the diff on stdout, its verdict on stderr."""
+    assert run_codegen(tmp_path, "init", "x", "--language", "go").returncode == 0
+    done = run_codegen(tmp_path, "generate")
+    assert done.returncode == 0 and done.stdout == ""
+    assert "files in generated" in done.stderr
+    (tmp_path / "generated/x/python/x_protocol/models.py").write_text("x = 1\n")
+    stale = run_codegen(tmp_path, "generate", "--check")
+    assert stale.returncode == 1
+    assert stale.stdout.startswith("--- a/generated/x/python/x_protocol/models.py")
+    assert all(
+        line[:1] in ("-", "+", "@", " ", "\\") or not line
+        for line in stale.stdout.splitlines()
+    )
+    assert "error: generated output is stale" in stale.stderr
+    assert "---" not in stale.stderr
+
+
+def test_a_stdio_client_says_how_the_server_process_ended(project: Path) -> None:
+    package = project / "src/myapp/wire/chat/python"
+    code = (
+        "import asyncio, sys\n"
+        "from chat_protocol import InitializeParams, TransportError\n"
+        "from chat_protocol.client import ChatClient\n"
+        "async def main() -> None:\n"
+        "    command = [sys.executable, '-c', 'import sys; sys.exit(3)']\n"
+        "    async with ChatClient.stdio(command) as client:\n"
+        "        try:\n"
+        "            await client.initialize(InitializeParams(protocol_version=1))\n"
+        "        except TransportError as error:\n"
+        "            print(error)\n"
+        "asyncio.run(main())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "PYTHONPATH": str(package)},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("connection closed: ")
+    assert "exited with status 3" in done.stdout

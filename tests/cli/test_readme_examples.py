@@ -72,6 +72,8 @@ def test_the_app_example_type_checks_and_runs(tmp_path: Path) -> None:
     )
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.split()[0].isdigit(), ran.stdout  # the protocol version
+    # the stub the client starts logs nothing into the program's stderr
+    assert ran.stderr == ""
     # the rejecting twin: a misspelt field is an error to mypy, not a silent key
     program.write_text(program.read_text().replace("client_name=", "client_nam="))
     wrong = subprocess.run(

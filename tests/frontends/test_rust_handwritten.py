@@ -100,7 +100,13 @@ def test_a_rust_type_as_the_declared_form(tmp_path: Path) -> None:
 
 def test_an_unknown_form_word_is_a_config_error(tmp_path: Path) -> None:
     """Rejecting twin: a lowercase word that is no form and no Rust primitive."""
-    _, errors = _spec_with_wrappers(tmp_path, 'Uri = "strng"\n')
+    _load(tmp_path, {"src/lib.rs": URI})
+    toml = tmp_path / "spec" / "spec.toml"
+    text = toml.read_text(encoding="utf-8") + '[rust.wrappers]\nUri = "strng"\n'
+    toml.write_text(text, encoding="utf-8")
+    outcome = load_protocol(toml.parent, toml.parent)
+    errors = [d.headline() for d in outcome.diags.errors()]
+    assert outcome.protocol is None
     assert any("CFG002" in e and "strng" in e for e in errors), errors
 
 

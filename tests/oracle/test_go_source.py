@@ -84,3 +84,54 @@ type Locked struct{ mu sync.Mutex }
     usable_decls, why = usable(kept)
     assert "Locked" in why and "sync.Mutex" in why["Locked"]
     assert {d.name for d in usable_decls} == {"Name", "Ok", "Box"}
+
+
+def test_marshaler_methods_are_copied_with_the_imports_they_use(tmp_path: Path) -> None:
+    subject = _subject(
+        tmp_path,
+        """package t
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+type Low string
+
+func (l Low) MarshalText() ([]byte, error) { return []byte(strings.ToLower(string(l))), nil }
+
+type Box struct{ Value any }
+
+func (b Box) MarshalJSON() ([]byte, error) { return json.Marshal(b.Value) }
+
+type Helped struct{ Value any }
+
+func (h Helped) MarshalJSON() ([]byte, error) { return helper(h.Value) }
+
+func helper(v any) ([]byte, error) { return json.Marshal(v) }
+""",
+    )
+    decls = {d.name: d for d in go_declarations(subject)}  # type: ignore[arg-type]
+    assert decls["Low"].methods and "strings" in decls["Low"].imports
+    assert "string" not in decls["Low"].unusable  # a conversion, not a call
+    assert decls["Box"].imports == {"encoding/json"}
+    kept, why = usable(list(decls.values()))
+    assert {d.name for d in kept} == {"Low", "Box"}
+    assert "helper" in why["Helped"]
+
+
+def test_marshalers_shown_only_as_signatures_leave_the_type_out(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    page = tmp_path / "page.txt"
+    page.write_text(
+        "type Box struct {\n\tValue any\n}\n\n"
+        "func (b Box) MarshalJSON() ([]byte, error)\n\n"
+        'type Plain struct {\n\tN int `json:"n"`\n}\n',
+        encoding="utf-8",
+    )
+    config = SimpleNamespace(rel=lambda p: p.name)
+    subject = SimpleNamespace(id="t", config=config, source_paths=lambda: [page])
+    kept, why = usable(go_declarations(subject))  # type: ignore[arg-type]
+    assert [d.name for d in kept] == ["Plain"]
+    assert "signatures" in why["Box"]

@@ -54,6 +54,7 @@ _MODEL_HELPERS = (
     "_on_error",
     "_read_or_default",
     "_omitted",
+    "_NULL_READS_DEFAULT",
     "_NUMBER",
     "_ANY_JSON",
     "_F32_READ",
@@ -107,6 +108,9 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
             "_left_out_when(" in f.value for d in decls for f in d.fields
         ),
         "equals": any("_equals(" in f.value for d in decls for f in d.fields),
+        "null_reads_default": any(
+            "_NULL_READS_DEFAULT" in f.statement for d in decls for f in d.fields
+        ),
         "f32": any(
             isinstance(node, ir.Primitive)
             and node.constraints.binary_float

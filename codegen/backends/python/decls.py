@@ -245,7 +245,15 @@ class DeclBuilder(TypeAnnotator):
         (``skip_serializing_if``), and a value that does not read becomes the default
         (serde_with ``DefaultOnError``)."""
         validators: list[str] = []
-        if fld.omitted_value is not None:
+        if (
+            fld.omitted_value == "null"
+            and has_default
+            and not annotation.endswith(" | MISSING")
+        ):
+            # A field a reader fills when absent (encoding/json's non-pointer values):
+            # null reads as the absent key, i.e. the default.
+            validators.append("_NULL_READS_DEFAULT")
+        elif fld.omitted_value is not None:
             omitted = json.loads(fld.omitted_value)
             if omitted is None and not _admits_none(
                 annotation.removesuffix(" | MISSING")

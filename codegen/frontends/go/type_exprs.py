@@ -19,7 +19,8 @@ encoding/json, as this module applies it (each rule has a test in tests/frontend
   ``0``, ``false``, ``null`` for pointers, slices, maps and interfaces, the zero object for a
   struct); a nil pointer, slice or map is written as ``null``, so those are nullable;
 - ``*T`` nullable (see above); ``json.RawMessage``, ``any``, ``interface{}`` any JSON;
-  ``map[K]V`` an object (K a string or integer type: keys are strings on the wire); ``[]T`` an
+  ``map[K]V`` an object (K of string or integer kind, named or not, or a type with
+  ``MarshalText``: keys are strings on the wire); ``[]T`` an
   array; ``[]byte`` a base64 string; ``int*``/``uint*`` integers with their range;
   ``float32``/``float64`` numbers; ``time.Time`` an RFC 3339 string.
 
@@ -110,6 +111,9 @@ class TypeConverter:
     struct_builder: Callable[[Node, str, str], ir.StructDecl]
     lifted: list[ir.Decl] = field(default_factory=list)
     depth: int = 0
+    # named types encoding/json writes as object keys (string or integer kind, or with
+    # MarshalText): see ``go.reader``
+    string_keys: set[str] = field(default_factory=set)
 
     def span(self, node: Node) -> ir.Span:
         return span_of(self.source, node)
@@ -149,11 +153,11 @@ class TypeConverter:
                 )
                 return GoType(bytes_type, "null", nil_is_null=True)
             items = self._child(element, lifted_name + "Item", path + "[]")
-            return GoType(ir.ArrayOf(items.expr), "null", nil_is_null=True)
+            return GoType(ir.ArrayOf(_nil_able(items)), "null", nil_is_null=True)
         if kind == "array_type":
             element = node.child_by_field_name("element")
             items = self._child(element, lifted_name + "Item", path + "[]")
-            return GoType(ir.ArrayOf(items.expr), "[]")
+            return GoType(ir.ArrayOf(_nil_able(items)), "[]")
         if kind == "map_type":
             return self._map(node, lifted_name, path)
         if kind == "interface_type":
@@ -217,7 +221,11 @@ class TypeConverter:
     def _map(self, node: Node, lifted_name: str, path: str) -> GoType:
         key = node.child_by_field_name("key")
         key_name = node_text(key)
-        if key_name != "string" and key_name not in _INT_RANGES:
+        if (
+            key_name != "string"
+            and key_name not in _INT_RANGES
+            and key_name not in self.string_keys
+        ):
             self.diags.report(
                 "SYN003",
                 f"map key type {key_name!r} is not written as a JSON string by "
@@ -228,16 +236,20 @@ class TypeConverter:
         values = self._child(
             node.child_by_field_name("value"), lifted_name + "Value", path + "[key]"
         )
-        value_expr = values.expr
-        if values.nil_is_null and not isinstance(value_expr, ir.AnyJson):
-            value_expr = ir.InlineUnion(
-                (value_expr, ir.Primitive(ir.PrimitiveKind.NULL))
-            )
-        return GoType(ir.MapOf(value_expr), "null", nil_is_null=True)
+        return GoType(ir.MapOf(_nil_able(values)), "null", nil_is_null=True)
 
     def _unsupported(self, node: Node, message: str) -> GoType:
         self.diags.report("SYN003", message, self.span(node))
         return GoType(ir.AnyJson(), "null", nil_is_null=True)
+
+
+def _nil_able(converted: GoType) -> ir.TypeExpr:
+    """An item or map value whose nil is written as null (a pointer, slice, map):
+    null is one of its values."""
+    expr = converted.expr
+    if converted.nil_is_null and not isinstance(expr, ir.AnyJson):
+        return ir.InlineUnion((expr, ir.Primitive(ir.PrimitiveKind.NULL)))
+    return expr
 
 
 def omitted_value(node: Node, converted: GoType, *, omitzero: bool) -> str | None:

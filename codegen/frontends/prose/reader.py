@@ -18,15 +18,19 @@ unless the spec declares a type of that name.
 
 from __future__ import annotations
 
-import re
+from dataclasses import replace
 from typing import Any
 
 from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.result import FrontendResult
-from codegen.frontends.prose.markdown_blocks import CODE, Block, read_blocks
+from codegen.frontends.prose.fences import declaration_blocks
+from codegen.frontends.prose.includes import with_includes
+from codegen.frontends.prose.markdown_blocks import Block, read_blocks
 from codegen.frontends.prose.method_layouts import read_layouts
 from codegen.frontends.prose.methods import PROSE_ONLY_TYPES, DocText, read_methods
+from codegen.frontends.prose.namespaces import namespace_enums
+from codegen.frontends.prose.numbers import integer_aliases
 from codegen.frontends.typescript.reader import (
     Options,
     read_typescript,
@@ -45,56 +49,8 @@ def read_spec(
     sources: list[SourceText], config: SpecConfig, diags: Diagnostics
 ) -> FrontendResult:
     """The frontend entry point the pipeline calls for ``language = "prose"``."""
-    return read_with_externals(
-        read_prose, with_includes(sources, config, diags), config, diags
-    )
-
-
-_INCLUDE = re.compile(
-    r"\{%-?\s*include(?:_relative)?\s+[\"']?([^\s\"'%]+)[\"']?[^%]*-?%\}"
-)
-
-
-_DOCUMENTS = (".md", ".markdown", ".mdx", ".txt", ".html")
-
-
-def with_includes(
-    sources: list[SourceText], config: SpecConfig, diags: Diagnostics
-) -> list[SourceText]:
-    """The sources, each followed by the documents its ``{% include x.md %}`` lines name
-    (found beside the including document, else in the spec's ``_includes/``), followed
-    in turn; each included document keeps its own path, so spans point into it."""
-    out: list[SourceText] = []
-    seen = {source.rel_path for source in sources}
-    pending = list(sources)
-    while pending:
-        source = pending.pop(0)
-        out.append(source)
-        here = (config.repo_root / source.rel_path).parent
-        found: list[SourceText] = []
-        for number, line in enumerate(source.text.splitlines(), start=1):
-            for match in _INCLUDE.finditer(line):
-                name = match.group(1)
-                candidates = [here / name, config.spec_dir / "_includes" / name]
-                path = next((c for c in candidates if c.is_file()), None)
-                if path is not None and path.suffix.lower() not in _DOCUMENTS:
-                    path = None  # only documents are followed, never code or data
-                span = ir.Span(source.rel_path, number, match.start() + 1)
-                if path is None:
-                    diags.report(
-                        "SYN002",
-                        f"{{% include {name} %}} names no file beside the document or "
-                        "in _includes/; what it holds is missing",
-                        span,
-                    )
-                    continue
-                rel = config.rel(path)
-                if rel in seen or len(seen) > 200:
-                    continue
-                seen.add(rel)
-                found.append(SourceText.read(path, rel, diags))
-        pending[:0] = found
-    return out
+    sources = with_includes(sources, config.repo_root, diags)
+    return read_with_externals(read_prose, sources, config, diags)
 
 
 def read_prose(
@@ -108,14 +64,26 @@ def read_prose(
     views: list[SourceText] = []
     owners: dict[str, tuple[DocText, Block, DocText]] = {}
     for doc, doc_blocks in zip(docs, blocks):
-        for number, block in enumerate(b for b in doc_blocks if b.kind == CODE):
+        fences = declaration_blocks(doc_blocks, doc, diags)
+        for number, block in enumerate(fences):
             view = SourceText(f"{doc.rel_path}{_VIEW_MARK}{number}", block.text)
             views.append(view)
             owners[view.rel_path] = (doc, block, DocText(view.rel_path, view.text))
     ts_diags = Diagnostics(diags.phase)
-    # Prose names some types TypeScript lacks (``integer``): they resolve afterwards.
-    options = Options(roots=False, known_names=frozenset(PROSE_ONLY_TYPES))
+    # Prose names some types TypeScript lacks (``integer``), and the spec may declare
+    # external a name the prose only uses (``array``): they resolve afterwards.
+    options = Options(
+        roots=False, known_names=frozenset(PROSE_ONLY_TYPES) | frozenset(externals)
+    )
     typescript = read_typescript(views, roles, externals, ts_diags, options)
+    enums = namespace_enums(views)
+    typescript = replace(typescript, decls=_with_enums(typescript.decls, enums))
+    made = {f"({enum.name})" for enum in enums}
+    ts_diags.items = [
+        d
+        for d in ts_diags.items
+        if not (d.code == "SYN005" and any(name in d.message for name in made))
+    ]
 
     def to_document(node: Any) -> Any:
         if isinstance(node, ir.Span) and node.file in owners:
@@ -125,7 +93,7 @@ def read_prose(
     typescript = rewrite(typescript, to_document)
     for diagnostic in ts_diags.items:
         diags.items.append(rewrite(diagnostic, to_document))
-    decls = _prose_types(typescript.decls)
+    decls = integer_aliases(_prose_types(typescript.decls, externals))
     methods: list[ir.Method] = []
     layouts: list[Evidence] = []
     declared = {decl.name for decl in decls}
@@ -151,7 +119,9 @@ def _map_span(span: ir.Span, doc: DocText, block: Block, view: DocText) -> ir.Sp
     return doc.block_span(block, view.offset(span.line, span.col))
 
 
-def _prose_types(decls: tuple[ir.Decl, ...]) -> tuple[ir.Decl, ...]:
+def _prose_types(
+    decls: tuple[ir.Decl, ...], externals: dict[str, str]
+) -> tuple[ir.Decl, ...]:
     declared = {decl.name for decl in decls}
 
     def replace_ref(node: Any) -> Any:
@@ -160,4 +130,68 @@ def _prose_types(decls: tuple[ir.Decl, ...]) -> tuple[ir.Decl, ...]:
             return PROSE_ONLY_TYPES.get(node.name, node)
         return node
 
-    return rewrite(decls, replace_ref)
+    out = rewrite(decls, replace_ref)
+    # A name the prose only uses, declared external in spec.toml: any JSON, as an
+    # imported external type is.
+    used = {
+        node.name
+        for node in _refs(out)
+        if node.name in externals and node.name not in declared
+    }
+    first: dict[str, ir.Span] = {}
+    for node in _refs(out):
+        if node.name in used:
+            first.setdefault(node.name, node.span)
+    return out + tuple(
+        ir.AliasDecl(
+            name,
+            ir.AnyJson(),
+            ir.AliasKind.EXTERNAL,
+            ir.Lifecycle(docs=externals[name]),
+            first[name],
+        )
+        for name in sorted(used)
+    )
+
+
+def _refs(decls: tuple[ir.Decl, ...]) -> list[ir.Ref]:
+    found: list[ir.Ref] = []
+
+    def visit(node: Any) -> Any:
+        if isinstance(node, ir.Ref):
+            found.append(node)
+        return node
+
+    rewrite(decls, visit)
+    return found
+
+
+def _with_enums(
+    decls: tuple[ir.Decl, ...], enums: list[ir.EnumDecl]
+) -> tuple[ir.Decl, ...]:
+    """Each namespace enum in place of the type alias of its name, else added."""
+    # The TypeScript frontend reads a namespace merged with an alias as an enum itself:
+    # that one stands.
+    made = {d.name for d in decls if isinstance(d, ir.EnumDecl)}
+    enums = [enum for enum in enums if enum.name not in made]
+    by_name = {enum.name: enum for enum in enums}
+    out: list[ir.Decl] = []
+    for decl in decls:
+        enum = by_name.pop(decl.name, None)
+        if enum is not None and isinstance(decl, ir.AliasDecl):
+            docs = "\n\n".join(
+                d for d in (decl.lifecycle.docs, enum.lifecycle.docs) if d
+            )
+            out.append(
+                replace(
+                    enum,
+                    lifecycle=replace(decl.lifecycle, docs=docs),
+                    span=decl.span,
+                )
+            )
+            continue
+        out.append(decl)
+        if enum is not None:
+            made.add(enum.name)  # a declaration of another kind keeps its name
+    out.extend(e for e in enums if e.name in by_name and e.name not in made)
+    return tuple(out)

@@ -37,9 +37,9 @@ from codegen.diagnostics import Diagnostics, Severity
 from codegen.frontends.common.syntax import node_text, span_of
 from codegen.frontends.rust.decls import DeclFacts
 from codegen.frontends.rust.literals import string_literal_value
+from codegen.frontends.rust.paths import Resolver
 from codegen.methods.evidence import Evidence
 from codegen.methods.resolver import resolve_with
-from codegen.frontends.rust.paths import Resolver
 from codegen.spec.source import SourceText
 
 _REQUEST, _NOTIFICATION, _RESPONSE = "request", "notification", "response"

@@ -53,10 +53,10 @@ from codegen.frontends.rust.methods import MethodFacts, build_methods, resolve_a
 from codegen.frontends.rust.paths import output_names
 from codegen.frontends.rust.scope import Range, scope_findings
 from codegen.frontends.rust.type_exprs import (
-    PRIMITIVES,
     WRAPPER_FORMS,
     CrateNames,
     TypeConverter,
+    is_wrapper_form,
 )
 from codegen.ir.index import Index
 from codegen.spec.config import SpecConfig
@@ -122,12 +122,7 @@ def read_rust(
     crate = read_crate(sources, options.features, options.default_features, diags)
     wrappers = dict(options.wrappers)
     for name, form in wrappers.items():
-        if (
-            form not in WRAPPER_FORMS
-            and form.isidentifier()
-            and form.islower()
-            and form not in PRIMITIVES
-        ):
+        if not is_wrapper_form(form):
             # a lowercase word that is no form (a Rust type is any other text)
             diags.report(
                 "CFG002",
@@ -200,7 +195,9 @@ class _Reading:
         )
         self.crate_names.instantiate = instances
         for item in items:
-            builder = builders.get(item.module)
+            # by module and file: a file no ``mod`` names is read as a crate root too
+            key = f"{item.module} {item.source.rel_path}"
+            builder = builders.get(key)
             if builder is None:
                 types = TypeConverter(
                     item.source,
@@ -210,7 +207,7 @@ class _Reading:
                     self.wrappers,
                 )
                 builder = self._builder(item, types)
-                builders[item.module] = builder
+                builders[key] = builder
             built = self._item(item, builder)
             first, last = item.node.start_point[0] + 1, item.node.end_point[0] + 1
             for decl in built:

@@ -126,6 +126,13 @@ WRAPPER_FORMS = (
 )
 
 
+def is_wrapper_form(form: str) -> bool:
+    """A form, or a Rust type (a lowercase word that is neither is a misspelt form)."""
+    return form in WRAPPER_FORMS or not (
+        form.isidentifier() and form.islower() and form not in PRIMITIVES
+    )
+
+
 def generic_base(node: Node) -> str | None:
     """The last path segment of a generic type's name (``Option`` for
     ``std::option::Option<T>``), else None."""
@@ -368,8 +375,9 @@ class TypeConverter:
                 self.wrappers[base], args[0] if args else None, inner_as, node
             )
         full = self.resolve(path) or path
-        if full in self.crate.names and not args:  # ``Outer<'a>``: lifetimes only
-            return ir.Ref(self.crate.names[full], span_of(self.source, node))
+        if not args and self.crate.resolver.is_crate_path(full):
+            # ``Outer<'a>``: lifetimes only, the crate's own type (or why it is none)
+            return self._path_type(path, span_of(self.source, node))
         if base == "DateTime" and full.startswith("chrono::"):
             return KNOWN_PATHS["chrono::DateTime"]
         if base == "Option" and len(args) == 1:

@@ -607,6 +607,8 @@ class Evaluator(Materializer):
             )
         if kind == "conditional_type":
             return self._conditional(node, env, source, span)
+        if node.is_error or node.is_missing:
+            return ANY  # the syntax error itself is the finding (SYN001), said once
         what = {
             "function_type": "a function type",
             "constructor_type": "a constructor type",
@@ -871,6 +873,8 @@ class Evaluator(Materializer):
                     )
                 else:
                     index = self._index_signature(member, env, source)
+            elif member.is_error or member.is_missing:
+                pass  # the syntax error itself is the finding (SYN001), said once
             elif member.type in _NOT_DATA:
                 what = member.type.replace("_", " ")
                 text = node_text(member).split("\n", 1)[0].rstrip(";")[:40]

@@ -28,8 +28,16 @@ from .models import (
     WriteTextFileParams,
 )
 
-STUB_COMMAND = (sys.executable, "-m", "acp_protocol.server", "--transport", "stdio")
-"""Starts the generated stub server over stdio (see ``AcpClient.stdio``)."""
+STUB_COMMAND = (
+    sys.executable,
+    "-m",
+    "acp_protocol.server",
+    "--transport",
+    "stdio",
+    "--quiet",
+)
+"""Starts the generated stub server over stdio (see ``AcpClient.stdio``); quiet:
+its per-message log would land in the program's own stderr."""
 
 CANCEL: tuple[str, str] | None = None
 """The notification a request that timed out is cancelled with, as (method, the params

@@ -62,8 +62,16 @@ from .models import (
     WriteTextFileResponse,
 )
 
-STUB_COMMAND = (sys.executable, "-m", "acp1_protocol.server", "--transport", "stdio")
-"""Starts the generated stub server over stdio (see ``Acp1Client.stdio``)."""
+STUB_COMMAND = (
+    sys.executable,
+    "-m",
+    "acp1_protocol.server",
+    "--transport",
+    "stdio",
+    "--quiet",
+)
+"""Starts the generated stub server over stdio (see ``Acp1Client.stdio``); quiet:
+its per-message log would land in the program's own stderr."""
 
 CANCEL: tuple[str, str] | None = ("$/cancel_request", "requestId")
 """The notification a request that timed out is cancelled with, as (method, the params

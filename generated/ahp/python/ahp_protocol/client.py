@@ -50,8 +50,16 @@ from .models import (
     UnsubscribeParams,
 )
 
-STUB_COMMAND = (sys.executable, "-m", "ahp_protocol.server", "--transport", "stdio")
-"""Starts the generated stub server over stdio (see ``AhpClient.stdio``)."""
+STUB_COMMAND = (
+    sys.executable,
+    "-m",
+    "ahp_protocol.server",
+    "--transport",
+    "stdio",
+    "--quiet",
+)
+"""Starts the generated stub server over stdio (see ``AhpClient.stdio``); quiet:
+its per-message log would land in the program's own stderr."""
 
 CANCEL: tuple[str, str] | None = None
 """The notification a request that timed out is cancelled with, as (method, the params

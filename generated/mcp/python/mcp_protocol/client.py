@@ -56,8 +56,16 @@ from .models import (
     UnsubscribeRequestParams,
 )
 
-STUB_COMMAND = (sys.executable, "-m", "mcp_protocol.server", "--transport", "stdio")
-"""Starts the generated stub server over stdio (see ``McpClient.stdio``)."""
+STUB_COMMAND = (
+    sys.executable,
+    "-m",
+    "mcp_protocol.server",
+    "--transport",
+    "stdio",
+    "--quiet",
+)
+"""Starts the generated stub server over stdio (see ``McpClient.stdio``); quiet:
+its per-message log would land in the program's own stderr."""
 
 CANCEL: tuple[str, str] | None = ("notifications/cancelled", "requestId")
 """The notification a request that timed out is cancelled with, as (method, the params

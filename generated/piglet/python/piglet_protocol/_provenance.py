@@ -9,7 +9,7 @@ SPEC_ID = "piglet"
 SPEC_VERSION = "5"
 PACKAGE = "piglet_protocol"
 GENERATOR = "codegen 0.1.0"
-IR_SHA256 = "0e8ddaba086958645455585bb2ba0f2dccefe6f00c127faf8fb11e7922b0118d"
+IR_SHA256 = "64733ea492926fc694861c5f36a5a3b0b646fc2030ef6d99c1ed365498fb252d"
 SOURCES: tuple[tuple[str, str], ...] = (
     (
         "specs/piglet/external.godoc.txt",
@@ -22,13 +22,14 @@ FILES: dict[str, str] = {
     "_rpc/access.py": "80f7ebe6454c23eb4ff31cba836cfbe64291f16f1ca1ef19756f0936e537f944",
     "_rpc/client.py": "14fddf5fe3c7b5ac1233f2d709f8dcf314846d6915f3b091da4eeaf69f8adafd",
     "_rpc/codec.py": "3ab157943bc46c39ff019b2455443f7fdd5910de07e36578beaa7b42cca0370a",
-    "_rpc/command.py": "87ffaf8d1d604c02a93dcce04d16512522eaf70351de6fbd163c4d6adc7c1e8e",
-    "_rpc/connection.py": "e89e9bdd85c0b9bc273a0ac68e37b291b0bceba85fac353a6e27d7e9ac4b9c06",
+    "_rpc/command.py": "595b87af072de54a02af57e88b1f32620c5ef7da55c88a91be04e6f0fadf3a5c",
+    "_rpc/connection.py": "4932b635b629c2757c7040d27b66ce1de5ab0fa85428b1307cc75e9702cabb23",
     "_rpc/content_length.py": "43eff6da98744b99f6970475c34e061eca5818d29e98d3f0d92e0deef5a8dc60",
     "_rpc/deadlines.py": "20c4a1855f2be74e242cfc7c599107ea5890225967f166c0b89e4d9b003b7525",
     "_rpc/dispatch.py": "986222698e78d92fdc14a59c7db7765e3a3cd65df8651aebc4a590b041ba6ffe",
     "_rpc/envelope.py": "a99f895dcc7d72c163c081eb9b1c764da65bf75ae33eb40a54fa5e498938f38e",
     "_rpc/errors.py": "46eefb6500f00d8f0242fcf98e35070b5dbb60108ecf7d852f447d6fee861a06",
+    "_rpc/event_envelope.py": "b51ab9e20a03b967c39ff185719afa7a65a12a168d84420d5e99745cebc2a764",
     "_rpc/framing.py": "647891ef274139befbfdbb779d02dda6473358c40a38c46cc67b8e24316cd285",
     "_rpc/http_client.py": "12cff129291a072d196b7802fc366e498c515a580245fea3c55a329c0e462cdd",
     "_rpc/interfaces.py": "1aa9ba4b8a67267dc2c636ac34bdbd9a3f614489076aad0e99671f928160b497",
@@ -38,13 +39,13 @@ FILES: dict[str, str] = {
     "_rpc/pointers.py": "0113abf1a9372abe239291d52450cd2962646f0d66480af0e0e16ee9c40982b5",
     "_rpc/registry.py": "6adb89fc035f4f82a8ff048be5c91bb257b1af1d1f5bd7b55c3308af493830a8",
     "_rpc/requirement.py": "1d780758b30aa0bb46d1e9a8b8bce823deedf1e6af4ba97e36b2abb2c9e45090",
-    "_rpc/stdio.py": "379893ad7001290acdfc40e5b392f931f024ac4387ae9bfc0785bf2ebe145dae",
+    "_rpc/stdio.py": "65a4dade458d8c5b3a0b270f87c9de4e96d7ed618beb29220378cb22a76b5580",
     "_rpc/tasks.py": "2855695753eb1c609212d7ae7dd8691af3d3b150675c1610582e27718b507289",
     "_rpc/websocket.py": "fd5e01226eee1c0c7b010ae6986efd96bc38937d2b6075e50acc894008b9ccb6",
-    "client.py": "8186510efdbbe9b1397348b71bc6257c3ee365de96bdb96cbcbf81cc0cd1717c",
+    "client.py": "8e3cdcaca6fcc7af29d8c955beacf341f13f943a07f06ced801471ad10ef0ed7",
     "errors.py": "5ee447df4d73cf33413dac91869e82cd0b042f669d0ffb0816538998a4d0d925",
     "methods.py": "019392d7dc04e7a4f0fb8471d675f3d0650ada44db48352d6690e27c625c8466",
-    "models.py": "ee7ffe1ef05bb2247437c77c1b4f992c3bb1730035809dcea8d76f27526c476e",
+    "models.py": "08caf88b3808286070054b729340f91148b9427c3cc0821cfd792e98b6597baf",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "59c0e9dc32d8146bfea32a73ea670327a4f7468bea1f9ced911e0409db6e89c0",
     "stub_data.py": "e9cc59fa5d11b2d802d6d8c12893d27e0f57f7227a11004e28aaf65b194113d3",

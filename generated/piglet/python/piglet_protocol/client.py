@@ -120,8 +120,16 @@ from .models import (
     ToolExecuteResult,
 )
 
-STUB_COMMAND = (sys.executable, "-m", "piglet_protocol.server", "--transport", "stdio")
-"""Starts the generated stub server over stdio (see ``PigletClient.stdio``)."""
+STUB_COMMAND = (
+    sys.executable,
+    "-m",
+    "piglet_protocol.server",
+    "--transport",
+    "stdio",
+    "--quiet",
+)
+"""Starts the generated stub server over stdio (see ``PigletClient.stdio``); quiet:
+its per-message log would land in the program's own stderr."""
 
 CANCEL: tuple[str, str] | None = ("$/cancelRequest", "id")
 """The notification a request that timed out is cancelled with, as (method, the params

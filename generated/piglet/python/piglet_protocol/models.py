@@ -34,6 +34,7 @@ from pydantic_core import (
     CoreSchema,
     InitErrorDetails,
     PydanticCustomError,
+    PydanticUseDefault,
     core_schema,
     to_jsonable_python,
 )
@@ -133,6 +134,17 @@ def _none_omitted(value: Any) -> Any:
 
 
 _NONE_OMITTED = AfterValidator(_none_omitted)
+
+
+def _null_reads_default(value: Any) -> Any:
+    """encoding/json reads ``null`` into a value that is not a pointer as a no-op: the
+    field keeps the value an absent key gives (its default)."""
+    if value is None:
+        raise PydanticUseDefault
+    return value
+
+
+_NULL_READS_DEFAULT = BeforeValidator(_null_reads_default)
 
 
 def _on_error(default: Any) -> GetPydanticSchema:
@@ -489,7 +501,7 @@ class AbortWithMarkerParams(_Model):
     Since: v0.21.0.
     """
 
-    reason: str = ""
+    reason: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class ActionResult(_Model):
@@ -498,7 +510,7 @@ class ActionResult(_Model):
     Since: v0.5.0.
     """
 
-    type: str = ""
+    type: Annotated[str, _NULL_READS_DEFAULT] = ""
     """Allowed values: "notify", "showMessage", "setSessionTitle", "quit" """
     payload: Annotated[JsonValue, _ANY_JSON] | MISSING = MISSING
     """type-specific data"""
@@ -510,7 +522,10 @@ class CancelParams(_Model):
     Since: v0.4.0.
     """
 
-    id: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] = 0
+    id: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)],
+        _NULL_READS_DEFAULT,
+    ] = 0
 
 
 class ChatMessage(_Model):
@@ -519,9 +534,9 @@ class ChatMessage(_Model):
     Since: v0.16.0.
     """
 
-    role: str = ""
+    role: Annotated[str, _NULL_READS_DEFAULT] = ""
     """Allowed values: "user" or "assistant" """
-    content: str = ""
+    content: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class CloseOverlayParams(_Model):
@@ -530,14 +545,14 @@ class CloseOverlayParams(_Model):
     Since: v0.18.0.
     """
 
-    key: str = ""
+    key: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class CommandExecuteParams(_Model):
     """CommandExecuteParams is sent when the user invokes a slash command owned by this extension."""
 
-    name: str = ""
-    args: str = ""
+    name: Annotated[str, _NULL_READS_DEFAULT] = ""
+    args: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class CommandExecuteResult(_Model):
@@ -568,7 +583,7 @@ class CompactMessage(_Model):
     Since: v0.5.0.
     """
 
-    type: str = ""
+    type: Annotated[str, _NULL_READS_DEFAULT] = ""
     """Allowed values: "user", "assistant", "tool_result" """
     data: Annotated[JsonValue, _ANY_JSON] = None
 
@@ -576,13 +591,19 @@ class CompactMessage(_Model):
 class ContentBlock(_Model):
     """ContentBlock is a simplified content block for the wire protocol."""
 
-    type: str = ""
+    type: Annotated[str, _NULL_READS_DEFAULT] = ""
     """Allowed values: "text" or "image" """
-    text: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
+    text: Annotated[str | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals("")
+    )
     """Default when absent: `""`."""
-    data: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
+    data: Annotated[str | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals("")
+    )
     """Default when absent: `""`."""
-    mime: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
+    mime: Annotated[str | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals("")
+    )
     """Default when absent: `""`."""
 
 
@@ -592,9 +613,10 @@ class EventBusEventParams(_Model):
     Since: v0.18.0.
     """
 
-    topic: str = ""
+    topic: Annotated[str, _NULL_READS_DEFAULT] = ""
     subscription_id: Annotated[
-        int, Field(ge=-9223372036854775808, le=9223372036854775807)
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)],
+        _NULL_READS_DEFAULT,
     ] = Field(
         default=0,
         validation_alias="subscriptionId",
@@ -609,7 +631,7 @@ class EventDispatchParams(_Model):
     Since: v0.5.0.
     """
 
-    type: str = ""
+    type: Annotated[str, _NULL_READS_DEFAULT] = ""
     """e.g. "EventAgentEnd", "EventTurnEnd" """
     data: Annotated[JsonValue, _ANY_JSON] | MISSING = MISSING
 
@@ -620,7 +642,7 @@ class EventDispatchResult(_Model):
     Since: v0.5.0.
     """
 
-    action: ActionResult | MISSING = MISSING
+    action: Annotated[ActionResult | None | MISSING, _omitted(None)] = MISSING
 
 
 class HostActivateToolParams(_Model):
@@ -629,7 +651,7 @@ class HostActivateToolParams(_Model):
     Since: v0.22.0.
     """
 
-    name: str = ""
+    name: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class HostActivateToolResult(_Model):
@@ -645,20 +667,29 @@ class HostAgentRunParams(_Model):
     Since: v0.16.0.
     """
 
-    system: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
+    system: Annotated[str | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals("")
+    )
     """Default when absent: `""`."""
-    task: str = ""
-    tools: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
+    task: Annotated[str, _NULL_READS_DEFAULT] = ""
+    tools: Annotated[str | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals("")
+    )
     """Allowed values: "background_safe" (default) or "all"
     Default when absent: `""`.
     """
-    model: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
+    model: Annotated[str | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals("")
+    )
     """Allowed values: "small", "default", or explicit model ID
     Default when absent: `""`.
     """
-    max_turns: (
-        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(
+    max_turns: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)]
+        | None
+        | MISSING,
+        _omitted(None),
+    ] = Field(
         default=MISSING,
         validation_alias="maxTurns",
         serialization_alias="maxTurns",
@@ -673,9 +704,12 @@ class HostAgentRunResult(_Model):
     Since: v0.16.0.
     """
 
-    text: str = ""
-    turns: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] = 0
-    usage: HostTokenUsage = Field(
+    text: Annotated[str, _NULL_READS_DEFAULT] = ""
+    turns: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)],
+        _NULL_READS_DEFAULT,
+    ] = 0
+    usage: Annotated[HostTokenUsage, _NULL_READS_DEFAULT] = Field(
         default_factory=lambda: _json_default({"input": 0, "output": 0}),
         validate_default=True,
     )
@@ -687,9 +721,9 @@ class HostAppendCustomMessageParams(_Model):
     Since: v0.18.0.
     """
 
-    role: str = ""
+    role: Annotated[str, _NULL_READS_DEFAULT] = ""
     """Allowed values: "user" or "assistant" """
-    content: str = ""
+    content: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class HostAppendSessionEntryParams(_Model):
@@ -698,7 +732,7 @@ class HostAppendSessionEntryParams(_Model):
     Since: v0.18.0.
     """
 
-    kind: str = ""
+    kind: Annotated[str, _NULL_READS_DEFAULT] = ""
     """namespaced, e.g. "ext:memory:facts" """
     data: Annotated[JsonValue, _ANY_JSON] = None
 
@@ -709,7 +743,7 @@ class HostAskUserParams(_Model):
     Since: v0.23.1.
     """
 
-    prompt: str = ""
+    prompt: Annotated[str, _NULL_READS_DEFAULT] = ""
     choices: list[str] | None = None
 
 
@@ -719,8 +753,8 @@ class HostAskUserResult(_Model):
     Since: v0.23.1.
     """
 
-    selected: str = ""
-    cancelled: bool = False
+    selected: Annotated[str, _NULL_READS_DEFAULT] = ""
+    cancelled: Annotated[bool, _NULL_READS_DEFAULT] = False
 
 
 class HostAuthGetKeyParams(_Model):
@@ -729,7 +763,7 @@ class HostAuthGetKeyParams(_Model):
     Since: v0.16.0.
     """
 
-    provider: str = ""
+    provider: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class HostAuthGetKeyResult(_Model):
@@ -738,7 +772,7 @@ class HostAuthGetKeyResult(_Model):
     Since: v0.16.0.
     """
 
-    key: str = ""
+    key: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class HostAvailableModelsResult(_Model):
@@ -756,7 +790,7 @@ class HostBranchSessionParams(_Model):
     Since: v0.18.0.
     """
 
-    entry_id: str = Field(
+    entry_id: Annotated[str, _NULL_READS_DEFAULT] = Field(
         default="", validation_alias="entryId", serialization_alias="entryId"
     )
 
@@ -767,10 +801,10 @@ class HostBranchSessionSummaryParams(_Model):
     Since: v0.18.0.
     """
 
-    entry_id: str = Field(
+    entry_id: Annotated[str, _NULL_READS_DEFAULT] = Field(
         default="", validation_alias="entryId", serialization_alias="entryId"
     )
-    summary: str = ""
+    summary: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class HostChatParams(_Model):
@@ -779,16 +813,23 @@ class HostChatParams(_Model):
     Since: v0.16.0.
     """
 
-    system: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
+    system: Annotated[str | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals("")
+    )
     """Default when absent: `""`."""
     messages: list[ChatMessage] | None = None
-    model: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
+    model: Annotated[str | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals("")
+    )
     """Allowed values: "small", "default", or explicit model ID
     Default when absent: `""`.
     """
-    max_tokens: (
-        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(
+    max_tokens: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)]
+        | None
+        | MISSING,
+        _omitted(None),
+    ] = Field(
         default=MISSING,
         validation_alias="maxTokens",
         serialization_alias="maxTokens",
@@ -803,8 +844,8 @@ class HostChatResult(_Model):
     Since: v0.16.0.
     """
 
-    text: str = ""
-    usage: HostTokenUsage = Field(
+    text: Annotated[str, _NULL_READS_DEFAULT] = ""
+    usage: Annotated[HostTokenUsage, _NULL_READS_DEFAULT] = Field(
         default_factory=lambda: _json_default({"input": 0, "output": 0}),
         validate_default=True,
     )
@@ -816,8 +857,8 @@ class HostCommandInfo(_Model):
     Since: v0.23.1.
     """
 
-    name: str = ""
-    description: str = ""
+    name: Annotated[str, _NULL_READS_DEFAULT] = ""
+    description: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class HostCommandsResult(_Model):
@@ -853,7 +894,7 @@ class HostConfigReadExtParams(_Model):
     Since: v0.16.0.
     """
 
-    name: str = ""
+    name: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class HostConfigReadExtResult(_Model):
@@ -862,7 +903,7 @@ class HostConfigReadExtResult(_Model):
     Since: v0.16.0.
     """
 
-    content: str = ""
+    content: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class HostConversationMessagesResult(_Model):
@@ -880,9 +921,9 @@ class HostExecuteToolParams(_Model):
     Since: v0.5.0.
     """
 
-    name: str = ""
+    name: Annotated[str, _NULL_READS_DEFAULT] = ""
     args: dict[str, Annotated[JsonValue, _ANY_JSON]] | None = None
-    call_id: str | MISSING = Field(
+    call_id: Annotated[str | None | MISSING, _omitted(None)] = Field(
         default=MISSING,
         validation_alias="callId",
         serialization_alias="callId",
@@ -898,14 +939,14 @@ class HostExecuteToolResult(_Model):
     """
 
     content: list[ContentBlock] | None = None
-    is_error: bool | MISSING = Field(
+    is_error: Annotated[bool | None | MISSING, _omitted(None)] = Field(
         default=MISSING,
         validation_alias="isError",
         serialization_alias="isError",
         exclude_if=_equals(False),
     )
     """Default when absent: `false`."""
-    error_code: str | MISSING = Field(
+    error_code: Annotated[str | None | MISSING, _omitted(None)] = Field(
         default=MISSING,
         validation_alias="errorCode",
         serialization_alias="errorCode",
@@ -915,7 +956,7 @@ class HostExecuteToolResult(_Model):
 
     Default when absent: `""`.
     """
-    error_hint: str | MISSING = Field(
+    error_hint: Annotated[str | None | MISSING, _omitted(None)] = Field(
         default=MISSING,
         validation_alias="errorHint",
         serialization_alias="errorHint",
@@ -942,7 +983,7 @@ class HostExtensionsDirResult(_Model):
     Since: v0.16.8.
     """
 
-    path: str = ""
+    path: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class HostForkSessionResult(_Model):
@@ -951,11 +992,12 @@ class HostForkSessionResult(_Model):
     Since: v0.16.8.
     """
 
-    parent_id: str = Field(
+    parent_id: Annotated[str, _NULL_READS_DEFAULT] = Field(
         default="", validation_alias="parentID", serialization_alias="parentID"
     )
     message_count: Annotated[
-        int, Field(ge=-9223372036854775808, le=9223372036854775807)
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)],
+        _NULL_READS_DEFAULT,
     ] = Field(
         default=0, validation_alias="messageCount", serialization_alias="messageCount"
     )
@@ -967,7 +1009,7 @@ class HostIsBackgroundRunningResult(_Model):
     Since: v0.16.8.
     """
 
-    running: bool = False
+    running: Annotated[bool, _NULL_READS_DEFAULT] = False
 
 
 class HostLastAssistantTextResult(_Model):
@@ -976,7 +1018,7 @@ class HostLastAssistantTextResult(_Model):
     Since: v0.18.0.
     """
 
-    text: str = ""
+    text: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class HostListToolsParams(_Model):
@@ -985,7 +1027,9 @@ class HostListToolsParams(_Model):
     Since: v0.5.0.
     """
 
-    filter: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
+    filter: Annotated[str | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals("")
+    )
     """FilterAll or FilterBackgroundSafe (default: FilterAll)
 
     Default when absent: `""`.
@@ -1007,7 +1051,7 @@ class HostLoadSessionParams(_Model):
     Since: v0.16.8.
     """
 
-    path: str = ""
+    path: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class HostModelOverride(_Model):
@@ -1016,20 +1060,28 @@ class HostModelOverride(_Model):
     Since: v0.20.0.
     """
 
-    name: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
+    name: Annotated[str | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals("")
+    )
     """Default when absent: `""`."""
-    context_window: (
-        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(
+    context_window: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)]
+        | None
+        | MISSING,
+        _omitted(None),
+    ] = Field(
         default=MISSING,
         validation_alias="contextWindow",
         serialization_alias="contextWindow",
         exclude_if=_equals(0),
     )
     """Default when absent: `0`."""
-    max_tokens: (
-        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(
+    max_tokens: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)]
+        | None
+        | MISSING,
+        _omitted(None),
+    ] = Field(
         default=MISSING,
         validation_alias="maxTokens",
         serialization_alias="maxTokens",
@@ -1044,10 +1096,13 @@ class HostPromptSectionInfo(_Model):
     Since: v0.23.1.
     """
 
-    title: str = ""
-    token_hint: (
-        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(
+    title: Annotated[str, _NULL_READS_DEFAULT] = ""
+    token_hint: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)]
+        | None
+        | MISSING,
+        _omitted(None),
+    ] = Field(
         default=MISSING,
         validation_alias="tokenHint",
         serialization_alias="tokenHint",
@@ -1071,7 +1126,7 @@ class HostPublishParams(_Model):
     Since: v0.18.0.
     """
 
-    topic: str = ""
+    topic: Annotated[str, _NULL_READS_DEFAULT] = ""
     data: Annotated[JsonValue, _ANY_JSON] = None
 
 
@@ -1088,7 +1143,7 @@ class HostRunBackgroundParams(_Model):
     Since: v0.16.8.
     """
 
-    prompt: str = ""
+    prompt: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class HostSessionEntryInfosResult(_Model):
@@ -1115,7 +1170,7 @@ class HostSessionTitleResult(_Model):
     Since: v0.23.0.
     """
 
-    title: str = ""
+    title: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class HostSessionsResult(_Model):
@@ -1142,10 +1197,10 @@ class HostSetLabelParams(_Model):
     Since: v0.18.0.
     """
 
-    target_id: str = Field(
+    target_id: Annotated[str, _NULL_READS_DEFAULT] = Field(
         default="", validation_alias="targetId", serialization_alias="targetId"
     )
-    label: str = ""
+    label: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class HostSetSessionTitleParams(_Model):
@@ -1154,7 +1209,7 @@ class HostSetSessionTitleParams(_Model):
     Since: v0.16.8.
     """
 
-    title: str = ""
+    title: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class HostSetToolFilterParams(_Model):
@@ -1173,7 +1228,7 @@ class HostShortcutInfo(_Model):
     Since: v0.23.1.
     """
 
-    description: str = ""
+    description: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class HostShortcutsResult(_Model):
@@ -1191,7 +1246,7 @@ class HostShowPickerParams(_Model):
     Since: v0.23.0.
     """
 
-    title: str = ""
+    title: Annotated[str, _NULL_READS_DEFAULT] = ""
     items: list[WirePickerItem] | None = None
 
 
@@ -1201,7 +1256,7 @@ class HostShowPickerResult(_Model):
     Since: v0.23.0.
     """
 
-    selected: str = ""
+    selected: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class HostSubscribeParams(_Model):
@@ -1210,7 +1265,7 @@ class HostSubscribeParams(_Model):
     Since: v0.18.0.
     """
 
-    topic: str = ""
+    topic: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class HostSubscribeResult(_Model):
@@ -1220,7 +1275,8 @@ class HostSubscribeResult(_Model):
     """
 
     subscription_id: Annotated[
-        int, Field(ge=-9223372036854775808, le=9223372036854775807)
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)],
+        _NULL_READS_DEFAULT,
     ] = Field(
         default=0,
         validation_alias="subscriptionId",
@@ -1234,10 +1290,10 @@ class HostSwitchModelParams(_Model):
     Since: v0.23.0.
     """
 
-    model_id: str = Field(
+    model_id: Annotated[str, _NULL_READS_DEFAULT] = Field(
         default="", validation_alias="modelId", serialization_alias="modelId"
     )
-    persist_default: bool | MISSING = Field(
+    persist_default: Annotated[bool | None | MISSING, _omitted(None)] = Field(
         default=MISSING,
         validation_alias="persistDefault",
         serialization_alias="persistDefault",
@@ -1252,7 +1308,10 @@ class HostSyncModelsResult(_Model):
     Since: v0.16.8.
     """
 
-    updated: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] = 0
+    updated: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)],
+        _NULL_READS_DEFAULT,
+    ] = 0
 
 
 class HostTokenUsage(_Model):
@@ -1261,8 +1320,14 @@ class HostTokenUsage(_Model):
     Since: v0.16.0.
     """
 
-    input: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] = 0
-    output: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] = 0
+    input: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)],
+        _NULL_READS_DEFAULT,
+    ] = 0
+    output: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)],
+        _NULL_READS_DEFAULT,
+    ] = 0
 
 
 class HostToolDefInfo(_Model):
@@ -1271,8 +1336,8 @@ class HostToolDefInfo(_Model):
     Since: v0.23.1.
     """
 
-    name: str = ""
-    description: str = ""
+    name: Annotated[str, _NULL_READS_DEFAULT] = ""
+    description: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class HostToolDefsResult(_Model):
@@ -1290,11 +1355,13 @@ class HostToolInfo(_Model):
     Since: v0.5.0.
     """
 
-    name: str = ""
-    description: str = ""
+    name: Annotated[str, _NULL_READS_DEFAULT] = ""
+    description: Annotated[str, _NULL_READS_DEFAULT] = ""
     parameters: Annotated[JsonValue, _ANY_JSON] = None
     """JSON Schema"""
-    deferred: bool | MISSING = Field(default=MISSING, exclude_if=_equals(False))
+    deferred: Annotated[bool | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals(False)
+    )
     """Default when absent: `false`."""
 
 
@@ -1304,8 +1371,14 @@ class HostTriggerCompactResult(_Model):
     Since: v0.23.1.
     """
 
-    before: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] = 0
-    after: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] = 0
+    before: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)],
+        _NULL_READS_DEFAULT,
+    ] = 0
+    after: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)],
+        _NULL_READS_DEFAULT,
+    ] = 0
 
 
 class HostUndoRestoreParams(_Model):
@@ -1314,7 +1387,7 @@ class HostUndoRestoreParams(_Model):
     Since: v0.16.8.
     """
 
-    path: str = ""
+    path: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class HostUndoSnapshotsResult(_Model):
@@ -1348,7 +1421,8 @@ class HostWriteModelsResult(_Model):
     """
 
     models_written: Annotated[
-        int, Field(ge=-9223372036854775808, le=9223372036854775807)
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)],
+        _NULL_READS_DEFAULT,
     ] = Field(
         default=0, validation_alias="modelsWritten", serialization_alias="modelsWritten"
     )
@@ -1357,13 +1431,13 @@ class HostWriteModelsResult(_Model):
 class InitializeParams(_Model):
     """InitializeParams is sent by the host after spawning the extension."""
 
-    protocol_version: str = Field(
+    protocol_version: Annotated[str, _NULL_READS_DEFAULT] = Field(
         default="",
         validation_alias="protocolVersion",
         serialization_alias="protocolVersion",
     )
-    cwd: str = ""
-    config_dir: str | MISSING = Field(
+    cwd: Annotated[str, _NULL_READS_DEFAULT] = ""
+    config_dir: Annotated[str | None | MISSING, _omitted(None)] = Field(
         default=MISSING,
         validation_alias="configDir",
         serialization_alias="configDir",
@@ -1375,8 +1449,8 @@ class InitializeParams(_Model):
 class InitializeResult(_Model):
     """InitializeResult is the extension's response to initialize."""
 
-    name: str = ""
-    version: str = ""
+    name: Annotated[str, _NULL_READS_DEFAULT] = ""
+    version: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class InputTransformParams(_Model):
@@ -1385,7 +1459,7 @@ class InputTransformParams(_Model):
     Since: v0.18.0.
     """
 
-    input: str = ""
+    input: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class InputTransformResult(_Model):
@@ -1394,8 +1468,8 @@ class InputTransformResult(_Model):
     Since: v0.18.0.
     """
 
-    output: str = ""
-    handled: bool = False
+    output: Annotated[str, _NULL_READS_DEFAULT] = ""
+    handled: Annotated[bool, _NULL_READS_DEFAULT] = False
     """true = input was consumed, stop processing"""
 
 
@@ -1405,9 +1479,9 @@ class InterceptorAfterParams(_Model):
     Since: v0.5.0.
     """
 
-    name: str = ""
+    name: Annotated[str, _NULL_READS_DEFAULT] = ""
     """interceptor discriminator"""
-    tool_name: str = Field(
+    tool_name: Annotated[str, _NULL_READS_DEFAULT] = Field(
         default="", validation_alias="toolName", serialization_alias="toolName"
     )
     details: Annotated[JsonValue, _ANY_JSON] | MISSING = Field(
@@ -1434,9 +1508,9 @@ class InterceptorBeforeParams(_Model):
     Since: v0.5.0.
     """
 
-    name: str = ""
+    name: Annotated[str, _NULL_READS_DEFAULT] = ""
     """interceptor discriminator"""
-    tool_name: str = Field(
+    tool_name: Annotated[str, _NULL_READS_DEFAULT] = Field(
         default="", validation_alias="toolName", serialization_alias="toolName"
     )
     args: dict[str, Annotated[JsonValue, _ANY_JSON]] | None = None
@@ -1448,12 +1522,14 @@ class InterceptorBeforeResult(_Model):
     Since: v0.5.0.
     """
 
-    allow: bool = False
-    args: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
-        default=MISSING, exclude_if=_equals({})
-    )
+    allow: Annotated[bool, _NULL_READS_DEFAULT] = False
+    args: Annotated[
+        dict[str, Annotated[JsonValue, _ANY_JSON]] | None | MISSING, _omitted(None)
+    ] = Field(default=MISSING, exclude_if=_equals({}))
     """Default when absent: `{}`."""
-    preview: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
+    preview: Annotated[str | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals("")
+    )
     """shown to LLM when allow=false
 
     Default when absent: `""`.
@@ -1463,23 +1539,28 @@ class InterceptorBeforeResult(_Model):
 class LogParams(_Model):
     """LogParams writes to the host's log."""
 
-    level: str = ""
+    level: Annotated[str, _NULL_READS_DEFAULT] = ""
     """Allowed values: "debug", "info", "warn", "error" """
-    message: str = ""
+    message: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class Message(_Model):
     """Message is a JSON-RPC 2.0-ish envelope. We use a simplified variant: requests have Method+ID+Params, responses have ID+Result or ID+Error, notifications have Method+Params and no ID."""
 
-    jsonrpc: str = ""
-    id: (
-        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = MISSING
-    method: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
+    jsonrpc: Annotated[str, _NULL_READS_DEFAULT] = ""
+    id: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)]
+        | None
+        | MISSING,
+        _omitted(None),
+    ] = MISSING
+    method: Annotated[str | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals("")
+    )
     """Default when absent: `""`."""
     params: Annotated[JsonValue, _ANY_JSON] | MISSING = MISSING
     result: Annotated[JsonValue, _ANY_JSON] | MISSING = MISSING
-    error: RPCError | MISSING = MISSING
+    error: Annotated[RPCError | None | MISSING, _omitted(None)] = MISSING
 
 
 class MessageHookParams(_Model):
@@ -1488,7 +1569,7 @@ class MessageHookParams(_Model):
     Since: v0.5.0.
     """
 
-    message: str = ""
+    message: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class MessageHookResult(_Model):
@@ -1497,7 +1578,9 @@ class MessageHookResult(_Model):
     Since: v0.5.0.
     """
 
-    injection: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
+    injection: Annotated[str | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals("")
+    )
     """ephemeral context to inject
 
     Default when absent: `""`.
@@ -1507,8 +1590,10 @@ class MessageHookResult(_Model):
 class NotifyParams(_Model):
     """NotifyParams sends a notification to the TUI."""
 
-    message: str = ""
-    level: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
+    message: Annotated[str, _NULL_READS_DEFAULT] = ""
+    level: Annotated[str | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals("")
+    )
     """Allowed values: "", "info" → muted; "warn" → warning; "error" → error
     Default when absent: `""`.
     """
@@ -1521,16 +1606,22 @@ class ProviderDeltaParams(_Model):
     """
 
     request_id: Annotated[
-        int, Field(ge=-9223372036854775808, le=9223372036854775807)
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)],
+        _NULL_READS_DEFAULT,
     ] = Field(default=0, validation_alias="requestId", serialization_alias="requestId")
-    type: str = ""
-    index: (
-        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, exclude_if=_equals(0))
+    type: Annotated[str, _NULL_READS_DEFAULT] = ""
+    index: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)]
+        | None
+        | MISSING,
+        _omitted(None),
+    ] = Field(default=MISSING, exclude_if=_equals(0))
     """Default when absent: `0`."""
-    delta: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
+    delta: Annotated[str | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals("")
+    )
     """Default when absent: `""`."""
-    tool: ProviderToolCall | MISSING = MISSING
+    tool: Annotated[ProviderToolCall | None | MISSING, _omitted(None)] = MISSING
 
 
 class ProviderStreamParams(_Model):
@@ -1540,10 +1631,11 @@ class ProviderStreamParams(_Model):
     """
 
     request_id: Annotated[
-        int, Field(ge=-9223372036854775808, le=9223372036854775807)
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)],
+        _NULL_READS_DEFAULT,
     ] = Field(default=0, validation_alias="requestId", serialization_alias="requestId")
     model: Annotated[JsonValue, _ANY_JSON] = None
-    system: str = ""
+    system: Annotated[str, _NULL_READS_DEFAULT] = ""
     messages: Annotated[JsonValue, _ANY_JSON] = None
     tools: Annotated[JsonValue, _ANY_JSON] | MISSING = MISSING
     options: Annotated[JsonValue, _ANY_JSON] | MISSING = MISSING
@@ -1556,7 +1648,9 @@ class ProviderStreamResult(_Model):
     """
 
     message: Annotated[JsonValue, _ANY_JSON] = None
-    error: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
+    error: Annotated[str | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals("")
+    )
     """Default when absent: `""`."""
 
 
@@ -1566,24 +1660,29 @@ class ProviderToolCall(_Model):
     Since: v0.16.11.
     """
 
-    id: str = ""
-    name: str = ""
-    arguments: str = ""
+    id: Annotated[str, _NULL_READS_DEFAULT] = ""
+    name: Annotated[str, _NULL_READS_DEFAULT] = ""
+    arguments: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class RPCError(_Model):
     """RPCError is the error object in a JSON-RPC response."""
 
-    code: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] = 0
-    message: str = ""
+    code: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)],
+        _NULL_READS_DEFAULT,
+    ] = 0
+    message: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class RegisterCommandParams(_Model):
     """RegisterCommandParams registers a slash command."""
 
-    name: str = ""
-    description: str = ""
-    immediate: bool | MISSING = Field(default=MISSING, exclude_if=_equals(False))
+    name: Annotated[str, _NULL_READS_DEFAULT] = ""
+    description: Annotated[str, _NULL_READS_DEFAULT] = ""
+    immediate: Annotated[bool | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals(False)
+    )
     """Default when absent: `false`."""
 
 
@@ -1593,10 +1692,13 @@ class RegisterCompactorParams(_Model):
     Since: v0.5.0.
     """
 
-    name: str = ""
-    threshold: (
-        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, exclude_if=_equals(0))
+    name: Annotated[str, _NULL_READS_DEFAULT] = ""
+    threshold: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)]
+        | None
+        | MISSING,
+        _omitted(None),
+    ] = Field(default=MISSING, exclude_if=_equals(0))
     """0 = use config default
 
     Default when absent: `0`.
@@ -1609,12 +1711,17 @@ class RegisterEventHandlerParams(_Model):
     Since: v0.5.0.
     """
 
-    name: str = ""
-    priority: (
-        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, exclude_if=_equals(0))
+    name: Annotated[str, _NULL_READS_DEFAULT] = ""
+    priority: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)]
+        | None
+        | MISSING,
+        _omitted(None),
+    ] = Field(default=MISSING, exclude_if=_equals(0))
     """Default when absent: `0`."""
-    events: list[str] | MISSING = Field(default=MISSING, exclude_if=_equals([]))
+    events: Annotated[list[str] | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals([])
+    )
     """nil = all events
 
     Default when absent: `[]`.
@@ -1627,10 +1734,13 @@ class RegisterInputTransformerParams(_Model):
     Since: v0.18.0.
     """
 
-    name: str = ""
-    priority: (
-        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, exclude_if=_equals(0))
+    name: Annotated[str, _NULL_READS_DEFAULT] = ""
+    priority: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)]
+        | None
+        | MISSING,
+        _omitted(None),
+    ] = Field(default=MISSING, exclude_if=_equals(0))
     """Default when absent: `0`."""
 
 
@@ -1640,10 +1750,13 @@ class RegisterInterceptorParams(_Model):
     Since: v0.5.0.
     """
 
-    name: str = ""
-    priority: (
-        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, exclude_if=_equals(0))
+    name: Annotated[str, _NULL_READS_DEFAULT] = ""
+    priority: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)]
+        | None
+        | MISSING,
+        _omitted(None),
+    ] = Field(default=MISSING, exclude_if=_equals(0))
     """Default when absent: `0`."""
 
 
@@ -1653,25 +1766,34 @@ class RegisterMessageHookParams(_Model):
     Since: v0.5.0.
     """
 
-    name: str = ""
-    priority: (
-        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, exclude_if=_equals(0))
+    name: Annotated[str, _NULL_READS_DEFAULT] = ""
+    priority: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)]
+        | None
+        | MISSING,
+        _omitted(None),
+    ] = Field(default=MISSING, exclude_if=_equals(0))
     """Default when absent: `0`."""
 
 
 class RegisterPromptSectionParams(_Model):
     """RegisterPromptSectionParams adds a section to the system prompt."""
 
-    title: str = ""
-    content: str = ""
-    order: (
-        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(default=MISSING, exclude_if=_equals(0))
+    title: Annotated[str, _NULL_READS_DEFAULT] = ""
+    content: Annotated[str, _NULL_READS_DEFAULT] = ""
+    order: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)]
+        | None
+        | MISSING,
+        _omitted(None),
+    ] = Field(default=MISSING, exclude_if=_equals(0))
     """Default when absent: `0`."""
-    token_hint: (
-        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(
+    token_hint: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)]
+        | None
+        | MISSING,
+        _omitted(None),
+    ] = Field(
         default=MISSING,
         validation_alias="tokenHint",
         serialization_alias="tokenHint",
@@ -1686,7 +1808,7 @@ class RegisterProviderParams(_Model):
     Since: v0.16.11.
     """
 
-    api: str = ""
+    api: Annotated[str, _NULL_READS_DEFAULT] = ""
     """Allowed values: "openai", "anthropic", "google" """
 
 
@@ -1696,28 +1818,30 @@ class RegisterShortcutParams(_Model):
     Since: v0.5.0.
     """
 
-    key: str = ""
+    key: Annotated[str, _NULL_READS_DEFAULT] = ""
     """e.g. "ctrl+g" """
-    description: str = ""
+    description: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class RegisterToolParams(_Model):
     """RegisterToolParams registers a tool the LLM can call."""
 
-    name: str = ""
-    description: str = ""
+    name: Annotated[str, _NULL_READS_DEFAULT] = ""
+    description: Annotated[str, _NULL_READS_DEFAULT] = ""
     parameters: Annotated[JsonValue, _ANY_JSON] = None
     """JSON Schema"""
-    prompt_hint: str | MISSING = Field(
+    prompt_hint: Annotated[str | None | MISSING, _omitted(None)] = Field(
         default=MISSING,
         validation_alias="promptHint",
         serialization_alias="promptHint",
         exclude_if=_equals(""),
     )
     """Default when absent: `""`."""
-    deferred: bool | MISSING = Field(default=MISSING, exclude_if=_equals(False))
+    deferred: Annotated[bool | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals(False)
+    )
     """Default when absent: `false`."""
-    interrupt_behavior: str | MISSING = Field(
+    interrupt_behavior: Annotated[str | None | MISSING, _omitted(None)] = Field(
         default=MISSING,
         validation_alias="interruptBehavior",
         serialization_alias="interruptBehavior",
@@ -1734,7 +1858,7 @@ class SendMessageParams(_Model):
     Since: v0.16.8.
     """
 
-    content: str = ""
+    content: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class SetInputTextParams(_Model):
@@ -1743,7 +1867,7 @@ class SetInputTextParams(_Model):
     Since: v0.23.1.
     """
 
-    text: str = ""
+    text: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class SetWidgetParams(_Model):
@@ -1752,10 +1876,10 @@ class SetWidgetParams(_Model):
     Since: v0.18.0.
     """
 
-    key: str = ""
-    placement: str = ""
+    key: Annotated[str, _NULL_READS_DEFAULT] = ""
+    placement: Annotated[str, _NULL_READS_DEFAULT] = ""
     """Allowed values: "above-input" or "below-status" """
-    content: str = ""
+    content: Annotated[str, _NULL_READS_DEFAULT] = ""
     """empty = remove"""
 
 
@@ -1765,7 +1889,7 @@ class ShortcutHandleParams(_Model):
     Since: v0.5.0.
     """
 
-    key: str = ""
+    key: Annotated[str, _NULL_READS_DEFAULT] = ""
     """which shortcut key was pressed"""
 
 
@@ -1775,13 +1899,13 @@ class ShortcutHandleResult(_Model):
     Since: v0.5.0.
     """
 
-    action: ActionResult | MISSING = MISSING
+    action: Annotated[ActionResult | None | MISSING, _omitted(None)] = MISSING
 
 
 class ShowMessageParams(_Model):
     """ShowMessageParams displays a message in the conversation."""
 
-    text: str = ""
+    text: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class ShowOverlayParams(_Model):
@@ -1790,15 +1914,21 @@ class ShowOverlayParams(_Model):
     Since: v0.18.0.
     """
 
-    key: str = ""
-    title: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
+    key: Annotated[str, _NULL_READS_DEFAULT] = ""
+    title: Annotated[str | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals("")
+    )
     """Default when absent: `""`."""
-    content: str = ""
-    anchor: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
+    content: Annotated[str, _NULL_READS_DEFAULT] = ""
+    anchor: Annotated[str | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals("")
+    )
     """Allowed values: "center","left","right","top","bottom","top-left","top-right","bottom-left","bottom-right" (default: center)
     Default when absent: `""`.
     """
-    width: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
+    width: Annotated[str | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals("")
+    )
     """Allowed values: "50%", "80" (chars), "" (auto)
     Default when absent: `""`.
     """
@@ -1814,16 +1944,16 @@ class SteerParams(_Model):
     Since: v0.16.11.
     """
 
-    content: str = ""
+    content: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class ToolExecuteParams(_Model):
     """ToolExecuteParams is sent when the LLM calls a tool owned by this extension."""
 
-    call_id: str = Field(
+    call_id: Annotated[str, _NULL_READS_DEFAULT] = Field(
         default="", validation_alias="callId", serialization_alias="callId"
     )
-    name: str = ""
+    name: Annotated[str, _NULL_READS_DEFAULT] = ""
     args: dict[str, Annotated[JsonValue, _ANY_JSON]] | None = None
 
 
@@ -1831,14 +1961,14 @@ class ToolExecuteResult(_Model):
     """ToolExecuteResult is the extension's response."""
 
     content: list[ContentBlock] | None = None
-    is_error: bool | MISSING = Field(
+    is_error: Annotated[bool | None | MISSING, _omitted(None)] = Field(
         default=MISSING,
         validation_alias="isError",
         serialization_alias="isError",
         exclude_if=_equals(False),
     )
     """Default when absent: `false`."""
-    error_code: str | MISSING = Field(
+    error_code: Annotated[str | None | MISSING, _omitted(None)] = Field(
         default=MISSING,
         validation_alias="errorCode",
         serialization_alias="errorCode",
@@ -1848,7 +1978,7 @@ class ToolExecuteResult(_Model):
 
     Default when absent: `""`.
     """
-    error_hint: str | MISSING = Field(
+    error_hint: Annotated[str | None | MISSING, _omitted(None)] = Field(
         default=MISSING,
         validation_alias="errorHint",
         serialization_alias="errorHint",
@@ -1866,18 +1996,21 @@ class WireEntryInfo(_Model):
     Since: v0.23.0.
     """
 
-    id: str = ""
-    parent_id: str | MISSING = Field(
+    id: Annotated[str, _NULL_READS_DEFAULT] = ""
+    parent_id: Annotated[str | None | MISSING, _omitted(None)] = Field(
         default=MISSING,
         validation_alias="parentId",
         serialization_alias="parentId",
         exclude_if=_equals(""),
     )
     """Default when absent: `""`."""
-    type: str = ""
-    timestamp: str = ""
+    type: Annotated[str, _NULL_READS_DEFAULT] = ""
+    timestamp: Annotated[str, _NULL_READS_DEFAULT] = ""
     """RFC3339"""
-    children: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] = 0
+    children: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)],
+        _NULL_READS_DEFAULT,
+    ] = 0
 
 
 class WireExtInfo(_Model):
@@ -1886,35 +2019,49 @@ class WireExtInfo(_Model):
     Since: v0.16.8.
     """
 
-    name: str = ""
-    version: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
+    name: Annotated[str, _NULL_READS_DEFAULT] = ""
+    version: Annotated[str | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals("")
+    )
     """Default when absent: `""`."""
-    kind: str = ""
-    runtime: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
+    kind: Annotated[str, _NULL_READS_DEFAULT] = ""
+    runtime: Annotated[str | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals("")
+    )
     """Default when absent: `""`."""
-    tools: list[str] | MISSING = Field(default=MISSING, exclude_if=_equals([]))
+    tools: Annotated[list[str] | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals([])
+    )
     """Default when absent: `[]`."""
-    commands: list[str] | MISSING = Field(default=MISSING, exclude_if=_equals([]))
+    commands: Annotated[list[str] | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals([])
+    )
     """Default when absent: `[]`."""
-    interceptors: list[str] | MISSING = Field(default=MISSING, exclude_if=_equals([]))
+    interceptors: Annotated[list[str] | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals([])
+    )
     """Default when absent: `[]`."""
-    event_handlers: list[str] | MISSING = Field(
+    event_handlers: Annotated[list[str] | None | MISSING, _omitted(None)] = Field(
         default=MISSING,
         validation_alias="eventHandlers",
         serialization_alias="eventHandlers",
         exclude_if=_equals([]),
     )
     """Default when absent: `[]`."""
-    shortcuts: list[str] | MISSING = Field(default=MISSING, exclude_if=_equals([]))
+    shortcuts: Annotated[list[str] | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals([])
+    )
     """Default when absent: `[]`."""
-    message_hooks: list[str] | MISSING = Field(
+    message_hooks: Annotated[list[str] | None | MISSING, _omitted(None)] = Field(
         default=MISSING,
         validation_alias="messageHooks",
         serialization_alias="messageHooks",
         exclude_if=_equals([]),
     )
     """Default when absent: `[]`."""
-    compactor: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
+    compactor: Annotated[str | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals("")
+    )
     """Default when absent: `""`."""
 
 
@@ -1924,47 +2071,59 @@ class WireModelInfo(_Model):
     Since: v0.23.0.
     """
 
-    id: str = ""
-    api: str = ""
-    display_name: str = Field(
+    id: Annotated[str, _NULL_READS_DEFAULT] = ""
+    api: Annotated[str, _NULL_READS_DEFAULT] = ""
+    display_name: Annotated[str, _NULL_READS_DEFAULT] = Field(
         default="", validation_alias="displayName", serialization_alias="displayName"
     )
-    provider: str = ""
-    context_window: (
-        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(
+    provider: Annotated[str, _NULL_READS_DEFAULT] = ""
+    context_window: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)]
+        | None
+        | MISSING,
+        _omitted(None),
+    ] = Field(
         default=MISSING,
         validation_alias="contextWindow",
         serialization_alias="contextWindow",
         exclude_if=_equals(0),
     )
     """Default when absent: `0`."""
-    max_tokens: (
-        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(
+    max_tokens: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)]
+        | None
+        | MISSING,
+        _omitted(None),
+    ] = Field(
         default=MISSING,
         validation_alias="maxTokens",
         serialization_alias="maxTokens",
         exclude_if=_equals(0),
     )
     """Default when absent: `0`."""
-    reasoning: bool | MISSING = Field(default=MISSING, exclude_if=_equals(False))
+    reasoning: Annotated[bool | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals(False)
+    )
     """Default when absent: `false`."""
-    cost_input: Annotated[int | float, _NUMBER] | MISSING = Field(
+    cost_input: Annotated[
+        Annotated[int | float, _NUMBER] | None | MISSING, _omitted(None)
+    ] = Field(
         default=MISSING,
         validation_alias="costInput",
         serialization_alias="costInput",
         exclude_if=_equals(0),
     )
     """Default when absent: `0`."""
-    cost_output: Annotated[int | float, _NUMBER] | MISSING = Field(
+    cost_output: Annotated[
+        Annotated[int | float, _NUMBER] | None | MISSING, _omitted(None)
+    ] = Field(
         default=MISSING,
         validation_alias="costOutput",
         serialization_alias="costOutput",
         exclude_if=_equals(0),
     )
     """Default when absent: `0`."""
-    current: bool = False
+    current: Annotated[bool, _NULL_READS_DEFAULT] = False
 
 
 class WirePickerItem(_Model):
@@ -1973,9 +2132,11 @@ class WirePickerItem(_Model):
     Since: v0.23.0.
     """
 
-    id: str = ""
-    label: str = ""
-    desc: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
+    id: Annotated[str, _NULL_READS_DEFAULT] = ""
+    label: Annotated[str, _NULL_READS_DEFAULT] = ""
+    desc: Annotated[str | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals("")
+    )
     """Default when absent: `""`."""
 
 
@@ -1985,21 +2146,21 @@ class WireSessionInfo(_Model):
     Since: v0.16.8.
     """
 
-    id: str = ""
-    title: str = ""
-    cwd: str = ""
-    created_at: str = Field(
+    id: Annotated[str, _NULL_READS_DEFAULT] = ""
+    title: Annotated[str, _NULL_READS_DEFAULT] = ""
+    cwd: Annotated[str, _NULL_READS_DEFAULT] = ""
+    created_at: Annotated[str, _NULL_READS_DEFAULT] = Field(
         default="", validation_alias="createdAt", serialization_alias="createdAt"
     )
     """RFC3339"""
-    parent_id: str | MISSING = Field(
+    parent_id: Annotated[str | None | MISSING, _omitted(None)] = Field(
         default=MISSING,
         validation_alias="parentId",
         serialization_alias="parentId",
         exclude_if=_equals(""),
     )
     """Default when absent: `""`."""
-    path: str = ""
+    path: Annotated[str, _NULL_READS_DEFAULT] = ""
 
 
 class WireTreeNode(_Model):
@@ -2008,31 +2169,44 @@ class WireTreeNode(_Model):
     Since: v0.23.0.
     """
 
-    id: str = ""
-    parent_id: str | MISSING = Field(
+    id: Annotated[str, _NULL_READS_DEFAULT] = ""
+    parent_id: Annotated[str | None | MISSING, _omitted(None)] = Field(
         default=MISSING,
         validation_alias="parentId",
         serialization_alias="parentId",
         exclude_if=_equals(""),
     )
     """Default when absent: `""`."""
-    type: str = ""
-    timestamp: str = ""
+    type: Annotated[str, _NULL_READS_DEFAULT] = ""
+    timestamp: Annotated[str, _NULL_READS_DEFAULT] = ""
     """RFC3339"""
-    children: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] = 0
-    on_active_path: bool = Field(
+    children: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)],
+        _NULL_READS_DEFAULT,
+    ] = 0
+    on_active_path: Annotated[bool, _NULL_READS_DEFAULT] = Field(
         default=False,
         validation_alias="onActivePath",
         serialization_alias="onActivePath",
     )
-    depth: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] = 0
-    preview: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
+    depth: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)],
+        _NULL_READS_DEFAULT,
+    ] = 0
+    preview: Annotated[str | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals("")
+    )
     """Default when absent: `""`."""
-    label: str | MISSING = Field(default=MISSING, exclude_if=_equals(""))
+    label: Annotated[str | None | MISSING, _omitted(None)] = Field(
+        default=MISSING, exclude_if=_equals("")
+    )
     """Default when absent: `""`."""
-    tokens_before: (
-        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)] | MISSING
-    ) = Field(
+    tokens_before: Annotated[
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)]
+        | None
+        | MISSING,
+        _omitted(None),
+    ] = Field(
         default=MISSING,
         validation_alias="tokensBefore",
         serialization_alias="tokensBefore",

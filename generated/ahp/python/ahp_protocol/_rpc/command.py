@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib.util
 import signal
 import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -167,7 +168,7 @@ def main(
         default=DEFAULT_MAX_MESSAGE_BYTES,
         help=f"refuse messages over this size (at least {MIN_MESSAGE_BYTES})",
     )
-    parser.add_argument("--quiet", action="store_true", help="no per-message log")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no per-message log")
     parser.add_argument(
         "--loop",
         choices=("auto", "uvloop", "asyncio"),
@@ -215,6 +216,12 @@ def main(
     options = parser.parse_args(argv)
     if not choices:
         parser.error("the spec declares no transport this server can serve")
+    if options.transport != "stdio" and importlib.util.find_spec("aiohttp") is None:
+        # the package needs pydantic only; its network transports need aiohttp too
+        parser.error(
+            f"--transport {options.transport} needs aiohttp, which is not installed: "
+            "pip install aiohttp (or the package's [server] extra)"
+        )
     try:
         loop_factory = event_loop_factory(options.loop)
     except ImportError:
@@ -287,4 +294,7 @@ async def _until_signal(serving: Awaitable[None], log: MessageLog) -> None:
         error = server.exception()
         if error is not None:
             raise error
-    log.info("stopped" if stopper in done else "end of input")
+    if stopper in done:
+        log.info("stopped")
+    elif not log.quiet:  # only stdio ends at the end of its input; quiet says nothing
+        log.info("end of input")

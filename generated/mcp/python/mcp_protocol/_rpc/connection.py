@@ -18,7 +18,7 @@ import asyncio
 import collections
 import contextlib
 import math
-from collections.abc import Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any, Final
 
 from pydantic import ValidationError
@@ -72,6 +72,10 @@ class Connection:
         self._next_id = 0
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
+        # Why the peer is gone, for the requests it leaves unanswered (a child process:
+        # its exit status); set by the transport that knows.
+        self.closed_detail: Callable[[], Awaitable[str]] | None = None
+        self._closed_reason = "connection closed"
         self._loop: asyncio.AbstractEventLoop | None = None  # while run() runs
         self._starter: TaskStarter | None = None  # handlers started eagerly
         self._holding: asyncio.Task[None] | None = None  # a notification being handled
@@ -155,9 +159,11 @@ class Connection:
                 self._starter.close()
             if self._deadlines is not None:
                 self._deadlines.close()
+            if self._pending and self.closed_detail is not None:
+                self._closed_reason += await self.closed_detail()
             for future in self._pending.values():
                 if not future.done():
-                    future.set_exception(TransportError("connection closed"))
+                    future.set_exception(TransportError(self._closed_reason))
             self._pending.clear()
 
     async def _pull(self, channel: Channel) -> None:
@@ -298,7 +304,7 @@ class Connection:
         """Send a request, wait for its response: within ``timeout`` seconds (None: the
         connection's ``timeout``; infinity: no limit), else ``TransportTimeout``."""
         if self._closed:
-            raise TransportError("connection closed")
+            raise TransportError(self._closed_reason)
         loop = asyncio.get_running_loop()
         future: asyncio.Future[JsonObject] = loop.create_future()
         key = id_key(message.get("id"))
