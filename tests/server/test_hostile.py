@@ -299,7 +299,7 @@ def test_websocket_invalid_utf8_text_frame_is_refused_and_server_serves(
 def _post(host: str, port: int, body: bytes) -> tuple[int, Any]:
     with socket.create_connection((host, port), timeout=TIMEOUT) as sock:
         sock.sendall(
-            b"POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body) + body
         )
         return _response(sock)
@@ -368,7 +368,7 @@ def test_slowloris_clients_are_cut_off_and_others_served(
     slow: list[socket.socket] = []
     for _ in range(200):
         sock = socket.create_connection((server.host, server.port), timeout=TIMEOUT)
-        sock.sendall(b"POST / HTTP/1.1\r\nHost: x\r\n")
+        sock.sendall(b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         slow.append(sock)
     stop = threading.Event()
 
@@ -412,7 +412,9 @@ def test_a_slow_body_is_answered_408(
     gen, server = http_server
     method, params = _valid_request(gen)
     with socket.create_connection((server.host, server.port), timeout=TIMEOUT) as sock:
-        sock.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+        sock.sendall(
+            b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{"
+        )
         status, answer = _response(sock)
     assert status == 408 and answer["error"]["code"] == -32600, answer
     _http_works(server, method, params)
@@ -424,7 +426,9 @@ def test_half_closed_requests_are_answered_or_closed_cleanly(
     gen, server = http_server
     method, params = _valid_request(gen)
     body = json.dumps({"method": method, "params": params}).encode()
-    head = b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(body)
+    head = b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: %d\r\n\r\n" % len(
+        body
+    )
     # The whole request, then the client shuts down its sending side: answered.
     with socket.create_connection((server.host, server.port), timeout=TIMEOUT) as sock:
         sock.sendall(head + body)
@@ -468,7 +472,7 @@ def test_codegen_serve_passes_the_timeouts_on() -> None:
         with socket.create_connection(
             (match.group(2).decode(), int(match.group(3))), timeout=TIMEOUT
         ) as sock:
-            sock.sendall(b"POST / HTTP/1.1\r\nHost: x\r\n")
+            sock.sendall(b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
             started = time.monotonic()
             assert sock.recv(4096) == b""  # cut off, not held
             assert time.monotonic() - started < 5

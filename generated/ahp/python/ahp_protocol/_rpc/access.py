@@ -6,7 +6,7 @@ Inputs: a request's ``Host`` and ``Origin`` headers; the allowed hosts and origi
 Outputs: ``Access``, whose ``refusal`` says why a request is refused (None: allowed).
 Guarantees: by default only loopback is allowed (``localhost``, ``*.localhost``, any
 127.0.0.0/8 or ``::1`` address, with any port): a web page elsewhere cannot drive a stub
-from a browser on this machine (its ``Origin`` is not loopback), nor can a rebound DNS name
+in a browser on this machine (its ``Origin`` is not loopback), nor can a rebound DNS name
 (its ``Host`` is not).  A request without ``Origin`` (any client that is not a browser)
 is judged by ``Host`` alone.  ``*`` in a list allows anything.
 """
