@@ -44,7 +44,7 @@ Language = Literal["typescript", "rust", "go", "prose"]
 # [transport] kind: the message envelope.
 TransportKind = Literal["jsonrpc-2.0", "http-post-envelope"]
 # [transport] framings: how messages travel.
-Framing = Literal["ndjson-stdio", "websocket", "http-post"]
+Framing = Literal["ndjson-stdio", "content-length-stdio", "websocket", "http-post"]
 
 LANGUAGES: tuple[str, ...] = get_args(Language)
 TRANSPORT_KINDS: tuple[str, ...] = get_args(TransportKind)
