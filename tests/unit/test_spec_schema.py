@@ -122,7 +122,7 @@ CASES = [
         HEAD + "[python]\n",
         (
             "unknown table 'sepc' in spec.toml (known: spec, transport, python, "
-            "external, methods, errors, examples, unions, rust)"
+            "external, methods, errors, examples, unions, rust, go)"
         ),
         4,
         2,
@@ -230,3 +230,14 @@ def test_the_built_in_specs_pass_the_schema() -> None:
         diags = Diagnostics()
         assert load_config(folder, diags, root) is not None, folder
         assert not diags.items, [d.message for d in diags.items]
+
+
+def test_every_framing_the_runtime_serves_is_accepted(tmp_path: Path) -> None:
+    from codegen.spec.schema import FRAMINGS
+
+    assert "content-length-stdio" in FRAMINGS
+    config, diags = _load(
+        tmp_path, HEAD + '[transport]\nframings = ["content-length-stdio"]\n'
+    )
+    assert config is not None and config.framings == ("content-length-stdio",)
+    assert not diags.items
