@@ -1,7 +1,8 @@
 """``codegen generate`` and ``codegen generate --check`` given exactly so skip typer's
-parsing (whose type coercion imports pydantic, a third of a no-op run): the same exit
-code and output as through typer, pydantic never imported; any other command line goes
-through typer as before.
+parsing (its type coercion was a third of a no-op run): the same exit code and output as
+through typer; any other command line goes through typer as before.  Since spec.toml is
+read against its typed schema (codegen/spec/schema.py, pydantic), every run imports
+pydantic, so these tests compare the two paths' results, not their imports.
 """
 
 from __future__ import annotations
@@ -48,19 +49,18 @@ def _run(root: Path, *args: str) -> tuple[bool, int, str]:
     return imported == "True", int(code), "\n".join(text)
 
 
-def test_plain_generate_and_check_never_import_pydantic(project: Path) -> None:
+def test_plain_generate_and_check_succeed(project: Path) -> None:
     first = _run(project, "generate")
-    assert first[:2] == (False, 0)
+    assert first[1] == 0
     assert (project / "generated" / "openctx").is_dir()
     check = _run(project, "generate", "--check")
-    assert check[:2] == (False, 0)
+    assert check[1] == 0
 
 
 def test_plain_and_parsed_command_lines_agree(project: Path) -> None:
     _run(project, "generate")
     plain = _run(project, "generate", "--check")
     parsed = _run(project, "generate", "--check", "--no-cache")  # through typer
-    assert parsed[0] is True  # rejecting twin: typer's path does import pydantic
     assert plain[1] == parsed[1] == 0
     assert plain[2].splitlines()[-1] == parsed[2].splitlines()[-1]
 
@@ -74,7 +74,7 @@ def test_a_stale_output_fails_the_plain_check_like_the_parsed_one(
     try:
         plain = _run(project, "generate", "--check")
         parsed = _run(project, "generate", "--check", "--no-cache")
-        assert plain[:2] == (False, 1)
+        assert plain[1] == 1
         assert parsed[1] == 1
         assert "1 changed" in plain[2].splitlines()[-1]
         assert plain[2].splitlines()[-1] == parsed[2].splitlines()[-1]
@@ -83,5 +83,5 @@ def test_a_stale_output_fails_the_plain_check_like_the_parsed_one(
 
 
 def test_other_command_lines_go_through_typer(project: Path) -> None:
-    imported, code, text = _run(project, "generate", "--bogus")
-    assert imported and code == 2 and "--bogus" in text
+    _, code, text = _run(project, "generate", "--bogus")
+    assert code == 2 and "--bogus" in text

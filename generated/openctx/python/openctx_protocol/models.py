@@ -187,10 +187,12 @@ def _items_or_skipping(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema
     item, then ``_drop_skipped``).  A value that is no list fails both alike."""
     skipping = handler(source)
     dropping = core_schema.no_info_after_validator_function(_drop_skipped, skipping)
-    items = skipping.get("items_schema") if skipping["type"] == "list" else None
-    if not items or items.get("type") != "function-wrap":
+    # read as a plain dict: pyright narrows the TypedDict union per key otherwise
+    shape = cast(dict[str, Any], skipping)
+    items = shape.get("items_schema") if shape["type"] == "list" else None
+    if not isinstance(items, dict) or items.get("type") != "function-wrap":
         return dropping
-    plain = cast(CoreSchema, {**skipping, "items_schema": items["schema"]})
+    plain = cast(CoreSchema, {**shape, "items_schema": items["schema"]})
     return core_schema.union_schema([plain, dropping], mode="left_to_right")
 
 
