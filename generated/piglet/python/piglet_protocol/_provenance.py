@@ -9,7 +9,7 @@ SPEC_ID = "piglet"
 SPEC_VERSION = "5"
 PACKAGE = "piglet_protocol"
 GENERATOR = "codegen 0.1.0"
-IR_SHA256 = "64733ea492926fc694861c5f36a5a3b0b646fc2030ef6d99c1ed365498fb252d"
+IR_SHA256 = "5f7cee37a2fc061c87bba9ab303fb98823498c31f4ae0750eb644e4d6b18ae9e"
 SOURCES: tuple[tuple[str, str], ...] = (
     (
         "specs/piglet/external.godoc.txt",
