@@ -42,7 +42,7 @@ FILES: dict[str, str] = {
     "_rpc/stdio.py": "9d5a6a546a7bbffe5c69bb4f2d5897bc1c5617d8ba40ae1191c2a0b34bb7a938",
     "_rpc/tasks.py": "8be74b8fea1cdfed5ac042bfd0ba2789b4003ec3dced7e47a5d37d6d14d7d21e",
     "_rpc/websocket.py": "337f0408a31b7fdeedc708e68a8c5d26cc3edba76c9ccfd0ede8c969b0e2e990",
-    "client.py": "e82497cc452aec66b32b884777b618eae38646ff16727d7d52933bb8befea904",
+    "client.py": "93f2f75fedc6a02dd6bc96bd19a709446e4fc0f826f80972ea46906bfdd6fa24",
     "errors.py": "30d9d1d0d16eb33b77d2579612e577d8740b9be7ee0ab843e94e10fe2d4fb14a",
     "methods.py": "1109b7655525974a5fbfb6f7cd7a34f39ed69c4361aee2c0793cf471f5c8408f",
     "models.py": "f55965c5afdbfab746d82e732e5b298bf24a5ee9dc1d265f632dfb99e81da572",

@@ -32,9 +32,9 @@ STUB_COMMAND = (
     sys.executable,
     "-m",
     "acp_protocol.server",
+    "--quiet",
     "--transport",
     "stdio",
-    "--quiet",
 )
 """Starts the generated stub server over stdio (see ``AcpClient.stdio``); quiet:
 its per-message log would land in the program's own stderr."""

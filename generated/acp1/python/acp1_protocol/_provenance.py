@@ -106,7 +106,7 @@ FILES: dict[str, str] = {
     "_rpc/stdio.py": "d14b4ad307a8686cf238be5e61e0d003caadede985bc1ce21eafdac30437ed8c",
     "_rpc/tasks.py": "520b088209fd385e57335021e79da5848d68a692fc6cf740c8895e160c166ad6",
     "_rpc/websocket.py": "2f9a223f65daa24a6150a271666801616491adb950ddd65ec200d5dfc43a12ff",
-    "client.py": "3bb19d2e686ebd859077074b5a26c1c6ab03c88f2ab1de39ae9206d752e0a9f8",
+    "client.py": "ea50f9bf617dbc0cc5a2f7dca3571661cc787c0988bea06d8b321ccea3e55e1c",
     "errors.py": "b2572effed38f87f0c5b39d8a91002f482b6db95102e7057db81a1c95d7ac994",
     "methods.py": "14a83d2ca91110fa779428fab668b8c24a21797e3b15864e99a9cb6f9d70a842",
     "models.py": "07fe01a65017c7258c5745b04a9b6531d282149cd8b9a22ce3f6a6523d16a008",

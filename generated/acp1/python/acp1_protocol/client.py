@@ -66,9 +66,9 @@ STUB_COMMAND = (
     sys.executable,
     "-m",
     "acp1_protocol.server",
+    "--quiet",
     "--transport",
     "stdio",
-    "--quiet",
 )
 """Starts the generated stub server over stdio (see ``Acp1Client.stdio``); quiet:
 its per-message log would land in the program's own stderr."""

@@ -46,7 +46,7 @@ FILES: dict[str, str] = {
     "_rpc/stdio.py": "7532763feccf83166520e865115eee985b303a8eebeaf17c96a0b3237a94eda4",
     "_rpc/tasks.py": "9d3adee41011185707b7ac3159bf400fcc1da6bca40de049a5bfe1a906a6bfc3",
     "_rpc/websocket.py": "4231578f1b1e2ba450d7565cf3ebe51e340ca22efbd069ec2e1bd0661e656436",
-    "client.py": "1d026aa46fee0e45a8382c5595bc0ca9db6c1b9a854994c849141657108160a6",
+    "client.py": "6a2d73343be3020f524d34a227c0b694fdb87b4096f8c72129dfcd4f24ae8c60",
     "errors.py": "f2097527d367de995596d38b4cf048a0747e9e1ea693578e260a875f8d0e2d32",
     "methods.py": "bee2f2ab3159e586aa6ff5f39bd7387e12418654c83c17a80bd8d05b134eebe5",
     "models.py": "818c57cf8e1616d2344b1ac5828aaa60d4feef90418c0458756ae85744cff6cd",

@@ -54,9 +54,9 @@ STUB_COMMAND = (
     sys.executable,
     "-m",
     "ahp_protocol.server",
+    "--quiet",
     "--transport",
     "stdio",
-    "--quiet",
 )
 """Starts the generated stub server over stdio (see ``AhpClient.stdio``); quiet:
 its per-message log would land in the program's own stderr."""

@@ -42,7 +42,7 @@ FILES: dict[str, str] = {
     "_rpc/stdio.py": "991523ec98b2412871904cce4c528aa122b926227536926c2b0f4dd342feab1c",
     "_rpc/tasks.py": "a518e8fdc8d3695905a81150cbba542296cea07ef057cacd6ce9aab2b9b3df71",
     "_rpc/websocket.py": "3be81c5cb2a12e14ea5bf6354c9477c1ebf70ff00211de03a002876a6f9ef5ca",
-    "client.py": "9e2335bd5a727ef1bcb5d9d107c3dff8fdaf8824d3c38858506a18783f82eeab",
+    "client.py": "58177c38521e9d011deeae4fa32ce7bcf1c5b52502fe9ba6868aed187079f7c4",
     "errors.py": "a7c2cfdc010e1eb6b46f31b6f6da7579c61605c9de9a56bac191d4d6accf3952",
     "methods.py": "557c8a3ea1e1af9f8bc141ac058964144031fb6b24b0e7ff747775c0b6854f31",
     "models.py": "cd2406a1606c9b07caa42c4f5bbfff267976ab0ef1345bd501dea68e10cdd644",

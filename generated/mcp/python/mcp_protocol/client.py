@@ -60,9 +60,9 @@ STUB_COMMAND = (
     sys.executable,
     "-m",
     "mcp_protocol.server",
+    "--quiet",
     "--transport",
     "stdio",
-    "--quiet",
 )
 """Starts the generated stub server over stdio (see ``McpClient.stdio``); quiet:
 its per-message log would land in the program's own stderr."""

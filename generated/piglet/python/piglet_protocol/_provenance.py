@@ -42,7 +42,7 @@ FILES: dict[str, str] = {
     "_rpc/stdio.py": "65a4dade458d8c5b3a0b270f87c9de4e96d7ed618beb29220378cb22a76b5580",
     "_rpc/tasks.py": "2855695753eb1c609212d7ae7dd8691af3d3b150675c1610582e27718b507289",
     "_rpc/websocket.py": "fd5e01226eee1c0c7b010ae6986efd96bc38937d2b6075e50acc894008b9ccb6",
-    "client.py": "8e3cdcaca6fcc7af29d8c955beacf341f13f943a07f06ced801471ad10ef0ed7",
+    "client.py": "82342ff8f05e4aa51fdd3a6de14c56656e4416eb644dd48a12381740127cc389",
     "errors.py": "5ee447df4d73cf33413dac91869e82cd0b042f669d0ffb0816538998a4d0d925",
     "methods.py": "019392d7dc04e7a4f0fb8471d675f3d0650ada44db48352d6690e27c625c8466",
     "models.py": "773dd8cd5cac969046c684bf3116a71d4278fc3c6aaf069661a8741a97e3b2c5",

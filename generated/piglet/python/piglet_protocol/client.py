@@ -124,9 +124,9 @@ STUB_COMMAND = (
     sys.executable,
     "-m",
     "piglet_protocol.server",
+    "--quiet",
     "--transport",
     "stdio",
-    "--quiet",
 )
 """Starts the generated stub server over stdio (see ``PigletClient.stdio``); quiet:
 its per-message log would land in the program's own stderr."""
