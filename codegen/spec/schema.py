@@ -61,21 +61,10 @@ def _error_code(key: str) -> str:
     return key
 
 
-def _wrapper_form(form: str) -> str:
-    # The Rust frontend owns the list of forms (it implements them).
-    from codegen.frontends.rust.type_exprs import WRAPPER_FORMS, is_wrapper_form
-
-    if not is_wrapper_form(form):
-        raise PydanticCustomError(
-            "literal_error",
-            "Input should be {expected}, or a Rust type",
-            {"expected": ", ".join(repr(f) for f in WRAPPER_FORMS)},
-        )
-    return form
-
-
 ErrorCode = Annotated[str, AfterValidator(_error_code)]
-WrapperForm = Annotated[str, AfterValidator(_wrapper_form)]
+# A [rust.wrappers] form or a Rust type: the Rust frontend, which implements the forms,
+# checks it (spec/ sits below the frontends and does not import them).
+WrapperForm = str
 # A type name, or several (a union of them); "" or [] for none.
 TypeNames = str | list[str]
 
