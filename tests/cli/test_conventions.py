@@ -64,7 +64,10 @@ def test_every_command_takes_h_quiet_and_verbose_and_documents_exit_codes() -> N
     ("args", "choices"),
     [
         (["generate"], "<ruff|none>"),
-        (["serve"], "<stdio|websocket|http>"),
+        (
+            ["serve"],
+            "<stdio|websocket|http|content-length-stdio|ndjson-stdio|http-post>",
+        ),
         (["diff"], "<text|markdown|json>"),
         (["diff"], "<breaking|dangerous|compatible|none>"),
         (["validate"], "<params|result>"),
