@@ -171,6 +171,22 @@ def _drop_skipped(items: list[Any]) -> list[Any]:
     return [item for item in items if not isinstance(item, _Skipped)]
 
 
+def _items_or_skipping(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """serde_with ``VecSkipError``, left to right: a list whose items all read is read by
+    pydantic-core alone, with no Python call per item; only a list with an item that
+    does not read goes on to the reader that drops such items (``_skip_invalid`` per
+    item, then ``_drop_skipped``).  A value that is no list fails both alike."""
+    skipping = handler(source)
+    dropping = core_schema.no_info_after_validator_function(_drop_skipped, skipping)
+    # read as a plain dict: pyright narrows the TypedDict union per key otherwise
+    shape = cast(dict[str, Any], skipping)
+    items = shape.get("items_schema") if shape["type"] == "list" else None
+    if not isinstance(items, dict) or items.get("type") != "function-wrap":
+        return dropping
+    plain = cast(CoreSchema, {**shape, "items_schema": items["schema"]})
+    return core_schema.union_schema([plain, dropping], mode="left_to_right")
+
+
 def _array_form(data: Any, keys: tuple[tuple[str, bool], ...]) -> Any:
     """serde_json also reads a struct from a JSON array of its fields' values, in
     declaration order; a trailing value may be left out only where the field has its
@@ -214,7 +230,7 @@ def _sorted_keys(entries: dict[Any, Any]) -> dict[Any, Any]:
 
 _SORTED_KEYS = AfterValidator(_sorted_keys)
 _SKIP_INVALID = WrapValidator(_skip_invalid)
-_DROP_SKIPPED = AfterValidator(_drop_skipped)
+_DROP_SKIPPED = GetPydanticSchema(get_pydantic_core_schema=_items_or_skipping)
 _EXACT_INT = BeforeValidator(_exact_int)
 _EXACT_BOOL = BeforeValidator(_exact_bool)
 # Open enums are ``Enum | str``: try the enum first so known values become members.
