@@ -14,6 +14,7 @@ new key is one line in its table's model and a new value one word in its ``Liter
 from __future__ import annotations
 
 import difflib
+import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, get_args
@@ -62,9 +63,21 @@ def _error_code(key: str) -> str:
 
 
 ErrorCode = Annotated[str, AfterValidator(_error_code)]
-# A [rust.wrappers] form or a Rust type: the Rust frontend, which implements the forms,
-# checks it (spec/ sits below the frontends and does not import them).
-WrapperForm = str
+
+
+def _wrapper_form(form: str) -> str:
+    # The Rust frontend owns the forms (it implements them); looked up by name at run time.
+    forms = importlib.import_module("codegen.frontends.rust.type_exprs")
+    if not forms.is_wrapper_form(form):
+        raise PydanticCustomError(
+            "literal_error",
+            "Input should be {expected}, or a Rust type",
+            {"expected": ", ".join(repr(f) for f in forms.WRAPPER_FORMS)},
+        )
+    return form
+
+
+WrapperForm = Annotated[str, AfterValidator(_wrapper_form)]
 # A type name, or several (a union of them); "" or [] for none.
 TypeNames = str | list[str]
 
