@@ -14,7 +14,6 @@ new key is one line in its table's model and a new value one word in its ``Liter
 from __future__ import annotations
 
 import difflib
-import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, get_args
@@ -27,6 +26,8 @@ from pydantic import (
     ValidationError,
 )
 from pydantic_core import ErrorDetails, PydanticCustomError
+
+from codegen.spec.rust_wrappers import WRAPPER_FORMS, is_wrapper_form
 
 __all__ = [
     "FRAMINGS",
@@ -66,13 +67,11 @@ ErrorCode = Annotated[str, AfterValidator(_error_code)]
 
 
 def _wrapper_form(form: str) -> str:
-    # The Rust frontend owns the forms (it implements them); looked up by name at run time.
-    forms = importlib.import_module("codegen.frontends.rust.type_exprs")
-    if not forms.is_wrapper_form(form):
+    if not is_wrapper_form(form):
         raise PydanticCustomError(
             "literal_error",
             "Input should be {expected}, or a Rust type",
-            {"expected": ", ".join(repr(f) for f in forms.WRAPPER_FORMS)},
+            {"expected": ", ".join(repr(f) for f in WRAPPER_FORMS)},
         )
     return form
 

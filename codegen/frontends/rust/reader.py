@@ -52,12 +52,7 @@ from codegen.frontends.rust.method_impls import MethodImpls
 from codegen.frontends.rust.methods import MethodFacts, build_methods, resolve_all
 from codegen.frontends.rust.paths import output_names
 from codegen.frontends.rust.scope import Range, scope_findings
-from codegen.frontends.rust.type_exprs import (
-    WRAPPER_FORMS,
-    CrateNames,
-    TypeConverter,
-    is_wrapper_form,
-)
+from codegen.frontends.rust.type_exprs import CrateNames, TypeConverter
 from codegen.ir.index import Index
 from codegen.spec.config import SpecConfig
 from codegen.spec.source import SourceText
@@ -121,15 +116,6 @@ def read_rust(
     mark = len(diags.items)
     crate = read_crate(sources, options.features, options.default_features, diags)
     wrappers = dict(options.wrappers)
-    for name, form in wrappers.items():
-        if not is_wrapper_form(form):
-            # a lowercase word that is no form (a Rust type is any other text)
-            diags.report(
-                "CFG002",
-                f"[rust.wrappers] {name} = {form!r}: the form must be one of "
-                f"{', '.join(WRAPPER_FORMS)}, or a Rust type",
-                ir.Span("spec.toml", 1, 1),
-            )
     reading = _Reading(crate, diags, wrappers, forbid_extra_keys)
     reading.methods.resolver = crate.resolver
     decls = reading.declarations()

@@ -28,6 +28,7 @@ from codegen.frontends.common.syntax import MAX_TYPE_NESTING, node_text, span_of
 from codegen.frontends.rust.crate import parse_tree
 from codegen.frontends.rust.paths import Resolver
 from codegen.frontends.rust.serde_as import AsType
+from codegen.spec.rust_wrappers import WRAPPER_FORMS
 from codegen.spec.source import SourceText
 
 _STRING = ir.Primitive(ir.PrimitiveKind.STRING)
@@ -109,28 +110,6 @@ _BARE = {
 _SEQUENCES = {"Vec", "VecDeque", "HashSet", "BTreeSet", "IndexSet", "LinkedList"}
 _MAPS = {"HashMap", "BTreeMap", "IndexMap"}
 _WRAPPERS = {"Box", "Arc", "Rc", "Cow"}
-# Wrapper forms a spec may declare for its own (or a library's) types: the generic ones
-# (``W<T>`` read as ``T``, ``T | null``, absent/null/``T``), and the wire forms of types whose
-# serde impls are hand-written: any JSON, a string, an integer (``integer-enum``: an integer
-# enum whose values are the enum's discriminants; ``bitflags``: the flags' integer, of the
-# ``bitflags!`` declaration's width).  Any other text is a Rust type (``"Vec<String>"``).
-WRAPPER_FORMS = (
-    "transparent",
-    "option",
-    "tri-state",
-    "any",
-    "string",
-    "integer",
-    "integer-enum",
-    "bitflags",
-)
-
-
-def is_wrapper_form(form: str) -> bool:
-    """A form, or a Rust type (a lowercase word that is neither is a misspelt form)."""
-    return form in WRAPPER_FORMS or not (
-        form.isidentifier() and form.islower() and form not in PRIMITIVES
-    )
 
 
 def generic_base(node: Node) -> str | None:
