@@ -10,8 +10,10 @@ rendering is deterministic; ``--strict`` promotes warnings to errors in one plac
 
 from __future__ import annotations
 
+import difflib
 import enum
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -322,3 +324,16 @@ def _echo(line_text: str, col: int) -> tuple[str, str]:
     if end < len(safe):
         shown.append("…")
     return "".join(shown), " " * pad
+
+
+def closest(word: str, known: Iterable[str]) -> str | None:
+    """The known word closest to ``word`` (difflib's ratio >= 0.6), if any: the one rule of
+    every "did you mean" the tool prints."""
+    close = difflib.get_close_matches(word, list(known), n=1)
+    return close[0] if close else None
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """``; did you mean 'x'?`` for the closest known word, or nothing."""
+    close = closest(word, known)
+    return f"; did you mean {close!r}?" if close is not None else ""

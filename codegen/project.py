@@ -29,7 +29,6 @@ id with the known ids and the closest one), never a traceback; nothing here writ
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import os
 import re
 import tomllib
@@ -234,8 +233,9 @@ class Project:
 def unknown_spec_message(name: str, known: list[str]) -> str:
     if not known:
         return f"unknown spec {name!r}: this project has no specs yet"
-    close = difflib.get_close_matches(name, known, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
+    from codegen.diagnostics import did_you_mean
+
+    hint = did_you_mean(name, known)
     return f"unknown spec {name!r} (known: {', '.join(known)}){hint}"
 
 

@@ -512,15 +512,15 @@ def diff(
 
 def _closest_side(old: str, new: str, known: dict[str, Path]) -> str:
     """ "; did you mean 'x'?" for a side naming no spec of the project (``REV:ID`` too)."""
-    import difflib
+    from codegen.diagnostics import closest
 
     for arg in (old, new):
         rev, colon, name = arg.rpartition(":")
         if name in known or (Path.cwd() / name).exists():
             continue
-        close = difflib.get_close_matches(name, list(known), n=1)
-        if close:
-            return f"; did you mean {rev + colon + close[0]!r}?"
+        close = closest(name, known)
+        if close is not None:
+            return f"; did you mean {rev + colon + close!r}?"
     return ""
 
 
@@ -704,14 +704,13 @@ _CHOICE = re.compile(
 def _choice_message(message: str) -> str:
     """A choice option's error without pydantic's "Value error," and with the closest
     choice: ``'pyhton' is not one of ...; did you mean 'python'?``."""
-    import difflib
+    from codegen.diagnostics import did_you_mean
 
     found = _CHOICE.search(message)
     if found is None:
         return message.replace("Value error, ", "")
     known = re.findall(r"'([^']*)'", found["known"])
-    close = difflib.get_close_matches(found["given"], known, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
+    hint = did_you_mean(found["given"], known)
     text = f"{found['given']!r} is not one of {found['known']}{hint}"
     return message[: found.start()] + text
 

@@ -20,7 +20,6 @@ or was never generated is a ``ValidateError`` with what to run.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import json
 import math
@@ -36,6 +35,7 @@ from typing import Any, BinaryIO
 from pydantic import TypeAdapter, ValidationError
 
 from codegen import ir
+from codegen.diagnostics import did_you_mean
 from codegen.ir.index import Index
 from codegen.passes.infer_discriminators import select_variant
 from codegen.project import Project
@@ -354,14 +354,8 @@ class Validator:
 
 def unknown_method(name: object, package: ModuleType) -> str:
     """``unknown method 'x'``, with the closest method of the spec."""
-    close = (
-        difflib.get_close_matches(name, list(package.METHODS), n=1)
-        if isinstance(name, str)
-        else []
-    )
-    return f"unknown method {name!r}" + (
-        f"; did you mean {close[0]!r}?" if close else ""
-    )
+    hint = did_you_mean(name, package.METHODS) if isinstance(name, str) else ""
+    return f"unknown method {name!r}{hint}"
 
 
 def _merge(findings: list[Finding]) -> list[Finding]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from codegen.diagnostics import Diagnostics
+from codegen.diagnostics import Diagnostics, did_you_mean
 from codegen.ir import Span
 from codegen.spec import schema
 from codegen.spec.source import decode
@@ -235,7 +235,7 @@ def _build(
             diags.report(
                 "CFG003",
                 f"source file {source!r} does not exist in {spec_dir.name}/"
-                + schema.did_you_mean(source, _files_beside(spec_dir)),
+                + did_you_mean(source, _files_beside(spec_dir)),
                 where.value(("spec", "sources", index)),
             )
     if missing or not _language_fits(language, sources, where, diags):

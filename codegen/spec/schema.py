@@ -13,7 +13,6 @@ new key is one line in its table's model and a new value one word in its ``Liter
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, get_args
@@ -27,6 +26,7 @@ from pydantic import (
 )
 from pydantic_core import ErrorDetails, PydanticCustomError
 
+from codegen.diagnostics import closest, did_you_mean
 from codegen.spec.rust_wrappers import WRAPPER_FORMS, is_wrapper_form
 
 __all__ = [
@@ -39,7 +39,6 @@ __all__ = [
     "ToolCodegen",
     "check",
     "check_tool",
-    "did_you_mean",
 ]
 
 Language = Literal["typescript", "rust", "go", "prose"]
@@ -207,12 +206,6 @@ class Problem:
     path: tuple[str | int, ...]
     message: str
     at_key: bool = False
-
-
-def did_you_mean(word: str, known: list[str] | tuple[str, ...]) -> str:
-    """``; did you mean 'x'?`` for the closest known word, or nothing."""
-    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 def check(data: Mapping[str, Any]) -> list[Problem]:
@@ -510,8 +503,7 @@ def _suggest_key(
     known = _known_keys(path[:-1], root)
     table = _get(data, path[:-1])
     free = [k for k in known if not (isinstance(table, dict) and k in table)]
-    close = difflib.get_close_matches(str(path[-1]), free, n=1, cutoff=0.6)
-    return close[0] if close else ""
+    return closest(str(path[-1]), free) or ""
 
 
 def _show(path: tuple[str | int, ...]) -> str:
