@@ -433,8 +433,12 @@ def thing(**changes: Any) -> str:
 
 def test_file_set_and_headers(rendered: dict[str, str]) -> None:
     root = f"python/{PACKAGE}"
-    runtime = runtime_sources()
+    runtime = runtime_sources("jsonrpc-2.0")
     assert "__init__.py" in runtime and "connection.py" in runtime
+    # a module of another envelope kind stays out of a JSON-RPC package
+    assert (
+        "event_envelope.py" in runtime_sources() and "event_envelope.py" not in runtime
+    )
     for name, text in runtime.items():
         assert rendered[f"{root}/_rpc/{name}"].split("\n", 1)[1] == text
     assert sorted(rendered) == sorted(

@@ -168,7 +168,7 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
     # The runtime is linted and tested as codegen's own package: copied, not formatted.
     runtime = {
         f"{root}/_rpc/{name}": f"{header}\n{text}"
-        for name, text in runtime_sources().items()
+        for name, text in runtime_sources(protocol.transport.kind).items()
     }
     return runtime | {
         f"{root}/__init__.py": format_python(init_py, filename="__init__.py"),
@@ -183,16 +183,24 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
 _CLIENT_ERRORS = ("RpcError", "InvalidResult", "TransportError", "TransportTimeout")
 
 
-def runtime_sources() -> dict[str, str]:
+# Runtime modules only one envelope kind uses: a package of another kind does not carry them
+# (the request/response/event envelope has no spec.toml kind yet, so no package carries it).
+_RUNTIME_OF_KIND = {"event_envelope.py": "event-envelope"}
+
+
+def runtime_sources(kind: str | None = None) -> dict[str, str]:
     """The JSON-RPC runtime every generated package carries as its ``_rpc`` package
     (``methods.py`` imports ``MethodInfo`` from it): file name → text of each module of
-    ``codegen/runtime/``, in name order.  Read as files, not imported: generating needs
-    none of the runtime's imports."""
+    ``codegen/runtime/``, in name order (``kind``: only what a package of that envelope
+    kind carries).  Read as files, not imported: generating needs none of the runtime's
+    imports."""
     folder = resources.files("codegen").joinpath("runtime")
     return {
         item.name: item.read_text("utf-8")
         for item in sorted(folder.iterdir(), key=lambda item: item.name)
-        if item.name.endswith(".py") and item.is_file()
+        if item.name.endswith(".py")
+        and item.is_file()
+        and (kind is None or _RUNTIME_OF_KIND.get(item.name, kind) == kind)
     }
 
 

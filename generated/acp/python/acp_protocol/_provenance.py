@@ -29,7 +29,6 @@ FILES: dict[str, str] = {
     "_rpc/dispatch.py": "4ca2f84f596269d1cb086985107d586dba3a4745a6dc1bd0bd1c6c27328cf2c9",
     "_rpc/envelope.py": "319124db2e19c13894064a4595314a5d745107521b3158f3d3f8d5503ec1bda1",
     "_rpc/errors.py": "9a86046e870cae4e36b07549db434269994bcb812c0e627190a128397b88d382",
-    "_rpc/event_envelope.py": "47169ade2ab8bd3b65536f535af1b45f74e8c8b9a9b4ff50971b0d0d6e33ce41",
     "_rpc/framing.py": "089b6b3a058be7fb3ec05fdd7864bf39dc6efc59f718a82d5f7654be1bc2df50",
     "_rpc/http_client.py": "1cea156d4ce261b800781f55f588bbe8548bf5317cec4258a43c8f7f442c073f",
     "_rpc/interfaces.py": "4a7c02121a308ee4bc5fc1f96f8911996602feb9e256ab6091a8dfb2bb707399",

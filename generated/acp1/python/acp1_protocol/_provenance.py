@@ -93,7 +93,6 @@ FILES: dict[str, str] = {
     "_rpc/dispatch.py": "c8542c7c745825e8bcee524b262954d137cfe9f971a6a37184137cc98b0353a4",
     "_rpc/envelope.py": "26e1a36fe252ffa92337ca664a868b5b2ddb03f0cd969f371b1fba510c782f5d",
     "_rpc/errors.py": "ff0bee6c42e2ef3324f8a7ba56d540909da98916249159b33df02fa24ad6f01c",
-    "_rpc/event_envelope.py": "7ac209a49472f2f00a18c960af117ef0c44fed413fb296a26ba959fcb0e0ad5e",
     "_rpc/framing.py": "1a939d43e8d6b082b0244da8f05f8fd39861fc48ef0ad0e5d310d4591d5d5f36",
     "_rpc/http_client.py": "e6719d560f2ac32526feb68e4c080a336889acf3448c6cdbeff2610bd2c5c836",
     "_rpc/interfaces.py": "1214590468767381571bf373565db42a6ac96f564153dff86adaca5a795d8fb6",

@@ -33,7 +33,6 @@ FILES: dict[str, str] = {
     "_rpc/dispatch.py": "2279d8d61a25aba180d11b6d5357e0bffafeac04dff94be48f1b6cba8240ce6b",
     "_rpc/envelope.py": "cc0166649f62228150aa86e9f6d6de2288026800064be2d7edba407965b45adf",
     "_rpc/errors.py": "6c21e51705a16b33d646ad678836dbeefe5715e298b1774e82565a3a1646bd06",
-    "_rpc/event_envelope.py": "666fcfc68f102970daf991d3d0c0cbaa6483d31488257be0dc01297ddb5b9504",
     "_rpc/framing.py": "f353572d40143aa374d2208b75bdc5caf9cd0b5bb61f2413baf496349bad3729",
     "_rpc/http_client.py": "2261983a7b1c01f19a88caec8d7163fc77abed77ef337b5269940d82dd923f10",
     "_rpc/interfaces.py": "b135c7c50be1a552b4057183f3ba732f5195e0096a893a7b7e3397b3ebf77b31",

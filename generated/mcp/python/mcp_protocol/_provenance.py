@@ -29,7 +29,6 @@ FILES: dict[str, str] = {
     "_rpc/dispatch.py": "449be9bf6b55c32bb8bac438b7e634666a0ed44d2588ac94fb040370acfeef82",
     "_rpc/envelope.py": "1e9660f980714391b9eab66fd67b386c0076b626b583208db9debae121f9a8d1",
     "_rpc/errors.py": "8f37cb25a2f315ffb9f1f966125ae286ef1e0df5c3bc73bade5910b8278cc6e6",
-    "_rpc/event_envelope.py": "a915f08190e63dcb073edd15b4cabf9205ff8ed5d2bffa6759011d082a9c4128",
     "_rpc/framing.py": "384141befb9c62f51a2b39be0e56136081dbdb50b27dafb2d3557739969c53c1",
     "_rpc/http_client.py": "8c2d4c1e1c63b15857c147c362fc0f50ac73da31cacfb14ce11d4429152ca78a",
     "_rpc/interfaces.py": "36f32f48cd489cae9f18b8c9057798c1f3e1261e35da0a464a4eb26711edd698",

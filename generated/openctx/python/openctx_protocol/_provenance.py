@@ -29,7 +29,6 @@ FILES: dict[str, str] = {
     "_rpc/dispatch.py": "4e6fc71cde68dbf0e8a42fad4a27fbd4cc8ee21201953fd736041e500235ecb9",
     "_rpc/envelope.py": "bc4f9e44a20bff6fd4e06656eceb823943830d4c52f289258edfb1c721626f41",
     "_rpc/errors.py": "d73c30e48b8f840b8eb667b34e7247d13e20ce2549bdffc951a7d1ee192f6d71",
-    "_rpc/event_envelope.py": "53af02b7b0f980a352825a6dcabc25fd89e9b45bed3a8cb6f00b2b47323acbb1",
     "_rpc/framing.py": "1f1242233b4db51c218512365c209391a75d384aaee331c6badd54b0d2880fb6",
     "_rpc/http_client.py": "1c56880a32c9a65602a67b9de9346715106325ff2f1a74550286001422c01dc8",
     "_rpc/interfaces.py": "7921fba61e4e2df49ea2ce5bb4cdee4f0b4f4b955d454f99d80018b74a1ca444",

@@ -29,7 +29,6 @@ FILES: dict[str, str] = {
     "_rpc/dispatch.py": "986222698e78d92fdc14a59c7db7765e3a3cd65df8651aebc4a590b041ba6ffe",
     "_rpc/envelope.py": "a99f895dcc7d72c163c081eb9b1c764da65bf75ae33eb40a54fa5e498938f38e",
     "_rpc/errors.py": "46eefb6500f00d8f0242fcf98e35070b5dbb60108ecf7d852f447d6fee861a06",
-    "_rpc/event_envelope.py": "b51ab9e20a03b967c39ff185719afa7a65a12a168d84420d5e99745cebc2a764",
     "_rpc/framing.py": "647891ef274139befbfdbb779d02dda6473358c40a38c46cc67b8e24316cd285",
     "_rpc/http_client.py": "12cff129291a072d196b7802fc366e498c515a580245fea3c55a329c0e462cdd",
     "_rpc/interfaces.py": "1aa9ba4b8a67267dc2c636ac34bdbd9a3f614489076aad0e99671f928160b497",
