@@ -67,6 +67,7 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
     ),
     "REF003": (Severity.ERROR, "a name is declared twice"),
     "REF004": (Severity.ERROR, "an enum member reference names no member"),
+    "REF005": (Severity.WARNING, "a type [spec] types asks for is not generated"),
     # methods
     "MTH001": (Severity.ERROR, "a method tag is missing or malformed"),
     "MTH002": (Severity.ERROR, "a method is declared twice"),

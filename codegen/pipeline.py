@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codegen import ir
-from codegen.diagnostics import Diagnostics
+from codegen.diagnostics import Diagnostics, did_you_mean
 from codegen.frontends.common.result import FrontendResult
 from codegen.internal_error import report_internal_error
 from codegen.methods.report import no_methods_error
@@ -162,6 +162,7 @@ def _load_protocol(
             "[methods] table",
             ir.Span(config.rel(spec_dir / "spec.toml"), 1, 1),
         )
+    _check_requested_types(result.decls, config, diags)
     decls = _open_unions(result.decls, config, diags)
     samples = load_samples(config.spec_dir / "examples", config.repo_root, diags)
     spec_examples = _mark_contradictions(result.examples, config, diags)
@@ -429,6 +430,30 @@ def plan_outcomes(
         files.update(place_outputs(protocol, config, outputs, base, output))
         owned.append(_relative(output / protocol.id, base))
     return Plan(outcomes, files, owned)
+
+
+def _check_requested_types(
+    decls: tuple[ir.Decl, ...], config: SpecConfig, diags: Diagnostics
+) -> None:
+    """A ``[spec] types`` name the frontend gave no declaration of is REF005: a typo or a
+    type left out (its own finding says why) must not pass as a silent no-op."""
+    known = {decl.name for decl in decls}
+    for index, name in enumerate(config.requested_types):
+        if name in known:
+            continue
+        spans = config.requested_type_spans
+        span = (
+            spans[index]
+            if index < len(spans)
+            else ir.Span(config.rel(config.spec_dir / "spec.toml"), 1, 1)
+        )
+        diags.report(
+            "REF005",
+            f"[spec] types asks for {name!r}, but the sources give no wire type of that "
+            f"name (not declared, or left out: see its own finding)"
+            f"{did_you_mean(name, sorted(known))}",
+            span,
+        )
 
 
 def _open_unions(

@@ -80,6 +80,10 @@ class SpecConfig:
     methods: tuple[MethodEntry, ...] = ()
     # [spec] types: exported types the bindings must provide even if no method uses them.
     requested_types: tuple[str, ...] = ()
+    # where each of them stands in spec.toml (for findings about it)
+    requested_type_spans: tuple[Span, ...] = field(
+        default=(), compare=False, hash=False
+    )
     # [unions."<Name>"] open = true: unions whose unknown tags are kept.
     open_unions: tuple[str, ...] = ()
     # [rust]: the crate features to compile with (``cfg(feature = ...)``), whether the
@@ -295,6 +299,10 @@ def _build(
         ),
         methods=_method_entries(data.get("methods", {}), where),
         requested_types=tuple(spec.get("types", [])),
+        requested_type_spans=tuple(
+            where.value(("spec", "types", index))
+            for index in range(len(spec.get("types", [])))
+        ),
         open_unions=tuple(
             sorted(
                 name
