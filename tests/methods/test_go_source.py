@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from codegen.methods.report import method_table_text
 from codegen.pipeline import load_protocol
 
@@ -20,8 +18,8 @@ REPO = HERE.parent.parent
 CORPUS = REPO.parent / "shared" / "corpus"
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="no ../shared/corpus")
 def test_piglet_from_go_source_equals_piglet_from_its_page() -> None:
+    assert CORPUS.is_dir(), "../shared/corpus must stand beside the checkout"
     page = load_protocol(REPO / "specs" / "piglet", REPO)
     code = load_protocol(HERE / "specs" / "piglet-go", REPO)
     assert code.protocol is not None and page.protocol is not None

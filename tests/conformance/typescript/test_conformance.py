@@ -8,15 +8,10 @@ from __future__ import annotations
 import pytest
 
 from tests.conformance.typescript.harness import (
-    SUITES,
     cases,
     divergences,
     out_of_scope,
     run_case,
-)
-
-pytestmark = pytest.mark.skipif(
-    not (SUITES / "tjsg").is_dir(), reason="../shared/conformance is not present"
 )
 
 FAST = [
