@@ -33,6 +33,7 @@ from tree_sitter import Language, Node, Parser
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.syntax import node_text
 from codegen.frontends.go.page import read_page
+from codegen.frontends.go.type_exprs import SCALAR_TYPES
 from codegen.oracles.case import Answer, Case
 from codegen.oracles.subject import Subject
 from codegen.oracles.toolchain import cached_build, require, run_lines
@@ -124,27 +125,7 @@ func main() {{
 """
 
 
-SCALARS = frozenset(
-    [
-        "bool",
-        "string",
-        "int",
-        "int8",
-        "int16",
-        "int32",
-        "int64",
-        "uint",
-        "uint8",
-        "uint16",
-        "uint32",
-        "uint64",
-        "uintptr",
-        "float32",
-        "float64",
-        "byte",
-        "rune",
-    ]
-)
+SCALARS = SCALAR_TYPES
 
 
 @dataclass

@@ -39,32 +39,12 @@ from tree_sitter import Language, Node, Parser
 from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.syntax import node_text, span_of
+from codegen.frontends.go.type_exprs import SCALAR_TYPES
 from codegen.spec.source import SourceText
 
 MARSHALERS = ("MarshalJSON", "UnmarshalJSON", "MarshalText", "UnmarshalText")
 _LANGUAGE = Language(tree_sitter_go.language())
-_PREDECLARED = frozenset(
-    [
-        "bool",
-        "string",
-        "int",
-        "int8",
-        "int16",
-        "int32",
-        "int64",
-        "uint",
-        "uint8",
-        "uint16",
-        "uint32",
-        "uint64",
-        "uintptr",
-        "float32",
-        "float64",
-        "byte",
-        "rune",
-        "any",
-    ]
-)
+_PREDECLARED = SCALAR_TYPES | {"any"}
 _UNMARSHAL_INTO = re.compile(r"json\.Unmarshal\(\s*\w+\s*,\s*&(\w+)(?:\.(\w+))?\s*\)")
 _NULL_CHECK = re.compile(
     r'string\(\w+\)\s*==\s*"null"|bytes\.Equal\(\w+,\s*\[\]byte\("null"\)\)'

@@ -62,6 +62,8 @@ _INT_RANGES: dict[str, tuple[int, int]] = {
     "uintptr": (0, 2**64 - 1),
 }
 INTEGER_TYPES = frozenset(_INT_RANGES)
+# Go's predeclared scalar types (what encoding/json reads as a bare JSON value).
+SCALAR_TYPES = INTEGER_TYPES | {"bool", "string", "float32", "float64"}
 _STRING = ir.Primitive(ir.PrimitiveKind.STRING)
 # Go's ``int``/``uint`` are 64 bits on every platform piglet ships for; formats use the
 # OpenAPI names where one exists.
