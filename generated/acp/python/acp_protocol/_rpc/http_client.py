@@ -18,13 +18,10 @@ import math
 from collections.abc import Mapping
 from typing import Any, Final
 
-from pydantic import ValidationError
-
 from .codec import dumps, loads
 from .errors import (
     DEFAULT_MAX_MESSAGE_BYTES,
     INTERNAL_ERROR,
-    InvalidResult,
     JsonObject,
     RpcError,
     TransportError,
@@ -33,8 +30,8 @@ from .errors import (
     short,
 )
 from .log import QUIET, MessageLog
-from .pointers import validation_details
 from .registry import Methods, package_methods
+from .typed_calls import params_json, typed_result
 
 
 class HttpSession:
@@ -118,24 +115,13 @@ class HttpSession:
     ) -> Any:
         info = self.methods[method]
         message: JsonObject = {"method": method}
-        if info.params is not None and params is not None:
-            # None: optional params left out (JSON-RPC has no ``"params": null``).
-            message["params"] = info.params.serializer.to_python(
-                params, mode="json", by_alias=True
-            )
+        sent = params_json(info, params)
+        if sent is not None:
+            message["params"] = sent
         if self.settings is not None:
             message["settings"] = self.settings
         answer = await self.request_raw(message, timeout=timeout)
-        if "error" in answer:
-            raise RpcError.from_json(answer["error"])
-        if info.result is None:
-            return None
-        result = answer.get("result")
-        try:
-            return info.result.validator.validate_python(result, by_name=False)
-        except ValidationError as error:
-            details = validation_details(error, result)
-            raise InvalidResult(method, details, result) from None
+        return typed_result(info, method, answer)
 
     async def notify(self, method: str, params: Any) -> None:
         await self.request(method, params)

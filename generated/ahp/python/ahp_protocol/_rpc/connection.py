@@ -21,8 +21,6 @@ import math
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any, Final
 
-from pydantic import ValidationError
-
 from .codec import dumps, dumps_plain, id_key, loads
 from .deadlines import Deadline, Deadlines
 from .dispatch import Dispatcher, error_response, handle_request
@@ -30,7 +28,6 @@ from .errors import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
     PARSE_ERROR,
-    InvalidResult,
     JsonObject,
     MessageTooLarge,
     RpcError,
@@ -42,9 +39,9 @@ from .errors import (
 from .framing import LineReader, PipeChannel
 from .interfaces import Channel
 from .log import QUIET, MessageLog
-from .pointers import validation_details
 from .registry import Handler, Methods
 from .tasks import TaskStarter
+from .typed_calls import params_json, typed_result
 
 INBOX_LIMIT: Final = 1024
 """Messages held behind a notification still being handled before the pipe is paused."""
@@ -371,31 +368,18 @@ class Connection:
         ``InvalidResult``."""
         info = self.methods[method]
         message: JsonObject = {"jsonrpc": "2.0", "id": self.new_id(), "method": method}
-        if info.params is not None and params is not None:
-            # None: optional params left out (JSON-RPC has no ``"params": null``).
-            message["params"] = info.params.serializer.to_python(
-                params, mode="json", by_alias=True
-            )
+        sent = params_json(info, params)
+        if sent is not None:
+            message["params"] = sent
         response = await self._exchange(message, plain=True, timeout=timeout)
-        if "error" in response:
-            raise RpcError.from_json(response["error"])
-        if info.result is None:
-            return None
-        result = response.get("result")
-        try:
-            return info.result.validator.validate_python(result, by_name=False)
-        except ValidationError as error:
-            details = validation_details(error, result)
-            raise InvalidResult(method, details, result) from None
+        return typed_result(info, method, response)
 
     async def notify(self, method: str, params: Any) -> None:
         info = self.methods[method]
         message: JsonObject = {"jsonrpc": "2.0", "method": method}
-        if info.params is not None and params is not None:
-            # None: optional params left out (JSON-RPC has no ``"params": null``).
-            message["params"] = info.params.serializer.to_python(
-                params, mode="json", by_alias=True
-            )
+        sent = params_json(info, params)
+        if sent is not None:
+            message["params"] = sent
         await self._send(message, plain=True)
 
     async def close(self) -> None:
