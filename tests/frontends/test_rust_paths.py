@@ -9,8 +9,12 @@ the version chosen by a feature.  Each accepting case has a rejecting twin.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+from pytest import MonkeyPatch
 
 from codegen import ir
+from codegen.frontends.rust.paths import CRATE, Resolver
 from codegen.pipeline import load_protocol
 
 CARGO = """[package]
@@ -310,3 +314,45 @@ def test_a_type_without_a_serde_derive_is_named_where_it_is(tmp_path: Path) -> N
     derived = lib.replace("pub struct Uri", "#[derive(Serialize)]\npub struct Uri")
     _, errors, _ = _load(tmp_path / "good", {"src/lib.rs": derived})
     assert not errors, errors
+
+
+def _dense_glob_resolver(modules: int) -> Resolver:
+    """``modules`` sibling modules, each ``pub use`` of every other's ``*`` (a mutated
+    ``mod.rs`` can make one): every path through the glob graph is a different walk."""
+    resolver = Resolver()
+    names = [f"m{n}" for n in range(modules)]
+    root = resolver.scope(CRATE)
+    for name in names:
+        root.modules[name] = True
+        scope = resolver.scope(f"{CRATE}::{name}")
+        scope.globs = [(f"super::{other}", True) for other in names if other != name]
+    resolver.scope(f"{CRATE}::m{modules - 1}").items["Found"] = True
+    return resolver
+
+
+def test_a_dense_glob_graph_is_walked_once_per_step(monkeypatch: MonkeyPatch) -> None:
+    # Found by make fuzz (a hang): a lookup walked every path through the globs, which is
+    # factorial in the modules; one resolve now follows each (module, glob, name) once.
+    resolver = _dense_glob_resolver(12)
+    steps = 0
+    walk = Resolver._glob_lookup
+
+    def counted(self: Resolver, *args: Any) -> str | None:
+        nonlocal steps
+        steps += 1
+        return walk(self, *args)
+
+    monkeypatch.setattr(Resolver, "_glob_lookup", counted)
+    assert resolver.resolve(f"{CRATE}::m0", "Missing") == "Missing"  # not in the crate
+    assert steps <= 12 * 12
+    steps = 0
+    assert resolver.resolve(f"{CRATE}::m0", "Found") == f"{CRATE}::m11::Found"
+    assert resolver.resolve(f"{CRATE}::m3", "m11::Found") == f"{CRATE}::m11::Found"
+    assert steps <= 2 * 12 * 12
+
+
+def test_a_glob_cycle_does_not_hide_a_name_another_glob_gives() -> None:
+    resolver = _dense_glob_resolver(4)
+    # m0 → m1 → m0 is cut, m0 → m1 → m3 finds it: the cut step is not a lasting "no".
+    assert resolver.resolve(f"{CRATE}::m1", "Found") == f"{CRATE}::m3::Found"
+    assert resolver.resolve(f"{CRATE}::m0", "Nope") == "Nope"

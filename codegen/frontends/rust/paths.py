@@ -27,18 +27,25 @@ inside the module they belong to (``use super::*``).
   the segment ``agent``, so two segments: ``V1AgentMeta`` and ``V2AgentMeta``);
 - a name so made that is still taken gets the smallest number suffix that frees it.
 Guarantees: never raises; import cycles (``use a::X`` in b and ``use b::X`` in a) end as
-unknown names, never recursion.
+unknown names, never recursion; one ``resolve`` follows each (module, import or glob, name)
+at most once (a memo per call), so a crate whose globs form a dense graph costs time linear
+in that graph, not one walk per path through it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from tree_sitter import Node
 
 from codegen.frontends.common.syntax import MAX_TYPE_NESTING, node_text
 
 CRATE = "crate"
+
+# One top-level lookup's answers so far, by (step, module, …): an answer in progress is None,
+# which also cuts a cycle the path-local ``seen`` set has not met yet.
+Memo = dict[tuple[Any, ...], "str | None"]
 
 
 @dataclass
@@ -74,7 +81,7 @@ class Resolver:
         segments = [s for s in text.replace(" ", "").split("::")]
         if not segments or not all(segments[1:]):
             return None
-        return self._path(module, segments, frozenset())
+        return self._path(module, segments, frozenset(), {})
 
     def public_module(self, path: str) -> str:
         """The module of an item's shortest public path (rustdoc's: ``crate::v1`` for an
@@ -84,7 +91,7 @@ class Resolver:
         for module in sorted(self.scopes, key=lambda m: m.count("::")):
             if module.count("::") >= own.count("::"):
                 break
-            if self._glob_lookup(module, name, "", frozenset()) == path:
+            if self._glob_lookup(module, name, "", frozenset(), {}) == path:
                 return module
         return own
 
@@ -92,7 +99,11 @@ class Resolver:
         return path is not None and is_within(path, CRATE)
 
     def _path(
-        self, module: str, segments: list[str], seen: frozenset[tuple[str, str]]
+        self,
+        module: str,
+        segments: list[str],
+        seen: frozenset[tuple[str, str]],
+        memo: Memo,
     ) -> str | None:
         first, rest = segments[0], segments[1:]
         if first == "":  # ``::std::x``: an extern crate
@@ -106,9 +117,9 @@ class Resolver:
             while rest and rest[0] == "super":
                 current, rest = parent_of(current), rest[1:]
         else:
-            current = self._lookup(module, first, seen)
+            current = self._lookup(module, first, seen, memo)
             if current is None and module != CRATE:
-                current = self._lookup(CRATE, first, seen)  # 2015-edition paths
+                current = self._lookup(CRATE, first, seen, memo)  # 2015-edition paths
             if current is None:
                 return "::".join(segments)  # a library path
         for index, segment in enumerate(rest):
@@ -117,11 +128,15 @@ class Resolver:
             if not self.is_crate_path(current) or current not in self.scopes:
                 # a library path, or a path into an item (``Enum::Variant``)
                 return "::".join([current, *rest[index:]])
-            current = self._lookup(current, segment, seen)
+            current = self._lookup(current, segment, seen, memo)
         return current
 
     def _lookup(
-        self, module: str, name: str, seen: frozenset[tuple[str, str]]
+        self,
+        module: str,
+        name: str,
+        seen: frozenset[tuple[str, str]],
+        memo: Memo,
     ) -> str | None:
         scope = self.scopes.get(module)
         if scope is None:
@@ -129,20 +144,29 @@ class Resolver:
         if name in scope.modules or name in scope.items:
             return f"{module}::{name}"
         if name in scope.imports:
-            return self._imported(module, name, scope.imports[name][0], seen)
+            return self._imported(module, name, scope.imports[name][0], seen, memo)
         for glob, _ in scope.globs:
-            found = self._through_glob(module, glob, name, module, seen)
+            found = self._through_glob(module, glob, name, module, seen, memo)
             if found is not None:
                 return found
         return None
 
     def _imported(
-        self, module: str, name: str, text: str, seen: frozenset[tuple[str, str]]
+        self,
+        module: str,
+        name: str,
+        text: str,
+        seen: frozenset[tuple[str, str]],
+        memo: Memo,
     ) -> str | None:
         key = (module, name)
         if key in seen or len(seen) > MAX_TYPE_NESTING:
             return None
-        return self._path(module, text.split("::"), seen | {key})
+        step = ("use", module, name)
+        if step not in memo:
+            memo[step] = None
+            memo[step] = self._path(module, text.split("::"), seen | {key}, memo)
+        return memo[step]
 
     def _through_glob(
         self,
@@ -151,17 +175,28 @@ class Resolver:
         name: str,
         importer: str,
         seen: frozenset[tuple[str, str]],
+        memo: Memo,
     ) -> str | None:
         key = (module, f"{glob}::*")
         if key in seen or len(seen) > MAX_TYPE_NESTING:
             return None
-        target = self._path(module, glob.split("::"), seen | {key})
+        step = ("glob", module, glob, name, importer)
+        if step in memo:
+            return memo[step]
+        memo[step] = None
+        target = self._path(module, glob.split("::"), seen | {key}, memo)
         if target is None or target not in self.scopes:
             return None  # a library glob (``use serde::*``): nothing we know
-        return self._glob_lookup(target, name, importer, seen | {key})
+        memo[step] = self._glob_lookup(target, name, importer, seen | {key}, memo)
+        return memo[step]
 
     def _glob_lookup(
-        self, module: str, name: str, importer: str, seen: frozenset[tuple[str, str]]
+        self,
+        module: str,
+        name: str,
+        importer: str,
+        seen: frozenset[tuple[str, str]],
+        memo: Memo,
     ) -> str | None:
         scope = self.scopes[module]
 
@@ -173,10 +208,10 @@ class Resolver:
         if name in scope.items and visible(scope.items[name]):
             return f"{module}::{name}"
         if name in scope.imports and visible(scope.imports[name][1]):
-            return self._imported(module, name, scope.imports[name][0], seen)
+            return self._imported(module, name, scope.imports[name][0], seen, memo)
         for glob, public in scope.globs:
             if visible(public):
-                found = self._through_glob(module, glob, name, importer, seen)
+                found = self._through_glob(module, glob, name, importer, seen, memo)
                 if found is not None:
                     return found
         return None
