@@ -29,6 +29,12 @@ from .errors import DEFAULT_MAX_MESSAGE_BYTES, RpcError
 from .interfaces import HandlerFactory, Session
 from .log import MessageLog
 from .network import Timeouts
+from .pressure import (
+    DEFAULT_HARD_OUTPUT,
+    DEFAULT_PARTIAL_BUDGET,
+    DEFAULT_SOFT_OUTPUT,
+    configure,
+)
 from .registry import Handler, Methods
 from .stdio import serve_stdio
 from .websocket import serve_websocket
@@ -168,6 +174,20 @@ def main(
         default=DEFAULT_MAX_MESSAGE_BYTES,
         help=f"refuse messages over this size (at least {MIN_MESSAGE_BYTES})",
     )
+    parser.add_argument(
+        "--max-queued-bytes",
+        type=_message_bytes,
+        default=DEFAULT_HARD_OUTPUT,
+        help="close a peer's connection when this many bytes of answers wait for it "
+        "to read (it is read no more from a quarter of this, or 1 MiB)",
+    )
+    parser.add_argument(
+        "--max-partial-bytes",
+        type=_message_bytes,
+        default=DEFAULT_PARTIAL_BUDGET,
+        help="bytes of unfinished messages held across all connections; a peer "
+        "whose message would take more is disconnected",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no per-message log")
     parser.add_argument(
         "--loop",
@@ -241,6 +261,12 @@ def main(
             f"--transcript: cannot open {options.transcript}: {error.strerror}"
         )
     limit = options.max_message_bytes
+    queued = options.max_queued_bytes
+    configure(
+        soft=min(DEFAULT_SOFT_OUTPUT, queued // 4),
+        hard=queued,
+        partial=options.max_partial_bytes,
+    )
     hosts = tuple(options.allow_host)
     if options.host not in ("0.0.0.0", "::", ""):  # the address asked for is ours
         hosts += (options.host.strip("[]").lower(),)

@@ -41,6 +41,7 @@ class LineReader:
         self._buffer = bytearray()
         self._skipping = False  # inside a line over the limit
         self.stopped = False  # stop(): nothing more is read or handed on
+        self._holds: set[str] = set()  # why reading is paused (a full inbox, output)
 
     def watch(self, fileno: int) -> None:
         """Read ``fileno`` (a pipe or socket, made non-blocking) from the event loop."""
@@ -49,12 +50,15 @@ class LineReader:
         self.fileno = fileno
         self.connection.flow = self
 
-    def pause_reading(self) -> None:
+    def pause_reading(self, why: str = "inbox") -> None:
+        """Read no more until ``resume_reading(why)`` (and every other pause ended)."""
+        self._holds.add(why)
         if self.fileno >= 0 and not self.loop.is_closed():
             self.loop.remove_reader(self.fileno)
 
-    def resume_reading(self) -> None:
-        if self.fileno >= 0:
+    def resume_reading(self, why: str = "inbox") -> None:
+        self._holds.discard(why)
+        if self.fileno >= 0 and not self._holds:
             self.loop.add_reader(self.fileno, self._readable)
 
     def _readable(self) -> None:
@@ -137,6 +141,7 @@ class PipeChannel:
         peer: str,
         on_close: Callable[[], Awaitable[None]] | None = None,
         framing: str = "ndjson-stdio",
+        abort: Callable[[], None] | None = None,
     ) -> None:
         if framing not in STDIO_FRAMINGS:
             raise ValueError(f"unknown framing {framing!r} (known: {STDIO_FRAMINGS})")
@@ -146,6 +151,7 @@ class PipeChannel:
         self.peer = peer
         self.content_length = framing == "content-length-stdio"
         self._on_close = on_close
+        self._abort = abort  # drops what waits to be written (stop())
         self._reader: LineReader | None = None
 
     async def pump(self, connection: Connection) -> None:
@@ -169,9 +175,12 @@ class PipeChannel:
             await self._write(data + b"\n")
 
     def stop(self) -> None:
-        """Read no more: ``pump`` returns."""
+        """Read no more, and write no more: ``pump`` returns, and sends waiting for
+        the peer to read fail."""
         if self._reader is not None:
             self._reader.stop()
+        if self._abort is not None:
+            self._abort()
 
     async def close(self) -> None:
         if self._on_close is not None:

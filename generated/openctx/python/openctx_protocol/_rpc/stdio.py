@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import os
 import stat
 import sys
@@ -51,6 +52,8 @@ async def _read_stdin(reader: LineReader) -> None:
 
 
 async def _write_stdout(data: bytes) -> None:
+    """Our stdout when it is a file, a terminal, or a pipe it shares with stderr: a
+    blocking write (non-blocking mode would be the terminal's, or stderr's, too)."""
     try:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
@@ -64,6 +67,96 @@ async def _write_stdout(data: bytes) -> None:
         raise
 
 
+class _Drain(asyncio.BaseProtocol):
+    """The state of our stdout pipe: whether all was written, whether it is gone."""
+
+    def __init__(self) -> None:
+        self.empty = asyncio.Event()
+        self.empty.set()
+        self.gone = asyncio.Event()
+        self.lost: BaseException | None = None
+
+    def pause_writing(self) -> None:
+        self.empty.clear()
+
+    def resume_writing(self) -> None:
+        self.empty.set()
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        self.lost = exc or BrokenPipeError(errno.EPIPE, "stdout is closed")
+        self.empty.set()
+        self.gone.set()
+
+
+class _StdoutPipe:
+    """Our stdout when it is a pipe or socket of its own, written from the event loop
+    without ever blocking it: a peer that does not read holds only the answers it
+    left unread (each send waits until its bytes are in the pipe, so the connection's
+    ``OutputGauge`` counts them), and SIGTERM is handled while it does not read."""
+
+    def __init__(self, transport: asyncio.WriteTransport, drain: _Drain) -> None:
+        self.transport = transport
+        self.drain = drain
+
+    @classmethod
+    async def open(cls) -> _StdoutPipe | None:
+        """The pipe, or None where a blocking write must do (see ``_write_stdout``)."""
+        try:
+            fileno = sys.stdout.fileno()
+            mine = os.fstat(fileno)
+            theirs = os.fstat(sys.stderr.fileno())
+        except (OSError, ValueError, AttributeError):
+            return None
+        if not (stat.S_ISFIFO(mine.st_mode) or stat.S_ISSOCK(mine.st_mode)):
+            return None
+        if (mine.st_dev, mine.st_ino) == (theirs.st_dev, theirs.st_ino):
+            return None  # 2>&1: non-blocking stdout would make stderr fail
+        # the transport owns (and closes) the duplicate; opening a descriptor never blocks
+        pipe = os.fdopen(os.dup(fileno), "wb", buffering=0)
+        loop = asyncio.get_running_loop()
+        try:
+            transport, drain = await loop.connect_write_pipe(_Drain, pipe)
+        except (OSError, ValueError):
+            pipe.close()
+            return None
+        transport.set_write_buffer_limits(high=0, low=0)  # "empty" means all written
+        return cls(transport, drain)
+
+    async def write(self, data: bytes) -> None:
+        if self.transport.is_closing():
+            raise self._gone()
+        self.transport.write(data)  # what the pipe takes now, the rest buffered
+        if self.transport.is_closing():  # the write failed: the reader is gone
+            raise self._gone()
+        if self.transport.get_write_buffer_size():
+            await self.drain.empty.wait()
+            if self.drain.lost is not None:
+                raise self._gone()
+
+    def _gone(self) -> OSError:
+        lost = self.drain.lost
+        if isinstance(lost, OSError):
+            return lost
+        return BrokenPipeError(errno.EPIPE, "stdout is closed")
+
+    def abort(self) -> None:
+        """Drop what waits to be written, and close (once: a transport closing with
+        nothing left to write has its end already scheduled)."""
+        transport = self.transport
+        if not transport.is_closing() or transport.get_write_buffer_size():
+            transport.abort()
+
+    async def finish(self) -> None:
+        """Write what is left (however long the peer takes to read it), then close."""
+        self.transport.close()
+        await self.drain.gone.wait()
+
+    def restore(self) -> None:
+        # O_NONBLOCK belongs to the pipe, shared with whoever else writes to it.
+        with contextlib.suppress(OSError, ValueError):
+            os.set_blocking(sys.stdout.fileno(), True)
+
+
 async def serve_stdio(
     factory: HandlerFactory,
     log: MessageLog,
@@ -73,12 +166,24 @@ async def serve_stdio(
 ) -> None:
     """Serve one peer on stdin/stdout until end of input (``framing``: one message
     per line, or ``content-length-stdio``)."""
-    channel = PipeChannel(_read_stdin, _write_stdout, limit, "stdio", framing=framing)
+    pipe = await _StdoutPipe.open()
+    write = _write_stdout if pipe is None else pipe.write
+    abort = None if pipe is None else pipe.abort
+    channel = PipeChannel(
+        _read_stdin, write, limit, "stdio", framing=framing, abort=abort
+    )
     connection = Connection(channel, log, methods)
     connection.serve_with(factory(connection))
     if not log.quiet:  # quiet: nothing in the stderr a client shares with its stub
         log.info("listening on stdio")
-    await connection.run()
+    try:
+        await connection.run()
+        if pipe is not None:
+            await pipe.finish()
+    finally:
+        if pipe is not None:
+            pipe.abort()  # stopped (SIGTERM): what the peer did not read is dropped
+            pipe.restore()
 
 
 async def connect_stdio(
@@ -155,7 +260,9 @@ async def connect_stdio(
             await asyncio.gather(runner, return_exceptions=True)
         finally:
             for reader in readers:
-                reader.pause_reading()  # never a closed descriptor in the selector
+                reader.pause_reading(
+                    "closed"
+                )  # never a closed descriptor in the selector
             os.close(read_end)
 
     async def exit_status() -> str:

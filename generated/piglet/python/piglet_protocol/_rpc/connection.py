@@ -39,6 +39,7 @@ from .errors import (
 from .framing import LineReader, PipeChannel
 from .interfaces import Channel
 from .log import QUIET, MessageLog
+from .pressure import OutputGauge, OutputOverflow
 from .registry import Handler, Methods
 from .tasks import TaskStarter
 from .typed_calls import params_json, typed_result
@@ -87,6 +88,9 @@ class Connection:
         self.strays = 0  # messages that were not JSON, or answered nothing we asked
         self._deadlines: Deadlines | None = None
         self._broken = False  # sending failed: the connection is ending
+        # A server's answers accepted and not yet sent: past a soft limit the peer is
+        # read no more, past a hard one it is disconnected (created on first send).
+        self._output: OutputGauge | None = None
 
     def serve_with(self, handlers: Mapping[str, Handler]) -> None:
         self.dispatcher.handlers = handlers
@@ -103,6 +107,10 @@ class Connection:
             failure = RpcError(INTERNAL_ERROR, "internal error: the answer is not JSON")
             text = dumps(error_response(message["id"], failure))
         self.log.message("out", self.channel.peer, text)
+        gauge = None if self.client else self._output or self._gauge()
+        size = len(text)
+        if gauge is not None:
+            gauge.add(size)  # or OutputOverflow: the peer does not read
         try:
             await self.channel.send(text)
         except TransportError:
@@ -112,6 +120,23 @@ class Connection:
             raise TransportError(
                 f"cannot send to {self.channel.peer}: {reason}"
             ) from error
+        finally:
+            if gauge is not None:
+                gauge.sent(size)
+
+    def _gauge(self) -> OutputGauge:
+        self._output = OutputGauge(
+            self.channel.peer, pause=self._output_full, resume=self._output_drained
+        )
+        return self._output
+
+    def _output_full(self) -> None:
+        if self.flow is not None:  # a pipe; a WebSocket is read on demand (_pull)
+            self.flow.pause_reading("output")
+
+    def _output_drained(self) -> None:
+        if self.flow is not None:
+            self.flow.resume_reading("output")
 
     async def _reply(self, message: Any) -> None:
         """Send an answer the peer may never get: a failure ends the connection."""
@@ -131,6 +156,8 @@ class Connection:
         channel = self.channel
         if isinstance(channel, PipeChannel):
             channel.stop()
+        elif isinstance(error, OutputOverflow) and hasattr(channel, "abort"):
+            channel.abort()  # a close would wait for a peer that does not read
         else:
             self._spawn(self._close_quietly())
 
@@ -168,6 +195,11 @@ class Connection:
         while True:
             while self._holding is not None:  # read on once the notification is done
                 await asyncio.wait((self._holding,))
+            output = self._output
+            if output is not None and output.paused:
+                # Answers wait that the peer does not read: read it no more until
+                # they are sent (TCP then makes the peer wait).
+                await output.drained()
             while len(self._tasks) >= IN_FLIGHT_LIMIT:
                 # A peer that sends and never reads our answers: each unsent answer
                 # holds a task.  Read no more until some are sent (TCP then makes the
