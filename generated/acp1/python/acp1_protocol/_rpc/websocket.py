@@ -44,10 +44,12 @@ class WebSocketChannel:
         on_close: Callable[[], Awaitable[None]] | None = None,
         oversized: OversizeFilter | None = None,
         send_timeout: float | None = None,
+        abort: Callable[[], None] | None = None,
     ) -> None:
         self.socket = socket
         self.peer = peer
         self._on_close = on_close
+        self._abort = abort
         self._oversized = oversized
         self._send_timeout = send_timeout  # a client's: a peer that does not read
 
@@ -81,6 +83,11 @@ class WebSocketChannel:
         else:
             await self.socket.close()
 
+    def abort(self) -> None:
+        """Drop the connection now (a peer that does not read would hold a close)."""
+        if self._abort is not None:
+            self._abort()
+
 
 def _websocket_response(limit: int) -> Any:
     """A server WebSocket that answers an oversized message instead of closing."""
@@ -95,7 +102,9 @@ def _websocket_response(limit: int) -> Any:
             handler = request.protocol
             tail, handler._message_tail = handler._message_tail, b""
             super()._post_start(request, protocol, writer)
-            self.oversized = OversizeFilter(handler._payload_parser, limit)
+            self.oversized = OversizeFilter(
+                handler._payload_parser, limit, queue=self._reader
+            )
             handler._payload_parser = self.oversized
             if tail:
                 self.oversized.feed_data(tail)
@@ -128,11 +137,21 @@ async def serve_websocket(
         socket = _websocket_response(limit)
         await socket.prepare(request)
         peer = str(request.remote)
-        channel = WebSocketChannel(socket, peer, oversized=socket.oversized)
+        transport = request.transport
+        channel = WebSocketChannel(
+            socket,
+            peer,
+            oversized=socket.oversized,
+            abort=None if transport is None else transport.abort,
+        )
         connection = Connection(channel, log, methods)
         connection.serve_with(factory(connection))
         log.info(f"{peer} connected")
-        await connection.run()
+        try:
+            await connection.run()
+        finally:
+            if socket.oversized is not None:  # its unfinished message: budget back
+                socket.oversized.release()
         log.info(f"{peer} disconnected ({socket.close_code})")
         response: web.StreamResponse = socket
         return response

@@ -7,13 +7,27 @@ Outputs: ``OversizeFilter``: the same bytes, but a data message over the limit r
 by one binary frame holding a per-connection random marker.
 Guarantees: a dropped message is never held whole (at most ``limit`` bytes of one
 message are held, as aiohttp would); every other byte reaches aiohttp unchanged, and
-aiohttp still validates every frame it gets.
+aiohttp still validates every frame it gets.  What aiohttp would check of a frame it
+never gets, the filter checks (RFC 6455): frames masked, reserved bits clear, known
+opcodes, continuations only inside a message and no new message inside one, a 64-bit
+length without its top bit, UTF-8 text; it also refuses unmasked frames aiohttp would
+take.  The bytes of unfinished messages are reserved from the process's budget
+(``PARTIALS``): a peer whose message would take it past the budget is disconnected.
+A violation fails the connection as aiohttp's own reader does (the close code and
+reason reach the socket's ``receive``).
 """
 
 from __future__ import annotations
 
+import codecs
 import os
 from typing import Any
+
+from .pressure import PARTIALS, PartialBudget
+
+PROTOCOL_ERROR = 1002  # RFC 6455 §7.4.1
+INVALID_DATA = 1007
+TOO_BIG = 1009
 
 
 class OversizeFilter:
@@ -30,9 +44,24 @@ class OversizeFilter:
     (sizes are then the message sizes).
     """
 
-    def __init__(self, inner: Any, limit: int) -> None:
+    def __init__(
+        self,
+        inner: Any,
+        limit: int,
+        queue: Any = None,
+        budget: PartialBudget = PARTIALS,
+    ) -> None:
         self.inner = inner
         self.limit = limit
+        self.queue = queue  # aiohttp's message queue: where a failure is reported
+        self.budget = budget
+        self.reserved = 0  # bytes of the unfinished message taken from the budget
+        self.failure: tuple[int, str] | None = None
+        self._open = False  # inside a fragmented data message
+        self._text = False  # the current data message is text
+        self._utf8: Any = None  # the decoder checking a dropped text message
+        self._mask = b""  # the current frame's key, and how far into its payload
+        self._offset = 0
         self.marker = b"\x00oversized:" + os.urandom(16)
         self._header = bytearray()
         self._remaining = 0  # payload bytes left in the current frame
@@ -43,9 +72,36 @@ class OversizeFilter:
         self._held = bytearray()
 
     def feed_eof(self) -> None:
+        self.release()
         self.inner.feed_eof()
 
+    def release(self) -> None:
+        """Give the budget back what this connection holds (its end, or a message's)."""
+        self.budget.release(self.reserved)
+        self.reserved = 0
+
+    def _fail(self, code: int, reason: str) -> tuple[bool, bytes]:
+        """Fail the connection as aiohttp's reader does: the error goes to the socket's
+        ``receive`` (which closes with ``code``), and nothing more is read."""
+        if self.failure is None:
+            self.failure = (code, reason)
+            self.release()
+            self._held.clear()
+            if self.queue is not None:
+                from aiohttp import WebSocketError
+
+                self.queue.set_exception(WebSocketError(code, reason))
+        return True, b""
+
     def feed_data(self, data: bytes | bytearray | memoryview) -> tuple[bool, bytes]:
+        if self.failure is not None:
+            return True, b""
+        try:
+            return self._feed(data)
+        except _Violation as violation:
+            return self._fail(violation.code, violation.reason)
+
+    def _feed(self, data: bytes | bytearray | memoryview) -> tuple[bool, bytes]:
         if self._passes_whole(data):  # the common case: whole frames, nothing to drop
             passed: tuple[bool, bytes] = self.inner.feed_data(data)
             return passed
@@ -68,12 +124,15 @@ class OversizeFilter:
         return False, b""
 
     _in_payload = False
+    _data_frame = False
 
     def _passes_whole(self, data: bytes | bytearray | memoryview) -> bool:
         """Whether ``data`` is whole frames, each passed unchanged (a complete data
         message within the limit, or a control frame), with no frame begun before it;
         if so the state is left as the byte-by-byte path would leave it."""
         if self._header or self._in_payload or self._held or self._dropping:
+            return False
+        if self._open:
             return False
         end = len(data)
         position = 0
@@ -90,8 +149,9 @@ class OversizeFilter:
             elif length == 127:
                 length = int.from_bytes(data[start : start + 8], "big")
                 start += 8
-            if second & 0x80:
-                start += 4
+            if not second & 0x80 or first & 0x70:
+                return False  # unmasked, or reserved bits: the careful path refuses
+            start += 4
             opcode = first & 0x0F
             if opcode in (0x1, 0x2):
                 if not first & 0x80 or length > self.limit:
@@ -133,22 +193,47 @@ class OversizeFilter:
             length = int.from_bytes(header[2:4], "big")
         elif length_flag == 127:
             length = int.from_bytes(header[2:10], "big")
+            if length >> 63:
+                raise _Violation(PROTOCOL_ERROR, "a frame length with its top bit set")
         else:
             length = length_flag
+        if not header[1] & 0x80:
+            raise _Violation(PROTOCOL_ERROR, "a frame from a client that is not masked")
+        self._mask, self._offset = header[-4:], 0
         action = "pass"
         if opcode in (0x0, 0x1, 0x2):  # a data frame
+            if header[0] & 0x70:
+                raise _Violation(PROTOCOL_ERROR, "a data frame with reserved bits set")
+            if opcode == 0x0 and not self._open:
+                raise _Violation(PROTOCOL_ERROR, "a continuation frame of no message")
+            if opcode != 0x0 and self._open:
+                raise _Violation(
+                    PROTOCOL_ERROR, "a new message inside an unfinished fragmented one"
+                )
             if opcode != 0x0:
                 self._size, self._dropping = 0, False
+                self._text, self._utf8 = opcode == 0x1, None
                 self._held.clear()
+            self._open = not fin
             self._size += length
             if self._dropping or self._size > self.limit:
+                if not self._dropping and self._text and opcode:  # from its start:
+                    # aiohttp never sees it, so its UTF-8 is checked here
+                    self._utf8 = codecs.getincrementaldecoder("utf-8")()
                 action, self._dropping = "drop", True
                 self._held.clear()
+                self.release()  # what was held of it is dropped
             elif not fin or self._held:
                 action = "hold"
+        elif opcode not in (0x8, 0x9, 0xA):
+            raise _Violation(PROTOCOL_ERROR, f"an unknown opcode {opcode:#x}")
         # control frames and anything malformed pass: aiohttp judges them
         self._action, self._final = action, fin and opcode in (0x0, 0x1, 0x2)
-        self._route(memoryview(header), out)
+        self._data_frame = opcode in (0x0, 0x1, 0x2)
+        if action == "pass":
+            out += header
+        elif action == "hold":
+            self._held += header
         self._remaining = length
         self._in_payload = True
         if length == 0:
@@ -159,14 +244,57 @@ class OversizeFilter:
             out += chunk
         elif self._action == "hold":
             self._held += chunk
+        else:  # dropped: aiohttp never sees it, so its text is checked here
+            self._check_text(chunk)
+        if self._action != "drop" and self._data_frame:
+            # aiohttp (or we) hold these bytes until the message is complete
+            if not self.budget.reserve(len(chunk)):
+                raise _Violation(
+                    TOO_BIG,
+                    "unfinished messages over the process's budget of "
+                    f"{self.budget.total} bytes",
+                )
+            self.reserved += len(chunk)
+
+    def _check_text(self, chunk: memoryview) -> None:
+        if self._utf8 is None or not len(chunk):
+            return
+        from aiohttp._websocket.helpers import websocket_mask
+
+        turn = self._offset % 4
+        payload = bytearray(chunk)
+        websocket_mask(self._mask[turn:] + self._mask[:turn], payload)
+        self._offset += len(payload)
+        try:
+            self._utf8.decode(bytes(payload))
+        except UnicodeDecodeError:
+            raise _Violation(INVALID_DATA, "a text message that is not UTF-8") from None
 
     def _end_frame(self, out: bytearray) -> None:
         self._in_payload = False
         if not self._final:
             return
+        self.release()  # the message is complete: aiohttp hands it on
+        if self._utf8 is not None:
+            try:
+                self._utf8.decode(b"", final=True)
+            except UnicodeDecodeError:
+                raise _Violation(
+                    INVALID_DATA, "a text message that is not UTF-8"
+                ) from None
+            self._utf8 = None
         if self._dropping:
             self._dropping = False
             out += b"\x82" + bytes([len(self.marker)]) + self.marker
         elif self._held:
             out += self._held
             self._held.clear()
+
+
+class _Violation(Exception):
+    """A frame RFC 6455 forbids (or one over the budget): the connection fails."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
