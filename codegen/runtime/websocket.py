@@ -148,6 +148,12 @@ async def serve_websocket(
         log.info(f"{peer} connected")
         try:
             await connection.run()
+        except asyncio.CancelledError:
+            # The server stops (SIGTERM): a peer that does not read would hold a
+            # polite close (its frame unsent, then 10 s for an answer); drop it.
+            if transport is not None:
+                transport.abort()
+            raise
         finally:
             if socket.oversized is not None:  # its unfinished message: budget back
                 socket.oversized.release()

@@ -91,6 +91,7 @@ class Connection:
         # A server's answers accepted and not yet sent: past a soft limit the peer is
         # read no more, past a hard one it is disconnected (created on first send).
         self._output: OutputGauge | None = None
+        self._batched = 0  # requests in flight in batches, beyond one per batch
 
     def serve_with(self, handlers: Mapping[str, Handler]) -> None:
         self.dispatcher.handlers = handlers
@@ -153,6 +154,7 @@ class Connection:
             return
         self._broken = True
         self.log.info(f"{error}: closing")
+        self._drop_work()
         channel = self.channel
         if isinstance(channel, PipeChannel):
             channel.stop()
@@ -160,6 +162,16 @@ class Connection:
             channel.abort()  # a close would wait for a peer that does not read
         else:
             self._spawn(self._close_quietly())
+
+    def _drop_work(self) -> None:
+        """Stop answering: what is still being handled can never be sent (a peer that
+        sent a flood of batches must not keep the server busy after it is gone)."""
+        if self.client:
+            return
+        current = asyncio.current_task()
+        for task in list(self._tasks):
+            if task is not current:
+                task.cancel()
 
     async def _close_quietly(self) -> None:
         with contextlib.suppress(Exception):
@@ -177,6 +189,9 @@ class Connection:
                 await asyncio.wait((self._holding,))
             if self._tasks:
                 await asyncio.gather(*self._tasks, return_exceptions=True)
+        except asyncio.CancelledError:
+            self._drop_work()  # the server stops: no answer will be sent
+            raise
         finally:
             self._closed = True
             if self._starter is not None:
@@ -200,7 +215,7 @@ class Connection:
                 # Answers wait that the peer does not read: read it no more until
                 # they are sent (TCP then makes the peer wait).
                 await output.drained()
-            while len(self._tasks) >= IN_FLIGHT_LIMIT:
+            while len(self._tasks) + self._batched >= IN_FLIGHT_LIMIT:
                 # A peer that sends and never reads our answers: each unsent answer
                 # holds a task.  Read no more until some are sent (TCP then makes the
                 # peer wait), so the peer cannot grow us without bound.
@@ -210,7 +225,7 @@ class Connection:
             except MessageTooLarge as error:
                 self.too_large(error)
                 continue
-            if data is None:
+            if data is None or self._broken:  # the end, or the peer cannot be answered
                 return
             self.feed(data)
 
@@ -250,7 +265,13 @@ class Connection:
             self._spawn(self._reply(error_response(None, error)))
             return
         if isinstance(message, list):
-            self._spawn(self._batch(message))
+            task = self._spawn(self._batch(message))
+            if task is not None and len(message) > 1:
+                # in flight as so many requests: a flood of batches is held to the
+                # same bound as a flood of requests
+                extra = len(message) - 1
+                self._batched += extra
+                task.add_done_callback(lambda _: self._unbatch(extra))
         elif (
             isinstance(message, dict)
             and "method" not in message
@@ -265,6 +286,9 @@ class Connection:
                 task.add_done_callback(self._release)
         else:
             self._spawn(self._answer(message))
+
+    def _unbatch(self, extra: int) -> None:
+        self._batched -= extra
 
     def _release(self, _done: object) -> None:
         self._holding = None

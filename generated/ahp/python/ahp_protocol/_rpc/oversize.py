@@ -108,16 +108,21 @@ class OversizeFilter:
         view = memoryview(bytes(data))
         out = bytearray()
         position = 0
-        while position < len(view):
-            if self._remaining == 0 and not self._in_payload:
-                position = self._read_header(view, position, out)
-                continue
-            take = min(self._remaining, len(view) - position)
-            self._route(view[position : position + take], out)
-            position += take
-            self._remaining -= take
-            if self._remaining == 0:
-                self._end_frame(out)
+        try:
+            while position < len(view):
+                if self._remaining == 0 and not self._in_payload:
+                    position = self._read_header(view, position, out)
+                    continue
+                take = min(self._remaining, len(view) - position)
+                self._route(view[position : position + take], out)
+                position += take
+                self._remaining -= take
+                if self._remaining == 0:
+                    self._end_frame(out)
+        except _Violation:
+            if out:  # the frames before the bad one, as aiohttp would have had them
+                self.inner.feed_data(bytes(out))
+            raise
         if out:
             result: tuple[bool, bytes] = self.inner.feed_data(bytes(out))
             return result
@@ -157,8 +162,8 @@ class OversizeFilter:
                 if not first & 0x80 or length > self.limit:
                     return False  # a fragment or too large: the careful path
                 size, action, final = length, "pass", True
-            elif opcode == 0x0:
-                return False
+            elif opcode == 0x0 or opcode not in (0x8, 0x9, 0xA):
+                return False  # a continuation, or an unknown opcode: the careful path
             else:  # control frames (and anything malformed) pass: aiohttp judges
                 action, final = "pass", False
             position = start + length
