@@ -1,7 +1,9 @@
 """The generation record: what produced each spec's output, so a no-op run skips the spec.
 
 Phase: before the pipeline (``codegen generate`` and ``generate --check``).
-Inputs: a spec folder, the options that shape its output (``Options``), and the generator
+Inputs: the files a spec's run reads (``spec_inputs``: spec.toml, its sources, the files
+their includes name, its examples; not the rest of its folder), the options that shape
+its output (``Options``), and the generator
 itself (``fingerprint``: every module and built-in template of codegen, its installed
 version, the formatter binary and the parser packages).
 Outputs: ``<root>/.codegen_cache/records/<key>.json``, one per input key (a sha256 of all of
@@ -25,6 +27,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -211,24 +214,65 @@ def _files(folder: Path, outside: tuple[Path, ...] = ()) -> Iterable[Path]:
 
 
 def spec_key(spec_dir: Path, options: Options) -> str:
-    """The key of one spec's inputs: every file of its folder (but the ``extracted.json``
-    a run writes there, an output folder inside it and caches), any source spec.toml
-    names outside it, the options, the generator."""
+    """The key of one spec's inputs: the files its run reads (``spec_inputs``), the
+    options, the generator.  Any other file in the spec folder is not read."""
     spec_dir = spec_dir.resolve()
     digest = hashlib.sha256(fingerprint().encode())
     digest.update(json.dumps(options.data(), sort_keys=True).encode())
     digest.update(str(spec_dir).encode() + b"\0")
-    skip = frozenset(f"examples/{name}" for name in _SPEC_OUTPUTS)
-    # An output folder inside the spec folder is output, never input.
     outside = (options.output.resolve(),)
-    digest.update(_tree_hash(spec_dir, skip=skip, outside=outside).encode())
-    for source in _outside_sources(spec_dir):
-        digest.update(f"{source}\0".encode())
-        digest.update(_file_digest(source))
+    for path, contribution in spec_inputs(spec_dir, options.root, outside):
+        digest.update(f"{path}\0".encode())
+        digest.update(contribution)
     return digest.hexdigest()
 
 
-def _outside_sources(spec_dir: Path) -> list[Path]:
+# The include directives the frontends follow; the same patterns as
+# codegen/frontends/typescript/includes.py and codegen/frontends/prose/includes.py
+# (tests/cli/test_cache_inputs.py checks they stay the same), copied so that a no-op
+# run imports no frontend.
+_TS_INCLUDE = re.compile(r"\{@includeCode\s+([^}\s#:]+)[^}]*\}")
+_PROSE_INCLUDE = re.compile(
+    r"\{%-?\s*include(?P<relative>_relative)?\s+(?P<q>[\"']?)(?P<file>[^\s\"'%]+)(?P=q)"
+    r"[^%]*-?%\}"
+)
+_PROSE_DOCUMENTS = (".md", ".markdown", ".mdx", ".txt", ".html")
+_MAX_INCLUDES = 200
+_SCANNED_BYTES = 64 * 1024 * 1024  # a source larger than this is not searched
+
+
+def spec_inputs(
+    spec_dir: Path, root: Path, outside: tuple[Path, ...] = ()
+) -> list[tuple[Path, bytes]]:
+    """The files one spec's run reads, each with what it contributes to the key:
+    ``spec.toml``, the sources it names (inside the folder or not), the files their
+    include directives name (TypeScript's ``{@includeCode}``, prose's ``{% include %}``,
+    transitively, as the frontends resolve them; a name that resolves nowhere is keyed
+    by its candidates' absence), and the examples (``examples/``, but the
+    ``extracted.json`` a run writes).  Each read is bounded and from regular files only
+    (``_file_digest``)."""
+    inputs: dict[Path, bytes] = {}
+    toml = spec_dir / "spec.toml"
+    inputs[toml] = _file_digest(toml)
+    pending = _sources(spec_dir)
+    while pending and len(inputs) < _MAX_INCLUDES + 1000:
+        path = pending.pop(0)
+        if path in inputs:
+            continue
+        inputs[path] = _file_digest(path)
+        pending.extend(p for p in _includes(path, root) if p not in inputs)
+    examples = spec_dir / "examples"
+    if examples.is_dir() and not examples.is_symlink():
+        skip = {examples / name for name in _SPEC_OUTPUTS}
+        for path in sorted(_files(examples, outside)):
+            if path not in skip:
+                inputs[path] = _file_digest(path)
+    return sorted(inputs.items())
+
+
+def _sources(spec_dir: Path) -> list[Path]:
+    """The sources spec.toml names (a spec.toml that cannot be read: none; check
+    reports it)."""
     try:
         data = tomllib.loads((spec_dir / "spec.toml").read_text(encoding="utf-8"))
         sources = data.get("spec", {}).get("sources", [])
@@ -242,12 +286,68 @@ def _outside_sources(spec_dir: Path) -> list[Path]:
     for source in sources:
         if isinstance(source, str):
             try:
-                path = (spec_dir / source).resolve()
+                out.append((spec_dir / source).resolve())
             except (OSError, ValueError, RuntimeError):  # a NUL in it, a symlink loop
                 continue  # not a file anyone reads: check reports the source
-            if not path.is_relative_to(spec_dir):
-                out.append(path)
     return out
+
+
+def _includes(path: Path, root: Path) -> list[Path]:
+    """The files ``path``'s include directives name, each where its frontend looks
+    (a missing one: every place looked, so that creating it changes the key)."""
+    text = _bounded_text(path)
+    if text is None or "include" not in text:  # both directives say it
+        return []
+    out: list[Path] = []
+    for match in _TS_INCLUDE.finditer(text):
+        out.append(_resolved(path.parent / match.group(1)))
+    if path.suffix.lower() in _PROSE_DOCUMENTS:
+        for match in _PROSE_INCLUDE.finditer(text):
+            name = match.group("file")
+            beside = _resolved(path.parent / name)
+            out.append(beside)
+            if match.group("relative") or _is_file(beside):
+                continue
+            folder = path.parent
+            while True:  # an _includes folder here or above, up to the root
+                out.append(_resolved(folder / "_includes" / name))
+                if folder == root or folder.parent == folder:
+                    break
+                if root not in folder.parents:
+                    break
+                folder = folder.parent
+    return out[:_MAX_INCLUDES]
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, ValueError, RuntimeError):
+        return path
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _bounded_text(path: Path) -> str | None:
+    """A regular file's text for its include directives (bounded, never blocking)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except (OSError, ValueError):
+        return None
+    with os.fdopen(fd, "rb") as stream:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > _SCANNED_BYTES:
+            return None
+        os.set_blocking(fd, True)
+        try:
+            return stream.read(_SCANNED_BYTES).decode("utf-8", "replace")
+        except OSError:
+            return None
 
 
 def text_hash(text: str) -> str:
