@@ -23,7 +23,7 @@ FILES: dict[str, str] = {
     "_rpc/client.py": "2f334bca7149fb2e8d216ee787a4a4f19dee5a61eeb6ce4889b3add471de2559",
     "_rpc/codec.py": "816fb79191a1f6ed9d3b99993ff34a89e797dd13119215ff0309e1ecddff627e",
     "_rpc/command.py": "fa1d93c6d2844052ce95dbd7cd953594f81a506ed88cde6066fc87655d58abec",
-    "_rpc/connection.py": "6dca56b8682fef49d480b8901ebee79a5b2383f38b6cbdc5354b6d1aec584db6",
+    "_rpc/connection.py": "9b60fe0085c401dfa7246398fe36efa8fb2dd9f55f2ba00f57a69e4b38ebf74a",
     "_rpc/content_length.py": "7a22ca88b42b566177f2c5e057394e4e04000e3ba4eec66c2a019b1ffd5695d9",
     "_rpc/deadlines.py": "a8b2ea2171c3f022d753b1258a3e89fd59ee194c6260ba35bfe6b6ac634b286c",
     "_rpc/dispatch.py": "4ca2f84f596269d1cb086985107d586dba3a4745a6dc1bd0bd1c6c27328cf2c9",

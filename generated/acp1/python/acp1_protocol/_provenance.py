@@ -87,7 +87,7 @@ FILES: dict[str, str] = {
     "_rpc/client.py": "94807ef33bd85acb03dd21329753d577a620bb276f5c50cf0eeef596bea87cf2",
     "_rpc/codec.py": "beb76a0178a66db16fcde574d2a086f09ef85cb22c8e85f7325d222d3cdeff18",
     "_rpc/command.py": "066e3413960b9ac2bb7e0cf5beac9bab6cc4dfbb210d0cf74e3cf4f199e8ae05",
-    "_rpc/connection.py": "14714425119722a9503c4062073cfdef06c5f760f8eae1b1a851e49d631c4e5f",
+    "_rpc/connection.py": "9f96316e22d293ab916041d0bc3f15c98792ae563cc03012e2f989f75754aba1",
     "_rpc/content_length.py": "27dc512cd73d52fdbd3c3947d6c2b36225c7e4230202f3661232a155abd71de6",
     "_rpc/deadlines.py": "5bc9645c329be63b6c1f85c0fbccee0cf6214e9d7b9506c9613cfaddd57b2d00",
     "_rpc/dispatch.py": "c8542c7c745825e8bcee524b262954d137cfe9f971a6a37184137cc98b0353a4",

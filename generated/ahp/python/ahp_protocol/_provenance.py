@@ -27,7 +27,7 @@ FILES: dict[str, str] = {
     "_rpc/client.py": "4fcc7a13a8b2cd52d1469667d0106ee4bac8185e19f8408eb46ed06de2212158",
     "_rpc/codec.py": "d283342658c61f27268ae6aacaa2764854e187a02b79cd4256b3eeb1c13452d2",
     "_rpc/command.py": "93266df39c4f447ce1a33618f43029e074bd552d2d7a1309096befd2ad545150",
-    "_rpc/connection.py": "798137f5fb13233bf3e6f2cc824fd7d965afe6fc469b7c3c8aa03d2ebb2b60aa",
+    "_rpc/connection.py": "73f06c9cd6c57c94277c95d45b60eebecff9afc6a9c89b3eec936801e7d29c94",
     "_rpc/content_length.py": "8840a38e76d791dac732a31d6d3c07e3ed54649d7ae3e213b7357b74d54bfed0",
     "_rpc/deadlines.py": "df56475a567ed4e259043df7b74ae80e76d05fdcd35f8cb62e826648d4d6b215",
     "_rpc/dispatch.py": "2279d8d61a25aba180d11b6d5357e0bffafeac04dff94be48f1b6cba8240ce6b",

@@ -23,7 +23,7 @@ FILES: dict[str, str] = {
     "_rpc/client.py": "981d5f848eee8db54c763cdb455719da021f30535de2dd491b73f729444c92ae",
     "_rpc/codec.py": "73137f04488dc9755c1003081579cee805ae618d69b68965c4272f7e45a52cb7",
     "_rpc/command.py": "8000b8a1b793f1fa15cdd3184967a7ba2383c4623d962efa8618117a739d3566",
-    "_rpc/connection.py": "c38c929bc5076cec42c9798fcbedbadb70a34547e17eef917d2f08ec4d33c1c7",
+    "_rpc/connection.py": "259671c40a25d88d1bc9319311f83319b575e87c3c723b39767806213470e849",
     "_rpc/content_length.py": "c2977a3d30479bd685c993f5be4eb6b017d7310441dab90eab94f9092db4eea9",
     "_rpc/deadlines.py": "3dac0189ce4d56dff8c39c8f123571ef56e2c6601998638be7921b33ff4e0221",
     "_rpc/dispatch.py": "449be9bf6b55c32bb8bac438b7e634666a0ed44d2588ac94fb040370acfeef82",

@@ -23,7 +23,7 @@ FILES: dict[str, str] = {
     "_rpc/client.py": "4cd596bf648def7a95fef3f3793268bb832a0096a89013c0028decb8a268bec0",
     "_rpc/codec.py": "61a9ed6e2758a7aa34d6ccd5d7411651b13a40cdd9088641294241c700b4248e",
     "_rpc/command.py": "97492a2b79a892c68b8874368d15878db2b6b2a045ca2704de57808df918ce4f",
-    "_rpc/connection.py": "45cb1b4e1a995c995de837b90932bcfe0347feb9a4b11629f29a418d7d784f5e",
+    "_rpc/connection.py": "36832218adbf1ac2b9bbf72649f41eb59e8ecc538de6edc76d447e9525f39cfb",
     "_rpc/content_length.py": "ff9fae3c9c418f392e9f5f23a7de4f71a01ce703911bd98ff31c0730708bc6a2",
     "_rpc/deadlines.py": "b00b744982863bd51590e04a1b64b170ec3af23b406572bd1ada0b2d509d78a0",
     "_rpc/dispatch.py": "4e6fc71cde68dbf0e8a42fad4a27fbd4cc8ee21201953fd736041e500235ecb9",

@@ -23,7 +23,7 @@ FILES: dict[str, str] = {
     "_rpc/client.py": "14fddf5fe3c7b5ac1233f2d709f8dcf314846d6915f3b091da4eeaf69f8adafd",
     "_rpc/codec.py": "3ab157943bc46c39ff019b2455443f7fdd5910de07e36578beaa7b42cca0370a",
     "_rpc/command.py": "70d3ab50907a0a89b0ac57c97003587e500b6429f17cfd4aa38ff62f1e4f0008",
-    "_rpc/connection.py": "beef43a8dad4f2180fa20493f8aed6955e03e7068b5c65176c47c3f7ab3031e1",
+    "_rpc/connection.py": "b8a857682f51eb8a93ff4657621b56cb0514dca51ff99d1ad049d8acc986f855",
     "_rpc/content_length.py": "43eff6da98744b99f6970475c34e061eca5818d29e98d3f0d92e0deef5a8dc60",
     "_rpc/deadlines.py": "20c4a1855f2be74e242cfc7c599107ea5890225967f166c0b89e4d9b003b7525",
     "_rpc/dispatch.py": "986222698e78d92fdc14a59c7db7765e3a3cd65df8651aebc4a590b041ba6ffe",

@@ -158,8 +158,10 @@ class Connection:
         channel = self.channel
         if isinstance(channel, PipeChannel):
             channel.stop()
-        elif isinstance(error, OutputOverflow) and hasattr(channel, "abort"):
-            channel.abort()  # a close would wait for a peer that does not read
+        elif isinstance(error, OutputOverflow) and callable(
+            abort := getattr(channel, "abort", None)
+        ):
+            abort()  # a close would wait for a peer that does not read
         else:
             self._spawn(self._close_quietly())
 
