@@ -167,7 +167,14 @@ def main(
         default=DEFAULT_MAX_MESSAGE_BYTES,
         help=f"refuse messages over this size (at least {MIN_MESSAGE_BYTES})",
     )
-    parser.add_argument("-q", "--quiet", action="store_true", help="no per-message log")
+    parser.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print problems only: no per-message log, no connection or stop lines; "
+        "on a network transport with --port 0 the one 'listening on URL' line is still "
+        "printed (stderr), as it is the only way to learn the port the OS chose",
+    )
     parser.add_argument(
         "--loop",
         choices=("auto", "uvloop", "asyncio"),
@@ -293,7 +300,5 @@ async def _until_signal(serving: Awaitable[None], log: MessageLog) -> None:
         error = server.exception()
         if error is not None:
             raise error
-    if stopper in done:
-        log.info("stopped")
-    elif not log.quiet:  # only stdio ends at the end of its input; quiet says nothing
-        log.info("end of input")
+    # only stdio ends at the end of its input
+    log.status("stopped" if stopper in done else "end of input")

@@ -130,9 +130,9 @@ async def serve_websocket(
         channel = WebSocketChannel(socket, peer, oversized=socket.oversized)
         connection = Connection(channel, log, methods)
         connection.serve_with(factory(connection))
-        log.info(f"{peer} connected")
+        log.status(f"{peer} connected")
         await connection.run()
-        log.info(f"{peer} disconnected ({socket.close_code})")
+        log.status(f"{peer} disconnected ({socket.close_code})")
         response: web.StreamResponse = socket
         return response
 

@@ -76,8 +76,7 @@ async def serve_stdio(
     channel = PipeChannel(_read_stdin, _write_stdout, limit, "stdio", framing=framing)
     connection = Connection(channel, log, methods)
     connection.serve_with(factory(connection))
-    if not log.quiet:  # quiet: nothing in the stderr a client shares with its stub
-        log.info("listening on stdio")
+    log.status("listening on stdio")  # quiet: nothing in a stderr shared with a client
     await connection.run()
 
 
