@@ -26,7 +26,7 @@ FILES: dict[str, str] = {
     "_rpc/access.py": "09ab3ea9d16e6713416966c0a23a68f9375aa9d0bb1ca2b74a59280d5999fd3a",
     "_rpc/client.py": "4fcc7a13a8b2cd52d1469667d0106ee4bac8185e19f8408eb46ed06de2212158",
     "_rpc/codec.py": "d283342658c61f27268ae6aacaa2764854e187a02b79cd4256b3eeb1c13452d2",
-    "_rpc/command.py": "6c92e495937481caa03c3a776153e7c5f696e07215252b6660f6c8121b58e7f1",
+    "_rpc/command.py": "24f782c930bb02fff7901f0c8819165d16c6df941c28b3675d732f1520700729",
     "_rpc/connection.py": "0362e454f42c6c2deb7735008b0f22fe3cd6ae1a50eeb1c1b1c4b3deafe483f0",
     "_rpc/content_length.py": "8840a38e76d791dac732a31d6d3c07e3ed54649d7ae3e213b7357b74d54bfed0",
     "_rpc/deadlines.py": "df56475a567ed4e259043df7b74ae80e76d05fdcd35f8cb62e826648d4d6b215",
