@@ -1,5 +1,6 @@
-"""An event-envelope protocol described only in spec.toml and a TypeScript file, generated
-with zero edits: its stub server and typed client talk over stdio in both framings (a
+"""An event-envelope protocol described only in spec.toml and a TypeScript file whose
+message interfaces are written as DAP writes them (no ``[methods]`` table), generated with
+zero edits: its stub server and typed client talk over stdio in both framings (a
 request answered with its typed body, a failure as a typed ``RpcError`` carrying code and
 message, an event handed to the client's handler), ``codegen serve`` answers requests and
 refuses a message without a command, the client reports a peer's invalid answers (a
@@ -39,26 +40,42 @@ framings = ["content-length-stdio", "ndjson-stdio"]
 [transport.fields]
 command = "op"
 body = "data"
-
-[methods."launch"]
-kind = "request"
-direction = "client → adapter"
-params = "LaunchArguments"
-result = "LaunchBody"
-
-[methods."evaluate"]
-kind = "request"
-direction = "client → adapter"
-params = "EvaluateArguments"
-result = "EvaluateBody"
-
-[methods."stopped"]
-kind = "notification"
-direction = "adapter → client"
-params = "StoppedBody"
 """
 
 PROTOCOL_TS = """\
+// The messages, as the Debug Adapter Protocol writes them (with this spec's keys): the
+// methods are read from them, no [methods] table.
+export interface ProtocolMessage {
+  seq: number;
+  type: 'request' | 'response' | 'event' | string;
+}
+
+export interface Request extends ProtocolMessage {
+  type: 'request';
+  op: string;
+  arguments?: any;
+}
+
+export interface Response extends ProtocolMessage {
+  type: 'response';
+  request_seq: number;
+  success: boolean;
+  op: string;
+  message?: string;
+  data?: any;
+}
+
+export interface Event extends ProtocolMessage {
+  type: 'event';
+  event: string;
+  data?: any;
+}
+
+export interface LaunchRequest extends Request {
+  op: 'launch';
+  arguments: LaunchArguments;
+}
+
 /** Arguments of `launch`. */
 export interface LaunchArguments {
   /** The program to debug. */
@@ -66,18 +83,36 @@ export interface LaunchArguments {
   stopOnEntry?: boolean;
 }
 
+export interface LaunchResponse extends Response {
+  data: LaunchBody;
+}
+
 /** What `launch` answers. */
 export interface LaunchBody {
   processId: number;
+}
+
+export interface EvaluateRequest extends Request {
+  op: 'evaluate';
+  arguments: EvaluateArguments;
 }
 
 export interface EvaluateArguments {
   expression: string;
 }
 
+export interface EvaluateResponse extends Response {
+  data: EvaluateBody;
+}
+
 export interface EvaluateBody {
   result: string;
   variablesReference: number;
+}
+
+export interface StoppedEvent extends Event {
+  event: 'stopped';
+  data: StoppedBody;
 }
 
 /** Sent when execution stops. */
