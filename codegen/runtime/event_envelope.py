@@ -43,6 +43,7 @@ from .errors import (
     DEFAULT_MAX_MESSAGE_BYTES,
     INTERNAL_ERROR,
     INVALID_REQUEST,
+    PARSE_ERROR,
     InvalidResult,
     JsonObject,
     RpcError,
@@ -84,6 +85,13 @@ class EnvelopeFields:
         return cls(**{k: v for k, v in (names or {}).items() if k in known})
 
 
+@dataclass(frozen=True)
+class _NotJson:
+    """What a peer sent that is not JSON (answered with a parse error)."""
+
+    reason: str
+
+
 @dataclass
 class _Counter:
     numbers: Iterator[int] = field(default_factory=lambda: itertools.count(1))
@@ -110,6 +118,8 @@ async def handle_message(
         fields.command: command,
     }
     try:
+        if isinstance(message, _NotJson):
+            raise RpcError(PARSE_ERROR, message.reason)
         if not isinstance(message, dict):
             raise RpcError(INVALID_REQUEST, "invalid request: not a JSON object")
         if message.get(fields.type) != fields.request_type:
@@ -229,8 +239,7 @@ class Endpoint:
         self.dispatcher = Dispatcher(handlers, self.log, self.methods)
 
     async def send(self, message: JsonObject) -> None:
-        if self.closed is not None:
-            raise self.closed
+        # Sent even once the input has ended: the answers to the last requests go out.
         data = dumps(message).encode("utf-8")
         self.log.message("out", self.peer, data)
         if self.content_length:
@@ -255,6 +264,8 @@ class Endpoint:
         sent = params_json(info, params)
         if sent is not None:
             message[fields.arguments] = sent
+        if self.closed is not None:  # no answer can come any more
+            raise self.closed
         answer: asyncio.Future[JsonObject] = asyncio.get_running_loop().create_future()
         self.pending[number] = (method, answer)
         limit = self.timeout if timeout is None else timeout
@@ -321,7 +332,8 @@ class Endpoint:
                     message = loads(data)
                 except (RpcError, ValueError) as error:
                     self.log.info(f"not JSON: {short(error)}")
-                    message = None
+                    reason = error.message if isinstance(error, RpcError) else error
+                    message = _NotJson(short(reason, 300))
                 self._take(message)
         finally:
             self._close(TransportError(f"{self.peer} closed the connection"))

@@ -5,6 +5,7 @@ renamed ones."""
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
@@ -166,3 +167,41 @@ def test_stub_server_and_typed_client_over_streams(
 
 def rpc_add(a: int, b: int) -> Add:
     return Add(a=a, b=b)
+
+
+@pytest.mark.parametrize("framing", ["ndjson-stdio", "content-length-stdio"])
+def test_what_is_not_json_is_answered_with_a_parse_error(framing: str) -> None:
+    async def scenario() -> list[Any]:
+        server_in, out = asyncio.StreamReader(), asyncio.StreamReader()
+        server = Endpoint(
+            server_in,
+            _Pipe(out),
+            methods=PAIR_METHODS,
+            log=LOG,
+            server=True,
+            framing=framing,
+        )
+        server.serve_with(HANDLERS)
+        lines = [b"{not json", b'{"seq": 5, "type": "request", "command": "now"}']
+        for line in lines:
+            if framing == "ndjson-stdio":
+                server_in.feed_data(line + b"\n")
+            else:
+                server_in.feed_data(b"Content-Length: %d\r\n\r\n%b" % (len(line), line))
+        server_in.feed_eof()
+        await asyncio.wait_for(server.run(), 1)
+        out.feed_eof()
+        text = await out.read()
+        if framing == "content-length-stdio":
+            text = b"\n".join(
+                part.split(b"\r\n\r\n", 1)[1]
+                for part in text.split(b"Content-Length: ")[1:]
+            )
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+    refused, answered = asyncio.run(scenario())
+    assert refused["success"] is False and refused["request_seq"] is None
+    assert refused["message"].startswith("parse error: ")
+    assert refused["body"]["error"]["id"] == rpc.PARSE_ERROR
+    # reading goes on: the next message is answered
+    assert (answered["request_seq"], answered["body"]) == (5, "noon")
