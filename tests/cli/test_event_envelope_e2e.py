@@ -394,3 +394,52 @@ def test_a_misspelt_envelope_key_stops_generate_at_its_line(tmp_path: Path) -> N
     assert f"specs/dbg/spec.toml:{line}:1:" in done.stderr
     assert "did you mean 'command'?" in done.stderr
     assert not (tmp_path / "out" / "dbg").exists()
+
+
+def test_codegen_validate_reads_envelope_traffic(project: Path) -> None:
+    transcript = project / "transcript.jsonl"
+    requests = [
+        {"seq": 1, "type": "request", "op": "launch", "arguments": {"program": "a"}},
+        {
+            "seq": 2,
+            "type": "request",
+            "op": "evaluate",
+            "arguments": {"expression": "x"},
+        },
+    ]
+    _python(
+        project,
+        "adapter.py",
+        "-q",
+        "--transport",
+        "stdio",
+        "--transcript",
+        str(transcript),
+        stdin="".join(json.dumps(m) + "\n" for m in requests),
+    )
+    # the stub's own transcript: requests, an event, responses paired by request_seq
+    clean = run_codegen(project, "validate", "dbg", str(transcript))
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    assert "5 message(s)" in clean.stdout + clean.stderr
+    bad = [
+        {"seq": 1, "type": "request", "op": "launch", "arguments": {"progrm": "a"}},
+        {"seq": 2, "type": "request", "op": "lunch"},
+        {"seq": 3, "type": "ask"},
+        {"seq": 4, "type": "event", "event": "stopped", "data": {"reason": "nope"}},
+        {"seq": 5, "type": "request", "op": "launch", "arguments": {"program": "a"}},
+        {"seq": 1, "type": "response", "request_seq": 5, "op": "launch"},
+        {"seq": 2, "type": "response", "request_seq": 5, "success": True, "data": {}},
+    ]
+    traffic = project / "bad.jsonl"
+    traffic.write_text("".join(json.dumps(m) + "\n" for m in bad))
+    found = run_codegen(project, "validate", "dbg", "bad.jsonl")
+    assert found.returncode == 1
+    lines = [line.split(" (declared")[0] for line in found.stdout.splitlines()]
+    assert lines == [
+        "bad.jsonl:1: /arguments/program: Field required",
+        "bad.jsonl:2: /op: unknown method 'lunch'; did you mean 'launch'?",
+        'bad.jsonl:3: /type: must be "request", "response" or "event"',
+        "bad.jsonl:4: /data/reason: Input should be 'entry', 'breakpoint' or 'step'",
+        "bad.jsonl:6: /success: must be true or false",
+        "bad.jsonl:7: /data/processId: Field required",
+    ]
