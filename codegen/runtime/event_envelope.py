@@ -19,7 +19,11 @@ never a traceback); responses and events are never answered; sequence numbers st
 at 1 and increase by one per message a side sends.  A client's request ends with the
 typed body, an ``RpcError`` (the peer's failure, or an invalid answer: ``success``
 not a boolean, a ``request_seq`` that answers no request sent, a body that is not the
-spec's), a ``TransportTimeout`` or a ``TransportError`` (the peer closed).
+spec's), a ``TransportTimeout`` or a ``TransportError`` (the peer closed).  What is not
+JSON is answered with a parse error and reading goes on; a message over the size limit
+(a line, a ``Content-Length``) or a malformed ``Content-Length`` header ends the
+connection, logged (the stream cannot be resynchronised with certainty), and every
+request still waiting fails with ``TransportError``.
 """
 
 from __future__ import annotations

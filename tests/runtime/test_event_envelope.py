@@ -205,3 +205,38 @@ def test_what_is_not_json_is_answered_with_a_parse_error(framing: str) -> None:
     assert refused["body"]["error"]["id"] == rpc.PARSE_ERROR
     # reading goes on: the next message is answered
     assert (answered["request_seq"], answered["body"]) == (5, "noon")
+
+
+@pytest.mark.parametrize(
+    ("framing", "data"),
+    [
+        ("ndjson-stdio", b'{"seq": 1, "type": "response", "x": "' + b"a" * 200),
+        ("content-length-stdio", b"Content-Length: 100000\r\n\r\n{}"),
+        ("content-length-stdio", b"Content-Length: many\r\n\r\n{}"),
+    ],
+)
+def test_an_oversize_or_malformed_frame_ends_the_connection(
+    framing: str, data: bytes
+) -> None:
+    async def scenario() -> BaseException | None:
+        client_in, server_in = asyncio.StreamReader(limit=100), asyncio.StreamReader()
+        client = Endpoint(
+            client_in,
+            _Pipe(server_in),
+            methods=PAIR_METHODS,
+            log=LOG,
+            framing=framing,
+            limit=100,
+        )
+        running = asyncio.ensure_future(client.run())
+        asking = asyncio.ensure_future(client.request("now", None))
+        await asyncio.sleep(0)
+        client_in.feed_data(data)  # no EOF: the reader gives up on its own
+        await asyncio.wait_for(running, 1)
+        try:
+            await asyncio.wait_for(asking, 1)
+        except BaseException as error:  # noqa: BLE001 - the error is the result
+            return error
+        return None
+
+    assert isinstance(asyncio.run(scenario()), rpc.TransportError)
