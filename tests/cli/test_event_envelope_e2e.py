@@ -379,6 +379,10 @@ def test_the_docs_list_the_envelope_keys(project: Path) -> None:
     assert "## Envelope" in index
     assert "| command | `op` |" in index and "| body | `data` |" in index
     assert "| seq | `seq` |" in index
+    assert "adapter → client<br>event |" in index  # an event, not a notification
+    methods = (project / "out" / "dbg" / "docs" / "methods.md").read_text("utf-8")
+    assert "*event* · adapter → client" in methods
+    assert "*request* · client → adapter" in methods
 
 
 def test_a_misspelt_envelope_key_stops_generate_at_its_line(tmp_path: Path) -> None:

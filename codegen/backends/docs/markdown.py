@@ -444,7 +444,13 @@ class _Docs:
                 {
                     "name": method.wire_name,
                     "anchor": self.method_anchors[method.wire_name],
-                    "kind": method.kind.value,
+                    # an event envelope's notifications are its events
+                    "kind": (
+                        "event"
+                        if method.kind is ir.MethodKind.NOTIFICATION
+                        and self.protocol.transport.kind == "event-envelope"
+                        else method.kind.value
+                    ),
                     "arrow": md_inline(method.direction.arrow()),
                     "params": (
                         self.type_link(method.params, "types/")
@@ -473,7 +479,7 @@ class _Docs:
             [
                 f"[{md_code(str(m['name']))}](methods.md#{m['anchor']})",
                 str(m["arrow"])
-                + ("" if m["kind"] == "request" else "<br>notification"),
+                + ("" if m["kind"] == "request" else f"<br>{m['kind']}"),
                 f"{m['params']} → {m['result']}",
                 str(m["error_codes"]),
                 str(m["summary"]),
