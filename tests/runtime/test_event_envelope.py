@@ -146,7 +146,7 @@ def test_stub_server_and_typed_client_over_streams(
         async def stopped(body: Any) -> None:
             await events.put(body)
 
-        client.serve_with({"stopped": stopped})
+        client.serve_with({"stopped": stopped, "add": HANDLERS["add"]})
         running = [asyncio.ensure_future(e.run()) for e in (server, client)]
         assert await client.request("add", rpc_add(2, 3)) == 5
         assert await client.request("now", None) == "noon"
@@ -155,6 +155,10 @@ def test_stub_server_and_typed_client_over_streams(
         assert failed.value.code == -32001  # the code, carried as DAP's body.error.id
         await server.notify("stopped", {"reason": "breakpoint"})
         assert await asyncio.wait_for(events.get(), 1) == {"reason": "breakpoint"}
+        # a reverse request (DAP's runInTerminal): the server asks, the client answers
+        assert await server.request("add", rpc_add(4, 5)) == 9
+        with pytest.raises(rpc.RpcError, match="method not found"):
+            await server.request("now", None)  # the client serves no `now`
         server._reader.stream.feed_eof()
         client._reader.stream.feed_eof()
         await asyncio.wait_for(asyncio.gather(*running), 1)
