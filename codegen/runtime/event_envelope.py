@@ -413,7 +413,8 @@ class Endpoint:
 
 
 class _ServerPeer:
-    """The handlers' peer on a server: their notifications go out as events."""
+    """The handlers' peer on a server: notifications go out as events, requests as
+    reverse requests (DAP's ``runInTerminal``) the client's handlers answer."""
 
     def __init__(self, endpoint: Endpoint) -> None:
         self.endpoint = endpoint

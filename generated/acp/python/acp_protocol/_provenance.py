@@ -18,7 +18,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "0fcd21f5c3ba3cf5096f554579c9297d3cd07226455a1c1fe70e50a81cd4400b",
-    "_rpc/__init__.py": "fea1629adeb2a25106365ccca0a4a695bdbdace6497cb6efcca534c722129a28",
+    "_rpc/__init__.py": "6faa300645436d5d7e2051089cbdb26bdc35e71580fac535c1b901143323ea68",
     "_rpc/access.py": "254425365c200678fb381dcbc3dfb68c38f166316aad6c72d5bb5f06ef1b819e",
     "_rpc/client.py": "2f334bca7149fb2e8d216ee787a4a4f19dee5a61eeb6ce4889b3add471de2559",
     "_rpc/codec.py": "816fb79191a1f6ed9d3b99993ff34a89e797dd13119215ff0309e1ecddff627e",

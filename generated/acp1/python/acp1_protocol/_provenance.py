@@ -82,7 +82,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "64a3b475bc723f85662e3548dfb1cbf91c7ddf95938cd2154b651aff4aed318b",
-    "_rpc/__init__.py": "e4b7991cf784a0d6ee8552f9cdb6f829d3bd23cdcc8770c4e8475a053d7ca6b2",
+    "_rpc/__init__.py": "ad9ee22d4df6187bb9a6e8b930fb4a02cbb30ed9efd152daded7e48d25e8bd29",
     "_rpc/access.py": "9eec2d723956d4d02fb7f3fddae2ba98e0105f5fea736e746313e4fca0686eb9",
     "_rpc/client.py": "94807ef33bd85acb03dd21329753d577a620bb276f5c50cf0eeef596bea87cf2",
     "_rpc/codec.py": "beb76a0178a66db16fcde574d2a086f09ef85cb22c8e85f7325d222d3cdeff18",

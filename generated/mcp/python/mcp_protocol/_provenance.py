@@ -18,7 +18,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "f74c98ceb7ce384392d284125ef8fc2395039dc2ca71191c040b58dc8d85e485",
-    "_rpc/__init__.py": "9615f77a943ba7589830ca16a0b916f60f455d96fc3dd8eeeb39915e2022a6a8",
+    "_rpc/__init__.py": "c3e52d1ab30082f5f8ad9c3b6c9d6c5183b47abe7261fb9565ef0de1ef518c23",
     "_rpc/access.py": "be36e350c85e9b76224d527005d68c32d51257e3761c832ff5574405817a721a",
     "_rpc/client.py": "981d5f848eee8db54c763cdb455719da021f30535de2dd491b73f729444c92ae",
     "_rpc/codec.py": "73137f04488dc9755c1003081579cee805ae618d69b68965c4272f7e45a52cb7",
