@@ -61,8 +61,8 @@ async def run_site(
         bound = sockets[0].getsockname() if sockets else (host, port)
         shown = f"[{bound[0]}]" if ":" in bound[0] else bound[0]
         address = f"listening on {scheme}://{shown}:{bound[1]}/"
-        if port == 0:
-            log.info(address)  # the OS chose the port: this line is how a peer learns it
+        if port == 0:  # the OS chose the port: this line is how a peer learns it
+            log.info(address)
         else:
             log.status(address)
         await asyncio.Event().wait()

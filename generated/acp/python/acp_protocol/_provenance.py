@@ -33,7 +33,7 @@ FILES: dict[str, str] = {
     "_rpc/http_client.py": "be61a3e2208dd6cbd7100946b8c940687e648deeb10f1ac6d83c1929ef3c7da2",
     "_rpc/interfaces.py": "4a7c02121a308ee4bc5fc1f96f8911996602feb9e256ab6091a8dfb2bb707399",
     "_rpc/log.py": "30674026e1117f0c3ad1ad55272f0b6b5b16aa5ae826ac5f540041b84496e9bb",
-    "_rpc/network.py": "83f3f3e7593b483f2686a0f58e914b19735f21fe6d55d0a817755c382c86eb00",
+    "_rpc/network.py": "7b9365d2c69d7000bb0f3b9d3f0fc3ec176cba3b0d3a98c3e50da3a97ac6b8a8",
     "_rpc/oversize.py": "6bf4b52be0161fb5a0b73c57607594bca9c3b4c5feee10ef09a5beb52aebb5d0",
     "_rpc/pointers.py": "03653a7fae97ace5d8b3bead37d89cc4b6098a1ebe99cbf1050c582504dc3f3e",
     "_rpc/registry.py": "460bbe5e6fc0efd18fbbf8ce76ef97090577dfed29f643ee2c19ada67abcb7f9",

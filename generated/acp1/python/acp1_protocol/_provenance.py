@@ -97,7 +97,7 @@ FILES: dict[str, str] = {
     "_rpc/http_client.py": "1bb90cae94c956e0793e4e6b983ef7278f22107884bf803dcc71ba5c803731e3",
     "_rpc/interfaces.py": "1214590468767381571bf373565db42a6ac96f564153dff86adaca5a795d8fb6",
     "_rpc/log.py": "744be6009030aa3f84c4bb542557f78418833c510f324cffd4528abf8ad2722d",
-    "_rpc/network.py": "8f3058af07651645314d596b229b6939c64006d9ebdd880cc1cb7d9eff3a8af7",
+    "_rpc/network.py": "68b38972aad2d3b4d29b0ff43c07ed3ac1ec5ae8e1367e46c6a288cdc8ffcd4a",
     "_rpc/oversize.py": "4372fd87df24800b7b8e946cab7aafe0246b39a9fa2fdcbd3c0eba5c88ed3357",
     "_rpc/pointers.py": "32403c3655dedf9105c0f4e63c14c255fa7c20437e10cbcab754b250d0a2212f",
     "_rpc/registry.py": "c3c00946995b29da2a356ceeb12dfa46858b721fba4b222f80df323390f4e05f",

@@ -37,7 +37,7 @@ FILES: dict[str, str] = {
     "_rpc/http_client.py": "a4987267802c495f4a6c700942db19fdc208ab5dc41b065046477cd0d0dc2b6f",
     "_rpc/interfaces.py": "b135c7c50be1a552b4057183f3ba732f5195e0096a893a7b7e3397b3ebf77b31",
     "_rpc/log.py": "4f41aa17e89f63f26494daa8b14996d1c22804dbddca6a6497b40667a0d717e0",
-    "_rpc/network.py": "790fe27fa505e826cea4e767620906d5d377c6934025665a1a1d157f967b63c3",
+    "_rpc/network.py": "feada4ebc8d7967e539a3e92780e5a243b215c47c03701ed3b3ecc73103f4c80",
     "_rpc/oversize.py": "a9be063b24dfc99a210a331ecbc6aa721866bca632599c3a06ba5c4fae69dccf",
     "_rpc/pointers.py": "610cc62827ced21bfa25baea1a416e682134f816adf8282935dd0a7d623751ce",
     "_rpc/registry.py": "cc8b968c5ef140d5bd269b8793530a865e2cd8bb3965220ab782d3caf4cc20a4",

@@ -33,7 +33,7 @@ FILES: dict[str, str] = {
     "_rpc/http_client.py": "6843ffb862ff6f349d5040ad695b32451b29e518df6cf3a52f153858811ed80d",
     "_rpc/interfaces.py": "36f32f48cd489cae9f18b8c9057798c1f3e1261e35da0a464a4eb26711edd698",
     "_rpc/log.py": "e2ead08f89486d0d616ae29b036b126b11ad93f5972e811300751d0bbcaecca9",
-    "_rpc/network.py": "4e2cfffccc9e4ca51baebe1c9b0f3f234fdb975be32aed7449f10e14414d2e54",
+    "_rpc/network.py": "87ce3367efdfce888abbe20d625bf0dc3a03c2ac3112aa0195cbad6d0392a54b",
     "_rpc/oversize.py": "2e4f8451bd1e7ea47c8e0c0e3c0c64eee31c53ef6ceaee334c1e19c73dd07ced",
     "_rpc/pointers.py": "3d201991dcf0428c07b040f26db7d3e5988d147164971f4b7cc2c7b4cf3ab041",
     "_rpc/registry.py": "2bb5c2494335b239c1832887a6fc11a61a80768398f74e46bb208d521a24248b",

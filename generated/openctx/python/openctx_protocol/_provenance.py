@@ -33,7 +33,7 @@ FILES: dict[str, str] = {
     "_rpc/http_client.py": "cb45e86af8d3760bc3fc6c743e6588a6528ca50fe48353260901374c5e5d437c",
     "_rpc/interfaces.py": "7921fba61e4e2df49ea2ce5bb4cdee4f0b4f4b955d454f99d80018b74a1ca444",
     "_rpc/log.py": "565c893d16e633bea28656b3a165bdcdc555215cc65e4015f09a1f66c3266eba",
-    "_rpc/network.py": "cc39a7118f2e4019e71ce2fc804d60ac3b47d316b9b6da2fe3ade9c1671b2588",
+    "_rpc/network.py": "7d5a6c61597964e0490b0ceede91ab372a91032a8198ef5ccbcee392386e3279",
     "_rpc/oversize.py": "ad05e1a59b360ca3182661a13c8c09d9260985458523646c334b44253a362b8f",
     "_rpc/pointers.py": "16714b86fa92e2fd2e43f6c40b5e8dd674ebc45d50800a3099d71c2f9daabc56",
     "_rpc/registry.py": "dc8ec605982d45b8ec22d96313a4bff61e7ec4cea6014b15a006ba40dd0d5a36",

@@ -33,7 +33,7 @@ FILES: dict[str, str] = {
     "_rpc/http_client.py": "b150b26fcd352f0d27b219aed9412e9291531f9b1794f9ef8310f5550f4cf76c",
     "_rpc/interfaces.py": "1aa9ba4b8a67267dc2c636ac34bdbd9a3f614489076aad0e99671f928160b497",
     "_rpc/log.py": "d2d1052011c6546fe41269213d751cf5ac3e6a57cc37af7dfb6e028fee1a289a",
-    "_rpc/network.py": "fce5c5ac3fbdea98c3f432a046bb15aa0af408aa01a661f2506bdf4f93415c50",
+    "_rpc/network.py": "85ba38275962704816b0b2441d1a8a993bc0173c3b1dd5794c6d597eba7c3c53",
     "_rpc/oversize.py": "e7fb8fc7baf85ebe3a7f9078cc33440db2aff97eca977e9d167ceb7d38096957",
     "_rpc/pointers.py": "0113abf1a9372abe239291d52450cd2962646f0d66480af0e0e16ee9c40982b5",
     "_rpc/registry.py": "6adb89fc035f4f82a8ff048be5c91bb257b1af1d1f5bd7b55c3308af493830a8",
