@@ -21,6 +21,7 @@ per machine, not per case.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import tempfile
 import types
@@ -73,6 +74,15 @@ class Ours:
     bundle: dict[str, Any]
     spec: Path
     config: SpecConfig
+
+
+_PRIVATE = re.compile(r"^(struct|enum|type|mod)\b", re.MULTILINE)
+
+
+def public_items(text: str) -> str:
+    """A file's top-level items made ``pub``: the serde oracle's table names them from
+    outside their module; visibility has no wire meaning."""
+    return _PRIVATE.sub(r"pub \1", text)
 
 
 def read_ours(

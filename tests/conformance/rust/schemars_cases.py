@@ -27,6 +27,7 @@ from tests.conformance.rust.harness import (
     Ours,
     Verdict,
     judge,
+    public_items,
     read_ours,
     temporary,
 )
@@ -35,7 +36,6 @@ FOLDER = SUITES / "schemars"
 SNAPSHOTS = FOLDER / "snapshots" / "schemars" / "tests" / "integration"
 ALIAS = "ConfRoot"
 _NAME = re.compile(r"[A-Za-z_]\w*")
-_PRIVATE = re.compile(r"^(struct|enum|type|mod)\b", re.MULTILINE)
 
 
 def cases() -> list[str]:
@@ -97,7 +97,7 @@ def run_case(case: str, draws: int = DRAWS, serde: bool = True) -> Verdict:
         spec.mkdir()
         (spec / "lib.rs").write_text(text, encoding="utf-8")
         ours = read_ours(
-            spec, ["lib.rs"], [root], Path(tmp), lambda text: _public(text) + extra
+            spec, ["lib.rs"], [root], Path(tmp), lambda text: public_items(text) + extra
         )
         if not isinstance(ours, Ours):
             return Verdict(case, False, ours, [root])
@@ -105,12 +105,6 @@ def run_case(case: str, draws: int = DRAWS, serde: bool = True) -> Verdict:
         return judge(
             case, ours, [_expected(root, expected_schema, contract)], draws, serde
         )
-
-
-def _public(text: str) -> str:
-    """The test file's top-level items made ``pub``: the serde oracle's table names them
-    from outside their module; visibility has no wire meaning."""
-    return _PRIVATE.sub(r"pub \1", text)
 
 
 def _expected(root: str, schema: dict[str, Any], contract: str) -> Expected:

@@ -8,7 +8,8 @@ Outputs: ``cases()`` and ``run_case``: every non-generic ``#[typeshare]`` type o
 the serde name, which typeshare uses as the Python name), whose JSON Schema gives the
 instances drawn from the peer and whose ``validate_json`` says what the peer accepts.
 Each ``#[typeshare]`` item is given ``#[derive(Serialize, Deserialize)]`` in the copy
-read (typeshare exports serde types; its inputs leave the derive out).
+read (typeshare exports serde types; its inputs leave the derive out), and top-level items
+are made ``pub`` (the serde oracle names them from outside the module).
 Guarantees: ``output.py`` is imported as a module of its own (under a name no other case
 uses) and never written; a root the peer generated no model for is left out of the case
 (typeshare leaves out what it cannot express) and named in the verdict.
@@ -33,6 +34,7 @@ from tests.conformance.rust.harness import (
     Ours,
     Verdict,
     judge,
+    public_items,
     read_ours,
     temporary,
 )
@@ -120,7 +122,7 @@ def _derived(text: str) -> str:
             out.append(f"#[derive({', '.join(missing)})]\n")
         last = match.start()
     out.append(text[last:])
-    return "".join(out)
+    return public_items("".join(out))
 
 
 def _expected(rust: str, wire: str, module: ModuleType) -> Expected | str:
