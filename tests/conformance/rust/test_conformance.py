@@ -47,12 +47,15 @@ def test_typeshare_items_get_serde_derives_once() -> None:
     text = (
         "#[typeshare]\n/// doc\npub struct A { x: u8 }\n"
         "#[derive(Serialize, Deserialize)]\n#[typeshare]\npub enum B { #[typeshare(skip)] C }\n"
+        "#[typeshare]\npub type T = Option<u8>;\n"
     )
     out = typeshare_cases._derived(text)
     assert out.count("#[derive(Serialize, Deserialize)]") == 2
     assert out.index("#[derive(Serialize, Deserialize)]") < out.index("pub struct A")
     # a variant's #[typeshare(skip)] is no item: nothing is inserted before it
     assert "#[derive(Serialize, Deserialize)]\nC" not in out
+    # a type alias takes no derive (rustc rejects one)
+    assert "#[derive(Serialize, Deserialize)]\n#[typeshare]\npub type T" not in out
 
 
 @pytest.mark.parametrize(

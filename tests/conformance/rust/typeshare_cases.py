@@ -40,10 +40,11 @@ from tests.conformance.rust.harness import (
 )
 
 FOLDER = SUITES / "typeshare"
-# `#[typeshare...]`, then any attributes, then the item; group 3: its generic parameters
+# `#[typeshare...]`, then any attributes, then the item (group 3: its name; 4: its
+# generic parameters; `alias`: a type alias)
 _ITEM = re.compile(
     r"#\[typeshare[^\]]*\]\s*((?:#\[(?:[^\[\]]|\[[^\]]*\])*\]\s*|///[^\n]*\n\s*)*)"
-    r"(?:pub(?:\([^)]*\))?\s+)?(?:struct|enum|type)\s+(\w+)\s*(?:<([^>]*)>)?"
+    r"(?:pub(?:\([^)]*\))?\s+)?(?:struct|enum|(?P<alias>type))\s+(\w+)\s*(?:<([^>]*)>)?"
 )
 _RENAME = re.compile(r'#\[serde\([^\]]*?\brename\s*=\s*"([^"]+)"')
 
@@ -57,11 +58,11 @@ def roots(case: str) -> list[tuple[str, str]]:
     text = (FOLDER / case / "input.rs").read_text(encoding="utf-8")
     out = []
     for match in _ITEM.finditer(text):
-        params = [p.strip() for p in (match.group(3) or "").split(",") if p.strip()]
+        params = [p.strip() for p in (match.group(4) or "").split(",") if p.strip()]
         if any(not p.startswith("'") for p in params):
             continue  # a type parameter: no single wire form (lifetimes are none)
         renamed = _RENAME.search(match.group(1) or "")
-        out.append((match.group(2), renamed.group(1) if renamed else match.group(2)))
+        out.append((match.group(3), renamed.group(1) if renamed else match.group(3)))
     return out
 
 
@@ -118,7 +119,7 @@ def _derived(text: str) -> str:
             wanted.append("Default")  # serde's container `default` requires it
         missing = [d for d in wanted if not re.search(rf"\b{d}\b", head)]
         out.append(text[last : match.start()])
-        if missing:
+        if missing and not match.group("alias"):  # an alias takes no derive
             out.append(f"#[derive({', '.join(missing)})]\n")
         last = match.start()
     out.append(text[last:])
