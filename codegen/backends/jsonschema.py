@@ -192,6 +192,8 @@ class _Builder:
             "$defs": defs,
             "x-methods": {m.wire_name: self.method_schema(m) for m in protocol.methods},
         }
+        if protocol.transport.fields:  # an event envelope: the key of each part
+            out["x-transport"]["fields"] = dict(protocol.transport.fields)
         if protocol.docs:
             out["description"] = protocol.docs
         if protocol.constants:

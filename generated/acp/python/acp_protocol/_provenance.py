@@ -18,11 +18,11 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "0fcd21f5c3ba3cf5096f554579c9297d3cd07226455a1c1fe70e50a81cd4400b",
-    "_rpc/__init__.py": "fea1629adeb2a25106365ccca0a4a695bdbdace6497cb6efcca534c722129a28",
+    "_rpc/__init__.py": "6faa300645436d5d7e2051089cbdb26bdc35e71580fac535c1b901143323ea68",
     "_rpc/access.py": "254425365c200678fb381dcbc3dfb68c38f166316aad6c72d5bb5f06ef1b819e",
     "_rpc/client.py": "2f334bca7149fb2e8d216ee787a4a4f19dee5a61eeb6ce4889b3add471de2559",
     "_rpc/codec.py": "816fb79191a1f6ed9d3b99993ff34a89e797dd13119215ff0309e1ecddff627e",
-    "_rpc/command.py": "16276a3dbaef35f5debb588e19cd8f10f70ec5eb521c7a021caac517285c0a6b",
+    "_rpc/command.py": "912334f7e31617c9dba789ff5cd03da279fe779617b7c8dfb2b797f87ba1a3d8",
     "_rpc/connection.py": "fc3fe2ec11f83a49f5d4ca35cbd78bea66a035e1d44d8778600b9d27a5a4acec",
     "_rpc/content_length.py": "7a22ca88b42b566177f2c5e057394e4e04000e3ba4eec66c2a019b1ffd5695d9",
     "_rpc/deadlines.py": "a8b2ea2171c3f022d753b1258a3e89fd59ee194c6260ba35bfe6b6ac634b286c",

@@ -82,11 +82,11 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "64a3b475bc723f85662e3548dfb1cbf91c7ddf95938cd2154b651aff4aed318b",
-    "_rpc/__init__.py": "e4b7991cf784a0d6ee8552f9cdb6f829d3bd23cdcc8770c4e8475a053d7ca6b2",
+    "_rpc/__init__.py": "ad9ee22d4df6187bb9a6e8b930fb4a02cbb30ed9efd152daded7e48d25e8bd29",
     "_rpc/access.py": "9eec2d723956d4d02fb7f3fddae2ba98e0105f5fea736e746313e4fca0686eb9",
     "_rpc/client.py": "94807ef33bd85acb03dd21329753d577a620bb276f5c50cf0eeef596bea87cf2",
     "_rpc/codec.py": "beb76a0178a66db16fcde574d2a086f09ef85cb22c8e85f7325d222d3cdeff18",
-    "_rpc/command.py": "14efdb994a842c3fd2e9bd519d71fd4a899e3916df4ba14994bddd31c9e27774",
+    "_rpc/command.py": "a5d0a2bba103700540c2004fc67541da1c6c415bda12b4bca21600906f1bd5a1",
     "_rpc/connection.py": "172add3716f5b40b3021c4379142341e53c9a4eb8b007b8a3ae5ad25301202d6",
     "_rpc/content_length.py": "27dc512cd73d52fdbd3c3947d6c2b36225c7e4230202f3661232a155abd71de6",
     "_rpc/deadlines.py": "5bc9645c329be63b6c1f85c0fbccee0cf6214e9d7b9506c9613cfaddd57b2d00",

@@ -22,11 +22,11 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "7c43abb4d83a5469851d82b82b94c09af9f0a4dfc967c8ccf3955ff6e6176c75",
-    "_rpc/__init__.py": "38749e6831862bf2a1291ca30b42003aca584234b1c0fbe77996f04d803e6618",
+    "_rpc/__init__.py": "4b413e104530ea02c21652efc6e938dbffb64ce880e5e4b2801fad7c45f97e4d",
     "_rpc/access.py": "09ab3ea9d16e6713416966c0a23a68f9375aa9d0bb1ca2b74a59280d5999fd3a",
     "_rpc/client.py": "4fcc7a13a8b2cd52d1469667d0106ee4bac8185e19f8408eb46ed06de2212158",
     "_rpc/codec.py": "d283342658c61f27268ae6aacaa2764854e187a02b79cd4256b3eeb1c13452d2",
-    "_rpc/command.py": "6c92e495937481caa03c3a776153e7c5f696e07215252b6660f6c8121b58e7f1",
+    "_rpc/command.py": "24f782c930bb02fff7901f0c8819165d16c6df941c28b3675d732f1520700729",
     "_rpc/connection.py": "0362e454f42c6c2deb7735008b0f22fe3cd6ae1a50eeb1c1b1c4b3deafe483f0",
     "_rpc/content_length.py": "8840a38e76d791dac732a31d6d3c07e3ed54649d7ae3e213b7357b74d54bfed0",
     "_rpc/deadlines.py": "df56475a567ed4e259043df7b74ae80e76d05fdcd35f8cb62e826648d4d6b215",

@@ -18,11 +18,11 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "f74c98ceb7ce384392d284125ef8fc2395039dc2ca71191c040b58dc8d85e485",
-    "_rpc/__init__.py": "9615f77a943ba7589830ca16a0b916f60f455d96fc3dd8eeeb39915e2022a6a8",
+    "_rpc/__init__.py": "c3e52d1ab30082f5f8ad9c3b6c9d6c5183b47abe7261fb9565ef0de1ef518c23",
     "_rpc/access.py": "be36e350c85e9b76224d527005d68c32d51257e3761c832ff5574405817a721a",
     "_rpc/client.py": "981d5f848eee8db54c763cdb455719da021f30535de2dd491b73f729444c92ae",
     "_rpc/codec.py": "73137f04488dc9755c1003081579cee805ae618d69b68965c4272f7e45a52cb7",
-    "_rpc/command.py": "892168e698cdf2fabd947bff4f572c535f0c38f76a289aee0c0d0042e5ee8233",
+    "_rpc/command.py": "60ccde99048ee81373c6b178d42313341341139f0f1c5a6958f641da45983ec5",
     "_rpc/connection.py": "6465ad227387a0c30a78f937e0ad1bffe91df56e9585a6c8d766ad34b34ec391",
     "_rpc/content_length.py": "c2977a3d30479bd685c993f5be4eb6b017d7310441dab90eab94f9092db4eea9",
     "_rpc/deadlines.py": "3dac0189ce4d56dff8c39c8f123571ef56e2c6601998638be7921b33ff4e0221",

@@ -18,11 +18,11 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "335f869e08ba2096fcaf1b21fe3e529f2e58dd94ad436ac5853dafd31f310114",
-    "_rpc/__init__.py": "f37b4d67831f07b9061a1ac57c05d4a91f60e48319b5efffd02690fcd8e6ff57",
+    "_rpc/__init__.py": "fa15be9af6860fbfe347008fb911a8a8d20fdae7b80e56968979baaab6f7925c",
     "_rpc/access.py": "1f1fe91992665c49064344b8fb5bba54f513d86155bdda51442f45dbfbdd3fbc",
     "_rpc/client.py": "4cd596bf648def7a95fef3f3793268bb832a0096a89013c0028decb8a268bec0",
     "_rpc/codec.py": "61a9ed6e2758a7aa34d6ccd5d7411651b13a40cdd9088641294241c700b4248e",
-    "_rpc/command.py": "6ec273747c954fcdecffaf58ee7b6f673dfbc02b684a507bea15a9587fbe0e6b",
+    "_rpc/command.py": "ac507fb9b32bc4f3a7f7fb5300a2d0b01a19568838b08dc96aa466d5e8327a65",
     "_rpc/connection.py": "a18bf9d2522e9abe856a367c73c943771c6882bc274295dde30de21a29d9def9",
     "_rpc/content_length.py": "ff9fae3c9c418f392e9f5f23a7de4f71a01ce703911bd98ff31c0730708bc6a2",
     "_rpc/deadlines.py": "b00b744982863bd51590e04a1b64b170ec3af23b406572bd1ada0b2d509d78a0",

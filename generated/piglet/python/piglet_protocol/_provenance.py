@@ -18,11 +18,11 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 FILES: dict[str, str] = {
     "__init__.py": "011fef5f4f0ff17d0b99b47849f708338a0a98ffeefe7a933e15aa8cc948ed8a",
-    "_rpc/__init__.py": "d8c4c07e89b5eac244ec08d2ec5e8ee566619b666f6d4987ff7802c02b95d6ee",
+    "_rpc/__init__.py": "493300fb5a66ecbf2264e27d02219266ff6771c2a8055947077dcf68be49d6cb",
     "_rpc/access.py": "80f7ebe6454c23eb4ff31cba836cfbe64291f16f1ca1ef19756f0936e537f944",
     "_rpc/client.py": "14fddf5fe3c7b5ac1233f2d709f8dcf314846d6915f3b091da4eeaf69f8adafd",
     "_rpc/codec.py": "3ab157943bc46c39ff019b2455443f7fdd5910de07e36578beaa7b42cca0370a",
-    "_rpc/command.py": "595b87af072de54a02af57e88b1f32620c5ef7da55c88a91be04e6f0fadf3a5c",
+    "_rpc/command.py": "2cc198080736a9ec96d88a574144c53014e872d7aec7c76687607a9419c19cf0",
     "_rpc/connection.py": "f3f897b54683c8242cbbfae4e934100ea18672e656c578dc19b7e346a7edb824",
     "_rpc/content_length.py": "43eff6da98744b99f6970475c34e061eca5818d29e98d3f0d92e0deef5a8dc60",
     "_rpc/deadlines.py": "20c4a1855f2be74e242cfc7c599107ea5890225967f166c0b89e4d9b003b7525",
