@@ -194,3 +194,15 @@ wild-rust: $(STAMP)
 			tests/wild/rust/crates.txt); \
 	fi
 	$(BIN)/python -m tests.wild.rust.campaign
+
+# Issue 31: the Rust (serde) frontend against two peers' suites (../shared/conformance/schemars,
+# typeshare), compared by wire meaning both ways, serde (the Rust oracle) deciding each
+# difference; figures in build/conformance-rust.json.
+.PHONY: conformance-rust conformance
+help: help-conformance-rust
+help-conformance-rust:
+	@echo "make conformance-rust the Rust frontend on the schemars and typeshare suites (figures in build/)"
+	@echo "make conformance     every conformance campaign (conformance-ts, conformance-rust)"
+conformance-rust: $(STAMP)
+	CODEGEN_CONFORMANCE=all $(BIN)/python -m tests.conformance.rust.report schemars typeshare
+conformance: conformance-ts conformance-rust
