@@ -31,6 +31,7 @@ help:
 	@echo "make docs            build the HTML reference of all protocols into build/docs/site"
 	@echo "make docs-check      build the site, serve it on 127.0.0.1 and check it in headless"
 	@echo "                     Chromium (Debian chromium); screenshots in build/docs-check"
+	@echo "                     then a fresh user project's site (nested output), every link followed"
 	@echo "make bench           benchmarks (ratios against named peers) -> build/bench/summary.md"
 	@echo "make fuzz            long fuzz runs: spec bytes, kills of generate, frontends (not in make test)"
 	@echo "make interop         real peers (official SDKs, own venv) against generated stubs/clients"
@@ -90,10 +91,13 @@ docs: $(STAMP)
 
 # The site as a reader meets it: Mermaid rendered, tables within their column at 1280 px
 # and on screen at 400 px, search, no request leaving the machine (about 3 minutes).
+# Then a user's project (nested output, codegen init/generate/docs) with every link of
+# its site followed in Chromium, and a copy with broken links planted (about 2 minutes).
 docs-check: $(STAMP)
 	@test -x /usr/bin/chromium || { echo "docs-check needs Debian's chromium: apt-get install chromium"; exit 1; }
 	$(CODEGEN) generate --check
 	$(BIN)/python -m codegen.tools.docs_check
+	$(BIN)/python -m codegen.tools.docs_check_project
 
 # All benchmarks in one run; build/bench/summary.md holds the table of ratios (BASELINE=REV
 # measures that revision too, for a before/after table; QUICK=1 for shorter runs).
@@ -190,3 +194,15 @@ wild-rust: $(STAMP)
 			tests/wild/rust/crates.txt); \
 	fi
 	$(BIN)/python -m tests.wild.rust.campaign
+
+# Issue 31: the Rust (serde) frontend against two peers' suites (../shared/conformance/schemars,
+# typeshare), compared by wire meaning both ways, serde (the Rust oracle) deciding each
+# difference; figures in build/conformance-rust.json.
+.PHONY: conformance-rust conformance
+help: help-conformance-rust
+help-conformance-rust:
+	@echo "make conformance-rust the Rust frontend on the schemars and typeshare suites (figures in build/)"
+	@echo "make conformance     every conformance campaign (conformance-ts, conformance-rust)"
+conformance-rust: $(STAMP)
+	CODEGEN_CONFORMANCE=all $(BIN)/python -m tests.conformance.rust.report schemars typeshare
+conformance: conformance-ts conformance-rust

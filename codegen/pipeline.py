@@ -170,7 +170,9 @@ def _load_protocol(
         id=config.id,
         title=config.title,
         version=config.version,
-        transport=ir.Transport(config.transport_kind, config.framings),
+        transport=ir.Transport(
+            config.transport_kind, config.framings, config.envelope_fields
+        ),
         roles=config.roles,
         decls=decls,
         methods=tuple(methods),

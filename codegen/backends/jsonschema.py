@@ -192,6 +192,8 @@ class _Builder:
             "$defs": defs,
             "x-methods": {m.wire_name: self.method_schema(m) for m in protocol.methods},
         }
+        if protocol.transport.fields:  # an event envelope: the key of each part
+            out["x-transport"]["fields"] = dict(protocol.transport.fields)
         if protocol.docs:
             out["description"] = protocol.docs
         if protocol.constants:
@@ -552,12 +554,32 @@ class _Builder:
                 "properties": {tag: _one_of_values(tags)},
                 "required": [tag],
             }
+            struct = self.index.struct_of(variant.type) if variant.type else None
+            fields = self.index.wire_fields(struct) if struct else []
             if variant.type is None:
                 branch = {"title": variant.name, **tag_schema}
+            elif self._is_unit(variant.type):
+                # serde reads a unit payload (`()`, `struct Unit;`) from the tag alone:
+                # what is left after the tag must be an empty map
+                branch = {
+                    "title": variant.name,
+                    **tag_schema,
+                    "additionalProperties": False,
+                }
+            elif (
+                struct is not None
+                and struct.extra_keys is ir.ExtraKeys.FORBID
+                and self.index.index_value(struct) is None
+                and all(f.wire_name != tag for f in fields)
+            ):
+                # serde takes the tag out before the closed struct reads the other keys:
+                # the struct's own keys and the tag, nothing else (never its array form)
+                body = self._struct(replace(struct, array_form=None))
+                body["properties"] = {tag: _one_of_values(tags), **body["properties"]}
+                body["required"] = [tag, *body.get("required", [])]
+                branch = {"title": variant.name, **body}
             else:
                 branch = self.type_schema(variant.type)
-                struct = self.index.struct_of(variant.type)
-                fields = self.index.wire_fields(struct) if struct else []
                 if all(f.wire_name != tag for f in fields):  # the payload lacks the tag
                     branch = {**branch, **tag_schema}
             if isinstance(variant.type, ir.Ref):
@@ -583,6 +605,17 @@ class _Builder:
         if decl.open:
             out["x-open-union"] = True
         return out
+
+    def _is_unit(self, expr: ir.TypeExpr) -> bool:
+        """Whether a type is JSON null alone (``()``, a unit struct), through aliases."""
+        seen: set[str] = set()
+        while isinstance(expr, ir.Ref) and expr.name not in seen:
+            seen.add(expr.name)
+            decl = self.index.decls.get(expr.name)
+            if not isinstance(decl, ir.AliasDecl):
+                return False
+            expr = decl.target
+        return isinstance(expr, ir.Primitive) and expr.kind is ir.PrimitiveKind.NULL
 
     def _adjacently_tagged(
         self, decl: ir.UnionDecl, tag: str, content: str | None

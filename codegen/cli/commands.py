@@ -631,7 +631,12 @@ def serve(
     config: ConfigOpt = None,
     quiet: Annotated[
         bool,
-        typer.Option("--quiet", "-q", help="No per-message log (errors only)."),
+        typer.Option(
+            "--quiet",
+            "-q",
+            help="Print problems only; with --port 0 (the default) on WebSocket/HTTP, "
+            "still the one 'listening on URL' line (stderr): the port the OS chose.",
+        ),
     ] = False,
     verbose: VerboseOpt = False,
 ) -> None:

@@ -61,7 +61,9 @@ extra_keys = "allow"
 docs = "What this protocol is for, in one line (the docs' first sentence)."
 
 [transport]
-# "jsonrpc-2.0", or "http-post-envelope" ({method, params} in, {result} or {error} out).
+# "jsonrpc-2.0", or "http-post-envelope" ({method, params} in, {result} or {error} out),
+# or "event-envelope" (DAP's seq/type/command/arguments/body requests, responses and
+# events over stdio; [transport.fields] renames its keys).
 kind = "jsonrpc-2.0"
 # How the stub server is reached (`codegen serve $id`; the first is the default):
 # "ndjson-stdio" (one JSON message per line), "content-length-stdio" (each message after

@@ -192,6 +192,8 @@ class Validator:
             )
         self.package = _import(python_dir, config.python_package)
         self.jsonrpc = self.protocol.transport.kind == "jsonrpc-2.0"
+        # an event envelope: the key of each part (requests, responses, events)
+        self.envelope = dict(self.protocol.transport.fields) or None
 
     def validate(
         self,
@@ -245,6 +247,8 @@ class Validator:
     def _message(self, message: Any, direction: str | None, peer: str) -> list[Finding]:
         if not isinstance(message, dict):
             return [Finding(0, "", "a message must be a JSON object")]
+        if self.envelope is not None:
+            return self._envelope(message, self.envelope, direction, peer)
         if "method" in message:
             name = message["method"]
             found = self._request(message)
@@ -262,6 +266,53 @@ class Validator:
                 name = self._last.pop((peer, back), None)
             return self._response(message, name)
         return [Finding(0, "", "neither a request nor a response")]
+
+    def _envelope(
+        self,
+        message: dict[str, Any],
+        keys: dict[str, str],
+        direction: str | None,
+        peer: str,
+    ) -> list[Finding]:
+        """An event envelope's message, read as the JSON-RPC one it stands for (its
+        findings' pointers name the envelope's own keys)."""
+        kind = message.get(keys["type"])
+        if kind in ("request", "event"):
+            name_key = keys["command"] if kind == "request" else keys["event"]
+            params_key = keys["arguments"] if kind == "request" else keys["body"]
+            name = message.get(name_key)
+            standing: dict[str, Any] = {"method": name}
+            if params_key in message:
+                standing["params"] = message[params_key]
+            if kind == "request" and isinstance(name, str):
+                seq = _id_key(message.get(keys["seq"]))
+                self._pending[(peer, direction, seq)] = name
+            found = self._request(standing)
+            pointers = {"/method": "/" + name_key, "/params": "/" + params_key}
+            return [_renamed(f, pointers) for f in found]
+        if kind == "response":
+            success = message.get(keys["success"])
+            if not isinstance(success, bool):
+                return [Finding(0, "/" + keys["success"], "must be true or false")]
+            if not success:
+                return []
+            seq = _id_key(message.get(keys["request_seq"]))
+            name = self._pending.pop((peer, _opposite(direction), seq), None)
+            if name is None:
+                return [
+                    Finding(
+                        0,
+                        "/" + keys["request_seq"],
+                        "a response to no earlier request of this file; "
+                        "use --method and --part to check a bare body",
+                    )
+                ]
+            body = message.get(keys["body"])
+            found = self._check_part(body, name, "result", "/" + keys["body"])
+            return found
+        return [
+            Finding(0, "/" + keys["type"], 'must be "request", "response" or "event"')
+        ]
 
     def _request(self, message: dict[str, Any]) -> list[Finding]:
         name = message["method"]
@@ -440,6 +491,14 @@ def _struct_for(index: Index, expr: ir.TypeExpr, value: Any) -> ir.StructDecl | 
 
 def _at(finding: Finding, line: int, item: int | None) -> Finding:
     return replace(finding, line=line, item=item)
+
+
+def _renamed(finding: Finding, pointers: dict[str, str]) -> Finding:
+    """``finding`` with its pointer's first key as the envelope spells it."""
+    for old, new in pointers.items():
+        if finding.pointer == old or finding.pointer.startswith(old + "/"):
+            return replace(finding, pointer=new + finding.pointer[len(old) :])
+    return finding
 
 
 def _id_key(value: Any) -> str:

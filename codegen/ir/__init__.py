@@ -434,8 +434,10 @@ class Example:
 
 @dataclass(frozen=True, slots=True)
 class Transport:
-    kind: str  # "jsonrpc-2.0" or "http-post-envelope"
+    kind: str  # "jsonrpc-2.0", "http-post-envelope" or "event-envelope"
     framings: tuple[str, ...]  # "ndjson-stdio", "websocket", "http-post"
+    # event-envelope: (part, key) of each part of the envelope ("seq", "seq"), ...
+    fields: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

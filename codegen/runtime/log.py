@@ -2,7 +2,8 @@
 
 Phase: runtime (every generated package carries this module in its ``_rpc`` package).
 Inputs: each message as sent or received, its direction and peer.
-Outputs: ``MessageLog`` (a server's log: ``info`` lines and ``message`` lines) and
+Outputs: ``MessageLog`` (a server's log: ``status`` lines of normal operation, shown
+unless quiet; ``info`` lines of problems, always shown; ``message`` lines) and
 ``QUIET`` (a client's default: logs nothing).
 Guarantees: a quiet log without a transcript costs nothing per message; a transcript
 that cannot be written (a full disk) is closed once and reported, and never stops the
@@ -39,6 +40,12 @@ class MessageLog:
         # escaped: a peer must not drive the terminal reading our log.
         shown = "\n".join(printable(line) for line in text.split("\n"))
         print(f"{self.name}: {shown}", file=sys.stderr, flush=True)
+
+    def status(self, text: str) -> None:
+        """A line of normal operation (listening, a peer connected, stopped): shown
+        unless quiet, where only problems are (``info``)."""
+        if not self.quiet:
+            self.info(text)
 
     def message(self, direction: str, peer: str, data: str | bytes) -> None:
         if self.quiet and self._file is None:

@@ -173,8 +173,7 @@ async def serve_stdio(
     )
     connection = Connection(channel, log, methods)
     connection.serve_with(factory(connection))
-    if not log.quiet:  # quiet: nothing in the stderr a client shares with its stub
-        log.info("listening on stdio")
+    log.status("listening on stdio")  # quiet: nothing in a stderr shared with a client
     try:
         await connection.run()
         if pipe is not None:

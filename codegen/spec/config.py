@@ -92,6 +92,8 @@ class SpecConfig:
     rust_features: tuple[str, ...] = ()
     rust_default_features: bool = True
     rust_wrappers: tuple[tuple[str, str], ...] = ()
+    # [transport.fields] of an event-envelope, every part's key (defaults filled in).
+    envelope_fields: tuple[tuple[str, str], ...] = ()
     # The whole parsed spec.toml, for frontend-specific tables; each frontend validates the
     # tables it reads.
     raw: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
@@ -288,6 +290,7 @@ def _build(
         roles=(roles[0], roles[1]),
         transport_kind=str(transport.get("kind", "jsonrpc-2.0")),
         framings=tuple(transport.get("framings", [])),
+        envelope_fields=_envelope_fields(transport),
         python_package=package,
         python_distribution=distribution,
         externals=externals,
@@ -396,3 +399,12 @@ def _names(value: str | list[str] | None) -> tuple[str, ...] | None:
     if isinstance(value, str):
         return (value,) if value else ()
     return tuple(v for v in value if v)
+
+
+def _envelope_fields(transport: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """The key of each part of an event envelope ([transport.fields] over the Debug
+    Adapter Protocol's); () for the other kinds."""
+    if transport.get("kind") != "event-envelope":
+        return ()
+    given = schema.EnvelopeFieldsTable.model_validate(transport.get("fields", {}))
+    return tuple(given.model_dump().items())

@@ -43,7 +43,9 @@ __all__ = [
 
 Language = Literal["typescript", "rust", "go", "prose"]
 # [transport] kind: the message envelope.
-TransportKind = Literal["jsonrpc-2.0", "http-post-envelope"]
+# "event-envelope": a request/response/event envelope (the Debug Adapter Protocol's
+# shape), its keys named by [transport.fields].
+TransportKind = Literal["jsonrpc-2.0", "http-post-envelope", "event-envelope"]
 # [transport] framings: how messages travel.
 Framing = Literal["ndjson-stdio", "content-length-stdio", "websocket", "http-post"]
 
@@ -99,9 +101,25 @@ class SpecTable(_Table):
     types: list[str] = []
 
 
+class EnvelopeFieldsTable(_Table):
+    """``[transport.fields]`` of an ``event-envelope``: the key of each part of the
+    envelope (defaults as the Debug Adapter Protocol spells them)."""
+
+    seq: str = "seq"
+    type: str = "type"
+    command: str = "command"
+    arguments: str = "arguments"
+    body: str = "body"
+    success: str = "success"
+    message: str = "message"
+    event: str = "event"
+    request_seq: str = "request_seq"
+
+
 class TransportTable(_Table):
     kind: TransportKind = "jsonrpc-2.0"
     framings: list[Framing] = []
+    fields: EnvelopeFieldsTable | None = None
 
 
 class PythonTable(_Table):
@@ -218,6 +236,7 @@ def check(data: Mapping[str, Any]) -> list[Problem]:
     language = (
         data.get("spec", {}).get("language") if _is_table(data.get("spec")) else None
     )
+    problems += _transport_problems(data.get("transport"))
     for table, owner in LANGUAGE_TABLES.items():
         if table in data and isinstance(language, str) and language != owner:
             problems.append(
@@ -229,6 +248,63 @@ def check(data: Mapping[str, Any]) -> list[Problem]:
                 )
             )
     return problems
+
+
+# The framings an event envelope travels over (its stub and client speak stdio).
+ENVELOPE_FRAMINGS: tuple[str, ...] = ("ndjson-stdio", "content-length-stdio")
+
+
+def _transport_problems(transport: Any) -> list[Problem]:
+    """What only the kind and framings together say: [transport.fields] belongs to an
+    ``event-envelope``, which travels over stdio only."""
+    if not _is_table(transport):
+        return []
+    kind = transport.get("kind", "jsonrpc-2.0")
+    if kind != "event-envelope":
+        if "fields" in transport and kind in TRANSPORT_KINDS:
+            return [
+                Problem(
+                    ("transport", "fields"),
+                    "[transport.fields] names the keys of an event envelope; "
+                    f"this spec's kind is {kind!r} "
+                    '(kind = "event-envelope"?)',
+                    at_key=True,
+                )
+            ]
+        return []
+    problems: list[Problem] = []
+    fields = transport.get("fields", {})
+    if _is_table(
+        fields
+    ):  # two parts of the envelope under one key cannot be told apart
+        taken: dict[str, str] = {
+            value: key
+            for key, value in reversed(EnvelopeFieldsTable().model_dump().items())
+            if key not in fields
+        }
+        for key, value in fields.items():
+            if isinstance(value, str) and value in taken and taken[value] != key:
+                problems.append(
+                    Problem(
+                        ("transport", "fields", key),
+                        f"transport.fields.{key} is {value!r}, the key of "
+                        f"{taken[value]} too; each part of the envelope needs its own",
+                    )
+                )
+            elif isinstance(value, str):
+                taken[value] = key
+    framings = transport.get("framings", [])
+    if not isinstance(framings, list):
+        return problems
+    return problems + [
+        Problem(
+            ("transport", "framings", index),
+            f"an event-envelope travels over {' or '.join(ENVELOPE_FRAMINGS)}, "
+            f"not {framing}",
+        )
+        for index, framing in enumerate(framings)
+        if framing in FRAMINGS and framing not in ENVELOPE_FRAMINGS
+    ]
 
 
 def _is_table(value: Any) -> bool:

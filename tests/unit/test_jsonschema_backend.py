@@ -483,6 +483,48 @@ def test_internally_tagged_variant_without_its_own_tag_field() -> None:
     check(bundle, "U", [{"kind": "p", "x": 1}], [{"x": 1}, {"kind": "q", "x": 1}])
 
 
+def test_internally_tagged_newtype_of_a_closed_struct_takes_the_tag() -> None:
+    # serde takes the tag out before a deny_unknown_fields struct reads the other keys
+    # (found by schemars' enums_deny_unknown_fields conformance case)
+    closed = struct("Closed", fld("x", INT), extra_keys=ir.ExtraKeys.FORBID)
+    union = ir.UnionDecl(
+        "U",
+        (ir.Variant("C", ir.Ref("Closed"), ("c",)),),
+        ir.UnionRepr.INTERNALLY_TAGGED,
+        tag_key="kind",
+    )
+    bundle = backend.build_schema(protocol(closed, union))
+    check(
+        bundle,
+        "U",
+        [{"kind": "c", "x": 1}],
+        [{"kind": "c", "x": 1, "y": 2}, {"kind": "d", "x": 1}, {"x": 1}, [1]],
+    )
+    # the struct itself stays closed to the tag key
+    check(bundle, "Closed", [{"x": 1}], [{"x": 1, "kind": "c"}])
+
+
+def test_internally_tagged_unit_payload_is_the_tag_alone() -> None:
+    # `Variant(UnitStruct)`: serde reads it from the tag with nothing left over
+    unit = ir.AliasDecl("Unit", NULL, kind=ir.AliasKind.NEWTYPE)
+    union = ir.UnionDecl(
+        "U",
+        (
+            ir.Variant("A", ir.Ref("Unit"), ("a",)),
+            ir.Variant("B", None, ("b",)),
+        ),
+        ir.UnionRepr.INTERNALLY_TAGGED,
+        tag_key="kind",
+    )
+    bundle = backend.build_schema(protocol(unit, union))
+    check(
+        bundle,
+        "U",
+        [{"kind": "a"}, {"kind": "b"}, {"kind": "b", "extra": 1}],
+        [{"kind": "a", "extra": 1}, {"kind": "a", "x": None}, None],
+    )
+
+
 def test_adjacently_tagged_union() -> None:
     bundle = backend.build_schema(
         protocol(

@@ -41,8 +41,8 @@ CASES = [
         HEAD + '[transport]\nkind = "jsonrpc"\n',
         HEAD + '[transport]\nkind = "jsonrpc-2.0"\n',
         (
-            "transport.kind must be one of jsonrpc-2.0, http-post-envelope, not "
-            "'jsonrpc'; did you mean 'jsonrpc-2.0'?"
+            "transport.kind must be one of jsonrpc-2.0, http-post-envelope, "
+            "event-envelope, not 'jsonrpc'; did you mean 'jsonrpc-2.0'?"
         ),
         5,
         8,

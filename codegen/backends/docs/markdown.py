@@ -444,7 +444,13 @@ class _Docs:
                 {
                     "name": method.wire_name,
                     "anchor": self.method_anchors[method.wire_name],
-                    "kind": method.kind.value,
+                    # an event envelope's notifications are its events
+                    "kind": (
+                        "event"
+                        if method.kind is ir.MethodKind.NOTIFICATION
+                        and self.protocol.transport.kind == "event-envelope"
+                        else method.kind.value
+                    ),
                     "arrow": md_inline(method.direction.arrow()),
                     "params": (
                         self.type_link(method.params, "types/")
@@ -473,7 +479,7 @@ class _Docs:
             [
                 f"[{md_code(str(m['name']))}](methods.md#{m['anchor']})",
                 str(m["arrow"])
-                + ("" if m["kind"] == "request" else "<br>notification"),
+                + ("" if m["kind"] == "request" else f"<br>{m['kind']}"),
                 f"{m['params']} → {m['result']}",
                 str(m["error_codes"]),
                 str(m["summary"]),
@@ -509,6 +515,7 @@ def render(protocol: ir.Protocol, root: str = DOCS_ROOT) -> dict[str, str]:
             docs.source_file(source.path, 0) for source in protocol.sources
         ),
         "errors": [(e.code, cell(e.name), cell(e.docs)) for e in protocol.errors],
+        "envelope": _envelope_rows(protocol.transport),
     }
     out = {
         "docs/index.md": render_template("docs/index.md.j2", **context),
@@ -542,6 +549,30 @@ def _site(protocol: ir.Protocol, docs: _Docs, types: list[TypePage]) -> str:
         "types": [[page.name, f"types/{page.page}.md"] for page in types],
     }
     return _json(data, indent=2) + "\n"
+
+
+# What each part of an event envelope holds (spec.toml's [transport.fields] keys).
+_ENVELOPE_PARTS = {
+    "seq": "the sender's sequence number of the message (1, 2, ... per side)",
+    "type": '"request", "response" or "event"',
+    "command": "a request's method (its response repeats it)",
+    "arguments": "a request's params",
+    "body": "a response's result, or an event's params",
+    "success": "in a response: true, or false for an error",
+    "message": "in a failed response: the error's text (DAP's body.error.id: its code)",
+    "event": "an event's method (events go from the server, one way)",
+    "request_seq": "in a response: the seq of the request it answers",
+}
+
+
+def _envelope_rows(transport: ir.Transport) -> list[tuple[str, str, str]]:
+    """(part, its key, what it holds) of an event envelope; [] for the other kinds."""
+    if transport.kind != "event-envelope":
+        return []
+    return [
+        (part, md_code(key), md_inline(_ENVELOPE_PARTS.get(part, "")))
+        for part, key in transport.fields
+    ]
 
 
 def _example_name(name: str) -> str:

@@ -184,7 +184,7 @@ _CLIENT_ERRORS = ("RpcError", "InvalidResult", "TransportError", "TransportTimeo
 
 
 # Runtime modules only one envelope kind uses: a package of another kind does not carry them
-# (the request/response/event envelope has no spec.toml kind yet, so no package carries it).
+# (the request/response/event envelope: only specs of kind = "event-envelope").
 _RUNTIME_OF_KIND = {"event_envelope.py": "event-envelope"}
 
 

@@ -35,6 +35,7 @@ from codegen.frontends.common.syntax import (
     span_of,
 )
 from codegen.frontends.rust.attrs import AttrReader, Attrs, attributed
+from codegen.frontends.rust.bitflags import dependency_major
 from codegen.frontends.rust.cfg import CfgEvaluator, Features, cargo_features
 from codegen.frontends.rust.paths import Resolver, is_public, read_use_tree
 from codegen.spec.source import SourceText
@@ -61,6 +62,9 @@ class Crate:
     resolver: Resolver = field(default_factory=Resolver)  # every module's namespace
     readers: dict[str, AttrReader] = field(default_factory=dict)  # file → its reader
     features: Features = field(default_factory=Features)
+    bitflags_major: int | None = (
+        None  # Cargo.toml's bitflags dependency, if it names one
+    )
 
 
 @dataclass
@@ -77,6 +81,7 @@ def read_crate(
 ) -> Crate:
     table: dict[str, list[str]] = {}
     files: dict[str, _File] = {}
+    bitflags: int | None = None
     for source in sources:
         if posixpath.basename(source.rel_path) == "Cargo.toml":
             parsed = cargo_features(source.text)
@@ -88,11 +93,13 @@ def read_crate(
                 )
             else:
                 table.update(parsed)
+                bitflags = dependency_major(source.text, "bitflags")
             continue
         root = parse_tree(source)
         _report_syntax_errors(root, source, diags)
         files[source.rel_path] = _File(source, root)
     crate = Crate(features=Features.resolve(requested, table, default_features))
+    crate.bitflags_major = bitflags
     cfg = CfgEvaluator(crate.features, diags)
     for path, file in files.items():
         crate.readers[path] = AttrReader(file.source, diags, cfg)

@@ -33,7 +33,7 @@ from codegen import ir
 from codegen.diagnostics import Diagnostics, Severity
 from codegen.frontends.common.result import FrontendResult
 from codegen.frontends.common.syntax import node_text, report_duplicates, span_of
-from codegen.frontends.rust import macros
+from codegen.frontends.rust import bitflags, macros
 from codegen.frontends.rust.crate import Crate, Item, read_crate
 from codegen.frontends.rust.decls import (
     CONTAINER_DEFAULT,
@@ -52,7 +52,7 @@ from codegen.frontends.rust.method_impls import MethodImpls
 from codegen.frontends.rust.methods import MethodFacts, build_methods, resolve_all
 from codegen.frontends.rust.paths import output_names
 from codegen.frontends.rust.scope import Range, scope_findings
-from codegen.frontends.rust.type_exprs import CrateNames, TypeConverter
+from codegen.frontends.rust.type_exprs import PRIMITIVES, CrateNames, TypeConverter
 from codegen.ir.index import Index
 from codegen.spec.config import SpecConfig
 from codegen.spec.source import SourceText
@@ -159,6 +159,8 @@ class _Reading:
     defaults: dict[str, Any] = field(default_factory=dict)
     resolver_parts: dict[str, Any] = field(default_factory=dict)
     ranges: dict[str, Range] = field(default_factory=dict)  # decl → its item's lines
+    # bitflags! types whose serde form the macro's own derive makes certain
+    flags_forms: dict[str, bitflags.DerivedFlags] = field(default_factory=dict)
 
     def declarations(self) -> list[ir.Decl]:
         items = self.crate.items
@@ -287,8 +289,33 @@ class _Reading:
         public = re.search(rf"pub(\([^)]*\))?\s+struct\s+{name}\b", node_text(macro))
         self.crate.resolver.scope(item.module).items[name] = public is not None
         names.widths[full] = width
+        form = bitflags.derived_form(node_text(macro), name)
+        if form is not None and self.crate.bitflags_major in (None, 1):
+            # serde's derive inside a bitflags 1 macro: a form the code makes certain
+            self.flags_forms[full] = form
+            wire.append(full)
+            return
         names.others[full] = str(span_of(item.source, macro))
         names.handwritten.setdefault(full, "bitflags!")
+
+    def _flags_decls(
+        self, item: Item, macro: Node, builder: DeclBuilder
+    ) -> list[ir.Decl]:
+        """A bitflags! type with serde's derive inside (``bitflags.derived_form``);
+        any other is a declared type (see _bitflags) given its form by spec.toml."""
+        names = self.crate_names
+        for full, form in self.flags_forms.items():
+            module, _, name = full.rpartition("::")
+            if module != item.module or not re.search(
+                rf"\bstruct\s+{re.escape(name)}\s*:", node_text(macro)
+            ):
+                continue
+            width = names.widths.get(full, "")
+            bits = PRIMITIVES.get(width, ir.Primitive(ir.PrimitiveKind.INTEGER))
+            span = span_of(item.source, macro)
+            forbid = self.forbid_extra_keys
+            return [bitflags.flags_decl(names.names[full], form, bits, span, forbid)]
+        return []
 
     def _item(self, item: Item, builder: DeclBuilder) -> list[ir.Decl]:
         node = item.node
@@ -296,9 +323,7 @@ class _Reading:
         if macro is not None:
             name = node_text(macro.child_by_field_name("macro"))
             if _is_bitflags(macro):
-                return (
-                    []
-                )  # a declared type (see _bitflags), given its form by spec.toml
+                return self._flags_decls(item, macro, builder)
             if name == macros.PEER_MACRO:
                 self.peers.extend(
                     macros.read_peer_macro(macro, item.source, self.diags)

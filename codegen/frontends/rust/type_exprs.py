@@ -9,7 +9,9 @@ grammar the backends check: ``1.2.3-01`` and ``not-a-version`` do not read), chr
 ``DateTime``/``NaiveDate``/``NaiveDateTime``/``NaiveTime`` → strings (format "date-time",
 "date", "time"), ``serde_json::Value``/``RawValue`` → any JSON, ``Vec``/sets → arrays, maps →
 ``MapOf``, tuples and ``[T; N]`` → ``TupleOf``, ``Option<T>`` (inside containers) →
-``T | null``; ``Box``/``Arc``/``Rc``/``Cow``/``&`` are transparent; a declared wrapper takes
+``T | null``; ``Box``/``Arc``/``Rc``/``Cow``/``&`` are transparent, as are std's
+``Cell``/``RefCell``/``Mutex``/``RwLock``/``Wrapping``/``Reverse`` (serde writes their
+content) and ``Weak<T>`` is ``T | null`` (serde writes it as ``Option<T>``); a declared wrapper takes
 its declared form; ``VecSkipError`` under serde_as → an array that drops unreadable items.
 Guarantees: never raises; an unknown generic or a type form serde_json has no wire form for is
 SYN003 with the span of the type, and becomes any JSON so the rest of the spec still loads.
@@ -110,6 +112,12 @@ _BARE = {
 _SEQUENCES = {"Vec", "VecDeque", "HashSet", "BTreeSet", "IndexSet", "LinkedList"}
 _MAPS = {"HashMap", "BTreeMap", "IndexMap"}
 _WRAPPERS = {"Box", "Arc", "Rc", "Cow"}
+# std types serde writes as their content (serde's impls for Cell, RefCell, Mutex, RwLock,
+# Wrapping, Reverse); `Weak<T>` (std::rc / std::sync, serde's "rc" feature) is written as
+# `Option<T>` (none once the value is gone) and read from one.  Only when the name is not
+# the crate's own type.
+_STD_TRANSPARENT = {"Cell", "RefCell", "Mutex", "RwLock", "Wrapping", "Reverse"}
+_WEAK = "Weak"
 
 
 def generic_base(node: Node) -> str | None:
@@ -374,6 +382,11 @@ class TypeConverter:
             )
         if base in _WRAPPERS and len(args) == 1:
             return self.convert(args[0], as_type)
+        if len(args) == 1 and not self.crate.resolver.is_crate_path(full):
+            if base in _STD_TRANSPARENT:
+                return self.convert(args[0], as_type)
+            if base == _WEAK:
+                return ir.InlineUnion((self.convert(args[0]), _NULL))
         if base == "Map" and len(args) == 2:
             return ir.AnyJson(object_only=True)
         if full in self.crate.generic and self.crate.instantiate is not None:

@@ -26,7 +26,12 @@ from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.result import FrontendResult
 from codegen.frontends.common.syntax import report_syntax_errors
-from codegen.frontends.typescript import method_namespaces, method_sources, methods
+from codegen.frontends.typescript import (
+    envelope_messages,
+    method_namespaces,
+    method_sources,
+    methods,
+)
 from codegen.frontends.typescript.evaluator import Evaluator
 from codegen.frontends.typescript.includes import expand_includes
 from codegen.frontends.typescript.jsdoc import lifecycle_of
@@ -57,13 +62,20 @@ class Options:
     roots: bool = True
     known_names: frozenset[str] = frozenset()
     root: Path | None = None  # where the sources' relative paths start (includes)
+    # an event-envelope spec: the envelope's keys (part → key), read for its messages
+    envelope: tuple[tuple[str, str], ...] = ()
 
 
 def read_spec(
     sources: list[SourceText], config: SpecConfig, diags: Diagnostics
 ) -> FrontendResult:
     """The frontend entry point the pipeline calls for ``language = "typescript"``."""
-    options = Options(config.methods, config.requested_types, root=config.repo_root)
+    options = Options(
+        config.methods,
+        config.requested_types,
+        root=config.repo_root,
+        envelope=config.envelope_fields,
+    )
 
     def reader(
         srcs: list[SourceText],
@@ -154,6 +166,10 @@ def read_typescript(
         if (item := methods.from_jsdoc(comment, by_name, roles, diags)) is not None
     ]
     found.extend(method_sources.from_messages(decls, roles, diags))
+    if options.envelope:
+        found.extend(
+            envelope_messages.from_envelopes(decls, roles, dict(options.envelope))
+        )
     found.extend(method_namespaces.from_namespaces(files, evaluator, roles, diags))
     found.extend(method_sources.from_registries(evaluator, registries, roles))
     evaluator.stack.pop()

@@ -28,6 +28,8 @@ the modules that hold it, one concern each:
 - ``envelope``, ``http_client``: HTTP POST envelopes, server and client;
 - ``client``: ``Connecting``, how a typed client is connected;
 - ``command``: ``python -m <pkg>.server``.
+- ``event_envelope`` (not re-exported, and only in packages of ``kind =
+  "event-envelope"``): DAP's request/response/event envelope, server and client.
 
 Guarantees: imports nothing of codegen (a test enforces it), only the standard library and
 pydantic (with its pydantic-core); aiohttp is imported only by the WebSocket and HTTP

@@ -146,7 +146,7 @@ async def serve_websocket(
         )
         connection = Connection(channel, log, methods)
         connection.serve_with(factory(connection))
-        log.info(f"{peer} connected")
+        log.status(f"{peer} connected")
         try:
             await connection.run()
         except asyncio.CancelledError:
@@ -158,7 +158,7 @@ async def serve_websocket(
         finally:
             if socket.oversized is not None:  # its unfinished message: budget back
                 socket.oversized.release()
-        log.info(f"{peer} disconnected ({socket.close_code})")
+        log.status(f"{peer} disconnected ({socket.close_code})")
         response: web.StreamResponse = socket
         return response
 

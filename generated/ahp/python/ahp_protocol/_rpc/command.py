@@ -150,8 +150,12 @@ def main(
     factory: HandlerFactory,
     errors: Mapping[int, str],
     methods: Methods,
+    envelope: Mapping[str, str] | None = None,
 ) -> int:
-    """``python -m <package>.server``: parse options, serve until EOF or a signal."""
+    """``python -m <package>.server``: parse options, serve until EOF or a signal.
+
+    ``envelope``: the key of each part of an event envelope (spec.toml's
+    ``[transport.fields]``): requests and events in it instead of JSON-RPC, on stdio."""
     choices = [TRANSPORTS[framing] for framing in framings if framing in TRANSPORTS]
     parser = argparse.ArgumentParser(
         prog=f"python -m {name}.server", description=f"Stub server of {name}."
@@ -188,7 +192,14 @@ def main(
         help="bytes of unfinished messages held across all connections; a peer "
         "whose message would take more is disconnected",
     )
-    parser.add_argument("-q", "--quiet", action="store_true", help="no per-message log")
+    parser.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print problems only: no per-message log, no connection or stop lines; "
+        "on a network transport with --port 0 the one 'listening on URL' line is still "
+        "printed (stderr), as it is the only way to learn the port the OS chose",
+    )
     parser.add_argument(
         "--loop",
         choices=("auto", "uvloop", "asyncio"),
@@ -274,9 +285,17 @@ def main(
     timeouts = Timeouts(
         max(options.header_timeout, 0.01), max(options.body_timeout, 0.01)
     )
-    if options.transport in STDIO:
+    if envelope is not None and options.transport in STDIO:
+        # Only a package of that kind carries the module: imported by name, so that
+        # the others (and their type checks) never look for it.
+        envelopes = import_module(".event_envelope", __package__)
         framing = STDIO[options.transport]
-        serving: Awaitable[None] = serve_stdio(build, log, limit, methods, framing)
+        serving: Awaitable[None] = envelopes.serve_stdio(
+            build, log, limit, methods, framing, envelope
+        )
+    elif options.transport in STDIO:
+        framing = STDIO[options.transport]
+        serving = serve_stdio(build, log, limit, methods, framing)
     elif options.transport == "websocket":
         serving = serve_websocket(
             build, log, limit, options.host, options.port, methods, timeouts, access
@@ -320,7 +339,5 @@ async def _until_signal(serving: Awaitable[None], log: MessageLog) -> None:
         error = server.exception()
         if error is not None:
             raise error
-    if stopper in done:
-        log.info("stopped")
-    elif not log.quiet:  # only stdio ends at the end of its input; quiet says nothing
-        log.info("end of input")
+    # only stdio ends at the end of its input
+    log.status("stopped" if stopper in done else "end of input")

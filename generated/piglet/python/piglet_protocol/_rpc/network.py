@@ -6,7 +6,8 @@ Inputs: timeouts, an aiohttp runner, a host and port.
 Outputs: ``Timeouts``, ``server_options`` (aiohttp's server settings for them) and
 ``run_site`` (listen, say where, serve until cancelled).
 Guarantees: a slow peer is disconnected after the header timeout; the bound address
-(an ephemeral port included) is logged as a URL once listening.
+is logged as a URL once listening (when quiet, only if the OS chose the port: then it
+is the one line a quiet server prints, since nothing else tells where it listens).
 """
 
 from __future__ import annotations
@@ -60,7 +61,11 @@ async def run_site(
         sockets = getattr(server, "sockets", None) or []
         bound = sockets[0].getsockname() if sockets else (host, port)
         shown = f"[{bound[0]}]" if ":" in bound[0] else bound[0]
-        log.info(f"listening on {scheme}://{shown}:{bound[1]}/")
+        address = f"listening on {scheme}://{shown}:{bound[1]}/"
+        if port == 0:  # the OS chose the port: this line is how a peer learns it
+            log.info(address)
+        else:
+            log.status(address)
         await asyncio.Event().wait()
     finally:
         await runner.cleanup()
