@@ -578,6 +578,23 @@ def serve(
             min=64, help="Refuse messages over this size (default 16 MiB; at least 64)."
         ),
     ] = None,
+    max_queued_bytes: Annotated[
+        int | None,
+        typer.Option(
+            min=64,
+            help="Close a peer's connection when this many bytes of answers wait for "
+            "it to read (default 64 MiB; it is read no more from a quarter of this, "
+            "or 1 MiB).",
+        ),
+    ] = None,
+    max_partial_bytes: Annotated[
+        int | None,
+        typer.Option(
+            min=64,
+            help="Bytes of unfinished messages held across all connections (default "
+            "256 MiB); a peer whose message would take more is disconnected.",
+        ),
+    ] = None,
     fail: Annotated[
         list[str] | None,
         typer.Option(
@@ -661,6 +678,8 @@ def serve(
         loop,
         tuple(allow_origin or ()),
         tuple(allow_host or ()),
+        max_queued_bytes,
+        max_partial_bytes,
     )
     try:
         argv, env = serving.server_command(project, spec_dir, options)

@@ -56,6 +56,8 @@ class Options:
     loop: str = "auto"
     allow_origin: tuple[str, ...] = ()
     allow_host: tuple[str, ...] = ()
+    max_queued_bytes: int | None = None
+    max_partial_bytes: int | None = None
 
 
 def server_command(
@@ -117,6 +119,10 @@ def _checked(options: Options, config: SpecConfig, package_dir: Path) -> list[st
         argv += ["--transcript", str(options.transcript)]
     if options.max_message_bytes is not None:
         argv += ["--max-message-bytes", str(options.max_message_bytes)]
+    if options.max_queued_bytes is not None:
+        argv += ["--max-queued-bytes", str(options.max_queued_bytes)]
+    if options.max_partial_bytes is not None:
+        argv += ["--max-partial-bytes", str(options.max_partial_bytes)]
     if options.quiet:
         argv.append("--quiet")
     if options.loop != "auto":
