@@ -88,14 +88,14 @@ def _resolve(arg: str, cwd: Path, tmp: Path) -> Side:
     shown_root = find_repo_root(cwd)
     local = cwd / arg
     if arg and local.exists():
-        found = local.resolve()
-        if _in_a_project(shown_root) and not found.is_relative_to(shown_root):
+        path = local.resolve()
+        if _in_a_project(shown_root) and not path.is_relative_to(shown_root):
             raise SideError(
-                f"{arg!r} is outside the repository ({_relative(found, shown_root)}); "
+                f"{arg!r} is outside the repository ({_relative(path, shown_root)}); "
                 "compare a spec or source of this repository, or REV:path, or run "
                 "the diff from the repository that holds it"
             )
-        return _local(arg, found, tmp, shown_root)
+        return _local(arg, path, tmp, shown_root)
     by_id = shown_root / "specs" / arg
     if arg and "/" not in arg and (by_id / "spec.toml").is_file():
         return _load(arg, by_id, find_repo_root(by_id), shown_root)
