@@ -9,8 +9,7 @@ current directory; a bare spec id is looked up under ``specs/``).
 Outputs: a ``Side``: the protocol after the frontend and the passes, and how to show its
 spans (``HEAD~1:specs/acp/schema.rs:12:3``, or a path relative to the repository the diff
 runs in, never an absolute one).
-Guarantees: a path outside the repository the diff runs in is refused (run from outside
-any repository, any path is a side); a single source file takes its settings (roles, method table, externals) from the
+Guarantees: a single source file takes its settings (roles, method table, externals) from the
 spec that owns it (a ``spec.toml`` beside it or above it that lists it among its sources), so
 a file compared with its own spec reports nothing; a file no spec owns gets settings inferred
 from its source (``infer``).  A side that cannot be read (bad revision, missing path, unknown
@@ -88,14 +87,7 @@ def _resolve(arg: str, cwd: Path, tmp: Path) -> Side:
     shown_root = find_repo_root(cwd)
     local = cwd / arg
     if arg and local.exists():
-        path = local.resolve()
-        if _in_a_project(shown_root) and not path.is_relative_to(shown_root):
-            raise SideError(
-                f"{arg!r} is outside the repository ({_relative(path, shown_root)}); "
-                "compare a spec or source of this repository, or REV:path, or run "
-                "the diff from the repository that holds it"
-            )
-        return _local(arg, path, tmp, shown_root)
+        return _local(arg, local.resolve(), tmp, shown_root)
     by_id = shown_root / "specs" / arg
     if arg and "/" not in arg and (by_id / "spec.toml").is_file():
         return _load(arg, by_id, find_repo_root(by_id), shown_root)
@@ -105,11 +97,6 @@ def _resolve(arg: str, cwd: Path, tmp: Path) -> Side:
     raise SideError(
         f"{arg!r} is not a spec directory, a spec id, a source file or REV:path"
     )
-
-
-def _in_a_project(root: Path) -> bool:
-    """Whether ``root`` is a repository (run from elsewhere, every path is a side)."""
-    return (root / "pyproject.toml").is_file() or (root / ".git").exists()
 
 
 def _local(arg: str, path: Path, tmp: Path, shown_root: Path) -> Side:
