@@ -21,7 +21,7 @@ from codegen.pipeline import discover_specs
 
 REPO = Path(__file__).resolve().parent.parent.parent
 SPECS = [p.name for p in discover_specs(REPO / "specs")]
-SLICE = Options(per_type=8, draws=2, official_draws=1)
+SLICE = Options(per_type=4, draws=2, official_draws=1)
 
 
 @pytest.mark.parametrize("spec", SPECS)

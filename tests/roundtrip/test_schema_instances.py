@@ -32,7 +32,7 @@ from tests.roundtrip.test_samples import SPECS
 EXAMPLES = int(os.environ.get("CODEGEN_SCHEMA_EXAMPLES", "3"))
 # Types per spec in ``make test`` (evenly spread over the sorted names); ``make corpus``
 # sets CODEGEN_SCHEMA_TYPES=0: every type of every spec.
-MAX_TYPES = int(os.environ.get("CODEGEN_SCHEMA_TYPES", "120"))
+MAX_TYPES = int(os.environ.get("CODEGEN_SCHEMA_TYPES", "40"))
 # Formats we emit that JSON Schema does not define: any string will do for generation.
 CUSTOM_FORMATS = {
     name: st.text(max_size=8)
