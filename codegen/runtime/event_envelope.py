@@ -412,9 +412,8 @@ class Endpoint:
                 answer.set_exception(error)
 
 
-class _ServerPeer:
-    """The handlers' peer on a server: notifications go out as events, requests as
-    reverse requests (DAP's ``runInTerminal``) the client's handlers answer."""
+class _EndpointSession:
+    """A ``Session`` whose calls go through one ``Endpoint``."""
 
     def __init__(self, endpoint: Endpoint) -> None:
         self.endpoint = endpoint
@@ -429,6 +428,11 @@ class _ServerPeer:
 
     async def close(self) -> None:
         return None
+
+
+class _ServerPeer(_EndpointSession):
+    """The handlers' peer on a server: notifications go out as events, requests as
+    reverse requests (DAP's ``runInTerminal``) the client's handlers answer."""
 
 
 async def _stdin(limit: int) -> asyncio.StreamReader:
@@ -484,21 +488,13 @@ async def serve_stdio(
     await endpoint.run()
 
 
-class ChildSession:
+class ChildSession(_EndpointSession):
     """A client ``Session`` over a started child's stdin/stdout."""
 
     def __init__(self, endpoint: Endpoint, process: asyncio.subprocess.Process) -> None:
-        self.endpoint = endpoint
+        super().__init__(endpoint)
         self.process = process
         self.runner = asyncio.ensure_future(endpoint.run())
-
-    async def request(
-        self, method: str, params: Any, *, timeout: float | None = None
-    ) -> Any:
-        return await self.endpoint.request(method, params, timeout=timeout)
-
-    async def notify(self, method: str, params: Any) -> None:
-        await self.endpoint.notify(method, params)
 
     async def close(self) -> None:
         stdin = self.process.stdin
