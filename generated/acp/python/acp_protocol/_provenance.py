@@ -36,7 +36,7 @@ FILES: dict[str, str] = {
     "_rpc/network.py": "7b9365d2c69d7000bb0f3b9d3f0fc3ec176cba3b0d3a98c3e50da3a97ac6b8a8",
     "_rpc/oversize.py": "897e89e5ed7c2006b155f18df2a4c5efd5442095776d99db4f719ded02c6f814",
     "_rpc/pointers.py": "03653a7fae97ace5d8b3bead37d89cc4b6098a1ebe99cbf1050c582504dc3f3e",
-    "_rpc/pressure.py": "a121784816a05473a88b9abc0878760b0cdfb34132b94529bac3df2302a5abc2",
+    "_rpc/pressure.py": "220aeead2e508d89526c5fb62f2cce87b57f37c3332493c47fbcf8a05c6697bc",
     "_rpc/registry.py": "460bbe5e6fc0efd18fbbf8ce76ef97090577dfed29f643ee2c19ada67abcb7f9",
     "_rpc/requirement.py": "3c19c16f8c8a7ecaa878213edbb242385d402ba9165b1f9d0d979bf779c9345e",
     "_rpc/stdio.py": "c1d56cd0dda0e49f649c4d93c81c83c7874eba65735cb6ba5467c976e01981a1",

@@ -100,7 +100,7 @@ FILES: dict[str, str] = {
     "_rpc/network.py": "68b38972aad2d3b4d29b0ff43c07ed3ac1ec5ae8e1367e46c6a288cdc8ffcd4a",
     "_rpc/oversize.py": "cc030fa2a3b779e861d6f979f95c60aecfcd0494bba80cfa5b1a89ef1424e217",
     "_rpc/pointers.py": "32403c3655dedf9105c0f4e63c14c255fa7c20437e10cbcab754b250d0a2212f",
-    "_rpc/pressure.py": "937ea4e4999de5038e1e9f8dcf59179403a7c7f2bdaa545839eb3461d1f8600f",
+    "_rpc/pressure.py": "d7d41958e81f452d5d1d5523c871ad8e54c834dcc6e2f6130ffbaed0af094c71",
     "_rpc/registry.py": "c3c00946995b29da2a356ceeb12dfa46858b721fba4b222f80df323390f4e05f",
     "_rpc/requirement.py": "7d3b8bbd50587a7ffb7a370afb184bb6da46cdd53ff4c28a375efd3356bac19f",
     "_rpc/stdio.py": "e5f73504ed9986ebc1b77714e42e121be2e6c5fd42f144e5dc2b9a21ec262ece",

@@ -40,7 +40,7 @@ FILES: dict[str, str] = {
     "_rpc/network.py": "feada4ebc8d7967e539a3e92780e5a243b215c47c03701ed3b3ecc73103f4c80",
     "_rpc/oversize.py": "02d6cb730eca5cc16eaa9c7f5823e6d620fe789dc7a48fa829a1d8072de06c89",
     "_rpc/pointers.py": "610cc62827ced21bfa25baea1a416e682134f816adf8282935dd0a7d623751ce",
-    "_rpc/pressure.py": "c20cd9fb66e5651b8a9f5cf6a5afda4fa8afd011aa09dcd613d4703a0d99e357",
+    "_rpc/pressure.py": "dd1cbf6a6ceb93ecca9413f4799d84cec3ddc9ea03eb18454698da8d7832598c",
     "_rpc/registry.py": "cc8b968c5ef140d5bd269b8793530a865e2cd8bb3965220ab782d3caf4cc20a4",
     "_rpc/requirement.py": "65cf86d4a2e16a9db1ac7f5cf15ca399b80a789ecdcf11e4d8b4396821dee173",
     "_rpc/stdio.py": "ab4ca6039c904c40d7645dc2cb692964342defd7e0a425dca686858df34f690f",

@@ -36,7 +36,7 @@ FILES: dict[str, str] = {
     "_rpc/network.py": "87ce3367efdfce888abbe20d625bf0dc3a03c2ac3112aa0195cbad6d0392a54b",
     "_rpc/oversize.py": "3445b8bf2f5b5e654629accf323a96d75ecf72d7dd08d11f415b2cd4391db1bb",
     "_rpc/pointers.py": "3d201991dcf0428c07b040f26db7d3e5988d147164971f4b7cc2c7b4cf3ab041",
-    "_rpc/pressure.py": "f2b3be0d8540de8822662cefdb2c3741630ae1ec3582aada693ff15653d53eac",
+    "_rpc/pressure.py": "0c23eddf8866d4e063cd66f04bf7d1a7af5c2f3a07f4bdf387af5bc1e0b789f9",
     "_rpc/registry.py": "2bb5c2494335b239c1832887a6fc11a61a80768398f74e46bb208d521a24248b",
     "_rpc/requirement.py": "19783fc9793d2d03463655ae0fdc04f6eae03ecec5d11fab8ce676ea55a81025",
     "_rpc/stdio.py": "4a3a406357e3154a7aab0a9be82e24bd16de0aca1c76d70e13ec93a780830589",

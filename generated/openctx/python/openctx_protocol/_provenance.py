@@ -36,7 +36,7 @@ FILES: dict[str, str] = {
     "_rpc/network.py": "7d5a6c61597964e0490b0ceede91ab372a91032a8198ef5ccbcee392386e3279",
     "_rpc/oversize.py": "bad70deb5e971d34918f3da9a637230829d0bfd018e72ba31f9eea10c328d0e0",
     "_rpc/pointers.py": "16714b86fa92e2fd2e43f6c40b5e8dd674ebc45d50800a3099d71c2f9daabc56",
-    "_rpc/pressure.py": "b7fef054464bbe1a5ec74538601267f2d090a5ea0504c3a4d51ace0f7908a4d4",
+    "_rpc/pressure.py": "ffe6a682e8904fbe7e6b026f6d066e8b449606f4a21050310f4ca4bfa897d96d",
     "_rpc/registry.py": "dc8ec605982d45b8ec22d96313a4bff61e7ec4cea6014b15a006ba40dd0d5a36",
     "_rpc/requirement.py": "175db4ebe08279f50d93d883d58e5a740e2703bedffe3b9fe51cd1b2b4721b73",
     "_rpc/stdio.py": "5a4ac14771f85c24640fd77fca3fd9f9e6ecd7e44053c2713205b8ed01908926",

@@ -36,7 +36,7 @@ FILES: dict[str, str] = {
     "_rpc/network.py": "85ba38275962704816b0b2441d1a8a993bc0173c3b1dd5794c6d597eba7c3c53",
     "_rpc/oversize.py": "c9b06cc1692cb2442d6301f3c959e4522e4a3c423282e74f8d07958f6c49146c",
     "_rpc/pointers.py": "0113abf1a9372abe239291d52450cd2962646f0d66480af0e0e16ee9c40982b5",
-    "_rpc/pressure.py": "8c1d174fc5762820704d702acaf13c2b4e5899556ddfdad2602ee7b0b95719b0",
+    "_rpc/pressure.py": "c3a3174c415d5f1132565f7ff433791ad72efe10b430f5ba10104cbc6aa4e855",
     "_rpc/registry.py": "6adb89fc035f4f82a8ff048be5c91bb257b1af1d1f5bd7b55c3308af493830a8",
     "_rpc/requirement.py": "1d780758b30aa0bb46d1e9a8b8bce823deedf1e6af4ba97e36b2abb2c9e45090",
     "_rpc/stdio.py": "221711447574821b75b1354488446007ecf6ad790fa3a4160362048facb83e29",

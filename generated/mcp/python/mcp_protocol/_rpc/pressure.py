@@ -3,7 +3,7 @@
 
 Phase: runtime (every generated package carries this module in its ``_rpc`` package).
 Inputs: byte counts from a connection (answers accepted for sending, answers sent) and
-from the transports' readers (bytes of a message not yet complete).
+the bytes of messages not yet complete, from the transports' readers.
 Outputs: ``OutputGauge`` (one connection's queued output: pause reading past the soft
 limit, refuse past the hard one), ``OutputOverflow``, ``PartialBudget`` and ``PARTIALS``
 (the process-wide budget for unfinished messages), ``configure`` (the server's options).
