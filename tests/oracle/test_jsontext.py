@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
-from codegen.oracles.jsontext import Relax, difference, parse
+from codegen.oracles.jsontext import PARSE_ULPS, Relax, difference, parse
 
 
 def test_same_value_with_other_whitespace_and_escapes_agrees() -> None:
@@ -64,15 +66,21 @@ def test_float64_relaxes_only_the_marked_fields() -> None:
     assert difference(f'{{"i":{big}}}', f'{{"i":{rounded}}}', relax) is not None
 
 
-def test_one_ulp_relaxes_only_neighbouring_floats_of_marked_fields() -> None:
-    # serde_json's best-effort parse: 1.712854054672354e+204 reads as the next float.
+def test_parse_ulps_relax_only_near_floats_of_marked_fields() -> None:
+    # serde_json's best-effort parse: 1.712854054672354e+204 reads as the next float, and
+    # -1.0000967511033257e+65 as the float two below it (both seen in make oracle).
     read, correct = "1.7128540546723542e204", "1.712854054672354e+204"
-    off_by_two = "1.7128540546723544e204"
     exact = Relax(floats=frozenset({"/f"}))
     relax = Relax(floats=frozenset({"/f"}), one_ulp=True)
     assert difference(f'{{"f":{read}}}', f'{{"f":{correct}}}', exact) is not None
     assert difference(f'{{"f":{read}}}', f'{{"f":{correct}}}', relax) is None
-    assert difference(f'{{"f":{off_by_two}}}', f'{{"f":{correct}}}', relax) is not None
+    two_below = '{"f":-1.0000967511033255e65}'
+    assert difference(two_below, '{"f":-1.0000967511033257e+65}', relax) is None
+    # The twins: a float PARSE_ULPS + 1 away is a difference, and so is an unmarked field.
+    far = float(correct)
+    for _ in range(PARSE_ULPS + 1):
+        far = math.nextafter(far, math.inf)
+    assert difference(f'{{"f":{far!r}}}', f'{{"f":{correct}}}', relax) is not None
     assert difference(f'{{"g":{read}}}', f'{{"g":{correct}}}', relax) is not None
 
 
