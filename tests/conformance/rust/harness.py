@@ -26,7 +26,7 @@ import shutil
 import tempfile
 import types
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,22 +38,13 @@ from codegen.oracles.rust import RustOracle
 from codegen.oracles.subject import Subject
 from codegen.pipeline import load_protocol, render_outputs
 from codegen.spec.config import SpecConfig
+from tests.conformance.verdict import Verdict
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[2]
 SUITES = REPO.parent / "shared" / "conformance"  # ../shared, beside the checkout
 BUILD = REPO / "build" / "conformance-rust"
 DRAWS = 24
-
-
-@dataclass
-class Verdict:
-    case: str
-    ok: bool
-    why: str = ""
-    roots: list[str] = field(default_factory=list)
-    disagreements: list[str] = field(default_factory=list)
-    divergence: str = ""  # set when serde decided every difference our way
 
 
 @dataclass

@@ -19,7 +19,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tests.conformance.rust import schemars_cases, typeshare_cases
-from tests.conformance.rust.harness import HERE, Verdict
+from tests.conformance.rust.harness import HERE
+from tests.conformance.verdict import Verdict
 
 SUITES: dict[str, tuple[Callable[[], list[str]], Callable[[str], Verdict]]] = {
     "schemars": (schemars_cases.cases, schemars_cases.run_case),

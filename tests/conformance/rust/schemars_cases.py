@@ -25,12 +25,12 @@ from tests.conformance.rust.harness import (
     SUITES,
     Expected,
     Ours,
-    Verdict,
     judge,
     public_items,
     read_ours,
     temporary,
 )
+from tests.conformance.verdict import Verdict
 
 FOLDER = SUITES / "schemars"
 SNAPSHOTS = FOLDER / "snapshots" / "schemars" / "tests" / "integration"

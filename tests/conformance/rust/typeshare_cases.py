@@ -32,12 +32,12 @@ from tests.conformance.rust.harness import (
     SUITES,
     Expected,
     Ours,
-    Verdict,
     judge,
     public_items,
     read_ours,
     temporary,
 )
+from tests.conformance.verdict import Verdict
 
 FOLDER = SUITES / "typeshare"
 # `#[typeshare...]`, then any attributes, then the item (group 3: its name; 4: its

@@ -22,7 +22,6 @@ import re
 import shutil
 import tempfile
 import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +29,7 @@ from jsonschema import Draft7Validator, Draft202012Validator
 
 from codegen.oracles.draw import draw
 from codegen.pipeline import load_protocol, render_outputs
+from tests.conformance.verdict import Verdict
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[2]
@@ -40,15 +40,6 @@ _DECLARED = re.compile(
     r"([A-Za-z_$][\w$]*)",
     re.MULTILINE,
 )
-
-
-@dataclass
-class Verdict:
-    case: str
-    ok: bool
-    why: str = ""
-    roots: list[str] = field(default_factory=list)
-    disagreements: list[str] = field(default_factory=list)
 
 
 def cases(suite: str) -> list[str]:
