@@ -107,3 +107,23 @@ def test_a_mistake_is_one_error_at_its_place(
     assert _one(tmp_path, wrong) == (message, line, col)
     config, diags = _load(tmp_path, right)
     assert config is not None and not diags.items, [d.message for d in diags.items]
+
+
+def test_the_schema_defaults_are_the_runtimes() -> None:
+    # spec.toml's table and the runtime's dataclass each spell DAP's key names: the runtime
+    # is copied into packages that cannot import codegen, and the schema must not import
+    # asyncio on every run. This keeps the two spellings one.
+    from dataclasses import fields
+
+    from codegen.runtime.event_envelope import EnvelopeFields
+    from codegen.spec.schema import EnvelopeFieldsTable
+
+    table = EnvelopeFieldsTable().model_dump()
+    runtime = {f.name: f.default for f in fields(EnvelopeFields)}
+    assert table and all(runtime[key] == value for key, value in table.items())
+    # The runtime's extra fields are the `type` values, which spec.toml does not rename.
+    assert {k for k in runtime if k not in table} == {
+        "request_type",
+        "response_type",
+        "event_type",
+    }
