@@ -27,7 +27,6 @@ import hashlib
 import importlib.util
 import json
 import os
-import re
 import stat
 import sys
 import tempfile
@@ -37,6 +36,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from codegen import writer
+from codegen.spec.include_syntax import (
+    MAX_INCLUDED_DOCUMENTS,
+    PROSE_DOCUMENTS,
+    PROSE_INCLUDE,
+    PROSE_INCLUDE_FOLDER,
+    TS_INCLUDE,
+)
 
 __all__ = ["CACHE_DIR", "Cache", "Options", "Record", "fingerprint"]
 
@@ -227,17 +233,7 @@ def spec_key(spec_dir: Path, options: Options) -> str:
     return digest.hexdigest()
 
 
-# The include directives the frontends follow; the same patterns as
-# codegen/frontends/typescript/includes.py and codegen/frontends/prose/includes.py
-# (tests/cli/test_cache_inputs.py checks they stay the same), copied so that a no-op
-# run imports no frontend.
-_TS_INCLUDE = re.compile(r"\{@includeCode\s+([^}\s#:]+)[^}]*\}")
-_PROSE_INCLUDE = re.compile(
-    r"\{%-?\s*include(?P<relative>_relative)?\s+(?P<q>[\"']?)(?P<file>[^\s\"'%]+)(?P=q)"
-    r"[^%]*-?%\}"
-)
-_PROSE_DOCUMENTS = (".md", ".markdown", ".mdx", ".txt", ".html")
-_MAX_INCLUDES = 200
+_MAX_INCLUDES = MAX_INCLUDED_DOCUMENTS
 _SCANNED_BYTES = 64 * 1024 * 1024  # a source larger than this is not searched
 
 
@@ -299,10 +295,10 @@ def _includes(path: Path, root: Path) -> list[Path]:
     if text is None or "include" not in text:  # both directives say it
         return []
     out: list[Path] = []
-    for match in _TS_INCLUDE.finditer(text):
+    for match in TS_INCLUDE.finditer(text):
         out.append(_resolved(path.parent / match.group(1)))
-    if path.suffix.lower() in _PROSE_DOCUMENTS:
-        for match in _PROSE_INCLUDE.finditer(text):
+    if path.suffix.lower() in PROSE_DOCUMENTS:
+        for match in PROSE_INCLUDE.finditer(text):
             name = match.group("file")
             beside = _resolved(path.parent / name)
             out.append(beside)
@@ -310,7 +306,7 @@ def _includes(path: Path, root: Path) -> list[Path]:
                 continue
             folder = path.parent
             while True:  # an _includes folder here or above, up to the root
-                out.append(_resolved(folder / "_includes" / name))
+                out.append(_resolved(folder / PROSE_INCLUDE_FOLDER / name))
                 if folder == root or folder.parent == folder:
                     break
                 if root not in folder.parents:

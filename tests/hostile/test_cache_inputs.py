@@ -7,6 +7,8 @@ changes it.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ import pytest
 from codegen import cache
 from codegen.frontends.prose import includes as prose_includes
 from codegen.frontends.typescript import includes as ts_includes
+from codegen.spec import include_syntax
 
 
 def _options(root: Path) -> cache.Options:
@@ -123,7 +126,37 @@ def test_prose_includes_are_followed_where_the_frontend_looks(tmp_path: Path) ->
     assert key() != deeper
 
 
-def test_the_include_patterns_are_the_frontends_own() -> None:
-    assert cache._TS_INCLUDE.pattern == ts_includes._INCLUDE.pattern
-    assert cache._PROSE_INCLUDE.pattern == prose_includes._INCLUDE.pattern
-    assert cache._PROSE_DOCUMENTS == prose_includes._DOCUMENTS
+def test_keying_a_spec_imports_no_frontend(tmp_path: Path) -> None:
+    # The include patterns live in codegen.spec.include_syntax so that the cache (a no-op
+    # run) knows them without importing a frontend; the frontends use the same objects.
+    assert ts_includes._INCLUDE is include_syntax.TS_INCLUDE
+    assert prose_includes._INCLUDE is include_syntax.PROSE_INCLUDE
+    probe = (
+        "import sys; from pathlib import Path; from codegen import cache; "
+        "cache.spec_inputs(Path(sys.argv[1]), Path(sys.argv[1]).parent); "
+        "print(sorted(m for m in sys.modules if m.startswith('codegen.frontends')))"
+    )
+    spec = tmp_path / "specs" / "x"
+    spec.mkdir(parents=True)
+    (spec / "spec.toml").write_text('[spec]\nsources = ["a.md"]\n')
+    (spec / "a.md").write_text("{% include b.md %}\n")
+    run = subprocess.run(
+        [sys.executable, "-c", probe, str(spec)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"
+    # The twin: importing a frontend shows in the same probe.
+    twin = probe.replace(
+        "from codegen import cache;",
+        "from codegen import cache; import codegen.frontends.prose;",
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", twin, str(spec)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert "codegen.frontends.prose" in shown.stdout

@@ -19,21 +19,23 @@ parameters after the file name (``{% include note.md title="x" %}``).
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.prose.methods import DocText
+from codegen.spec.include_syntax import (
+    MAX_INCLUDED_DOCUMENTS,
+    PROSE_DOCUMENTS,
+    PROSE_INCLUDE,
+    PROSE_INCLUDE_FOLDER,
+)
 from codegen.spec.source import SourceText
 
-_INCLUDE = re.compile(
-    r"\{%-?\s*include(?P<relative>_relative)?\s+(?P<q>[\"']?)(?P<file>[^\s\"'%]+)(?P=q)"
-    r"[^%]*-?%\}"
-)
-_INCLUDE_FOLDER = "_includes"
 # Only documents are followed, never code or data; and a bounded number of them.
-_DOCUMENTS = (".md", ".markdown", ".mdx", ".txt", ".html")
-_MAX_DOCUMENTS = 200
+_INCLUDE = PROSE_INCLUDE
+_INCLUDE_FOLDER = PROSE_INCLUDE_FOLDER
+_DOCUMENTS = PROSE_DOCUMENTS
+_MAX_DOCUMENTS = MAX_INCLUDED_DOCUMENTS
 
 
 def with_includes(

@@ -24,8 +24,9 @@ from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.typescript.jsdoc import JsDoc, Tag
 from codegen.frontends.typescript.symbols import MethodComment
+from codegen.spec.include_syntax import TS_INCLUDE
 
-_INCLUDE = re.compile(r"\{@includeCode\s+([^}\s#:]+)[^}]*\}")
+_INCLUDE = TS_INCLUDE
 
 
 def expand_includes(
