@@ -153,7 +153,7 @@ def _load_protocol(
         )
     reported = False
     if not methods and config.transport_kind == "jsonrpc-2.0":
-        reported = no_methods_error(sources, config.roles, diags)
+        reported = no_methods_error(sources, config.roles, diags, result.uncompiled)
     if not methods and not reported:
         diags.report(
             "MTH008",

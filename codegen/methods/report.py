@@ -51,15 +51,22 @@ def method_table_text(
 
 
 def no_methods_error(
-    sources: list[SourceText], roles: tuple[str, str], diags: Diagnostics
+    sources: list[SourceText],
+    roles: tuple[str, str],
+    diags: Diagnostics,
+    uncompiled: tuple[tuple[str, int, int], ...] = (),
 ) -> bool:
     """MTH011 when the sources show method-like strings but no method was read; False
-    (nothing reported) for a spec of types alone."""
+    (nothing reported) for a spec of types alone.  Strings on ``uncompiled`` lines (code
+    the language leaves out, such as Rust's ``#[cfg(test)]`` modules) are not evidence.
+    """
     found = []
     seen: set[str] = set()
     for source in sources:
         text = source.data.decode("utf-8", errors="replace")
         for item in method_like_strings(source.rel_path, text):
+            if _uncompiled(item.span, uncompiled):
+                continue
             if item.text not in seen:
                 seen.add(item.text)
                 found.append(item)
@@ -79,3 +86,9 @@ def no_methods_error(
         found[0].span,
     )
     return True
+
+
+def _uncompiled(span: ir.Span, ranges: tuple[tuple[str, int, int], ...]) -> bool:
+    return any(
+        span.file == file and first <= span.line <= last for file, first, last in ranges
+    )

@@ -158,3 +158,36 @@ def test_check_methods_prints_the_table_with_evidence(tmp_path: Path) -> None:
     text = result.output
     assert "doc/lookup" in text, text
     assert "params: interface LookupRequest" in text
+
+
+_RUST_TYPES = """use serde::{Deserialize, Serialize};
+
+#[derive(Serialize, Deserialize)]
+pub struct Entry {
+    pub name: String,
+}
+"""
+
+_RUST_TEST_MODULE = """
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn names() {
+        assert_eq!(route("doc/lookup"), 1);
+    }
+}
+"""
+
+
+def test_strings_in_code_rust_does_not_compile_are_no_evidence(tmp_path: Path) -> None:
+    # A #[cfg(test)] module is not part of the crate rustc builds: its strings say nothing
+    # about the protocol, so a types-only crate is only warned (MTH008).
+    out = load(tmp_path, "rust", _RUST_TYPES + _RUST_TEST_MODULE)
+    assert "MTH008" in codes(out) and "MTH011" not in codes(out)
+
+
+def test_the_same_string_in_compiled_rust_code_is_evidence(tmp_path: Path) -> None:
+    compiled = _RUST_TEST_MODULE.replace("#[cfg(test)]\n", "")
+    out = load(tmp_path, "rust", _RUST_TYPES + compiled)
+    [error] = messages(out, "MTH011")
+    assert "'doc/lookup'" in error

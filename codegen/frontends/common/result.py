@@ -24,3 +24,7 @@ class FrontendResult:
     method_table_applied: bool = False
     # wire name → fact → where the method evidence stated it (``codegen.methods``).
     provenance: dict[str, dict[str, str]] = field(default_factory=dict, compare=False)
+    # Source lines the language never compiles (Rust's ``#[cfg]``'d-out items, test
+    # modules among them), as (file, first line, last line): strings there are no
+    # evidence that a method was missed (MTH011).
+    uncompiled: tuple[tuple[str, int, int], ...] = ()

@@ -65,6 +65,8 @@ class Crate:
     bitflags_major: int | None = (
         None  # Cargo.toml's bitflags dependency, if it names one
     )
+    # (file, first line, last line) of every item ``#[cfg]`` leaves out
+    uncompiled: list[tuple[str, int, int]] = field(default_factory=list)
 
 
 @dataclass
@@ -191,6 +193,8 @@ class _Walker:
         for child, attr_nodes in attributed(node.named_children):
             attrs = reader.collect(attr_nodes)
             if not attrs.enabled:
+                first = (attr_nodes[0] if attr_nodes else child).start_point[0] + 1
+                self.crate.uncompiled.append((path, first, child.end_point[0] + 1))
                 continue
             if child.type == "use_declaration":
                 tree = child.child_by_field_name("argument")

@@ -142,7 +142,10 @@ def read_rust(
     )
     scope_findings(diags, mark, decls, methods, reading.ranges, options.requested_types)
     return FrontendResult(
-        decls=tuple(decls), methods=tuple(methods), provenance=provenance
+        decls=tuple(decls),
+        methods=tuple(methods),
+        provenance=provenance,
+        uncompiled=tuple(crate.uncompiled),
     )
 
 
