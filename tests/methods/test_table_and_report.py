@@ -184,10 +184,14 @@ def test_strings_in_code_rust_does_not_compile_are_no_evidence(tmp_path: Path) -
     # about the protocol, so a types-only crate is only warned (MTH008).
     out = load(tmp_path, "rust", _RUST_TYPES + _RUST_TEST_MODULE)
     assert "MTH008" in codes(out) and "MTH011" not in codes(out)
+    # A #[test] function outside a test module is built by `cargo test` alone, too.
+    bare = _RUST_TEST_MODULE.replace("#[cfg(test)]\nmod tests {", "").rstrip()[:-1]
+    out = load(tmp_path, "rust", _RUST_TYPES + bare)
+    assert "MTH008" in codes(out) and "MTH011" not in codes(out)
 
 
 def test_the_same_string_in_compiled_rust_code_is_evidence(tmp_path: Path) -> None:
-    compiled = _RUST_TEST_MODULE.replace("#[cfg(test)]\n", "")
+    compiled = _RUST_TEST_MODULE.replace("#[cfg(test)]\n", "").replace("#[test]\n", "")
     out = load(tmp_path, "rust", _RUST_TYPES + compiled)
     [error] = messages(out, "MTH011")
     assert "'doc/lookup'" in error

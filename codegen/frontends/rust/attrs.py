@@ -180,6 +180,10 @@ class AttrReader:
         if name == "cfg":
             if not self.cfg.evaluate(args, raw.span):
                 attrs.enabled = False
+        elif (
+            name == "test" and args is None
+        ):  # #[test], #[tokio::test]: test builds only
+            attrs.enabled = False
         elif name == "derive" and args is not None:
             for child in args.named_children:
                 attrs.derives.add(node_text(child).rsplit("::", 1)[-1])
