@@ -95,8 +95,8 @@ def read_ours(
         "[spec]\n"
         f'id = "conf"\nlanguage = "rust"\nsources = {json.dumps(sources)}\n'
         f"types = {json.dumps(roots)}\n"
-        # a spec of types alone: the transport only keeps the method heuristics (MTH011,
-        # which reads quoted strings anywhere, test code included) out of a type comparison
+        # a spec of types alone: a transport without JSON-RPC keeps the method heuristics
+        # (MTH011) out of a type comparison
         '[transport]\nkind = "http-post-envelope"\nframings = ["http-post"]\n',
         encoding="utf-8",
     )
