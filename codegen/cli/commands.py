@@ -484,6 +484,14 @@ def diff(
         str | None,
         typer.Option(help="Rate only the scenarios where this role runs NEW."),
     ] = None,
+    outside: Annotated[
+        bool,
+        typer.Option(
+            "--outside",
+            help="Also read paths outside this repository (refused by default, so a "
+            "mistyped ../ never compares a file you did not mean).",
+        ),
+    ] = False,
     config: ConfigOpt = None,
     quiet: QuietOpt = False,
     verbose: VerboseOpt = False,
@@ -502,7 +510,9 @@ def diff(
     sides = [_diff_side(arg, known) for arg in (old, new)]
     out.detail(f"comparing {sides[0]} with {sides[1]}")
     try:
-        report = diff_sides(sides[0], sides[1], level=Level(level), role=role)
+        report = diff_sides(
+            sides[0], sides[1], level=Level(level), role=role, outside=outside
+        )
     except SideError as exc:
         raise out.exit(EXIT_USAGE, str(exc) + _closest_side(old, new, known)) from None
     if not quiet:

@@ -49,9 +49,14 @@ def diff_sides(
     level: Level = Level.WIRE,
     role: str | None = None,
     cwd: Path | None = None,
+    outside: bool = False,
 ) -> Report:
-    """Load both sides and compare them; raises ``SideError`` for an unusable side."""
-    with open_side(old, cwd) as old_side, open_side(new, cwd) as new_side:
+    """Load both sides and compare them; raises ``SideError`` for an unusable side.
+    ``outside`` admits plain paths outside the repository (``open_side``)."""
+    with (
+        open_side(old, cwd, outside=outside) as old_side,
+        open_side(new, cwd, outside=outside) as new_side,
+    ):
         if role is not None:
             roles = {
                 name

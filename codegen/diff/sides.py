@@ -9,8 +9,10 @@ current directory; a bare spec id is looked up under ``specs/``).
 Outputs: a ``Side``: the protocol after the frontend and the passes, and how to show its
 spans (``HEAD~1:specs/acp/schema.rs:12:3``, or a path relative to the repository the diff
 runs in, never an absolute one).
-Guarantees: a single source file takes its settings (roles, method table, externals) from the
-spec that owns it (a ``spec.toml`` beside it or above it that lists it among its sources), so
+Guarantees: a plain path outside the repository the diff runs in is refused unless the caller
+opts in (``outside=True``, the command's ``--outside``); run from outside any repository, any
+path is a side; a ``REV:path`` leaving the repository is always refused.  A single source file
+takes its settings (roles, method table, externals) from the spec that owns it (a ``spec.toml`` beside it or above it that lists it among its sources), so
 a file compared with its own spec reports nothing; a file no spec owns gets settings inferred
 from its source (``infer``).  A side that cannot be read (bad revision, missing path, unknown
 suffix, a spec with errors) raises ``SideError`` with a message for the user, never a
@@ -76,18 +78,29 @@ class Side:
 
 
 @contextmanager
-def open_side(arg: str, cwd: Path | None = None) -> Iterator[Side]:
-    """Load one side; temporary files live until the context exits."""
+def open_side(
+    arg: str, cwd: Path | None = None, *, outside: bool = False
+) -> Iterator[Side]:
+    """Load one side; temporary files live until the context exits.  ``outside``
+    admits plain paths outside the repository (a spec vendored elsewhere)."""
     cwd = (cwd or Path.cwd()).resolve()
     with tempfile.TemporaryDirectory(prefix="codegen-diff-") as tmp:
-        yield _resolve(arg, cwd, Path(tmp))
+        yield _resolve(arg, cwd, Path(tmp), outside)
 
 
-def _resolve(arg: str, cwd: Path, tmp: Path) -> Side:
+def _resolve(arg: str, cwd: Path, tmp: Path, outside: bool) -> Side:
     shown_root = find_repo_root(cwd)
     local = cwd / arg
     if arg and local.exists():
-        return _local(arg, local.resolve(), tmp, shown_root)
+        found = local.resolve()
+        leaves = _in_a_project(shown_root) and not found.is_relative_to(shown_root)
+        if leaves and not outside:
+            raise SideError(
+                f"{arg!r} is outside the repository ({_relative(found, shown_root)}); "
+                "compare a spec or source of this repository or REV:path, or pass "
+                "--outside to read it anyway"
+            )
+        return _local(arg, found, tmp, shown_root)
     by_id = shown_root / "specs" / arg
     if arg and "/" not in arg and (by_id / "spec.toml").is_file():
         return _load(arg, by_id, find_repo_root(by_id), shown_root)
@@ -97,6 +110,11 @@ def _resolve(arg: str, cwd: Path, tmp: Path) -> Side:
     raise SideError(
         f"{arg!r} is not a spec directory, a spec id, a source file or REV:path"
     )
+
+
+def _in_a_project(root: Path) -> bool:
+    """Whether ``root`` is a repository (run from elsewhere, every path is a side)."""
+    return (root / "pyproject.toml").is_file() or (root / ".git").exists()
 
 
 def _local(arg: str, path: Path, tmp: Path, shown_root: Path) -> Side:

@@ -113,17 +113,20 @@ def test_json_shape_is_the_one_the_readme_describes() -> None:
 
 
 def test_paths_are_never_absolute(tmp_path: Path) -> None:
-    """A side outside the repository, given by an absolute path, is shown relative."""
+    """Sides given by absolute paths (run outside any repository, where paths
+    anywhere are sides) are shown relative."""
     case = FIXTURES / "field.added-required"
     outside = tmp_path / "old"
     shutil.copytree(case / "old", outside)
     absolute = re.compile(r'(^|[\s`"(])' + re.escape(str(tmp_path)), re.MULTILINE)
     for fmt in ("text", "markdown", "json"):
-        done = run(str(outside), rel(case / "new"), "--format", fmt)
+        done = run(str(outside), str(case / "new"), "--format", fmt, cwd=tmp_path)
         assert done.returncode == 1, done.stderr
         assert not absolute.search(done.stdout), done.stdout
         assert "old/input.ts" in done.stdout
-    single = run(str(outside / "input.ts"), rel(case / "new" / "input.ts"))
+    single = run(
+        str(outside / "input.ts"), str(case / "new" / "input.ts"), cwd=tmp_path
+    )
     assert single.returncode == 1, single.stderr
     assert not absolute.search(single.stdout) and "old/input.ts:" in single.stdout
 

@@ -54,7 +54,7 @@ def test_a_copy_no_spec_owns_infers_its_settings(
     (client/server) and its spec says client/provider: the same peers, by position."""
     copy = tmp_path / Path(path).name
     shutil.copy(REPO / path, copy)
-    report = diff_sides(str(copy), spec, cwd=REPO)
+    report = diff_sides(str(copy), spec, cwd=REPO, outside=True)
     assert [f"{r.change.rule.id} {r.change.where}" for r in report.rated] == []
 
 
@@ -65,7 +65,7 @@ def test_a_copy_without_what_only_its_spec_says_fails_with_the_reason(
     copy = tmp_path / "external.godoc.txt"
     shutil.copy(REPO / "specs/piglet/external.godoc.txt", copy)
     with pytest.raises(SideError, match="MTH006"):
-        diff_sides(str(copy), "piglet", cwd=REPO)
+        diff_sides(str(copy), "piglet", cwd=REPO, outside=True)
 
 
 def test_a_file_beside_a_spec_that_does_not_list_it_stands_alone(
@@ -77,9 +77,11 @@ def test_a_file_beside_a_spec_that_does_not_list_it_stands_alone(
     stray.write_text(
         "#[derive(Serialize, Deserialize)]\npub struct Lone { pub x: u8 }\n"
     )
-    report = diff_sides(str(stray), str(stray), level=Level.PYTHON, cwd=REPO)
+    report = diff_sides(
+        str(stray), str(stray), level=Level.PYTHON, cwd=REPO, outside=True
+    )
     assert report.rated == []
-    versus_spec = diff_sides(str(stray), "acp", cwd=REPO)
+    versus_spec = diff_sides(str(stray), "acp", cwd=REPO, outside=True)
     assert {r.change.rule.id for r in versus_spec.rated} == {"method.added"}
 
 

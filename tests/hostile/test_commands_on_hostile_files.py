@@ -8,6 +8,7 @@ stub rejects, reads whole files into memory, and hangs on a FIFO".
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -88,10 +89,10 @@ def test_a_multi_line_document_is_still_one_record(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- diff
 
 
-def _diff(*args: str) -> subprocess.CompletedProcess[str]:
+def _diff(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "codegen", "diff", *args],
-        cwd=REPO,
+        cwd=cwd,
         capture_output=True,
         text=True,
         timeout=WITHIN,
@@ -103,16 +104,51 @@ def test_diff_refuses_a_file_that_is_no_spec_source(tmp_path: Path) -> None:
     # Was: read as an empty protocol, 20 invented changes, exit 0.
     notes = tmp_path / "notes.txt"
     notes.write_text("hello world\n")
-    done = _diff(str(notes), "specs/acp")
+    # (run outside any repository: inside one, a path outside it is refused first)
+    done = _diff("notes.txt", str(REPO / "specs" / "acp"), cwd=tmp_path)
     assert done.returncode == 2 and "not a spec source" in done.stderr
     assert done.stdout == "" and "Traceback" not in done.stderr
 
 
-def test_diff_still_reads_a_source_file_outside_the_repository(tmp_path: Path) -> None:
-    # The twin: a real source anywhere is still a side (the report names it relative).
+def test_diff_refuses_a_path_outside_the_repository(tmp_path: Path) -> None:
+    # Was: any file anywhere was read as a side (only REV:../x was refused).
     copy = tmp_path / "schema.rs"
     copy.write_bytes((REPO / "specs" / "acp" / "schema.rs").read_bytes())
     done = _diff(str(copy), "specs/acp")
+    assert done.returncode == 2, done.stderr
+    assert "is outside the repository" in done.stderr and done.stdout == ""
+    assert "Traceback" not in done.stderr
+    # and a path that leaves the repository through ../ is refused the same way
+    done = _diff("../" + REPO.name + "/../outside.rs", "specs/acp")
+    assert done.returncode == 2
+    assert "--outside" in _diff(str(copy), "specs/acp").stderr  # the message says how
+
+
+def test_diff_reads_a_path_outside_the_repository_when_asked(tmp_path: Path) -> None:
+    # The twin: --outside admits it, and the report names it relative, not absolute.
+    copy = tmp_path / "schema.rs"
+    copy.write_bytes((REPO / "specs" / "acp" / "schema.rs").read_bytes())
+    copy.write_text(copy.read_text() + "\n#[derive(Serialize, Deserialize)]\n"
+                    "pub struct Extra { pub x: u8 }\n")
+    done = _diff(str(copy), "specs/acp", "--outside", "--level", "python")
+    assert done.returncode in (0, 1), done.stderr
+    absolute = re.compile(r'(^|[\s`"(])' + re.escape(str(tmp_path)), re.MULTILINE)
+    assert not absolute.search(done.stdout), done.stdout
+    assert "Extra" in done.stdout and "schema.rs:" in done.stdout
+
+
+def test_diff_reads_sources_where_there_is_no_repository(tmp_path: Path) -> None:
+    # The twin: run from outside any repository, files anywhere are sides.
+    copy = tmp_path / "schema.rs"
+    copy.write_bytes((REPO / "specs" / "acp" / "schema.rs").read_bytes())
+    done = subprocess.run(
+        [sys.executable, "-m", "codegen", "diff", "schema.rs", "schema.rs"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=WITHIN,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -126,7 +162,7 @@ def test_diff_refuses_a_revision_path_outside_the_repository() -> None:
 def test_diff_refuses_a_fifo_instead_of_waiting(tmp_path: Path) -> None:
     fifo = tmp_path / "schema.ts"
     os.mkfifo(fifo)
-    done = _diff(str(fifo), "specs/acp")
+    done = _diff("schema.ts", str(REPO / "specs" / "acp"), cwd=tmp_path)
     assert done.returncode == 2 and "not a regular file" in done.stderr
 
 
@@ -135,7 +171,7 @@ def test_diff_refuses_a_device(tmp_path: Path) -> None:
         pytest.skip("no /dev/zero")
     link = tmp_path / "schema.ts"
     link.symlink_to("/dev/zero")
-    done = _diff(str(link), "specs/acp")
+    done = _diff("schema.ts", str(REPO / "specs" / "acp"), cwd=tmp_path)
     assert done.returncode == 2 and "not a regular file" in done.stderr
 
 
