@@ -601,8 +601,9 @@ def serve(
         int | None,
         typer.Option(
             min=64,
-            help="Bytes of unfinished messages held across all connections (default "
-            "256 MiB); a peer whose message would take more is disconnected.",
+            help="Bytes of unfinished messages (WebSocket messages, HTTP bodies) held "
+            "across all connections (default 256 MiB); a peer whose message would "
+            "take more is disconnected (WebSocket 1009, HTTP 503).",
         ),
     ] = None,
     fail: Annotated[

@@ -5,8 +5,10 @@ Phase: runtime (every generated package carries this module in its ``_rpc`` pack
 Inputs: handlers, the method registry, a size limit, timeouts, a host and port.
 Outputs: ``handle_envelope`` (one body → HTTP status and answer) and ``serve_http``.
 Guarantees: a body over the limit is refused (413) as soon as it is over, a slow one
-(408) after the body timeout, a short one (400); a peer that half-closes after its
-request still gets its answer.
+(408) after the body timeout, a short one (400); the bytes of bodies still arriving count
+against the process's budget for unfinished messages (``pressure.PARTIALS``, shared with the
+WebSocket readers): past it the request is refused (503) and its connection closed; a peer
+that half-closes after its request still gets its answer.
 """
 
 from __future__ import annotations
@@ -21,7 +23,12 @@ from .errors import INVALID_REQUEST, JsonObject, MessageTooLarge, RpcError
 from .interfaces import HandlerFactory, NoPeer
 from .log import MessageLog
 from .network import SHUTDOWN_GRACE, Timeouts, run_site, server_options
+from .pressure import PARTIALS, PartialBudget
 from .registry import Methods
+
+
+class OverBudget(Exception):
+    """The bodies being received by this process hold more than its budget."""
 
 
 async def handle_envelope(
@@ -62,6 +69,7 @@ async def serve_http(
     methods: Methods,
     timeouts: Timeouts | None = None,
     access: Access | None = None,
+    budget: PartialBudget = PARTIALS,
 ) -> None:
     """Serve HTTP POST envelopes at ``http://host:port/`` until cancelled."""
     from aiohttp import web
@@ -88,7 +96,13 @@ async def serve_http(
             return web.Response(status=405, headers={"Allow": "POST"})
         try:
             async with asyncio.timeout(limits.body):
-                body = await _read_body(request, limit)
+                body = await _read_body(request, limit, budget)
+        except OverBudget:
+            failure = (
+                f"unfinished messages over the process's budget of {budget.total} bytes"
+            )
+            log.info(f"{peer}: refused: {failure}")
+            return refuse(503, RpcError(INVALID_REQUEST, f"server busy: {failure}"))
         except MessageTooLarge as error:
             log.info(f"{peer}: {error}")
             return refuse(413, RpcError(INVALID_REQUEST, f"invalid request: {error}"))
@@ -111,18 +125,24 @@ async def serve_http(
     await run_site(runner, host, port, "http", log)
 
 
-async def _read_body(request: Any, limit: int) -> bytes:
-    """The request body, or ``MessageTooLarge`` as soon as it is over ``limit``."""
+async def _read_body(request: Any, limit: int, budget: PartialBudget) -> bytes:
+    """The request body, or ``MessageTooLarge`` as soon as it is over ``limit``, or
+    ``OverBudget`` when the process holds too much of bodies not yet complete."""
     declared = request.content_length
     if declared is not None and declared > limit:
         raise MessageTooLarge(limit)
     if getattr(request.protocol, "peer_done", False) and not request.content.is_eof():
         request.content.feed_eof()  # EOF came before this request's handler started
     body = bytearray()
-    async for chunk in request.content.iter_chunked(65536):
-        body += chunk
-        if len(body) > limit:
-            raise MessageTooLarge(limit)
+    try:
+        async for chunk in request.content.iter_chunked(65536):
+            if not budget.reserve(len(chunk)):
+                raise OverBudget()
+            body += chunk
+            if len(body) > limit:
+                raise MessageTooLarge(limit)
+    finally:
+        budget.release(len(body))  # complete (or dropped): no longer unfinished
     if declared is not None and len(body) < declared:
         raise ConnectionResetError("closed before the whole body")
     return bytes(body)

@@ -189,8 +189,9 @@ def main(
         "--max-partial-bytes",
         type=_message_bytes,
         default=DEFAULT_PARTIAL_BUDGET,
-        help="bytes of unfinished messages held across all connections; a peer "
-        "whose message would take more is disconnected",
+        help="bytes of unfinished messages (WebSocket messages, HTTP bodies) held "
+        "across all connections; a peer whose message would take more is "
+        "disconnected (WebSocket 1009, HTTP 503)",
     )
     parser.add_argument(
         "-q",
