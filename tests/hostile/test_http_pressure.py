@@ -86,6 +86,20 @@ def test_bodies_held_open_stay_within_the_process_budget(openctx: Generated) -> 
     # Was: each stalled body was held whole by its handler, outside any budget
     # (30 x 2 MB = 60 MB against a 16 MB budget).
     server = _server(openctx)
+    try:
+        _hold_bodies_open(server)
+        # the stalled peers are gone: their bytes are given back, a new body is answered
+        time.sleep(0.5)
+        body = _body(PARTIAL + MB)
+        peer = _post(server.port, len(body))
+        peer.sendall(body)
+        assert _answer(peer)[0] == 200
+        peer.close()
+    finally:
+        server.terminate()
+
+
+def _hold_bodies_open(server: NetworkServer) -> None:
     peers: list[socket.socket] = []
     try:
         small = _body(200)
@@ -118,16 +132,6 @@ def test_bodies_held_open_stay_within_the_process_budget(openctx: Generated) -> 
     finally:
         for peer in peers:
             peer.close()
-    try:
-        # the stalled peers are gone: their bytes are given back, a new body is answered
-        time.sleep(0.5)
-        body = _body(PARTIAL + MB)
-        peer = _post(server.port, len(body))
-        peer.sendall(body)
-        assert _answer(peer)[0] == 200
-        peer.close()
-    finally:
-        server.terminate()
 
 
 def test_bodies_finished_in_turn_are_all_answered(openctx: Generated) -> None:
