@@ -151,3 +151,62 @@ def test_a_peer_that_reads_each_answer_is_never_cut_off(
         server.kill()
         server.wait()
     assert "would wait unread" not in errors.read_text()
+
+
+def _file_offset(pid: int, fd: int) -> int:
+    """How far process ``pid`` has read its descriptor ``fd`` (a regular file)."""
+    for line in Path(f"/proc/{pid}/fdinfo/{fd}").read_text().splitlines():
+        if line.startswith("pos:"):
+            return int(line.split()[1])
+    raise AssertionError("no pos: in fdinfo")
+
+
+@pytest.mark.skipif(not Path("/proc/self/fdinfo").exists(), reason="Linux's /proc")
+def test_a_regular_file_as_input_is_read_no_faster_than_it_is_answered(
+    tmp_path: Path,
+) -> None:
+    # Was: a regular file (which epoll refuses) was read by a thread that never paused,
+    # so a 17 MB file of requests, answered into a pipe nobody read, was read whole.
+    requests = tmp_path / "requests.jsonl"
+    requests.write_bytes(_pings(0, 400_000))
+    errors = tmp_path / "stderr"
+    with requests.open("rb") as source, errors.open("wb") as sink:
+        server = subprocess.Popen(
+            SERVER, stdin=source, stdout=subprocess.PIPE, stderr=sink, env=_env()
+        )
+    try:
+        assert server.stdout is not None
+        assert json.loads(server.stdout.readline())["id"] == 0  # up and answering
+        time.sleep(3.0)
+        read = _file_offset(server.pid, 0)
+        # 1 MiB of answers wait (about 27k pings, 1.1 MB of requests), one chunk more
+        assert read < 4_000_000, f"the server read {read} bytes for a non-reader"
+        started = time.monotonic()
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(timeout=20) == 0
+        assert time.monotonic() - started < 5
+    finally:
+        server.kill()
+        server.wait()
+    assert "Traceback" not in errors.read_text()
+
+
+def test_a_regular_file_as_input_is_answered_whole_when_read(tmp_path: Path) -> None:
+    # The twin: the same kind of file, its answers read, is answered to the last line.
+    count = 60_000
+    requests = tmp_path / "requests.jsonl"
+    requests.write_bytes(_pings(0, count))
+    errors = tmp_path / "stderr"
+    with requests.open("rb") as source, errors.open("wb") as sink:
+        done = subprocess.run(
+            SERVER,
+            stdin=source,
+            stdout=subprocess.PIPE,
+            stderr=sink,
+            env=_env(),
+            timeout=120,
+            check=False,
+        )
+    assert done.returncode == 0, errors.read_text()[-2000:]
+    ids = [json.loads(line)["id"] for line in done.stdout.splitlines()]
+    assert sorted(ids) == list(range(count))

@@ -6,7 +6,7 @@ Inputs: handlers (a factory given the peer's session), a size limit, a command.
 Outputs: ``serve_stdio`` (until end of input) and ``connect_stdio`` (a ``Connection``
 to a started child).
 Guarantees: pipes and sockets are read from the event loop; regular files and terminals
-(which epoll refuses) by a thread; a command that does not start is a
+(which epoll refuses) by a thread that pauses when the loop's reading would; a command that does not start is a
 ``TransportError``; closing waits 5 s for the child, then kills it.
 """
 
@@ -18,7 +18,6 @@ import errno
 import os
 import stat
 import sys
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any, Final
 
@@ -43,12 +42,7 @@ async def _read_stdin(reader: LineReader) -> None:
             reader.watch(stdin.fileno())
             return
 
-    def pump() -> None:  # regular files and terminals: a reading thread
-        while not reader.stopped and (chunk := os.read(stdin.fileno(), reader.CHUNK)):
-            reader.loop.call_soon_threadsafe(reader.data_received, chunk)
-        reader.loop.call_soon_threadsafe(reader.eof_received)
-
-    threading.Thread(target=pump, daemon=True).start()
+    reader.read_by_thread(stdin.fileno())
 
 
 async def _write_stdout(data: bytes) -> None:

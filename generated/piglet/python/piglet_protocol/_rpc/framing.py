@@ -2,18 +2,22 @@
 """Newline-delimited JSON over pipes, read as the bytes arrive.
 
 Phase: runtime (every generated package carries this module in its ``_rpc`` package).
-Inputs: a readable pipe or socket descriptor (or bytes from a reading thread).
+Inputs: a readable pipe or socket descriptor, or one the loop cannot watch (a regular file,
+a terminal), read by a thread.
 Outputs: ``LineReader`` (splits bytes into lines and hands each to the connection from
 the loop's callback) and ``PipeChannel`` (a connection's channel over a pair of pipes).
 Guarantees: a line over the size limit is dropped as it streams past, never held whole,
 and reported once; blank lines are skipped and a trailing ``\r`` is dropped; no reader
-task stands between the pipe and the handlers (an answer costs no extra loop turn).
+task stands between the pipe and the handlers (an answer costs no extra loop turn); a
+pause stops the reading thread too (it hands over one chunk at a time and waits while
+reading is paused), so a regular file as input is read no faster than it is answered.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import threading
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Final
 
@@ -42,6 +46,7 @@ class LineReader:
         self._skipping = False  # inside a line over the limit
         self.stopped = False  # stop(): nothing more is read or handed on
         self._holds: set[str] = set()  # why reading is paused (a full inbox, output)
+        self._gate: threading.Event | None = None  # open while a thread may read
 
     def watch(self, fileno: int) -> None:
         """Read ``fileno`` (a pipe or socket, made non-blocking) from the event loop."""
@@ -50,15 +55,58 @@ class LineReader:
         self.fileno = fileno
         self.connection.flow = self
 
+    def read_by_thread(self, fileno: int) -> None:
+        """Read ``fileno`` (a regular file or a terminal, which epoll refuses) from a
+        thread that hands over one chunk at a time and waits while reading is paused."""
+        gate = self._gate = threading.Event()
+        gate.set()
+        self.connection.flow = self
+
+        def pump() -> None:
+            while gate.wait() and not self.stopped:
+                try:
+                    chunk = os.read(fileno, self.CHUNK)
+                except OSError:
+                    chunk = b""  # the end of input
+                taken = threading.Event()
+                try:
+                    self.loop.call_soon_threadsafe(self._hand_over, chunk, taken)
+                except RuntimeError:  # the loop is closed: nobody reads any more
+                    return
+                # one chunk in flight: a pause it causes holds the next read back
+                while chunk and not taken.wait(0.5):
+                    if self.stopped or self.loop.is_closed():
+                        return
+                if not chunk:
+                    return
+
+        threading.Thread(target=pump, daemon=True).start()
+
+    def _hand_over(self, chunk: bytes, taken: threading.Event) -> None:
+        try:
+            if chunk:
+                self.data_received(chunk)
+            else:
+                self.connection.flow = None
+                self.eof_received()
+        finally:
+            taken.set()
+
     def pause_reading(self, why: str = "inbox") -> None:
         """Read no more until ``resume_reading(why)`` (and every other pause ended)."""
         self._holds.add(why)
+        if self._gate is not None:
+            self._gate.clear()
         if self.fileno >= 0 and not self.loop.is_closed():
             self.loop.remove_reader(self.fileno)
 
     def resume_reading(self, why: str = "inbox") -> None:
         self._holds.discard(why)
-        if self.fileno >= 0 and not self._holds:
+        if self._holds:
+            return
+        if self._gate is not None:
+            self._gate.set()
+        if self.fileno >= 0:
             self.loop.add_reader(self.fileno, self._readable)
 
     def _readable(self) -> None:
@@ -79,6 +127,8 @@ class LineReader:
     def stop(self) -> None:
         """Read no more (the peer can no longer be answered): the end of input, now."""
         self.stopped = True
+        if self._gate is not None:
+            self._gate.set()  # a waiting thread sees ``stopped`` and ends
         if self.fileno >= 0:
             if not self.loop.is_closed():
                 self.loop.remove_reader(self.fileno)
