@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any, Final
 
 from pydantic_core import PydanticSerializationError, from_json, to_json
@@ -115,11 +116,22 @@ def _may_overflow(data: bytes | bytearray) -> bool:
     out may join digits (``"1-2"``) or spell ``0e000`` in a string: such text is only
     read the slower way."""
     shapes = data.translate(_NUMBER_SHAPES, b"+-")
-    return b"0e000" in shapes or (len(shapes) >= 200 and _LONG_RUN in shapes)
+    if not (b"0e000" in shapes or (len(shapes) >= 200 and _LONG_RUN in shapes)):
+        return False
+    # A closer look, at the rare text that got here (a hex trace id holds ``0e019``):
+    # only a number token counts, and a number follows ``[``, ``:``, ``,``,
+    # whitespace or nothing.  Text in a string that looks like one still counts.
+    for whole, fraction, exponent in _NUMBER_TOKEN.findall(data):
+        if len(exponent) >= 3 or len(whole) >= 200 or len(fraction) >= 200:
+            return True
+    return False
 
 
 _NUMBER_SHAPES: Final = bytes.maketrans(b"123456789E", b"000000000e")
 _LONG_RUN: Final = b"0" * 200
+_NUMBER_TOKEN: Final = re.compile(
+    rb"(?:^|(?<=[\[:,\s]))-?([0-9]+)(?:\.([0-9]+))?(?:[eE][+-]?([0-9]+))?"
+)
 
 
 # One coder each, built once: ``json.loads``/``dumps`` with options build a new one per

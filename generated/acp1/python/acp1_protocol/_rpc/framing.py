@@ -202,6 +202,11 @@ class PipeChannel:
         self.content_length = framing == "content-length-stdio"
         self._on_close = on_close
         self._abort = abort  # drops what waits to be written (stop())
+        # A pipe written without waiting where it can be (our own stdout): ``put_now``
+        # writes at once (True: all of it taken; False: the rest is buffered, and
+        # ``drained`` waits for it), so an answer costs no coroutine of the channel's.
+        self.put_now: Callable[[bytes], bool] | None = None
+        self.drained: Callable[[], Awaitable[None]] | None = None
         self._reader: LineReader | None = None
 
     async def pump(self, connection: Connection) -> None:
@@ -223,6 +228,22 @@ class PipeChannel:
             await self._write(b"Content-Length: %d\r\n\r\n%b" % (len(data), data))
         else:
             await self._write(data + b"\n")
+
+    def put(self, data: str | bytes) -> bool | None:
+        """Write one message now where the pipe allows it: True once all of it is in
+        the pipe; False when the rest waits in the buffer (``wait`` for it); None
+        when nothing was written (this channel cannot: ``send`` it)."""
+        put = self.put_now
+        if put is None or self.content_length:
+            return None
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        return put(data + b"\n")
+
+    async def wait(self) -> None:
+        """Return once what ``put`` left in the buffer is in the pipe."""
+        if self.drained is not None:
+            await self.drained()
 
     def stop(self) -> None:
         """Read no more, and write no more: ``pump`` returns, and sends waiting for

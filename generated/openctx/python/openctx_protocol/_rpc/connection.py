@@ -9,7 +9,9 @@ sends typed requests and notifications (``request``, ``notify``).
 Guarantees: notifications are handled in the order sent, and what follows one waits for
 it (the pipe is paused once ``INBOX_LIMIT`` messages wait); an answer that is not JSON is
 logged and replaced by -32603; when the channel ends, every pending request fails with
-``TransportError``.
+``TransportError``.  A request's envelope and params are read at once; only its handler
+and the sending run as one coroutine, with no task when neither waits, and an answer
+the pipe takes whole costs no coroutine of the channel's.
 """
 
 from __future__ import annotations
@@ -23,7 +25,16 @@ from typing import Any, Final
 
 from .codec import dumps, dumps_plain, id_key, loads
 from .deadlines import Deadline, Deadlines
-from .dispatch import Dispatcher, error_response, handle_request
+from .dispatch import (
+    Call,
+    Dispatcher,
+    close_request,
+    close_request_text,
+    error_response,
+    fail_request,
+    handle_request,
+    open_request,
+)
 from .errors import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
@@ -63,6 +74,7 @@ class Connection:
         methods: Methods | None = None,
     ) -> None:
         self.channel = channel
+        self._pipe = channel if isinstance(channel, PipeChannel) else None
         self.log = log
         self.dispatcher = Dispatcher({}, log, methods)
         self.methods = self.dispatcher.methods
@@ -107,22 +119,39 @@ class Connection:
                 return
             failure = RpcError(INTERNAL_ERROR, "internal error: the answer is not JSON")
             text = dumps(error_response(message["id"], failure))
-        self.log.message("out", self.channel.peer, text)
+        await self._send_text(text)
+
+    async def _send_text(self, text: str | bytes) -> None:
+        """Send a message's JSON text."""
+        channel = self.channel
+        self.log.message("out", channel.peer, text)
         gauge = None if self.client else self._output or self._gauge()
         size = len(text)
-        if gauge is not None:
-            gauge.add(size)  # or OutputOverflow: the peer does not read
+        counted = False
         try:
-            await self.channel.send(text)
+            if self._pipe is not None and (gauge is None or not gauge.messages):
+                # Nothing waits to be sent: written at once, and only what the pipe
+                # did not take is counted (and waited for).
+                written = self._pipe.put(text)
+                if written:
+                    return
+                if written is not None:
+                    if gauge is not None:
+                        gauge.add(size)
+                        counted = True
+                    await self._pipe.wait()
+                    return
+            if gauge is not None:
+                gauge.add(size)  # or OutputOverflow: the peer does not read
+                counted = True
+            await channel.send(text)
         except TransportError:
             raise
         except (OSError, ValueError) as error:  # a closed pipe, file or socket
             reason = short(error) or type(error).__name__
-            raise TransportError(
-                f"cannot send to {self.channel.peer}: {reason}"
-            ) from error
+            raise TransportError(f"cannot send to {channel.peer}: {reason}") from error
         finally:
-            if gauge is not None:
+            if counted and gauge is not None:
                 gauge.sent(size)
 
     def _gauge(self) -> OutputGauge:
@@ -280,14 +309,20 @@ class Connection:
             and ("result" in message or "error" in message)
         ):
             self._on_response(message)
-        elif isinstance(message, dict) and "id" not in message:
-            # Notifications in order, never answered: what follows waits for this one.
-            task = self._spawn(self._answer(message))
-            if task is not None:
+        else:
+            # Checked and read at once: only the handler, and the answer's sending,
+            # run as a coroutine (no task at all when neither waits).
+            call = open_request(self.dispatcher, message)
+            if not isinstance(call, tuple):  # answered already: an error, or nothing
+                if call is not None:
+                    self._spawn(self._reply(call))
+                return
+            task = self._spawn(self._run(call))
+            if task is not None and call[1]:
+                # Notifications in order, never answered: what follows waits for
+                # this one.
                 self._holding = task
                 task.add_done_callback(self._release)
-        else:
-            self._spawn(self._answer(message))
 
     def _unbatch(self, extra: int) -> None:
         self._batched -= extra
@@ -311,8 +346,22 @@ class Connection:
         task.add_done_callback(self._tasks.discard)
         return task
 
-    async def _answer(self, message: Any) -> None:
-        response = await handle_request(self.dispatcher, message)
+    async def _run(self, call: Call) -> None:
+        """Run a request's handler and send its answer (``handle_request``'s second
+        half, inline: one coroutine less per message)."""
+        try:
+            result = await call[4](call[5])
+        except Exception as error:  # noqa: BLE001 - any handler bug answers -32603
+            response = fail_request(self.dispatcher, call, error)
+        else:
+            text = close_request_text(self.dispatcher, call, result)
+            if text is not None:
+                try:
+                    await self._send_text(text)
+                except TransportError as error:
+                    self._lost(error)
+                return
+            response = close_request(self.dispatcher, call, result)
         if response is not None:
             # A result is the dispatcher's JSON-mode dump; an error's data may be any
             # Python value a handler gave.

@@ -117,11 +117,22 @@ class _StdoutPipe:
         return cls(transport, drain)
 
     async def write(self, data: bytes) -> None:
-        if self.transport.is_closing():
+        if not self.put(data):
+            await self.drained()
+
+    def put(self, data: bytes) -> bool:
+        """Write ``data`` now: True once the pipe took all of it; False when the rest
+        waits in the buffer (``drained`` waits for it)."""
+        transport = self.transport
+        if transport.is_closing():
             raise self._gone()
-        self.transport.write(data)  # what the pipe takes now, the rest buffered
-        if self.transport.is_closing():  # the write failed: the reader is gone
+        transport.write(data)  # what the pipe takes now, the rest buffered
+        if transport.is_closing():  # the write failed: the reader is gone
             raise self._gone()
+        return not transport.get_write_buffer_size()
+
+    async def drained(self) -> None:
+        """Return once everything written is in the pipe."""
         if self.transport.get_write_buffer_size():
             await self.drain.empty.wait()
             if self.drain.lost is not None:
@@ -166,6 +177,9 @@ async def serve_stdio(
     channel = PipeChannel(
         _read_stdin, write, limit, "stdio", framing=framing, abort=abort
     )
+    if pipe is not None:
+        channel.put_now = pipe.put
+        channel.drained = pipe.drained
     connection = Connection(channel, log, methods)
     connection.serve_with(factory(connection))
     log.status("listening on stdio")  # quiet: nothing in a stderr shared with a client
