@@ -33,6 +33,27 @@ from .oversize import OversizeFilter
 from .registry import Handler, Methods
 
 
+class _Kinds:
+    """aiohttp's message kinds the channel tells apart (imported on first use: the
+    package needs aiohttp only for WebSocket)."""
+
+    def __init__(self) -> None:
+        from aiohttp import WSMsgType
+
+        self.data = (WSMsgType.TEXT, WSMsgType.BINARY)
+        self.error = WSMsgType.ERROR
+        self.text = WSMsgType.TEXT
+
+
+_KINDS: list[_Kinds] = []
+
+
+def _kinds() -> _Kinds:
+    if not _KINDS:
+        _KINDS.append(_Kinds())
+    return _KINDS[0]
+
+
 class WebSocketChannel:
     """One message per WebSocket text frame (aiohttp, either side)."""
 
@@ -53,28 +74,39 @@ class WebSocketChannel:
         self._send_timeout = send_timeout  # a client's: a peer that does not read
 
     async def receive(self) -> str | bytes | None:
-        from aiohttp import WSMsgType
-
+        kinds = _kinds()
         message = await self.socket.receive()
-        if message.type in (WSMsgType.TEXT, WSMsgType.BINARY):
+        if message.type in kinds.data:
             data: str | bytes = message.data
             if self._oversized is not None and data == self._oversized.marker:
                 raise MessageTooLarge(self._oversized.limit)
             return data
-        if message.type is WSMsgType.ERROR:  # e.g. over max_msg_size: closed, 1009
+        if message.type is kinds.error:  # e.g. over max_msg_size: closed, 1009
             print(f"websocket {self.peer}: {message.data}", file=sys.stderr)
         return None
 
     async def send(self, data: str | bytes) -> None:
-        text = data if isinstance(data, str) else data.decode()
         if self._send_timeout is None:
-            await self.socket.send_str(text)
+            await self._send(data)
             return
         try:
             async with asyncio.timeout(self._send_timeout):
-                await self.socket.send_str(text)
+                await self._send(data)
         except TimeoutError:
             raise TransportTimeout("send", self._send_timeout, self.peer) from None
+
+    def _send(self, data: str | bytes) -> Awaitable[None]:
+        """One text frame: UTF-8 bytes (what the answers' writer gives) go out as they
+        are where aiohttp sends a frame of given bytes (``send_frame``), not decoded
+        only to be encoded again."""
+        if isinstance(data, bytes):
+            frame = getattr(self.socket, "send_frame", None)
+            if frame is not None:
+                result: Awaitable[None] = frame(data, _kinds().text)
+                return result
+            data = data.decode()
+        sent: Awaitable[None] = self.socket.send_str(data)
+        return sent
 
     async def close(self) -> None:
         if self._on_close is not None:

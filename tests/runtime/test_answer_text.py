@@ -220,6 +220,7 @@ def test_text_that_only_looks_like_an_overflow_takes_the_fast_reader(
         b"1e400",
         b'{"a": 1' + b"0" * 400 + b".0}",
         b'{"a":"x,1e400"}',  # in a string, but shaped like a number after a comma
+        b'{"a":"' + b"1e0000 " * 20 + b'"}',  # so many shapes: read the slower way
     ],
 )
 def test_a_number_that_may_overflow_is_read_by_the_standard_reader(

@@ -142,6 +142,14 @@ class LineReader:
         if self.stopped:  # chunks a reading thread had already handed over
             return
         buffer = self._buffer
+        if (
+            not buffer
+            and data.find(b"\n") == len(data) - 1
+            and len(data) <= self.limit + 1
+            and not self._skipping
+        ):  # one whole line, as a peer waiting for each answer sends it
+            self._line(data[:-1])
+            return
         buffer += data
         start = 0
         while (end := buffer.find(b"\n", start)) >= 0:

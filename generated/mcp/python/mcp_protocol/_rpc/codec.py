@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from typing import Any, Final
 
 from pydantic_core import PydanticSerializationError, from_json, to_json
@@ -111,27 +110,36 @@ def _may_overflow(data: bytes | bytearray) -> bool:
     """Whether a number in ``data`` might not fit a double: one with an exponent of
     three digits (``1e400``) or a run of 200 digits (``1`` and 400 digits ``.0``); a
     literal overflows only if its integer digits and its exponent add up to over 308.
-    With every digit made ``0``, ``E`` made ``e`` and signs left out, bytes' own
-    search finds both (a regex, byte by byte, cost as much as the read).  Signs left
-    out may join digits (``"1-2"``) or spell ``0e000`` in a string: such text is only
-    read the slower way."""
-    shapes = data.translate(_NUMBER_SHAPES, b"+-")
-    if not (b"0e000" in shapes or (len(shapes) >= 200 and _LONG_RUN in shapes)):
-        return False
-    # A closer look, at the rare text that got here (a hex trace id holds ``0e019``):
-    # only a number token counts, and a number follows ``[``, ``:``, ``,``,
-    # whitespace or nothing.  Text in a string that looks like one still counts.
-    for whole, fraction, exponent in _NUMBER_TOKEN.findall(data):
-        if len(exponent) >= 3 or len(whole) >= 200 or len(fraction) >= 200:
-            return True
+    With every digit made ``0``, ``E`` made ``e`` and ``+`` made ``-``, bytes' own
+    search finds both shapes (a regex, byte by byte, costs as much as the read); each
+    place found counts only where a number holds it: what it is part of, read back
+    over digits, ``.`` and ``-``, starts the text or follows ``[``, ``:``, ``,`` or
+    whitespace (a hex trace id's ``08e019`` does not).  Text in a string that looks
+    like a number that way (``"a,1e400"``) is only read the slower way."""
+    shapes = data.translate(_NUMBER_SHAPES)
+    looks = 0
+    for shape in _BIG_SHAPES:
+        at = shapes.find(shape)
+        while at >= 0:
+            looks += 1
+            if looks > 16:  # text full of such shapes: read the slower way at once
+                return True
+            start = at
+            while start and data[start - 1] in _IN_NUMBER:
+                start -= 1
+            if not start or data[start - 1] in _BEFORE_NUMBER:
+                return True
+            if shape is _LONG_RUN:  # on past the rest of this run
+                at += len(shapes) - at - len(shapes[at:].lstrip(b"0"))
+            at = shapes.find(shape, at + 1)
     return False
 
 
-_NUMBER_SHAPES: Final = bytes.maketrans(b"123456789E", b"000000000e")
+_NUMBER_SHAPES: Final = bytes.maketrans(b"123456789E+", b"000000000e-")
 _LONG_RUN: Final = b"0" * 200
-_NUMBER_TOKEN: Final = re.compile(
-    rb"(?:^|(?<=[\[:,\s]))-?([0-9]+)(?:\.([0-9]+))?(?:[eE][+-]?([0-9]+))?"
-)
+_BIG_SHAPES: Final = (b"e000", b"e-000", _LONG_RUN)
+_IN_NUMBER: Final = frozenset(b"0123456789.-")
+_BEFORE_NUMBER: Final = frozenset(b"[:, \t\r\n")
 
 
 # One coder each, built once: ``json.loads``/``dumps`` with options build a new one per
