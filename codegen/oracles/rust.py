@@ -226,6 +226,14 @@ class RustOracle:
     def types_rs(self) -> str:
         declared = {t.name for t in self.module.types}
         imports = "\n".join(v for k, v in IMPORTS.items() if k not in declared)
+        # the crate's own std imports, but never a name the prelude or a type already has
+        taken = declared | set(IMPORTS) | {"Deserialize", "Deserializer", "Serialize"}
+        own = [
+            f"use {path};"
+            for name, path in sorted(self.module.imports.items())
+            if name not in taken and name not in ("de", "ser")
+        ]
+        imports = "\n".join([imports, *own])
         text = PRELUDE.format(imports=imports)
         self._lines = []
         for index, item in enumerate(self.module.items):

@@ -95,6 +95,9 @@ class RustModule:
     wanted_modules: set[str] = field(default_factory=set)
     # types named by serde(from / into / try_from): their From / TryFrom impls are needed
     conversions: set[str] = field(default_factory=set)
+    # the crate's own ``use std::...`` imports: name → path (``ParseIntError`` named in a
+    # TryFrom impl)
+    imports: dict[str, str] = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------ cfg predicates
@@ -354,7 +357,7 @@ class _Extractor:
             name = node_text(node.child_by_field_name("name"))
             body = node.child_by_field_name("body")
             if body is not None:
-                self.mod_bodies[name] = node_text(node)
+                self.mod_bodies[name] = _without_schema_functions(node, body)
                 self.items(body.named_children, module_dir / name)
             else:
                 for candidate in (
@@ -371,8 +374,10 @@ class _Extractor:
             if name in {t.name for t in self.module.types}:
                 self.module.notes.append(f"{name} is declared twice; the first is kept")
                 return
+            attributes, variant_rule = _take_rename_all_fields(attributes)
+            extra = _variant_rules(node, variant_rule) if variant_rule else None
             for text in self.emulate_untagged_variants(node, name, attributes) or [
-                self.rewrite(node, attributes)
+                self.rewrite(node, attributes, extra)
             ]:
                 self.module.items.append(text)
                 self.module.owners.append(name)
@@ -381,6 +386,10 @@ class _Extractor:
                     name, kind.removesuffix("_item").replace("union", "struct"), generic
                 )
             )
+            return
+        if kind == "use_declaration":
+            for name, path in _std_imports(node):
+                self.module.imports.setdefault(name, path)
             return
         if kind == "function_item":
             self.functions[node_text(node.child_by_field_name("name"))] = self.plain(
@@ -587,6 +596,90 @@ class _Extractor:
                 module.items.append(text)
                 module.owners.append(self_name)
         return module
+
+
+def _without_schema_functions(node: Node, body: Node) -> str:
+    """A ``with`` module's text without the functions that name ``schemars``: they build a
+    schema (``#[schemars(schema_with = "m::json_schema")]``), serde never calls them, and
+    the oracle crate does not link schemars, so one would make the module fail to build.
+    """
+    edits = [
+        (child.start_byte, child.end_byte, "")
+        for child in body.named_children
+        if child.type == "function_item" and "schemars" in node_text(child)
+    ]
+    return _apply(node, edits)
+
+
+_STD_USE = re.compile(
+    r"^(?:pub\s+)?use\s+(?:::)?((?:std|core|alloc)::[\w:]*?)(\w+|\{[\w\s,]*\})\s*;$"
+)
+
+
+def _std_imports(node: Node) -> list[tuple[str, str]]:
+    """A ``use std::...;`` of named items as (name, path) pairs (``use std::num::{A, B}``
+    gives two); nothing for globs, renames, ``self`` or other crates: the crate's own items
+    are flattened into one module, and serde's names come with the oracle's prelude."""
+    text = " ".join(node_text(node).split())
+    found = _STD_USE.match(text)
+    if found is None:
+        return []
+    prefix, names = found.group(1), found.group(2).strip("{}")
+    out = []
+    for name in (n.strip() for n in names.split(",")):
+        if name and name != "self":
+            out.append((name, f"{prefix}{name}"))
+    return out
+
+
+def _take_rename_all_fields(attributes: list[str]) -> tuple[list[str], str | None]:
+    """An enum's ``rename_all_fields = ...`` (serde >= 1.0.185; Debian's is older) taken
+    out of its container attributes, to be given to each struct variant as the
+    ``rename_all`` it amounts to; the attributes without it and its argument text."""
+    out: list[str] = []
+    rule: str | None = None
+    for text in attributes:
+        name, args = _attribute_body(text)
+        if name not in ("serde", "serde::serde") or "rename_all_fields" not in args:
+            out.append(text)
+            continue
+        parts = _split_top(args)
+        rest = []
+        for part in parts:
+            if part.startswith("rename_all_fields"):
+                rule = "rename_all" + part[len("rename_all_fields") :]
+            else:
+                rest.append(part)
+        if rest:
+            out.append(f"#[serde({', '.join(rest)})]")
+    return out, rule
+
+
+def _variant_rules(node: Node, rule: str) -> list[tuple[int, int, str]]:
+    """``#[serde(rule)]`` inserted before each struct variant without a ``rename_all`` of
+    its own (serde's ``rename_all_fields`` applies to struct variants' fields only)."""
+    body = node.child_by_field_name("body")
+    edits: list[tuple[int, int, str]] = []
+    previous: list[Node] = []
+    for child in body.children if body is not None else []:
+        if child.type == "attribute_item":
+            previous.append(child)
+            continue
+        if child.type == "enum_variant":
+            own = any(
+                "rename_all" in node_text(a) and "serde" in node_text(a)
+                for a in previous
+            )
+            fields = child.child_by_field_name("body")
+            if (
+                not own
+                and fields is not None
+                and fields.type == "field_declaration_list"
+            ):
+                edits.append((child.start_byte, child.start_byte, f"#[serde({rule})] "))
+        if child.type not in ("line_comment", "block_comment"):
+            previous = []
+    return edits
 
 
 def _apply(node: Node, edits: list[tuple[int, int, str]]) -> str:

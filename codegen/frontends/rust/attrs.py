@@ -65,6 +65,9 @@ class Attrs:
     # schemars ``extend("key" = value)``: key → the value's source text (a string
     # literal's value, or an identifier/expression as written), with its span.
     schemars_extend: dict[str, tuple[str, bool, ir.Span]] = field(default_factory=dict)
+    # schemars ``with = "T"``: the type whose wire form the member has, as the crate's
+    # author states it for a member whose serde form is code (``serde(with = module)``)
+    schemars_with: tuple[str, ir.Span] | None = None
     markers: set[str] = field(default_factory=set)  # skip_serializing_none, default...
     path: str | None = None  # ``#[path = "x.rs"]`` on a ``mod``
     deprecated: str | None = None
@@ -217,8 +220,18 @@ class AttrReader:
             attrs.deprecated = note or ""
 
     def _schemars(self, args: Node, attrs: Attrs) -> None:
-        """``schemars(extend("x-method" = NAME, "x-side" = "agent"), ...)``: keep the pairs."""
+        """``schemars(extend("x-method" = NAME, "x-side" = "agent"), ...)``: keep the pairs;
+        ``schemars(with = "T")``: keep the type."""
         for group in split_groups(args):
+            if (
+                len(group) == 3
+                and node_text(group[0]) == "with"
+                and group[1].type == "="
+            ):
+                stated = string_literal_value(group[2])
+                if stated is not None:
+                    attrs.schemars_with = (stated, span_of(self.source, group[2]))
+                continue
             if (
                 len(group) != 2
                 or node_text(group[0]) != "extend"

@@ -117,9 +117,15 @@ _CODE_KEYS = {
     "deserialize_with",
     "getter",
 }
+_WITH_KEYS = ("with", "serialize_with", "deserialize_with")
 _EMPTY_BY_TYPE = {"Vec": "[]", "VecDeque": "[]", "HashSet": "[]", "BTreeSet": "[]"}
 _EMPTY_MAPS = {"HashMap", "BTreeMap", "IndexMap", "Map"}
 _EMPTY_STRINGS = {"String", "str"}
+
+
+def _code_stated(attrs: Attrs) -> bool:
+    """Whether a member's wire form is code whose type ``schemars(with)`` states."""
+    return attrs.schemars_with is not None and any(attrs.has(k) for k in _WITH_KEYS)
 
 
 SERDE_REPR = {"Serialize_repr", "Deserialize_repr"}
@@ -249,6 +255,16 @@ class DeclBuilder:
                     "try_from",
                 ):
                     continue  # modelled: the named type's wire form
+                if arg.key in _WITH_KEYS and attrs.schemars_with is not None:
+                    self.diags.report(
+                        "SER003",
+                        f"serde({arg.key}) on a {what}: the wire form is set by code; "
+                        f"the type #[schemars(with = {attrs.schemars_with[0]!r})] states "
+                        "is taken as its wire form",
+                        arg.span,
+                        Severity.NOTE,
+                    )
+                    continue
                 self.diags.report(
                     "SER003",
                     f"serde({arg.key}) on a {what}: the wire form is set by code; the "
@@ -461,7 +477,12 @@ class DeclBuilder:
         inner_as = (
             as_type.arg() if as_type is not None and not as_type.is_same else None
         )
-        if option is not None:
+        stated = self._stated_type(attrs)
+        if stated is not None:
+            # the module's code writes the type the crate's author states: an Option
+            # field's own None handling is the module's too
+            value, option, tri = stated, None, None
+        elif option is not None:
             value = self.types.convert(option, inner_as)
         elif tri is not None:
             value = self.types.convert(tri, inner_as)
@@ -540,6 +561,16 @@ class DeclBuilder:
             # Required, but a value that does not read becomes Default::default().
             return replace(base, default_json=TYPE_DEFAULT)
         return base
+
+    def _stated_type(self, attrs: Attrs) -> ir.TypeExpr | None:
+        """The wire type of a member whose serde form is code (``with``,
+        ``serialize_with``, ``deserialize_with``) when ``#[schemars(with = "T")]`` states
+        it: the crate's own declaration of what that code reads and writes (the same
+        statement a spec makes with ``[rust.wrappers]``).  None otherwise."""
+        if attrs.schemars_with is None or not _code_stated(attrs):
+            return None
+        text, span = attrs.schemars_with
+        return self.types.convert_text(text, span)
 
     def _check_as(self, as_type: AsType | None, attrs: Attrs) -> None:
         known = {
@@ -648,7 +679,10 @@ class DeclBuilder:
         self._check_untagged_order(name, variants, untagged)
         tagged = [(v, a) for v, a in variants if not a.has("untagged")]
         loose = [(v, a) for v, a in variants if a.has("untagged")]
-        all_unit = all(v.child_by_field_name("body") is None for v, _ in tagged)
+        all_unit = all(
+            v.child_by_field_name("body") is None and not _code_stated(a)
+            for v, a in tagged
+        )
         if all_unit and not untagged and tag is None:
             open_enum = self._open_string(loose)
             if not loose or open_enum:
@@ -802,7 +836,12 @@ class DeclBuilder:
         span = self.span(node)
         life = attrs.lifecycle()
         expr: ir.TypeExpr | None = None
-        if body is None:
+        stated = self._stated_type(attrs)
+        if stated is not None:
+            # serde writes a unit or tuple variant whose form is code as a newtype
+            # variant holding what the code writes
+            expr = stated
+        elif body is None:
             expr = NULL if repr_ is ir.UnionRepr.UNTAGGED or loose else None
         elif body.type == "ordered_field_declaration_list":
             items = self._tuple_items(body)

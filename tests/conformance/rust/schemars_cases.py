@@ -56,7 +56,10 @@ def root_expression(case: str) -> str | None:
     file, _, rest = case.partition("~")
     test = rest.split(".", 1)[0]
     text = (FOLDER / f"{file}.rs").read_text(encoding="utf-8")
-    found = re.search(rf"\bfn\s+{re.escape(test)}\s*\(", text)
+    # the #[test] function, not a method of the same name (``impl From`` has ``fn from``)
+    found = re.search(
+        rf"#\[test\][^{{}}]*?\bfn\s+{re.escape(test)}\s*\(", text
+    ) or re.search(rf"\bfn\s+{re.escape(test)}\s*\(", text)
     if found is None:
         return None
     call = text.find("test!(", found.end())

@@ -39,6 +39,11 @@ def test_a_case_we_read_differently_fails() -> None:
 def test_the_root_is_the_type_the_test_passes() -> None:
     assert schemars_cases.root_expression("structs~unit") == "UnitStruct"
     assert schemars_cases.root_expression("enums~externally_tagged_enum") == "External"
+    # the #[test] fn, not the `fn from` of an `impl From` above it in the file
+    assert schemars_cases.root_expression("from_into~from.de") == "ClampingI8"
+    assert schemars_cases.root_expression("from_into~into_and_try_from") == (
+        "EventSequenceNumber"
+    )
     # a test that builds its schema from a value names no type
     assert schemars_cases.root_expression("from_value~json_value").startswith("value:")
 
