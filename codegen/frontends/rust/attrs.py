@@ -331,6 +331,58 @@ def check_rule(arg: SerdeArg, diags: Diagnostics) -> str | None:
     return value
 
 
+@dataclass(frozen=True)
+class Rules:
+    """A ``rename_all``-like rule for each direction (serde's ``rename_all(serialize =
+    .., deserialize = ..)``); None: names as written."""
+
+    write: str | None = None
+    read: str | None = None
+
+    def over(self, fallback: Rules) -> Rules:
+        """These rules, each direction falling back to ``fallback``'s (serde's
+        ``RenameAllRules::or``)."""
+        return Rules(self.write or fallback.write, self.read or fallback.read)
+
+
+def rule_pair(arg: SerdeArg | None, diags: Diagnostics) -> Rules:
+    """The rules of a ``rename_all``-like argument, per direction (each one checked)."""
+    if arg is None:
+        return Rules()
+    if not arg.nested:
+        rule = _known_rule(arg, arg.value, diags)
+        return Rules(rule, rule)
+    out: list[str | None] = []
+    for key in ("serialize", "deserialize"):
+        value = next((a.value for a in arg.nested if a.key == key), None)
+        out.append(_known_rule(arg, value, diags) if value is not None else None)
+    return Rules(out[0], out[1])
+
+
+def _known_rule(arg: SerdeArg, value: str | None, diags: Diagnostics) -> str | None:
+    if value not in RENAME_RULES:
+        diags.report(
+            "SER001",
+            f"unknown {arg.key} rule {value!r} (serde knows {', '.join(RENAME_RULES)})",
+            arg.span,
+        )
+        return None
+    return value
+
+
+def rename_pair(arg: SerdeArg | None) -> tuple[str | None, str | None]:
+    """The (serialize, deserialize) names of ``rename = "x"`` (both ``x``) or
+    ``rename(serialize = "a", deserialize = "b")`` (either may be None: that direction
+    keeps the name its rule gives)."""
+    if arg is None:
+        return None, None
+    if not arg.nested:
+        return arg.value, arg.value
+    serialize = next((a.value for a in arg.nested if a.key == "serialize"), None)
+    deserialize = next((a.value for a in arg.nested if a.key == "deserialize"), None)
+    return serialize, deserialize
+
+
 def rename_value(arg: SerdeArg, diags: Diagnostics) -> str | None:
     """The wire name of ``rename = "x"`` or ``rename(serialize = "x", ...)``."""
     if not arg.nested:

@@ -40,10 +40,12 @@ from codegen.frontends.common.syntax import node_text, span_of
 from codegen.frontends.rust.attrs import (
     AttrReader,
     Attrs,
+    Rules,
     apply_rename_rule,
     attributed,
-    check_rule,
+    rename_pair,
     rename_value,
+    rule_pair,
 )
 from codegen.frontends.rust.crate import Item
 from codegen.frontends.rust.serde_as import AsType, parse_as
@@ -87,6 +89,7 @@ _ENUM_KEYS = {
 }
 _FIELD_KEYS = {
     "rename",
+    "alias",
     "skip_serializing_if",
     "default",
     "flatten",
@@ -283,9 +286,28 @@ class DeclBuilder:
         rename = attrs.get("rename")
         return rename_value(rename, self.diags) if rename is not None else None
 
-    def _rule(self, attrs: Attrs, key: str) -> str | None:
-        arg = attrs.get(key)
-        return check_rule(arg, self.diags) if arg is not None else None
+    def _rule(self, attrs: Attrs, key: str) -> Rules:
+        return rule_pair(attrs.get(key), self.diags)
+
+    @staticmethod
+    def _names(
+        attrs: Attrs, rule: Rules, ident: str, *, variant: bool
+    ) -> tuple[str, str]:
+        """The (written, read) names of a field or variant: its ``rename`` for each
+        direction, else the direction's rule applied to its Rust name."""
+        write, read = rename_pair(attrs.get("rename"))
+        return (
+            (
+                write
+                if write is not None
+                else apply_rename_rule(rule.write, ident, variant=variant)
+            ),
+            (
+                read
+                if read is not None
+                else apply_rename_rule(rule.read, ident, variant=variant)
+            ),
+        )
 
     def _extra(self, attrs: Attrs) -> ir.ExtraKeys:
         if self.forbid_extra_keys or attrs.has("deny_unknown_fields"):
@@ -408,7 +430,7 @@ class DeclBuilder:
     def _fields(
         self,
         body: Node,
-        rule: str | None,
+        rule: Rules,
         container_default: str | None,
         container: Attrs,
     ) -> list[ir.Field]:
@@ -423,11 +445,12 @@ class DeclBuilder:
                 continue
             fld = self._field(child, attrs, rule, container_default, skip_none)
             if fld is not None:
+                fld = self._directions(fld, child, attrs, rule)
                 out.append(fld)
             if fld is None or fld.flatten:
-                array = None  # skip_serializing is read but not modelled; flatten: maps only
-            elif array is not None and not attrs.has("skip_deserializing"):
-                array.append((fld.wire_name, attrs.has("default")))
+                array = None  # flatten: maps only
+            elif array is not None and fld.read:
+                array.append((fld.read_keys()[0], attrs.has("default")))
         self.array_form = tuple(array) if array is not None else None
         return out
 
@@ -447,25 +470,37 @@ class DeclBuilder:
             )
         return parsed
 
+    def _directions(
+        self, fld: ir.Field, node: Node, attrs: Attrs, rule: Rules
+    ) -> ir.Field:
+        """What a reader reads where it differs from what serde writes (``rename`` per
+        direction, ``alias``, ``skip_serializing``, ``skip_deserializing``)."""
+        name = node_text(node.child_by_field_name("name")).removeprefix("r#")
+        _, read = self._names(attrs, rule, name, variant=False)
+        aliases = [a.value for a in attrs.serde if a.key == "alias" and a.value]
+        keys = tuple(dict.fromkeys([read, *aliases]))
+        return replace(
+            fld,
+            read_names=() if keys == (fld.wire_name,) else keys,
+            written=not attrs.has("skip_serializing"),
+            read=not attrs.has("skip_deserializing"),
+        )
+
     def _field(
         self,
         node: Node,
         attrs: Attrs,
-        rule: str | None,
+        rule: Rules,
         container_default: str | None,
         skip_none: bool,
     ) -> ir.Field | None:
+        """A field as serde writes it (``_directions`` adds what a reader reads)."""
         self._check_keys(attrs, _FIELD_KEYS, "field")
         name = node_text(node.child_by_field_name("name")).removeprefix("r#")
+        wire = self._names(attrs, rule, name, variant=False)[0]
         type_node = node.child_by_field_name("type")
-        if type_node is None or attrs.has("skip") or attrs.has("skip_serializing"):
-            return None  # never written by serde (a reader ignores it as an extra key)
-        renamed = self._renamed(attrs)
-        wire = (
-            renamed
-            if renamed is not None
-            else apply_rename_rule(rule, name, variant=False)
-        )
+        if type_node is None or attrs.has("skip"):
+            return None  # never written nor read by serde (a reader ignores the key)
         span = self.span(node)
         as_type = self._serde_as(attrs)
         on_error = False
@@ -525,7 +560,9 @@ class DeclBuilder:
             predicate = "Option::is_none"
         if predicate is not None:
             omitted = self._omitted(predicate, type_node, option, tri, span)
-            if option is None and tri is None and default_value is None:
+            # no default: serde's reader still requires the key it may leave out
+            required = option is None and tri is None and default_value is None
+            if required:
                 self.diags.report(
                     "SER002",
                     f"{name} is skipped when empty but has no `default`: serde cannot "
@@ -535,6 +572,7 @@ class DeclBuilder:
                 )
             return replace(
                 base,
+                read_required=required,
                 presence=ir.Presence.OPTIONAL,
                 nullable=tri is not None,
                 omitted_value=omitted,
@@ -671,7 +709,7 @@ class DeclBuilder:
                 if len(kinds) == 1:
                     payload_type = self.types.ref_name(kinds[0])
             self.facts.variant_types.setdefault(name, []).append((ident, payload_type))
-            if variant_attrs.has("skip") or variant_attrs.has("skip_deserializing"):
+            if variant_attrs.has("skip"):
                 continue
             variants.append((child, variant_attrs))
         if converted is not None:
@@ -680,7 +718,9 @@ class DeclBuilder:
         tagged = [(v, a) for v, a in variants if not a.has("untagged")]
         loose = [(v, a) for v, a in variants if a.has("untagged")]
         all_unit = all(
-            v.child_by_field_name("body") is None and not _code_stated(a)
+            v.child_by_field_name("body") is None
+            and not _code_stated(a)
+            and not self._asymmetric(v, a, rule)
             for v, a in tagged
         )
         if all_unit and not untagged and tag is None:
@@ -741,13 +781,18 @@ class DeclBuilder:
         kinds = body.children_by_field_name("type")
         return len(kinds) == 1 and self.types.convert(kinds[0]) == _STRING
 
-    def _variant_wire(self, node: Node, attrs: Attrs, rule: str | None) -> str:
+    def _variant_wire(self, node: Node, attrs: Attrs, rule: Rules) -> str:
         ident = node_text(node.child_by_field_name("name")).removeprefix("r#")
-        renamed = self._renamed(attrs)
+        return self._names(attrs, rule, ident, variant=True)[0]
+
+    def _asymmetric(self, node: Node, attrs: Attrs, rule: Rules) -> bool:
+        """Whether serde reads the variant otherwise than it writes it."""
+        ident = node_text(node.child_by_field_name("name")).removeprefix("r#")
+        write, read = self._names(attrs, rule, ident, variant=True)
         return (
-            renamed
-            if renamed is not None
-            else apply_rename_rule(rule, ident, variant=True)
+            write != read
+            or attrs.has("skip_serializing")
+            or attrs.has("skip_deserializing")
         )
 
     def _repr_enum(self, node: Node, name: str, attrs: Attrs) -> ir.Decl:
@@ -782,7 +827,7 @@ class DeclBuilder:
         self,
         name: str,
         variants: list[tuple[Node, Attrs]],
-        rule: str | None,
+        rule: Rules,
         life: ir.Lifecycle,
         span: ir.Span,
         open_enum: bool,
@@ -820,7 +865,7 @@ class DeclBuilder:
         enum: str,
         node: Node,
         attrs: Attrs,
-        rules: tuple[str | None, str | None],
+        rules: tuple[Rules, Rules],
         repr_: ir.UnionRepr,
         enum_attrs: Attrs,
         skip_none: bool,
@@ -828,9 +873,24 @@ class DeclBuilder:
         rule, fields_rule = rules
         self._check_keys(attrs, _VARIANT_KEYS, "variant")
         ident = node_text(node.child_by_field_name("name")).removeprefix("r#")
-        wire = self._variant_wire(node, attrs, rule)
+        wire, read = self._names(attrs, rule, ident, variant=True)
         aliases = [a.value for a in attrs.serde if a.key == "alias" and a.value]
         tag_values: tuple[str, ...] = (wire, *[a for a in aliases if a != wire])
+        read_tags: tuple[str, ...] | None = None
+        if read != wire:
+            read_tags = tuple(dict.fromkeys([read, *aliases]))
+            tag_values = (wire,)
+        asymmetric = read_tags is not None or self._asymmetric(node, attrs, rule)
+        if asymmetric:
+            self.diags.report(
+                "SER003",
+                f"{enum}::{ident} is read otherwise than it is written (rename per "
+                "direction, skip_serializing or skip_deserializing): the JSON Schema has "
+                "both forms (x-written-form); the Python bindings read it as serde does "
+                "and write it back with the tag it was read with",
+                self.span(node),
+                Severity.NOTE,
+            )
         loose = attrs.has("untagged") and repr_ is not ir.UnionRepr.UNTAGGED
         body = node.child_by_field_name("body")
         span = self.span(node)
@@ -857,7 +917,7 @@ class DeclBuilder:
                     )
                 expr = ir.TupleOf(tuple(items))
         else:
-            variant_rule = self._rule(attrs, "rename_all") or fields_rule
+            variant_rule = self._rule(attrs, "rename_all").over(fields_rule)
             variant_attrs = Attrs(
                 markers={"skip_serializing_none"} if skip_none else set()
             )
@@ -868,6 +928,9 @@ class DeclBuilder:
                 and not loose
                 and key
                 and key.value is not None
+                # the tag a reader takes is not the one a writer writes: the union
+                # says which (the struct holds no tag of its own)
+                and not asymmetric
             ):
                 tag_type: ir.TypeExpr = (
                     ir.Literal(wire)
@@ -893,7 +956,7 @@ class DeclBuilder:
             )
             expr = ir.Ref(lifted, span)
         if repr_ is ir.UnionRepr.UNTAGGED or loose:
-            tag_values = ()
+            tag_values, read_tags = (), None
         return ir.Variant(
             ident,
             expr,
@@ -902,4 +965,7 @@ class DeclBuilder:
             span,
             untagged=loose,
             catch_all=attrs.has("other"),
+            read_tags=read_tags,
+            written=not attrs.has("skip_serializing"),
+            read=not attrs.has("skip_deserializing"),
         )
