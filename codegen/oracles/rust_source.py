@@ -79,6 +79,8 @@ class RustType:
     name: str
     kind: str  # struct / enum / type
     generic: bool
+    # generic in lifetimes only (``Str<'a>``): one wire form, read borrowing from the text
+    borrowed: bool = False
 
 
 @dataclass
@@ -370,7 +372,12 @@ class _Extractor:
             return
         if kind in ("struct_item", "enum_item", "type_item", "union_item"):
             name = node_text(node.child_by_field_name("name"))
-            generic = node.child_by_field_name("type_parameters") is not None
+            params = node.child_by_field_name("type_parameters")
+            lifetimes = params is not None and all(
+                p.type in ("lifetime", "lifetime_parameter")
+                for p in params.named_children
+            )
+            generic = params is not None and not lifetimes
             if name in {t.name for t in self.module.types}:
                 self.module.notes.append(f"{name} is declared twice; the first is kept")
                 return
@@ -383,7 +390,10 @@ class _Extractor:
                 self.module.owners.append(name)
             self.module.types.append(
                 RustType(
-                    name, kind.removesuffix("_item").replace("union", "struct"), generic
+                    name,
+                    kind.removesuffix("_item").replace("union", "struct"),
+                    generic,
+                    lifetimes,
                 )
             )
             return

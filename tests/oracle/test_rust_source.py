@@ -265,3 +265,17 @@ def test_std_imports_are_kept_other_crates_are_not(newer: str) -> None:
     assert "'HashMap'" in newer  # kept here; rust.py drops the names its prelude has
     # another crate's item, and a nested group (read as nothing rather than misread)
     assert "Thing" not in newer and "FromStr" not in newer
+
+
+def test_a_type_generic_in_lifetimes_only_is_judged_borrowing(tmp_path: Path) -> None:
+    (tmp_path / "lib.rs").write_text(
+        "#[derive(Serialize, Deserialize)]\npub struct Str<'a>(pub &'a str);\n"
+        "#[derive(Serialize, Deserialize)]\npub struct Wrap<'a, T> { pub s: &'a str, "
+        "pub t: T }\n",
+        encoding="utf-8",
+    )
+    types = {t.name: t for t in extract([tmp_path / "lib.rs"], set()).types}
+    # one wire form: in the oracle's table, read from the text it borrows
+    assert not types["Str"].generic and types["Str"].borrowed
+    # a type parameter: no single wire form
+    assert types["Wrap"].generic and not types["Wrap"].borrowed

@@ -126,6 +126,25 @@ _EMPTY_MAPS = {"HashMap", "BTreeMap", "IndexMap", "Map"}
 _EMPTY_STRINGS = {"String", "str"}
 
 
+def _top_level_split(text: str) -> list[str]:
+    """``u8,Vec<(A,B)>`` → ``["u8", "Vec<(A,B)>"]``."""
+    parts: list[str] = []
+    depth, current = 0, ""
+    for char in text:
+        if char in "<([":
+            depth += 1
+        elif char in ">)]":
+            depth -= 1
+        if char == "," and depth == 0:
+            parts.append(current)
+            current = ""
+            continue
+        current += char
+    if current:
+        parts.append(current)
+    return parts
+
+
 def _code_stated(attrs: Attrs) -> bool:
     """Whether a member's wire form is code whose type ``schemars(with)`` states."""
     return attrs.schemars_with is not None and any(attrs.has(k) for k in _WITH_KEYS)
@@ -258,6 +277,10 @@ class DeclBuilder:
                     "try_from",
                 ):
                     continue  # modelled: the named type's wire form
+                if arg.key == "remote" and what in ("struct", "enum"):
+                    continue  # the derive is the remote type's wire form: modelled
+                if arg.key == "with" and self._remote_target(attrs) is not None:
+                    continue  # a remote definition's form: modelled
                 if arg.key in _WITH_KEYS and attrs.schemars_with is not None:
                     self.diags.report(
                         "SER003",
@@ -600,11 +623,47 @@ class DeclBuilder:
             return replace(base, default_json=TYPE_DEFAULT)
         return base
 
+    def _remote_target(self, attrs: Attrs) -> ir.TypeExpr | None:
+        """``#[serde(with = "DurationDef")]`` where ``DurationDef`` is a type of the crate
+        with a serde derive (serde's ``remote`` definitions: the derive makes the
+        ``serialize``/``deserialize`` functions ``with`` calls): that type's wire form,
+        with its type arguments (``OrDef::<u8, bool>``); None for a module or function.
+        """
+        arg = attrs.get("with")
+        if arg is None or arg.value is None:
+            return None
+        text = arg.value.replace(" ", "").replace("::<", "<")
+        full = self.types.resolve(text.split("<", 1)[0])
+        if full is None or not (
+            full in self.types.crate.names or full in self.types.crate.generic
+        ):
+            return None
+        return self._type_text(text, arg.span)
+
+    def _type_text(self, text: str, span: ir.Span) -> ir.TypeExpr:
+        """A type written in an attribute string, generic arguments included."""
+        if text == "()":
+            return NULL
+        if "<" not in text or not text.endswith(">"):
+            return self.types.convert_text(text, span)
+        base, _, rest = text.partition("<")
+        texts = _top_level_split(rest[:-1])
+        args = [self._type_text(t, span) for t in texts]
+        full = self.types.resolve(base)
+        instantiate = self.types.crate.instantiate
+        if full is None or full not in self.types.crate.generic or instantiate is None:
+            return self.types.convert_text(base, span)
+        instance = instantiate(full, args, texts, span)
+        return ir.Ref(instance, span) if instance is not None else ir.AnyJson()
+
     def _stated_type(self, attrs: Attrs) -> ir.TypeExpr | None:
         """The wire type of a member whose serde form is code (``with``,
         ``serialize_with``, ``deserialize_with``) when ``#[schemars(with = "T")]`` states
         it: the crate's own declaration of what that code reads and writes (the same
         statement a spec makes with ``[rust.wrappers]``).  None otherwise."""
+        remote = self._remote_target(attrs)
+        if remote is not None:
+            return remote
         if attrs.schemars_with is None or not _code_stated(attrs):
             return None
         text, span = attrs.schemars_with
