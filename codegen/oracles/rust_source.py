@@ -100,6 +100,8 @@ class RustModule:
     # the crate's own ``use std::...`` imports: name → path (``ParseIntError`` named in a
     # TryFrom impl)
     imports: dict[str, str] = field(default_factory=dict)
+    # (module path, name) → the name a type declared in two modules takes
+    renames: dict[tuple[tuple[str, ...], str], str] = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------ cfg predicates
@@ -282,6 +284,10 @@ def _note_serde_paths(args: str, module: RustModule) -> None:
 
 def _flatten_path(path: str, module: RustModule) -> str:
     parts = path.split("::")
+    inner = [p for p in parts if p not in ("crate", "super", "self")]
+    renamed = module.renames.get((tuple(inner[:-1]), inner[-1])) if inner else None
+    if renamed is not None:
+        return renamed
     while len(parts) > 1 and (
         parts[0] in ("crate", "super", "self") or parts[0] in module.modules
     ):
@@ -301,9 +307,18 @@ def _flatten_paths_in_strings(args: str, module: RustModule) -> str:
 
 
 class _Extractor:
-    def __init__(self, features: set[str]) -> None:
+    def __init__(
+        self,
+        features: set[str],
+        renames: dict[tuple[tuple[str, ...], str], str] | None = None,
+    ) -> None:
         self.ctx = _Context(features, RustModule())
         self.module = self.ctx.module
+        # (module path, name) → the name a type declared in two modules takes here
+        self.module.renames = dict(renames or {})
+        self.declared: list[tuple[tuple[str, ...], str]] = []
+        self.root_dir: Path | None = None
+        self.modpath: tuple[str, ...] = ()
         self.seen_files: set[Path] = set()
         self.functions: dict[str, str] = {}
         self.methods: dict[tuple[str, str], str] = {}
@@ -316,6 +331,8 @@ class _Extractor:
         if path in self.seen_files or not path.is_file():
             return
         self.seen_files.add(path)
+        if self.root_dir is None:
+            self.root_dir = module_dir.resolve()
         data = path.read_bytes()
         root = Parser(_LANGUAGE).parse(data).root_node
         self.collect_module_names(root)
@@ -337,6 +354,7 @@ class _Extractor:
             if node.type in ("line_comment", "block_comment"):
                 continue
             attributes, pending = pending, []
+            self.modpath = self._modpath(module_dir)
             self.skip_none = any(
                 _attribute_body(node_text(a))[0].endswith("skip_serializing_none")
                 for a in attributes
@@ -378,11 +396,22 @@ class _Extractor:
                 for p in params.named_children
             )
             generic = params is not None and not lifetimes
+            self.declared.append((self.modpath, name))
+            renamed = self.module.renames.get((self.modpath, name))
+            name_node = node.child_by_field_name("name")
+            if renamed is not None:
+                # the same name in two modules: this one under a name of its own
+                self.module.notes.append(
+                    f"{'::'.join(self.modpath)}::{name} is {renamed}"
+                )
+                name = renamed
             if name in {t.name for t in self.module.types}:
                 self.module.notes.append(f"{name} is declared twice; the first is kept")
                 return
             attributes, variant_rule = _take_rename_all_fields(attributes)
-            extra = _variant_rules(node, variant_rule) if variant_rule else None
+            extra = _variant_rules(node, variant_rule) if variant_rule else []
+            if renamed is not None and name_node is not None:
+                extra.append((name_node.start_byte, name_node.end_byte, renamed))
             for text in self.emulate_untagged_variants(node, name, attributes) or [
                 self.rewrite(node, attributes, extra)
             ]:
@@ -487,6 +516,14 @@ class _Extractor:
             ),
         ]
 
+    def _modpath(self, module_dir: Path) -> tuple[str, ...]:
+        if self.root_dir is None:
+            return ()
+        try:
+            return module_dir.resolve().relative_to(self.root_dir).parts
+        except ValueError:
+            return ()
+
     def plain(self, node: Node) -> str:
         """An item's text with the crate's module paths flattened."""
         return self.rewrite(node, [])
@@ -503,6 +540,18 @@ class _Extractor:
             # Doc comments of members a cfg removed would document nothing: drop them all.
             if inner.type in ("line_comment", "block_comment") and inner is not node:
                 edits.append((inner.start_byte, inner.end_byte, ""))
+        for inner in _walk(node):
+            if (
+                inner.type == "type_identifier"
+                and (
+                    inner.parent is None
+                    or inner.parent.type != "scoped_type_identifier"
+                )
+                and (self.modpath, node_text(inner)) in self.module.renames
+            ):
+                # a type of this module that took another name (declared twice)
+                renamed = self.module.renames[(self.modpath, node_text(inner))]
+                edits.append((inner.start_byte, inner.end_byte, renamed))
         for inner in _walk(node):
             if inner.type in ("scoped_type_identifier", "scoped_identifier"):
                 text = node_text(inner)
@@ -716,7 +765,19 @@ def _walk(node: Node) -> Iterator[Node]:
 
 
 def extract(paths: list[Path], features: set[str]) -> RustModule:
+    """Read twice when two modules declare one name: the first read finds them, the second
+    gives each later one a name of its own (``b__Config``) and its paths that name."""
     extractor = _Extractor(features)
     for path in paths:
         extractor.file(path, path.parent)
-    return extractor.finish()
+    first: dict[str, tuple[str, ...]] = {}
+    renames: dict[tuple[tuple[str, ...], str], str] = {}
+    for modpath, name in extractor.declared:
+        if first.setdefault(name, modpath) != modpath:
+            renames[(modpath, name)] = "__".join([*modpath, name])
+    if not renames:
+        return extractor.finish()
+    again = _Extractor(features, renames)
+    for path in paths:
+        again.file(path, path.parent)
+    return again.finish()

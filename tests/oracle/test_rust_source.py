@@ -279,3 +279,41 @@ def test_a_type_generic_in_lifetimes_only_is_judged_borrowing(tmp_path: Path) ->
     assert not types["Str"].generic and types["Str"].borrowed
     # a type parameter: no single wire form
     assert types["Wrap"].generic and not types["Wrap"].borrowed
+
+
+SAME_NAME = """\
+#[derive(Serialize, Deserialize)]
+pub struct Both { pub a: a::Config, pub b: crate::b::Config }
+
+mod a {
+    #[derive(Serialize, Deserialize)]
+    pub struct Config { test: String }
+}
+
+mod b {
+    #[derive(Serialize, Deserialize)]
+    pub struct Config { test2: String }
+    #[derive(Serialize, Deserialize)]
+    pub struct Holder { pub inner: Config }
+}
+"""
+
+
+def test_the_same_name_in_two_modules_is_two_types(tmp_path: Path) -> None:
+    (tmp_path / "lib.rs").write_text(SAME_NAME, encoding="utf-8")
+    module = extract([tmp_path / "lib.rs"], set())
+    text = " ".join("\n".join(module.items).split())
+    assert {t.name for t in module.types} == {"Both", "Config", "b__Config", "Holder"}
+    assert "pub a: Config, pub b: b__Config" in text
+    assert "pub struct b__Config { test2: String }" in text
+    # a bare name inside module b is b's own type
+    assert "pub inner: b__Config" in text
+
+
+def test_one_declaration_keeps_its_name(tmp_path: Path) -> None:
+    (tmp_path / "lib.rs").write_text(
+        SAME_NAME.replace("pub struct Config { test2", "pub struct Other { test2"),
+        encoding="utf-8",
+    )
+    module = extract([tmp_path / "lib.rs"], set())
+    assert "b__Config" not in "\n".join(module.items) and not module.renames
