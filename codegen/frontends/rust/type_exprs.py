@@ -365,6 +365,10 @@ class TypeConverter:
         if not args and self.crate.resolver.is_crate_path(full):
             # ``Outer<'a>``: lifetimes only, the crate's own type (or why it is none)
             return self._path_type(path, span_of(self.source, node))
+        if base == "PhantomData" and not self.crate.resolver.is_crate_path(full):
+            # serde writes a PhantomData as unit (null) and reads only null; its type
+            # argument never reaches the wire
+            return _NULL
         if base == "DateTime" and full.startswith("chrono::"):
             return KNOWN_PATHS["chrono::DateTime"]
         if base == "Option" and len(args) == 1:
