@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conformance.rust import schemars_cases, typeshare_cases
-from tests.conformance.rust.report import out_of_scope
+from tests.conformance.rust.report import known_failures, out_of_scope
 
 FAST_SCHEMARS = [
     "enum_repr~enum_repr",
@@ -81,3 +81,18 @@ def test_listed_cases_exist_and_say_why(suite: str, known: object) -> None:
     for case, reason in listed.items():
         assert case in names, case
         assert len(reason) > 20, case
+
+
+@pytest.mark.parametrize(
+    ("suite", "known"),
+    [("schemars", schemars_cases.cases), ("typeshare", typeshare_cases.cases)],
+)
+def test_listed_failures_are_real_in_scope_cases_with_reasons(
+    suite: str, known: object
+) -> None:
+    names = set(known())  # type: ignore[operator]
+    failing = known_failures(suite)
+    skipped = out_of_scope(suite)
+    for case, reason in failing.items():
+        assert case in names and case not in skipped, case
+        assert len(reason) > 40, case
