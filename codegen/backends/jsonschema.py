@@ -566,6 +566,8 @@ class _Builder:
         if any(v.asymmetric() for v in decl.variants):
             # the variants this side has (serde's skip_serializing / skip_deserializing)
             kept = [v for v in decl.variants if (v.written if self.written else v.read)]
+            if not kept:  # no variant this side: nothing reads (or is written)
+                return {"not": {}, "x-union-repr": decl.repr.value}
             decl = replace(decl, variants=tuple(kept))
         loose = [v for v in decl.variants if v.untagged]
         if loose and decl.repr is not ir.UnionRepr.UNTAGGED:

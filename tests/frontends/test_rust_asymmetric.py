@@ -143,3 +143,21 @@ def test_the_bindings_read_variants_as_serde_reads(tmp_path: Path) -> None:
         except ValidationError:
             continue
         raise AssertionError(f"read {refused}")
+
+
+def test_an_enum_no_reader_takes_is_a_valid_schema_refusing_all(tmp_path: Path) -> None:
+    source = (
+        "use serde::{Deserialize, Serialize};\n#[derive(Serialize, Deserialize)]\n"
+        "pub enum OnlyWritten {\n  #[serde(skip_deserializing)]\n  A,\n"
+        "  #[serde(skip_deserializing)]\n  B(u8),\n}\n"
+    )
+    protocol, errors, _ = _load(tmp_path, {"lib.rs": source})
+    assert errors == []
+    bundle = build_schema(protocol)
+    Draft202012Validator.check_schema(bundle)
+    read = Draft202012Validator({"$ref": "#/$defs/OnlyWritten", **bundle})
+    written = Draft202012Validator(
+        {"$ref": "#/$defs/OnlyWritten", **written_bundle(bundle)}
+    )
+    assert not read.is_valid("A") and not read.is_valid({"B": 1})
+    assert written.is_valid("A") and written.is_valid({"B": 1})
