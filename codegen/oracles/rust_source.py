@@ -66,8 +66,9 @@ _SERDE_PATH_KEYS = (
     "with",
 )
 _SERDE_TYPE_KEYS = ("from", "into", "try_from")
+# (Iterator: a field's type may be an associated type through it, ``T::Item``)
 KEPT_IMPL_TRAITS = frozenset(
-    {"Serialize", "Deserialize", "Visitor", "Default", "From", "TryFrom"}
+    {"Serialize", "Deserialize", "Visitor", "Default", "From", "TryFrom", "Iterator"}
 )
 # serde_with adapters the shims emulate (``__shim`` in the oracle crate), composable as in
 # serde_with: ``_`` is the field's own serde.
