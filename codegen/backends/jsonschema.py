@@ -100,6 +100,12 @@ def written_bundle(bundle: dict[str, Any]) -> dict[str, Any]:
 
 def _asymmetric(protocol: ir.Protocol) -> bool:
     for decl in protocol.decls:
+        if (
+            isinstance(decl, ir.AliasDecl)
+            and isinstance(decl.target, ir.TupleOf)
+            and decl.target.written_items is not None
+        ):
+            return True
         if isinstance(decl, ir.StructDecl) and any(f.asymmetric() for f in decl.fields):
             return True
         if isinstance(decl, ir.UnionDecl) and any(
@@ -314,12 +320,15 @@ class _Builder:
                 out["x-sorted-keys"] = True
             return out
         if isinstance(expr, ir.TupleOf):
+            items = expr.items
+            if self.written and expr.written_items is not None:
+                items = expr.written_items  # serde writes other fields than it reads
             return {
                 "type": "array",
-                "prefixItems": [self.type_schema(item) for item in expr.items],
+                "prefixItems": [self.type_schema(item) for item in items],
                 "items": False,
-                "minItems": len(expr.items),
-                "maxItems": len(expr.items),
+                "minItems": len(items),
+                "maxItems": len(items),
             }
         if isinstance(expr, ir.AnyJson):
             if expr.structured:

@@ -139,6 +139,9 @@ class MapOf:
 @dataclass(frozen=True, slots=True)
 class TupleOf:
     items: tuple[TypeExpr, ...]
+    # What a writer writes where it differs (serde's skip_serializing /
+    # skip_deserializing on a tuple struct's fields): ``items`` is what a reader reads.
+    written_items: tuple[TypeExpr, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -161,3 +161,26 @@ def test_an_enum_no_reader_takes_is_a_valid_schema_refusing_all(tmp_path: Path) 
     )
     assert not read.is_valid("A") and not read.is_valid({"B": 1})
     assert written.is_valid("A") and written.is_valid({"B": 1})
+
+
+TUPLE = """use serde::{Deserialize, Serialize};
+#[derive(Serialize, Deserialize)]
+pub struct Row(
+    String,
+    #[serde(skip_serializing)] bool,
+    String,
+    #[serde(skip_deserializing)] u8,
+);
+"""
+
+
+def test_a_tuple_struct_reads_and_writes_its_own_items(tmp_path: Path) -> None:
+    protocol, errors, _ = _load(tmp_path, {"lib.rs": TUPLE})
+    assert errors == []
+    bundle = build_schema(protocol)
+    read = Draft202012Validator({"$ref": "#/$defs/Row", **bundle})
+    written = Draft202012Validator({"$ref": "#/$defs/Row", **written_bundle(bundle)})
+    assert read.is_valid(["a", True, "b"])  # the bool is read, the u8 is not
+    assert not read.is_valid(["a", "b", 1]) and not read.is_valid(["a", True, "b", 1])
+    assert written.is_valid(["a", "b", 1])  # the bool is never written, the u8 is
+    assert not written.is_valid(["a", True, "b"])

@@ -383,6 +383,13 @@ class DeclBuilder:
             return ir.AliasDecl(name, NULL, ir.AliasKind.NEWTYPE, life, span)
         if body.type == "ordered_field_declaration_list":
             items = self._tuple_items(body)
+            forms = self._tuple_forms(body)
+            reads = tuple(t for t, (r, _) in zip(items, forms) if r)
+            writes = tuple(t for t, (_, w) in zip(items, forms) if w)
+            if any(r != w for r, w in forms) and len(items) > 1:
+                # serde reads some fields it never writes, or the other way round
+                tuple_ = ir.TupleOf(reads, written_items=writes)
+                return ir.AliasDecl(name, tuple_, ir.AliasKind.NEWTYPE, life, span)
             if len(items) == 1:
                 return ir.AliasDecl(name, items[0], ir.AliasKind.NEWTYPE, life, span)
             if attrs.has("transparent"):
@@ -438,6 +445,21 @@ class DeclBuilder:
             span=span,
             array_form=array_form,
         )
+
+    def _tuple_forms(self, body: Node) -> list[tuple[bool, bool]]:
+        """For each item ``_tuple_items`` gives: whether serde reads it (no
+        ``skip_deserializing``) and writes it (no ``skip_serializing``)."""
+        out: list[tuple[bool, bool]] = []
+        for child, attr_nodes in attributed(body.named_children):
+            if child.type in ("visibility_modifier",):
+                continue
+            attrs = self.reader.collect(attr_nodes)
+            if not attrs.enabled or attrs.has("skip"):
+                continue
+            out.append(
+                (not attrs.has("skip_deserializing"), not attrs.has("skip_serializing"))
+            )
+        return out
 
     def _tuple_items(self, body: Node) -> list[ir.TypeExpr]:
         items: list[ir.TypeExpr] = []
