@@ -83,3 +83,52 @@ def test_schemars_with_alone_has_no_wire_meaning(tmp_path: Path) -> None:
     protocol, _, _ = _load(tmp_path, {"lib.rs": STATED})
     # `plain` has no serde code: serde writes a Pair whatever schemars is told
     assert _field(protocol, "plain").type == ir.Ref("Pair")
+
+
+FUNCTION = """use serde::{Deserialize, Serialize};
+
+#[derive(Serialize, Deserialize)]
+pub struct Holder {
+    #[serde(with = "int_as_str")]
+    #[schemars(schema_with = "int_as_str::json_schema")]
+    pub stated: i64,
+    #[serde(with = "int_as_str")]
+    #[schemars(schema_with = "int_as_str::computed")]
+    pub computed: i64,
+    #[schemars(schema_with = "int_as_str::json_schema")]
+    pub plain: i64,
+}
+
+mod int_as_str {
+    pub(super) fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "pattern": r"^-?\\d+$"
+        })
+    }
+    pub(super) fn computed(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        g.subschema_for::<String>()
+    }
+}
+"""
+
+
+def test_a_schema_with_literal_is_the_members_wire_form(tmp_path: Path) -> None:
+    protocol, errors, every = _load(tmp_path, {"lib.rs": FUNCTION})
+    assert errors == []
+    stated = _field(protocol, "stated").type
+    assert isinstance(stated, ir.Primitive) and stated.kind is ir.PrimitiveKind.STRING
+    # ECMA-262's \\d is ASCII: said so for engines that read it as any digit
+    assert stated.constraints.pattern == "^-?[0-9]+$"
+    assert any("SER003" in line and "int_as_str::json_schema" in line for line in every)
+
+
+def test_a_computed_schema_or_no_serde_code_leaves_the_declared_type(
+    tmp_path: Path,
+) -> None:
+    protocol, _, every = _load(tmp_path, {"lib.rs": FUNCTION})
+    for name in ("computed", "plain"):
+        kind = _field(protocol, name).type
+        assert isinstance(kind, ir.Primitive) and kind.kind is ir.PrimitiveKind.INTEGER
+    # the computed one: code we cannot read, said so
+    assert any("warning[SER003]" in line and "serde(with)" in line for line in every)

@@ -68,6 +68,8 @@ class Attrs:
     # schemars ``with = "T"``: the type whose wire form the member has, as the crate's
     # author states it for a member whose serde form is code (``serde(with = module)``)
     schemars_with: tuple[str, ir.Span] | None = None
+    # schemars ``schema_with = "m::json_schema"``: the function that states it as a schema
+    schemars_schema_with: tuple[str, ir.Span] | None = None
     markers: set[str] = field(default_factory=set)  # skip_serializing_none, default...
     path: str | None = None  # ``#[path = "x.rs"]`` on a ``mod``
     deprecated: str | None = None
@@ -225,12 +227,15 @@ class AttrReader:
         for group in split_groups(args):
             if (
                 len(group) == 3
-                and node_text(group[0]) == "with"
+                and node_text(group[0]) in ("with", "schema_with")
                 and group[1].type == "="
             ):
                 stated = string_literal_value(group[2])
-                if stated is not None:
-                    attrs.schemars_with = (stated, span_of(self.source, group[2]))
+                where = span_of(self.source, group[2])
+                if stated is not None and node_text(group[0]) == "with":
+                    attrs.schemars_with = (stated, where)
+                elif stated is not None:
+                    attrs.schemars_schema_with = (stated, where)
                 continue
             if (
                 len(group) != 2

@@ -30,6 +30,7 @@ rejects (SER002), wire forms set by code (SER003) and unknown types (SYN003) are
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field, replace
 
 from tree_sitter import Node
@@ -145,9 +146,63 @@ def _top_level_split(text: str) -> list[str]:
     return parts
 
 
-def _code_stated(attrs: Attrs) -> bool:
-    """Whether a member's wire form is code whose type ``schemars(with)`` states."""
-    return attrs.schemars_with is not None and any(attrs.has(k) for k in _WITH_KEYS)
+def _code_stated(attrs: Attrs, by_function: bool = False) -> bool:
+    """Whether a member's wire form is code whose type ``schemars(with)`` states (or, with
+    ``by_function``, a ``schemars(schema_with)`` function)."""
+    stated = attrs.schemars_schema_with if by_function else attrs.schemars_with
+    return stated is not None and any(attrs.has(k) for k in _WITH_KEYS)
+
+
+_RAW_STRING = re.compile(r'r(#*)"(.*?)"\1', re.DOTALL)
+_SCHEMA_KINDS = {
+    "string": ir.PrimitiveKind.STRING,
+    "integer": ir.PrimitiveKind.INTEGER,
+    "number": ir.PrimitiveKind.NUMBER,
+    "boolean": ir.PrimitiveKind.BOOLEAN,
+    "null": ir.PrimitiveKind.NULL,
+}
+
+
+def schema_literal(function: Node) -> ir.TypeExpr | None:
+    """The type a schemars ``schema_with`` function states when its body is one
+    ``json_schema!({"type": .., "pattern": ..})`` literal of a scalar; None otherwise.
+    """
+    body = function.child_by_field_name("body")
+    calls = [
+        n
+        for n in (body.named_children if body is not None else [])
+        if n.type in ("macro_invocation", "expression_statement")
+    ]
+    if len(calls) != 1:
+        return None
+    call = calls[0]
+    if call.type == "expression_statement" and call.named_children:
+        call = call.named_children[0]
+    macro = call.child_by_field_name("macro")
+    if call.type != "macro_invocation" or macro is None:
+        return None
+    if node_text(macro).rsplit("::", 1)[-1] != "json_schema":
+        return None
+    tokens = next((c for c in call.named_children if c.type == "token_tree"), None)
+    if tokens is None:
+        return None
+    text = _RAW_STRING.sub(lambda m: json.dumps(m.group(2)), node_text(tokens))
+    try:
+        schema = json.loads(text.strip()[1:-1])
+    except ValueError:
+        return None
+    if not isinstance(schema, dict) or set(schema) - {"type", "pattern"}:
+        return None
+    kind = _SCHEMA_KINDS.get(str(schema.get("type")))
+    pattern = schema.get("pattern")
+    if kind is None or (pattern is not None and not isinstance(pattern, str)):
+        return None
+    if pattern is not None and kind is ir.PrimitiveKind.STRING:
+        # ECMA-262's \d (JSON Schema's regex dialect) is ASCII; said so, for engines
+        # whose \d is any Unicode digit (Python's re, pydantic's)
+        pattern = re.sub(r"(?<!\\)\\d", "[0-9]", pattern)
+        return ir.Primitive(kind, ir.Constraints(pattern=pattern))
+    return ir.Primitive(kind) if pattern is None else None
 
 
 SERDE_REPR = {"Serialize_repr", "Deserialize_repr"}
@@ -287,6 +342,20 @@ class DeclBuilder:
                         f"serde({arg.key}) on a {what}: the wire form is set by code; "
                         f"the type #[schemars(with = {attrs.schemars_with[0]!r})] states "
                         "is taken as its wire form",
+                        arg.span,
+                        Severity.NOTE,
+                    )
+                    continue
+                function = attrs.schemars_schema_with
+                if (
+                    arg.key in _WITH_KEYS
+                    and function is not None
+                    and self._schema_function(*function) is not None
+                ):
+                    self.diags.report(
+                        "SER003",
+                        f"serde({arg.key}) on a {what}: the wire form is set by code; "
+                        f"the schema {function[0]} states is taken as its wire form",
                         arg.span,
                         Severity.NOTE,
                     )
@@ -678,6 +747,20 @@ class DeclBuilder:
         instance = instantiate(full, args, texts, span)
         return ir.Ref(instance, span) if instance is not None else ir.AnyJson()
 
+    def _schema_function(self, path: str, span: ir.Span) -> ir.TypeExpr | None:
+        """The type ``#[schemars(schema_with = "m::json_schema")]`` states for a member
+        whose serde form is code: the crate author's statement, as a schema literal."""
+        full = self.types.resolve(path)
+        found = self.types.crate.functions.get(full) if full is not None else None
+        if found is None:
+            candidates = [
+                v
+                for k, v in self.types.crate.functions.items()
+                if k.endswith(f"::{path}")
+            ]
+            found = candidates[0] if len(candidates) == 1 else None
+        return schema_literal(found[0]) if found is not None else None
+
     def _stated_type(self, attrs: Attrs) -> ir.TypeExpr | None:
         """The wire type of a member whose serde form is code (``with``,
         ``serialize_with``, ``deserialize_with``) when ``#[schemars(with = "T")]`` states
@@ -686,6 +769,8 @@ class DeclBuilder:
         remote = self._remote_target(attrs)
         if remote is not None:
             return remote
+        if attrs.schemars_schema_with is not None and _code_stated(attrs, True):
+            return self._schema_function(*attrs.schemars_schema_with)
         if attrs.schemars_with is None or not _code_stated(attrs):
             return None
         text, span = attrs.schemars_with
@@ -801,6 +886,7 @@ class DeclBuilder:
         all_unit = all(
             v.child_by_field_name("body") is None
             and not _code_stated(a)
+            and not _code_stated(a, True)
             and not self._asymmetric(v, a, rule)
             for v, a in tagged
         )

@@ -226,6 +226,10 @@ class _Reading:
                 self._handwritten(item, names)
                 self._associated_types(item, names)
                 continue
+            if item.node.type == "function_item":
+                fn_name = node_text(item.node.child_by_field_name("name"))
+                names.functions[f"{item.module}::{fn_name}"] = (item.node, item.source)
+                continue
             macro = _macro_of(item.node)
             if macro is not None and _is_bitflags(macro):
                 self._bitflags(item, macro, names, wire)

@@ -162,6 +162,8 @@ class CrateNames:
     handwritten: dict[str, str] = field(default_factory=dict)
     reported: set[str] = field(default_factory=set)
     widths: dict[str, str] = field(default_factory=dict)  # bitflags! type → "u32"
+    # full path → a function of the crate (``schemars(schema_with = ...)`` targets)
+    functions: dict[str, tuple[Node, SourceText]] = field(default_factory=dict)
     # (type's full path, associated type name) → the type an ``impl Trait for Type``
     # gives it (``type Item = String;``), with the impl's source and module
     associated: dict[tuple[str, str], tuple[Node, SourceText, str]] = field(
