@@ -281,13 +281,19 @@ class _Builder:
                 out["x-sorted-keys"] = True
             return out
         if isinstance(expr, ir.TupleOf):
-            return {
+            shape: Schema = {
                 "type": "array",
                 "prefixItems": [self.type_schema(item) for item in expr.items],
-                "items": False,
-                "minItems": len(expr.items),
-                "maxItems": len(expr.items),
+                "items": (False if expr.rest is None else self.type_schema(expr.rest)),
+                "minItems": (
+                    len(expr.items) if expr.required is None else expr.required
+                ),
             }
+            if expr.rest is None:
+                shape["maxItems"] = len(expr.items)
+            if not expr.items and expr.rest is not None:
+                del shape["prefixItems"]
+            return shape
         if isinstance(expr, ir.AnyJson):
             if expr.structured:
                 return {"type": ["object", "array"]}

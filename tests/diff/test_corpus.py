@@ -72,9 +72,7 @@ def _side(path: str) -> str:
 
 def _diff(old: str, new: str, level: Level = Level.WIRE) -> Report:
     try:
-        return diff_sides(
-            _side(old), _side(new), level=level, cwd=REPO, outside=True
-        )
+        return diff_sides(_side(old), _side(new), level=level, cwd=REPO, outside=True)
     except SideError as exc:
         pytest.fail(f"the frontend cannot read this revision:\n{exc}")
 

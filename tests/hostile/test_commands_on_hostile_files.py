@@ -128,8 +128,10 @@ def test_diff_reads_a_path_outside_the_repository_when_asked(tmp_path: Path) -> 
     # The twin: --outside admits it, and the report names it relative, not absolute.
     copy = tmp_path / "schema.rs"
     copy.write_bytes((REPO / "specs" / "acp" / "schema.rs").read_bytes())
-    copy.write_text(copy.read_text() + "\n#[derive(Serialize, Deserialize)]\n"
-                    "pub struct Extra { pub x: u8 }\n")
+    copy.write_text(
+        copy.read_text() + "\n#[derive(Serialize, Deserialize)]\n"
+        "pub struct Extra { pub x: u8 }\n"
+    )
     done = _diff(str(copy), "specs/acp", "--outside", "--level", "python")
     assert done.returncode in (0, 1), done.stderr
     absolute = re.compile(r'(^|[\s`"(])' + re.escape(str(tmp_path)), re.MULTILINE)

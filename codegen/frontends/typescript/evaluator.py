@@ -27,6 +27,7 @@ from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.syntax import MAX_TYPE_NESTING, node_text, span_of
 from codegen.frontends.typescript.enums import convert_enum
+from codegen.frontends.typescript.infer import Inference, contains_infer
 from codegen.frontends.typescript.jsdoc import (
     JsDoc,
     is_jsdoc,
@@ -53,6 +54,7 @@ from codegen.frontends.typescript.tstypes import (
     Prop,
     TsType,
     Tup,
+    Union,
     describe,
     literal,
     literal_value,
@@ -75,6 +77,18 @@ _PREDEFINED: dict[str, TsType] = {
     "undefined": UNDEFINED,
     "void": UNDEFINED,
     "null": NULL,
+    # JSON.stringify leaves a symbol-valued key out and writes null for a symbol in an
+    # array, as it does with undefined
+    "symbol": UNDEFINED,
+    "unique symbol": UNDEFINED,
+}
+# The global classes whose JSON form is a string, as their ``toJSON`` writes it
+# (``Date`` → ``toISOString()``, ``URL`` → ``href``).
+_GLOBAL_STRINGS: dict[str, TsType] = {
+    "Date": Leaf(
+        ir.Primitive(ir.PrimitiveKind.STRING, ir.Constraints(format="date-time"))
+    ),
+    "URL": Leaf(ir.Primitive(ir.PrimitiveKind.STRING, ir.Constraints(format="uri"))),
 }
 _WRAPPERS = (
     "type_annotation",
@@ -86,6 +100,16 @@ _WRAPPERS = (
 )
 _NOT_DATA = ("method_signature", "call_signature", "construct_signature")
 _MAX_INSTANTIATION_DEPTH = 40
+# A template literal type over finite unions expands to at most this many literals (the
+# checker's own limit is 100 000); beyond it, a pattern.
+_MAX_TEMPLATE_EXPANSION = 10_000
+# The texts ``${number}`` takes: what ``+text`` reads as a finite number (the checker's
+# isValidNumberString), and ``${bigint}``: an integer literal.
+_NUMBER_TEXT = (
+    r"\s*(?:[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
+    r"|0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+)\s*"
+)
+_BIGINT_TEXT = r"-?(?:[0-9]+|0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+)"
 # TypeScript's intrinsic string types, on literals
 _INTRINSIC: dict[str, Callable[[str], str]] = {
     "Uppercase": str.upper,
@@ -556,7 +580,7 @@ class Evaluator(Materializer):
         if kind == "literal_type":
             return self._literal(node, span)
         if kind == "template_literal_type":
-            return self._template(node, span)
+            return self._template(node, env, source, span)
         if kind == "array_type":
             inner = _named(node)
             return (
@@ -640,6 +664,17 @@ class Evaluator(Materializer):
             return _PREDEFINED[name]
         if name in self.imported:
             return Leaf(ir.Ref(name, span))
+        if name in _GLOBAL_STRINGS:
+            return _GLOBAL_STRINGS[name]
+        if name == "RegExp":
+            # a RegExp has no enumerable own property: JSON.stringify writes ``{}``
+            self.diags.report(
+                "SYN002",
+                "RegExp is written by JSON.stringify as {} (its pattern is lost); read "
+                "as an empty object",
+                span,
+            )
+            return Obj(closed=True, span=span)
         self.problem(span, f"{name} is not defined", "REF001")
         return ANY
 
@@ -712,48 +747,133 @@ class Evaluator(Materializer):
             return literal(signed)
         return self._bad(span, f"the literal type {text!r} is not supported")
 
-    def _template(self, node: Node, span: ir.Span) -> TsType:
-        """```a${string}``` → a string with a pattern; without placeholders, a literal."""
-        pattern = ""
-        literal_text = ""
-        placeholders = 0
+    def _template(
+        self, node: Node, env: Env, source: SourceText, span: ir.Span
+    ) -> TsType:
+        """A template literal type as the checker reads it: over finite unions of literals
+        it is the union of every concatenation (```a-${'x' | 'y'}``` → ``'a-x' | 'a-y'``);
+        with an infinite placeholder (``string``, ``number``, ``bigint``) it is a string
+        matching a pattern."""
+        parts: list[list[str] | str] = []  # literal choices, or a regex
         for child in node.named_children:
             if child.type == "string_fragment":
-                raw = node_text(child)
-                literal_text += raw
-                pattern += _regex_escape(raw)
+                parts.append([decode_string(node_text(child))])
             elif child.type == "template_type":
-                placeholders += 1
                 inner = _named(child)
-                kind = node_text(inner[0]) if inner else ""
-                if kind == "string":
-                    pattern += ".*"
-                elif kind == "number":
-                    pattern += r"-?\d+(\.\d+)?([eE][-+]?\d+)?"
-                else:
-                    return self._bad(span, f"a template literal type with ${{{kind}}}")
-        if not placeholders:
-            return literal(literal_text)
+                if not inner:
+                    return self._bad(span, "an empty template placeholder")
+                part = self._template_part(self.eval(inner[0], env, source))
+                if part is None:
+                    return self._bad(
+                        span,
+                        f"a template literal type with ${{{node_text(inner[0])}}}: "
+                        "only strings, numbers, booleans, null, undefined and their "
+                        "literals have a text form",
+                    )
+                parts.append(part)
+        if all(isinstance(p, list) for p in parts):
+            total = 1
+            for p in parts:
+                total *= len(p)
+            if total <= _MAX_TEMPLATE_EXPANSION:
+                texts = [""]
+                for p in parts:
+                    assert isinstance(p, list)
+                    texts = [t + choice for t in texts for choice in p]
+                return union_of([literal(t) for t in texts])
+        pattern = "".join(p if isinstance(p, str) else _alternation(p) for p in parts)
         constraints = ir.Constraints(pattern=f"^{pattern}$")
         return Leaf(ir.Primitive(ir.PrimitiveKind.STRING, constraints))
 
-    def _tuple(self, node: Node, env: Env, source: SourceText, span: ir.Span) -> TsType:
-        items: list[TsType] = []
-        for child in _named(node):
-            if child.type in ("optional_type", "rest_type", "optional_parameter"):
-                return self._bad(
-                    span, "optional and rest elements of tuples are not supported"
-                )
-            if child.type == "required_parameter":
-                if any(c.type == "rest_pattern" for c in child.named_children):
-                    return self._bad(span, "rest elements of tuples are not supported")
-                annotation = child.child_by_field_name("type")
-                if annotation is None:
-                    return self._bad(span, "a tuple member without a type")
-                items.append(self.eval(annotation, env, source))
+    def _template_part(self, value: TsType) -> list[str] | str | None:
+        """What one placeholder may write: its literal texts, or a regex."""
+        texts: list[str] = []
+        patterns: list[str] = []
+        pending = list(members_of(self.resolve(value)))
+        while pending:
+            member = self.resolve(self.scalar(pending.pop(0)))
+            if isinstance(member, Union):  # an alias of a union, inside the union
+                pending[:0] = member.members
                 continue
-            items.append(self.eval(child, env, source))
-        return Tup(tuple(items))
+            raw = literal_value(member)
+            if isinstance(raw, bool):
+                texts.append("true" if raw else "false")
+            elif isinstance(raw, str):
+                texts.append(raw)
+            elif isinstance(raw, (int, float)):
+                texts.append(_js_number_text(raw))
+            elif member == BOOLEAN:
+                texts.extend(("false", "true"))
+            elif member == NULL:
+                texts.append("null")
+            elif member is UNDEFINED:
+                texts.append("undefined")
+            elif isinstance(member, Leaf) and isinstance(member.expr, ir.Primitive):
+                kind = member.expr.kind
+                pattern = member.expr.constraints.pattern
+                if kind is ir.PrimitiveKind.STRING:
+                    patterns.append(pattern[1:-1] if pattern else "[\\s\\S]*")
+                elif kind is ir.PrimitiveKind.NUMBER:
+                    patterns.append(_NUMBER_TEXT)
+                elif kind is ir.PrimitiveKind.INTEGER:
+                    patterns.append(_BIGINT_TEXT)
+                else:
+                    return None
+            elif member == ANY:
+                patterns.append("[\\s\\S]*")
+            else:
+                return None
+        texts = list(dict.fromkeys(texts))
+        if not patterns:
+            return texts
+        return "(?:" + "|".join([*(_regex_escape(t) for t in texts), *patterns]) + ")"
+
+    def _tuple(self, node: Node, env: Env, source: SourceText, span: ir.Span) -> TsType:
+        """``[A, B?, ...C[]]`` as the checker normalizes it: a spread tuple's elements are
+        spliced in, a spread array becomes the rest; a rest followed by more elements has
+        no JSON Schema form here (a problem)."""
+        items: list[TsType] = []
+        required = 0
+        rest: TsType | None = None
+        for child in _named(node):
+            kind = "required"
+            inner: Node | None = child
+            if child.type in ("optional_type", "rest_type"):
+                kind = "optional" if child.type == "optional_type" else "rest"
+                inner = next(iter(_named(child)), None)
+            elif child.type in ("required_parameter", "optional_parameter"):
+                if child.type == "optional_parameter":
+                    kind = "optional"
+                elif any(c.type == "rest_pattern" for c in child.named_children):
+                    kind = "rest"
+                inner = child.child_by_field_name("type")
+            if inner is None:
+                return self._bad(span, "a tuple member without a type")
+            value = self.eval(inner, env, source)
+            if rest is not None:
+                return self._bad(
+                    span, "a tuple element after a rest element has no JSON Schema form"
+                )
+            if kind == "rest":
+                spread = self.resolve(value)
+                if isinstance(spread, Tup):
+                    if len(items) == required:
+                        required += spread.least
+                    items.extend(spread.items)
+                    rest = spread.rest
+                elif isinstance(spread, Arr):
+                    rest = spread.items
+                elif spread == ANY:
+                    rest = ANY
+                else:
+                    return self._bad(span, "a rest element that is not an array type")
+                continue
+            if kind == "required" and len(items) == required:
+                required += 1
+            items.append(value)
+        if rest is not None and not items:
+            return Arr(rest)
+        return Tup(tuple(items), None if required == len(items) else required, rest)
 
     def _generic(
         self, node: Node, env: Env, source: SourceText, span: ir.Span
@@ -834,10 +954,16 @@ class Evaluator(Materializer):
         if any(p is None for p in parts):
             return self._bad(span, "a malformed conditional type")
         check, extends, yes, no = (p for p in parts if p is not None)
-        if _contains(extends, "infer_type"):
-            return self._bad(
-                span, "a conditional type with 'infer' cannot be evaluated"
-            )
+        if contains_infer(extends):
+            inference = Inference(self, env, source)
+            fits = inference.match(extends, self.eval(check, env, source))
+            if fits is None:
+                return self._bad(
+                    span, "this conditional type with 'infer' cannot be decided"
+                )
+            if fits:
+                return self.eval(yes, {**env, **inference.bound}, source)
+            return self.eval(no, env, source)
         verdict = self.assignable(
             self.eval(check, env, source), self.eval(extends, env, source)
         )
@@ -889,7 +1015,8 @@ class Evaluator(Materializer):
                     f"the member {member.type!r} is not supported",
                 )
             doc = None
-        closed = index is NEVER
+        # no key can have a value (``never``) or be written (``undefined``, a symbol)
+        closed = index is NEVER or index is UNDEFINED
         if closed:
             index = None
         return Obj(tuple(props.values()), index, (), closed, span)
@@ -953,8 +1080,9 @@ class Evaluator(Materializer):
         )
         param = node_text(clause.child_by_field_name("name"))
         keys_node = clause.child_by_field_name("type")
-        if clause.child_by_field_name("alias") is not None or keys_node is None:
-            self.problem(span, "a mapped type with an 'as' clause cannot be evaluated")
+        alias_node = clause.child_by_field_name("alias")
+        if keys_node is None:
+            self.problem(span, "a mapped type without keys")
             return Obj(span=span)
         annotation = next(
             (c for c in member.named_children if c.type.endswith("type_annotation")),
@@ -973,6 +1101,11 @@ class Evaluator(Materializer):
         names = self.literal_keys(keys)
         if names is None:
             resolved = self.resolve(keys)
+            if alias_node is not None:
+                self.problem(
+                    span, "a mapped type with 'as' over keys that are not literals"
+                )
+                return Obj(span=span)
             if resolved in (STRING, NUMBER) and value_node is not None:
                 values = self.eval(value_node, {**env, param: resolved}, source)
                 if values is NEVER:
@@ -980,9 +1113,23 @@ class Evaluator(Materializer):
                 return Dict(values)
             self.problem(span, "a mapped type over keys that are not literals")
             return Obj(span=span)
-        props: list[Prop] = []
+        props: dict[str, Prop] = {}  # a key given twice: the later one (as the checker)
         for name, numeric in names:
             key_type = literal(_key_number(name) if numeric else name)
+            renamed: list[tuple[str, bool]] = [(name, numeric)]
+            if alias_node is not None:
+                # ``as``: the key is remapped (``never`` drops it, a union repeats it)
+                remapped = self.eval(alias_node, {**env, param: key_type}, source)
+                found = self.literal_keys(remapped)
+                if found is None:
+                    self.problem(
+                        span,
+                        "a mapped type's 'as' clause gives keys that are not literals",
+                    )
+                    return Obj(span=span)
+                renamed = found
+            if not renamed:
+                continue
             value = (
                 self.eval(value_node, {**env, param: key_type}, source)
                 if value_node is not None
@@ -999,8 +1146,10 @@ class Evaluator(Materializer):
             else:
                 optional = earlier.optional if earlier is not None else False
             doc = earlier.doc if earlier is not None else None
-            props.append(Prop(name, value, optional, numeric, False, doc, span))
-        return Obj(tuple(props), span=span)
+            for key, key_numeric in renamed:
+                props.pop(key, None)
+                props[key] = Prop(key, value, optional, key_numeric, False, doc, span)
+        return Obj(tuple(props.values()), span=span)
 
     # ------------------------------------------------------------------ values (typeof)
 
@@ -1076,6 +1225,10 @@ class Evaluator(Materializer):
             return NULL
         if kind == "undefined":
             return UNDEFINED
+        if kind == "call_expression" and node_text(
+            node.child_by_field_name("function")
+        ) in ("Symbol", "Symbol.for"):
+            return UNDEFINED  # a symbol: JSON.stringify writes none (see _PREDEFINED)
         if kind == "unary_expression":
             signed = _signed_number(node)
             if signed is not None:
@@ -1321,6 +1474,19 @@ def _key_number(text: str) -> int | float:
         return int(text)
     except ValueError:
         return float(text)
+
+
+def _alternation(texts: list[str]) -> str:
+    if len(texts) == 1:
+        return _regex_escape(texts[0])
+    return "(?:" + "|".join(_regex_escape(t) for t in texts) + ")"
+
+
+def _js_number_text(value: float) -> str:
+    """A number as JavaScript's ``String(n)`` writes it (for the usual values)."""
+    if isinstance(value, int) or value.is_integer():
+        return str(int(value))
+    return repr(value)
 
 
 def _regex_escape(text: str) -> str:

@@ -263,13 +263,26 @@ class Materializer(TypeOps):
                 )
             )
         if isinstance(value, Tup):
+            rest = (
+                None
+                if value.rest is None
+                else self.element(
+                    value.rest,
+                    context + "Rest",
+                    derived + "[...]",
+                    span,
+                    undefined="null",
+                )
+            )
             return ir.TupleOf(
                 tuple(
                     self.element(
                         item, f"{context}{i}", f"{derived}[{i}]", span, undefined="null"
                     )
                     for i, item in enumerate(value.items)
-                )
+                ),
+                value.required,
+                rest,
             )
         if isinstance(value, Dict):
             values = self.element(
@@ -334,7 +347,9 @@ def nesting(expr: ir.TypeExpr) -> int:
             stack.extend(((current.key, depth + 1), (current.values, depth + 1)))
         elif isinstance(current, (ir.TupleOf, ir.InlineUnion)):
             inner = (
-                current.items if isinstance(current, ir.TupleOf) else current.members
+                (*current.items, *([current.rest] if current.rest else []))
+                if isinstance(current, ir.TupleOf)
+                else current.members
             )
             stack.extend((item, depth + 1) for item in inner)
     return deepest

@@ -66,7 +66,16 @@ class Arr:
 
 @dataclass(frozen=True, slots=True)
 class Tup:
+    """``[A, B?, ...C[]]``: ``required`` leading items must be present (None: all),
+    ``rest`` is the type of every item after ``items`` (None: no more)."""
+
     items: tuple[TsType, ...]
+    required: int | None = None
+    rest: TsType | None = None
+
+    @property
+    def least(self) -> int:
+        return len(self.items) if self.required is None else self.required
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from codegen.frontends.typescript.tstypes import (
     ANY,
     NEVER,
     NULL,
+    NUMBER,
     STRING,
     UNDEFINED,
     Arr,
@@ -30,6 +31,7 @@ from codegen.frontends.typescript.tstypes import (
     Tup,
     Union,
     literal,
+    literal_value,
     members_of,
     union_of,
 )
@@ -144,6 +146,17 @@ class TypeOps(State):
             return union_of(common)
         if isinstance(value, Dict):
             return Leaf(value.key)
+        if isinstance(value, (Tup, Arr)):
+            # an array's keys: any number (its index signature), ``"length"``, a tuple's
+            # positions as strings (``"0"``), and its methods' names, which are not data
+            fixed = value.items if isinstance(value, Tup) else ()
+            return union_of(
+                [
+                    NUMBER,
+                    *(literal(str(i)) for i in range(len(fixed))),
+                    literal("length"),
+                ]
+            )
         obj = self.props_of(value)
         if obj is None:
             self.problem(span, "keyof applies to object types only here")
@@ -160,9 +173,10 @@ class TypeOps(State):
         if isinstance(value, Union):
             return union_of([self.index_access(m, key, span) for m in value.members])
         key = self.resolve(key)
-        if isinstance(value, (Arr, Tup)):
-            items = value.items if isinstance(value, Tup) else (value.items,)
-            return union_of(list(items))
+        if isinstance(value, Tup):
+            return self._tuple_access(value, key)
+        if isinstance(value, Arr):
+            return value.items
         if isinstance(value, Dict):
             return value.values
         obj = self.props_of(value)
@@ -302,8 +316,10 @@ class TypeOps(State):
 
     def record(self, keys: TsType, values: TsType, span: ir.Span) -> TsType:
         resolved = self.resolve(keys)
-        if resolved is NEVER:
-            return Obj(span=span)
+        if resolved is NEVER or resolved is UNDEFINED:
+            return Obj(
+                span=span
+            )  # no keys (symbol keys: JSON.stringify leaves them out)
         names = self.literal_keys(resolved)
         if names is not None:
             props = tuple(
@@ -387,17 +403,10 @@ class TypeOps(State):
             return source_obj is not None or isinstance(source, (Arr, Tup, Dict))
         if source_obj is not None and _is_scalar(target):
             return False
-        if isinstance(target, Tup) and isinstance(source, Tup):
-            if len(source.items) != len(target.items):
-                return False
-            return all_of(
-                self._assignable(a, b, assuming)
-                for a, b in zip(source.items, target.items, strict=True)
-            )
-        if isinstance(target, Tup) and isinstance(source, Arr):
-            return False
+        if isinstance(target, Tup) and isinstance(source, (Tup, Arr)):
+            return self._tuple_assignable(source, target, assuming)
         if isinstance(target, Arr) and isinstance(source, (Arr, Tup)):
-            items = source.items if isinstance(source, Tup) else (source.items,)
+            items = _tuple_items(source) if isinstance(source, Tup) else (source.items,)
             return all_of(self._assignable(i, target.items, assuming) for i in items)
         if isinstance(target, Dict) and isinstance(source, Dict):
             return self._assignable(source.values, target.values, assuming)
@@ -406,6 +415,45 @@ class TypeOps(State):
         if isinstance(source, (Arr, Tup, Dict)) and _is_scalar(target):
             return False
         return None
+
+    def _tuple_assignable(
+        self, source: Tup | Arr, target: Tup, assuming: set[tuple[TsType, TsType]]
+    ) -> bool | None:
+        """Every array ``source`` allows has a length ``target`` allows and items that fit
+        their positions (an array is a tuple of no fixed items and a rest)."""
+        if isinstance(source, Arr):
+            source = Tup((), 0, source.items)
+        if source.least < target.least:
+            return False
+        if target.rest is None and (
+            source.rest is not None or len(source.items) > len(target.items)
+        ):
+            return False
+        verdicts: list[bool | None] = []
+        for position, item in enumerate(source.items):
+            verdicts.append(
+                self._assignable(item, _tuple_at(target, position), assuming)
+            )
+        if source.rest is not None:
+            for position in range(len(source.items), len(target.items)):
+                verdicts.append(
+                    self._assignable(source.rest, target.items[position], assuming)
+                )
+            if target.rest is not None:
+                verdicts.append(self._assignable(source.rest, target.rest, assuming))
+        return all_of(iter(verdicts))
+
+    def _tuple_access(self, value: Tup, key: TsType) -> TsType:
+        """``T[0]`` is the item at 0 (``| undefined`` if optional); ``T[number]`` all."""
+        raw = literal_value(self.scalar(key))
+        if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+            position = int(raw)
+            if 0 <= position < len(value.items):
+                item = value.items[position]
+                return item if position < value.least else union_of([item, UNDEFINED])
+            if value.rest is not None:
+                return union_of([value.rest, UNDEFINED])
+        return union_of(list(_tuple_items(value)))
 
     def _object_assignable(
         self, source: Obj, target: Obj, assuming: set[tuple[TsType, TsType]]
@@ -428,6 +476,16 @@ class TypeOps(State):
         if target.closed and set(mine) - {p.name for p in target.props}:
             return False
         return all_of(iter(verdicts))
+
+
+def _tuple_items(value: Tup) -> tuple[TsType, ...]:
+    return (*value.items, *([value.rest] if value.rest is not None else []))
+
+
+def _tuple_at(value: Tup, position: int) -> TsType:
+    if position < len(value.items):
+        return value.items[position]
+    return value.rest if value.rest is not None else NEVER
 
 
 def _leaf_assignable(source: ir.TypeExpr, target: ir.TypeExpr) -> bool | None:
