@@ -105,9 +105,12 @@ _MAX_INSTANTIATION_DEPTH = 40
 _MAX_TEMPLATE_EXPANSION = 10_000
 # The texts ``${number}`` takes: what ``+text`` reads as a finite number (the checker's
 # isValidNumberString), and ``${bigint}``: an integer literal.
+_JS_SPACE = (
+    r"[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]*"
+)
 _NUMBER_TEXT = (
-    r"\s*(?:[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
-    r"|0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+)\s*"
+    _JS_SPACE + r"(?:[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
+    r"|0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+)" + _JS_SPACE
 )
 _BIGINT_TEXT = r"-?(?:[0-9]+|0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+)"
 # TypeScript's intrinsic string types, on literals
@@ -186,6 +189,11 @@ class Evaluator(Materializer):
             )
             return None
         if symbol.kind == "interface":
+            array = self.array_interface(symbol)
+            if array is not None:
+                return self.alias_decl(
+                    array, symbol.name, lifecycle, span, symbol.exported
+                )
             obj = self.interface_obj(symbol, ())
             if obj is None:
                 return None
@@ -201,6 +209,14 @@ class Evaluator(Materializer):
         enum = self._namespace_enum(symbol, value)
         if enum is not None:
             return enum
+        members = members_of(value)
+        if UNDEFINED in members and any(m not in (UNDEFINED, NULL) for m in members):
+            self.diags.report(
+                "SYN002",
+                f"'undefined' in the type alias {symbol.name} is not a JSON value: the "
+                "alias stands for the rest, and a property it types may be absent",
+                span,
+            )
         return self.alias_decl(value, symbol.name, lifecycle, span, symbol.exported)
 
     def _namespace_enum(self, symbol: Symbol, value: TsType) -> ir.EnumDecl | None:
@@ -253,11 +269,35 @@ class Evaluator(Materializer):
         if symbol is None or not _all_defaults(symbol):
             return None
         if symbol.kind == "interface":
+            if self.array_interface(symbol) is not None:
+                return None
             return self.interface_obj(symbol, ())
         if symbol.kind == "alias":
             value = self.alias_value(symbol, ())
             return value if isinstance(value, Obj) else None
         return None
+
+    def array_interface(self, symbol: Symbol) -> Arr | None:
+        """``interface Tags extends Array<Tag> {}``: an array type with a name (no members
+        of its own, one base that is an array)."""
+        if symbol.parts or symbol.params:
+            return None
+        body = symbol.node.child_by_field_name("body")
+        if body is not None and _named(body):
+            return None
+        clauses = [c for c in symbol.node.children if c.type == "extends_type_clause"]
+        bases = [b for c in clauses for b in _named(c)]
+        if len(bases) != 1 or bases[0].type not in ("generic_type", "array_type"):
+            return None
+        marker = f"array-interface:{symbol.order}"
+        if marker in self.in_progress:
+            return None
+        self.in_progress.add(marker)
+        try:
+            base = self.eval(bases[0], {}, symbol.source)
+        finally:
+            self.in_progress.discard(marker)
+        return base if isinstance(base, Arr) else None
 
     def symbol_value(self, name: str) -> TsType | None:
         symbol = self.table.type(name)
@@ -270,6 +310,8 @@ class Evaluator(Materializer):
             )
         if symbol.kind == "alias" and _all_defaults(symbol):
             return self.alias_value(symbol, ())
+        if symbol.kind == "interface":
+            return self.array_interface(symbol)
         return None
 
     def enum_value(self, enum: str, member: str) -> str | int | None:
@@ -939,7 +981,7 @@ class Evaluator(Materializer):
             return union_of(
                 [
                     self._conditional_once(node, {**env, param: member}, source, span)
-                    for member in members_of(env[param])
+                    for member in members_of(self.resolve(env[param]))
                 ]
             )
         return self._conditional_once(node, env, source, span)

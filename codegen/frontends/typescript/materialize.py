@@ -104,8 +104,10 @@ class Materializer(TypeOps):
                 exported=exported,
             )
         members = members_of(value)
-        if UNDEFINED in members:
+        if UNDEFINED in members and all(m in (UNDEFINED, NULL) for m in members):
             self.problem(span, f"'undefined' in the type alias {name} has no JSON form")
+        # ``type T = X | undefined``: its JSON values are X's (a property it types may
+        # be absent: ``field``); the evaluator says so with a note
         rest = [m for m in members if m not in (UNDEFINED, NULL)]
         nullable = NULL in members
         if not rest:
@@ -135,7 +137,11 @@ class Materializer(TypeOps):
 
     def field(self, prop: Prop, owner: str, path: str) -> ir.Field:
         members = members_of(prop.type)
-        undefined = UNDEFINED in members
+        # ``undefined`` directly, or through an alias (``p: Maybe``, ``type Maybe = X |
+        # undefined``): JSON.stringify leaves the key out
+        undefined = UNDEFINED in members or UNDEFINED in members_of(
+            self.resolve(prop.type)
+        )
         nullable = NULL in members
         rest = [m for m in members if m not in (UNDEFINED, NULL)]
         context = owner + pascal(prop.name)

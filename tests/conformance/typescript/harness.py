@@ -7,12 +7,15 @@ and the ``schema.json`` the peer expects; ``out_of_scope.toml`` beside this modu
 Outputs: ``run_case`` → a ``Verdict``: the case read as a spec of ``[spec] types`` (the
 peer's root type), our JSON Schema rendered, then compared by wire meaning both ways:
 instances drawn from the expected schema and from ours (``codegen.oracles.draw``, a few
-dozen each) must get the same verdict from both schemas.
+dozen each) must get the same verdict from both schemas.  Where they differ, tsc decides
+(``decide.py``: the value as a literal of the root type in ``main.ts``): a case whose every
+difference tsc decides our way passes, its ``divergence`` saying so.
 Guarantees: the case folder is only read; the comparison is by JSON values, never text.
 The peers' schemas close objects (``additionalProperties: false``), a peer option, so the
 specs are read with ``extra_keys = "forbid"``; the tjs suite's root is inline and its test
 list (not copied) names the type: the declaration of ``main.ts`` whose drawn instances agree
-best is taken as the root, and the case passes only if that one agrees fully.
+best is taken as the root (tsc is asked only about that one: asked of every candidate, it
+would side with our reading of a type that is not the peer's root).
 """
 
 from __future__ import annotations
@@ -27,8 +30,10 @@ from typing import Any
 
 from jsonschema import Draft7Validator, Draft202012Validator
 
+from codegen.backends.jsonschema import build_schema
 from codegen.oracles.draw import draw
-from codegen.pipeline import load_protocol, render_outputs
+from codegen.pipeline import load_protocol
+from tests.conformance.typescript.decide import tsc_accepts
 from tests.conformance.verdict import Verdict
 
 HERE = Path(__file__).resolve().parent
@@ -77,19 +82,31 @@ def run_case(suite: str, case: str, draws: int = DRAWS) -> Verdict:
         names = list(dict.fromkeys(_DECLARED.findall(text)))
         if not names:
             return Verdict(case, False, "main.ts declares no type")
-        tried: list[Verdict] = []
+        tried: list[tuple[Verdict, str]] = []
         for name in names:
             verdict = _compare(
-                spec, sources, [name], expected, case, inline=True, draws=draws
+                spec,
+                sources,
+                [name],
+                expected,
+                case,
+                inline=True,
+                draws=draws,
+                decide=False,
             )
             if verdict.ok:
                 return verdict
-            tried.append(verdict)
-        # the closest: one that was read, with the fewest disagreements
-        return min(
+            tried.append((verdict, name))
+        # the closest (one that was read, with the fewest disagreements) is taken as the
+        # root, and only then does tsc decide its differences: asked of every candidate,
+        # tsc would side with our reading of a type that is not the peer's root
+        closest, name = min(
             tried,
-            key=lambda v: (v.why.startswith("ours:"), len(v.disagreements)),
+            key=lambda t: (t[0].why.startswith("ours:"), len(t[0].disagreements)),
         )
+        if closest.why.startswith("ours:"):
+            return closest
+        return _compare(spec, sources, [name], expected, case, inline=True, draws=draws)
 
 
 def _tjsg_roots(expected: dict[str, Any]) -> list[str]:
@@ -113,6 +130,7 @@ def _compare(
     case: str,
     inline: bool = False,
     draws: int = DRAWS,
+    decide: bool = True,
 ) -> Verdict:
     named = {r: r.rsplit(".", 1)[-1] for r in roots if _plain_name(r.replace(".", "_"))}
     if not named:
@@ -133,10 +151,11 @@ def _compare(
     if not outcome.ok() or outcome.protocol is None or outcome.config is None:
         first = [d.headline() for d in outcome.diags.errors()][:2]
         return Verdict(case, False, f"ours: errors {first}", roots)
-    outputs = render_outputs(outcome.protocol, outcome.config)
-    ours_text = next(t for p, t in outputs.items() if p.endswith(".schema.json"))
-    ours = json.loads(ours_text)
+    # the schema backend alone (what is compared): the Python, server and docs backends
+    # are not rendered, which makes the campaign several times faster
+    ours = json.loads(json.dumps(build_schema(outcome.protocol)))
     verdict = Verdict(case, True, "", roots)
+    differing: list[tuple[str, Any, bool]] = []  # root, value, our verdict
     for theirs_name, root in named.items():
         if root not in ours.get("$defs", {}):
             return Verdict(case, False, f"ours: no definition {root}", roots)
@@ -164,18 +183,61 @@ def _compare(
             a = _valid(theirs, value)
             b = _valid(mine, value)
             if a != b:
-                verdict.ok = False
-                side = (
-                    "expected accepts, ours rejects"
-                    if a
-                    else "ours accepts, expected rejects"
-                )
-                verdict.disagreements.append(
-                    f"{root}: {json.dumps(value)[:120]} ({side})"
-                )
-    if not verdict.ok:
-        verdict.why = f"{len(verdict.disagreements)} instance(s) judged differently"
+                differing.append((root, value, b))
+    if differing and decide:
+        _decide(spec, differing, verdict)
+    elif differing:
+        verdict.ok = False
+        verdict.why = f"{len(differing)} instance(s) judged differently"
+        verdict.disagreements = [f"{r}: {json.dumps(v)[:120]}" for r, v, _ in differing]
     return verdict
+
+
+def _decide(
+    spec: Path, differing: list[tuple[str, Any, bool]], verdict: Verdict
+) -> None:
+    """tsc judges each value the two schemas judged differently (as a literal of the
+    root type in main.ts): a case whose every difference tsc decides our way passes
+    with the divergence recorded; any other difference fails it."""
+    files = {
+        p.relative_to(spec).as_posix(): p.read_text(encoding="utf-8", errors="replace")
+        for p in sorted(spec.rglob("*.ts"))
+    }
+    answers: list[bool | None] = []
+    for root in dict.fromkeys(r for r, _, _ in differing):
+        values = [v for r, v, _ in differing if r == root]
+        answers.extend(tsc_accepts(files, root, values))
+    ours_way = 0
+    for (root, value, mine), tsc in zip(differing, answers, strict=True):
+        side = (
+            "ours accepts, expected rejects"
+            if mine
+            else "expected accepts, ours rejects"
+        )
+        judged = (
+            "tsc could not judge"
+            if tsc is None
+            else f"tsc {'accepts' if tsc else 'rejects'}: "
+            + ("ours is right" if tsc == mine else "expected is right")
+        )
+        line = f"{root}: {json.dumps(value)[:120]} ({side}; {judged})"
+        if tsc == mine:
+            ours_way += 1
+        else:
+            verdict.disagreements.append(line)
+    if not verdict.disagreements:
+        first = differing[0]
+        verdict.divergence = (
+            f"tsc decides all {ours_way} difference(s) our way, e.g. "
+            f"{first[0]}: {json.dumps(first[1])[:80]} "
+            f"({'accepted' if first[2] else 'rejected'} by tsc and ours)"
+        )
+        return
+    verdict.ok = False
+    verdict.why = (
+        f"{len(differing)} instance(s) judged differently, "
+        f"{len(verdict.disagreements)} not decided our way by tsc"
+    )
 
 
 def _valid(validator: Any, value: Any) -> bool:
