@@ -239,3 +239,58 @@ def test_globals_as_json_stringify_writes_them(tmp_path: Path) -> None:
 def test_a_symbol_alone_has_no_json_value(tmp_path: Path) -> None:
     source = "export type S = symbol;\n"
     assert "SYN003" in codes(load(tmp_path, {"input.ts": source}, _types("S")))
+
+
+MORE = """
+export type Tag = string | TagArray;
+export interface TagArray extends Array<Tag> {}
+export type Maybe = string | undefined;
+export interface UsesMaybe { m: Maybe; n: string }
+interface A { flag: boolean; x: "a" | "b" }
+interface B { flag: true; x: "b" | "c" }
+export type Both = A & B;
+type K1 = "s1";
+type K2 = K1 | "s2";
+export type Keys = Record<K2 | "s3", number>;
+export interface Geo { type: Coll["type"] }
+export interface Coll extends Geo { type: "Coll" }
+type WithNumbers<T> = { [P in keyof T]: T[P] | number };
+export type Mapped = WithNumbers<string[]>;
+export type MappedTuple = WithNumbers<[string, boolean]>;
+type Drop<T> = T extends string ? never : T;
+export type NoTuple = number | [Drop<"x">];
+"""
+
+
+def test_more_checker_semantics(tmp_path: Path) -> None:
+    names = "Tag UsesMaybe Both Keys Coll Mapped MappedTuple NoTuple".split()
+    s = _schemas(tmp_path, MORE, *names)
+    # an interface extending Array<T> is an array
+    assert s["Tag"].is_valid(["a", ["b", []]]) and not s["Tag"].is_valid([1])
+    # an alias with undefined: its values are the rest, a property it types may be absent
+    assert s["UsesMaybe"].is_valid({"n": "x"}) and s["UsesMaybe"].is_valid(
+        {"m": "y", "n": "x"}
+    )
+    assert not s["UsesMaybe"].is_valid({"m": None, "n": "x"})
+    # two bases with one member of different types: the member is their intersection
+    assert s["Both"].is_valid({"flag": True, "x": "b"})
+    assert not s["Both"].is_valid({"flag": False, "x": "b"})
+    assert not s["Both"].is_valid({"flag": True, "x": "a"})
+    # a union of aliases of unions as Record keys
+    assert s["Keys"].is_valid({"s1": 1, "s2": 2, "s3": 3})
+    assert not s["Keys"].is_valid({"s1": 1, "s2": 2})
+    # a base whose member refers back to the interface extending it
+    assert s["Coll"].is_valid({"type": "Coll"}) and not s["Coll"].is_valid({"type": 1})
+    # a homomorphic mapped type over an array or tuple is an array or tuple
+    assert s["Mapped"].is_valid(["a", 1]) and not s["Mapped"].is_valid([True])
+    assert s["MappedTuple"].is_valid(["a", 1]) and s["MappedTuple"].is_valid([1, True])
+    assert not s["MappedTuple"].is_valid(["a", "b"])
+    # a tuple with a never element has no value
+    assert s["NoTuple"].is_valid(1) and not s["NoTuple"].is_valid([None])
+    outcome = load(tmp_path, {"input.ts": MORE}, _types(*names), "w")
+    assert any(d.code == "SYN002" and "Maybe" in d.message for d in outcome.diags.items)
+
+
+def test_an_alias_of_only_undefined_is_still_an_error(tmp_path: Path) -> None:
+    source = "export type U = undefined;\n"
+    assert "SYN003" in codes(load(tmp_path, {"input.ts": source}, _types("U")))

@@ -393,7 +393,7 @@ class Evaluator(Materializer):
                 if base_node.type == "comment":
                     continue
                 base = self.eval(base_node, env, source)
-                if self.is_object_ref(base):
+                if self.is_object_ref(base) or self._interface_ref(base):
                     assert isinstance(base, Leaf) and isinstance(base.expr, ir.Ref)
                     bases.append(ir.Ref(base.expr.name, span_of(source, base_node)))
                     continue
@@ -421,6 +421,21 @@ class Evaluator(Materializer):
             tuple(bases),
             own.closed,
             span_of(source, part.node),
+        )
+
+    def _interface_ref(self, base: TsType) -> bool:
+        """A reference to an interface whose members are being read (``interface A {
+        t: B["t"] }``, ``interface B extends A``): an object type all the same."""
+        if not (isinstance(base, Leaf) and isinstance(base.expr, ir.Ref)):
+            return False
+        symbol = self.table.type(base.expr.name)
+        return (
+            symbol is not None
+            and symbol.kind == "interface"
+            and self.array_interface(symbol) is None
+            and any(
+                m.startswith(f"interface:{symbol.order}:") for m in self.in_progress
+            )
         )
 
     def _index_only(self, base: TsType) -> Obj | None:
@@ -915,7 +930,9 @@ class Evaluator(Materializer):
             items.append(value)
         if rest is not None and not items:
             return Arr(rest)
-        return Tup(tuple(items), None if required == len(items) else required, rest)
+        return _tuple_of(
+            tuple(items), None if required == len(items) else required, rest
+        )
 
     def _generic(
         self, node: Node, env: Env, source: SourceText, span: ir.Span
@@ -1115,7 +1132,7 @@ class Evaluator(Materializer):
             return ANY
         return self.eval(type_node, env, source)
 
-    def _mapped(self, member: Node, env: Env, source: SourceText) -> Obj | Dict:
+    def _mapped(self, member: Node, env: Env, source: SourceText) -> TsType:
         span = span_of(source, member)
         clause = next(
             c for c in member.named_children if c.type == "mapped_type_clause"
@@ -1139,7 +1156,12 @@ class Evaluator(Materializer):
         keys = self.eval(keys_node, env, source)
         source_obj: Obj | None = None
         if keys_node.type == "index_type_query" and _named(keys_node):
-            source_obj = self.props_of(self.eval(_named(keys_node)[0], env, source))
+            mapped = self.eval(_named(keys_node)[0], env, source)
+            over = self.resolve(mapped)
+            if isinstance(over, (Arr, Tup)) and alias_node is None:
+                # homomorphic over an array or a tuple: an array or a tuple again
+                return self._mapped_array(over, param, value_node, env, source)
+            source_obj = self.props_of(mapped)
         names = self.literal_keys(keys)
         if names is None:
             resolved = self.resolve(keys)
@@ -1192,6 +1214,25 @@ class Evaluator(Materializer):
                 props.pop(key, None)
                 props[key] = Prop(key, value, optional, key_numeric, False, doc, span)
         return Obj(tuple(props.values()), span=span)
+
+    def _mapped_array(
+        self,
+        over: Arr | Tup,
+        param: str,
+        value_node: Node | None,
+        env: Env,
+        source: SourceText,
+    ) -> TsType:
+        def each(key: TsType) -> TsType:
+            if value_node is None:
+                return ANY
+            return self.eval(value_node, {**env, param: key}, source)
+
+        if isinstance(over, Arr):
+            return Arr(each(NUMBER))
+        items = tuple(each(literal(i)) for i in range(len(over.items)))
+        rest = each(NUMBER) if over.rest is not None else None
+        return _tuple_of(items, over.required, rest)
 
     # ------------------------------------------------------------------ values (typeof)
 
@@ -1419,6 +1460,17 @@ class Evaluator(Materializer):
 def _all_defaults(symbol: Symbol) -> bool:
     """A generic declaration usable without type arguments (or not generic at all)."""
     return all(param.default is not None for param in symbol.params)
+
+
+def _tuple_of(
+    items: tuple[TsType, ...], required: int | None, rest: TsType | None
+) -> TsType:
+    """A tuple, or ``never`` when a required element has no value (``[never]``: the
+    checker keeps the type, but no JSON array is one)."""
+    least = len(items) if required is None else required
+    if any(item is NEVER for item in items[:least]):
+        return NEVER
+    return Tup(items, required, rest)
 
 
 def _signed_number(node: Node) -> int | float | None:

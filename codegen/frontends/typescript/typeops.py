@@ -68,6 +68,16 @@ class TypeOps(State):
             if target is None:
                 return value
             value = target
+        if isinstance(value, Union) and any(
+            isinstance(m, Leaf) and isinstance(m.expr, ir.Ref) for m in value.members
+        ):
+            # a union of aliases of unions is the union of their members (a member that
+            # names anything else keeps its name)
+            flat: list[TsType] = []
+            for member in value.members:
+                inner = self.resolve(member) if member != value else member
+                flat.extend(inner.members if isinstance(inner, Union) else (member,))
+            value = union_of(flat)
         return value
 
     def scalar(self, value: TsType) -> TsType:
@@ -122,7 +132,7 @@ class TypeOps(State):
         is not a finite set of string or number literals."""
         out: list[tuple[str, bool]] = []
         for member in members_of(self.resolve(value)):
-            member = self.scalar(member)
+            member = self.scalar(self.resolve(member))
             if not (isinstance(member, Leaf) and isinstance(member.expr, ir.Literal)):
                 return None
             raw = member.expr.value
@@ -250,6 +260,13 @@ class TypeOps(State):
         return ANY
 
     def _merge(self, a: TsType, b: TsType, span: ir.Span) -> Obj:
+        if self._members_conflict(a, b):
+            # ``A & B`` both with ``flag`` of different types: the member's type is the
+            # intersection (``boolean & true`` is ``true``), which ``extends`` of both
+            # cannot say; the members are merged instead
+            a_obj, b_obj = self.props_of(a), self.props_of(b)
+            if a_obj is not None and b_obj is not None:
+                a, b = a_obj, b_obj
         bases: list[ir.Ref] = []
         props: dict[str, Prop] = {}
         index: TsType | None = None
@@ -283,6 +300,27 @@ class TypeOps(State):
                     earlier.span,
                 )
         return Obj(tuple(props.values()), index, tuple(bases), closed, span)
+
+    def _members_conflict(self, a: TsType, b: TsType) -> bool:
+        a_obj, b_obj = self.props_of(a), self.props_of(b)
+        if a_obj is None or b_obj is None:
+            return False
+        mine = {p.name: p for p in a_obj.props}
+        both_named = self.is_object_ref(a) and self.is_object_ref(b)
+        for prop in b_obj.props:
+            earlier = mine.get(prop.name)
+            if earlier is None or (
+                earlier.type == prop.type and earlier.optional == prop.optional
+            ):
+                continue
+            if both_named:
+                return True  # two bases cannot both declare it
+            # a later inline member that narrows the earlier one overrides it (the IR's
+            # ``extends`` keeps the base); anything else is merged
+            narrowed = self._intersect2(earlier.type, prop.type, ir.NO_SPAN)
+            if narrowed != prop.type or (earlier.optional < prop.optional):
+                return True
+        return False
 
     # ------------------------------------------------------------------ utility types
 
@@ -395,6 +433,8 @@ class TypeOps(State):
                 return leaf
         source_obj = self.props_of(source)
         target_obj = self.props_of(target)
+        if target_obj is not None and isinstance(source, (Arr, Tup)):
+            return self._array_to_object(source, target_obj, assuming)
         if target_obj is not None:
             if source_obj is None:
                 return False if _is_scalar(source) else None
@@ -415,6 +455,31 @@ class TypeOps(State):
         if isinstance(source, (Arr, Tup, Dict)) and _is_scalar(target):
             return False
         return None
+
+    def _array_to_object(
+        self, source: Arr | Tup, target: Obj, assuming: set[tuple[TsType, TsType]]
+    ) -> bool | None:
+        """An array against an object type (``T extends { length: 3 }``): its members are
+        ``length`` and its positions; any other required member it lacks."""
+        fixed = isinstance(source, Tup) and source.rest is None
+        items = source.items if isinstance(source, Tup) else ()
+        if fixed and isinstance(source, Tup) and source.least == len(items):
+            length: TsType = literal(len(items))
+        else:
+            length = NUMBER
+        verdicts: list[bool | None] = []
+        for prop in target.props:
+            if prop.name == "length":
+                verdicts.append(self._assignable(length, prop.type, assuming))
+            elif prop.numeric_key and fixed and int(float(prop.name)) < len(items):
+                verdicts.append(
+                    self._assignable(items[int(float(prop.name))], prop.type, assuming)
+                )
+            elif not prop.optional:
+                return False
+        if target.index is not None:
+            return None
+        return all_of(iter(verdicts))
 
     def _tuple_assignable(
         self, source: Tup | Arr, target: Tup, assuming: set[tuple[TsType, TsType]]

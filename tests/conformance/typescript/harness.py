@@ -66,7 +66,11 @@ def divergences(suite: str) -> dict[str, str]:
 
 def run_case(suite: str, case: str, draws: int = DRAWS) -> Verdict:
     folder = SUITES / suite / case
-    expected = json.loads((folder / "schema.json").read_text(encoding="utf-8"))
+    if not (folder / "schema.json").is_file():
+        return _per_type_schemas(suite, case, draws)
+    expected = _local_refs(
+        json.loads((folder / "schema.json").read_text(encoding="utf-8"))
+    )
     sources = sorted(p.name for p in folder.glob("*.ts"))
     sources.remove("main.ts")
     sources.insert(0, "main.ts")
@@ -107,6 +111,50 @@ def run_case(suite: str, case: str, draws: int = DRAWS) -> Verdict:
         if closest.why.startswith("ours:"):
             return closest
         return _compare(spec, sources, [name], expected, case, inline=True, draws=draws)
+
+
+def _per_type_schemas(suite: str, case: str, draws: int) -> Verdict:
+    """A tjs case with one expected schema per type (``schema.MyObject.json``): each is
+    the schema of the type its name says (``schema.program.json``, every type of the
+    program, is the peer's option)."""
+    folder = SUITES / suite / case
+    text = (folder / "main.ts").read_text(encoding="utf-8", errors="replace")
+    declared = set(_DECLARED.findall(text))
+    named = {
+        p.name[len("schema.") : -len(".json")]: p
+        for p in sorted(folder.glob("schema.*.json"))
+    }
+    roots = {n: p for n, p in named.items() if n in declared}
+    if not roots:
+        return Verdict(case, False, "no expected schema names a type of main.ts")
+    sources = sorted(p.name for p in folder.glob("*.ts"))
+    sources.remove("main.ts")
+    sources.insert(0, "main.ts")
+    verdict = Verdict(case, True, "", list(roots))
+    with tempfile.TemporaryDirectory(prefix="30-conf-") as tmp:
+        spec = Path(tmp) / "spec"
+        shutil.copytree(folder, spec)
+        for name, path in roots.items():
+            expected = _local_refs(json.loads(path.read_text(encoding="utf-8")))
+            one = _compare(
+                spec, sources, [name], expected, case, inline=True, draws=draws
+            )
+            if not one.ok:
+                return one
+            verdict.divergence = verdict.divergence or one.divergence
+    return verdict
+
+
+def _local_refs(schema: dict[str, Any]) -> dict[str, Any]:
+    """``"$ref": "someId#/definitions/X"`` under ``"$id": "someId"`` (the peer's option of
+    naming the schema) as the local reference it is."""
+    ident = schema.get("$id")
+    if not isinstance(ident, str) or not ident:
+        return schema
+    text = json.dumps(schema).replace(json.dumps(ident + "#")[:-1], '"#')
+    out: dict[str, Any] = json.loads(text)
+    out.pop("$id", None)
+    return out
 
 
 def _tjsg_roots(expected: dict[str, Any]) -> list[str]:
