@@ -263,7 +263,16 @@ export type NoTuple = number | [Drop<"x">];
 
 
 def test_more_checker_semantics(tmp_path: Path) -> None:
-    names = "Tag UsesMaybe Both Keys Coll Mapped MappedTuple NoTuple".split()
+    names = [
+        "Tag",
+        "UsesMaybe",
+        "Both",
+        "Keys",
+        "Coll",
+        "Mapped",
+        "MappedTuple",
+        "NoTuple",
+    ]
     s = _schemas(tmp_path, MORE, *names)
     # an interface extending Array<T> is an array
     assert s["Tag"].is_valid(["a", ["b", []]]) and not s["Tag"].is_valid([1])
