@@ -303,3 +303,16 @@ def test_more_checker_semantics(tmp_path: Path) -> None:
 def test_an_alias_of_only_undefined_is_still_an_error(tmp_path: Path) -> None:
     source = "export type U = undefined;\n"
     assert "SYN003" in codes(load(tmp_path, {"input.ts": source}, _types("U")))
+
+
+CONST_PROPS = """
+interface Basic { a: string; b: number }
+const kept = { a: "a" as const, b: 1 } satisfies Basic;
+export type Kept = typeof kept;
+"""
+
+
+def test_a_const_asserted_property_keeps_its_literal(tmp_path: Path) -> None:
+    s = _schemas(tmp_path, CONST_PROPS, "Kept")
+    assert s["Kept"].is_valid({"a": "a", "b": 5})  # b widens to number
+    assert not s["Kept"].is_valid({"a": "x", "b": 5})  # a stays "a"

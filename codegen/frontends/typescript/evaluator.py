@@ -1415,10 +1415,12 @@ class Evaluator(Materializer):
                 if key is None:
                     continue
                 value = self.value_of(value_node, env, source, frozen)
+                # ``"a" as const`` keeps its literal type in a mutable property
+                keep = frozen or _const_asserted(value_node)
                 props.append(
                     Prop(
                         key[0],
-                        value if frozen else _widen(value),
+                        value if keep else _widen(value),
                         False,
                         key[1],
                         frozen,
@@ -1460,6 +1462,15 @@ class Evaluator(Materializer):
 def _all_defaults(symbol: Symbol) -> bool:
     """A generic declaration usable without type arguments (or not generic at all)."""
     return all(param.default is not None for param in symbol.params)
+
+
+def _const_asserted(node: Node) -> bool:
+    while node.type in ("parenthesized_expression", "satisfies_expression"):
+        inner = _named(node)
+        if not inner:
+            return False
+        node = inner[0]
+    return node.type == "as_expression" and node.children[-1].type == "const"
 
 
 def _tuple_of(

@@ -68,9 +68,10 @@ def run_case(suite: str, case: str, draws: int = DRAWS) -> Verdict:
     folder = SUITES / suite / case
     if not (folder / "schema.json").is_file():
         return _per_type_schemas(suite, case, draws)
-    expected = _local_refs(
-        json.loads((folder / "schema.json").read_text(encoding="utf-8"))
-    )
+    expected = json.loads((folder / "schema.json").read_text(encoding="utf-8"))
+    if isinstance(expected, str):
+        return _expected_failure(suite, case, expected, folder)
+    expected = _local_refs(expected)
     sources = sorted(p.name for p in folder.glob("*.ts"))
     sources.remove("main.ts")
     sources.insert(0, "main.ts")
@@ -111,6 +112,33 @@ def run_case(suite: str, case: str, draws: int = DRAWS) -> Verdict:
         if closest.why.startswith("ours:"):
             return closest
         return _compare(spec, sources, [name], expected, case, inline=True, draws=draws)
+
+
+def _expected_failure(suite: str, case: str, why: str, folder: Path) -> Verdict:
+    """The peer expects no schema (its ``schema.json`` is the reason, a string): the case
+    agrees when reading its root is an error for us too."""
+    text = (folder / "main.ts").read_text(encoding="utf-8", errors="replace")
+    names = list(dict.fromkeys(_DECLARED.findall(text)))
+    with tempfile.TemporaryDirectory(prefix="30-conf-") as tmp:
+        spec = Path(tmp) / "spec"
+        shutil.copytree(folder, spec)
+        sources = sorted(p.name for p in folder.glob("*.ts"))
+        (spec / "spec.toml").write_text(
+            "[spec]\n"
+            f'id = "conf"\nlanguage = "typescript"\nsources = {json.dumps(sources)}\n'
+            f'types = {json.dumps(names)}\nextra_keys = "forbid"\n',
+            encoding="utf-8",
+        )
+        try:
+            outcome = load_protocol(spec, spec)
+        except Exception as exc:  # noqa: BLE001 - a crash is a finding
+            return Verdict(case, False, f"ours: crashed ({exc!r})", names)
+    if outcome.ok():
+        return Verdict(
+            case, False, f"the peer expects no schema ({why}); ours reads it"
+        )
+    first = [d.headline() for d in outcome.diags.errors()][:1]
+    return Verdict(case, True, "", names, divergence=f"both refuse it: {first}")
 
 
 def _per_type_schemas(suite: str, case: str, draws: int) -> Verdict:
