@@ -325,6 +325,10 @@ class TypeOps(State):
     # ------------------------------------------------------------------ utility types
 
     def partial(self, value: TsType, span: ir.Span, optional: bool) -> TsType:
+        resolved = self.resolve(value)
+        if isinstance(resolved, Union):
+            # a homomorphic mapped type distributes over a union (``Partial<A | B>``)
+            return union_of([self.partial(m, span, optional) for m in resolved.members])
         obj = self._object_arg(value, span, "Partial" if optional else "Required")
         if obj is None:
             return ANY
