@@ -21,11 +21,12 @@ SPECS ?=
 PYRIGHT_DIR := build/typing/npm
 PYRIGHT := $(PYRIGHT_DIR)/node_modules/.bin/pyright
 
-.PHONY: generate test check lint lint-generated bench fuzz corpus docs docs-check interop clean help oracle oracle-deps
+.PHONY: generate test test-long check lint lint-generated bench fuzz corpus docs docs-check interop clean help oracle oracle-deps
 
 help:
 	@echo "make generate        regenerate generated/ from specs/"
 	@echo "make test            generate --check, the test suite, and lint of generated code"
+	@echo "make test-long       the suites make test leaves out (pressure, oracle slices, draws)"
 	@echo "make test-deps       install what make test needs (root with apt), else name the command"
 	@echo "make check           mypy --strict / ruff / black on codegen itself and generated/"
 	@echo "make docs            build the HTML reference of all protocols into build/docs/site"
@@ -65,8 +66,17 @@ oracle-deps: $(STAMP) $(TYPESCRIPT)
 
 test: test-deps $(STAMP) $(TYPESCRIPT) $(PYRIGHT)
 	$(CODEGEN) generate --check
-	$(BIN)/python -m pytest -q -n 2
+	$(BIN)/python -m pytest -q -n 2 -m "not long"
 	$(MAKE) --no-print-directory check
+
+# The suites make test leaves out (tests/conftest.py LONG) that make fuzz does not run: the
+# pressure tests (RSS measured), the oracle slices, instances drawn from our schemas; and
+# the official MCP schema's 145 definitions and every fast-union object at full width.
+test-long: test-deps $(STAMP) $(TYPESCRIPT)
+	$(BIN)/python -m pytest -q -n 2 -m long \
+		$(foreach f,$(FUZZ_COVERED),--deselect $(f))
+	CODEGEN_CORPUS_DEFS=all CODEGEN_UNION_OBJECTS=all $(BIN)/python -m pytest -q -n 2 \
+		tests/corpus/test_mcp_official_schema.py tests/unit/test_union_fast_paths.py
 
 check: lint lint-generated
 
@@ -126,6 +136,10 @@ corpus: $(STAMP)
 # `generate` at random points, and the hypothesis fuzz of frontends and servers, longer.
 # FUZZ_PER_SPEC: mutated files per spec (10,000 by default, as CI runs it; fewer for a quick look).
 FUZZ_PER_SPEC ?= 10000
+# The long suites (tests/conftest.py LONG) make fuzz runs, at its own sizes.
+FUZZ_COVERED := tests/hostile/test_generate_runs.py tests/frontends/test_typescript_fuzz.py \
+	tests/frontends/test_go_fuzz.py tests/frontends/test_rust_fuzz.py \
+	tests/frontends/test_prose_fuzz.py tests/server/test_fuzz.py
 fuzz: $(STAMP)
 	$(BIN)/python -m tests.hostile.spec_fuzz --per-spec $(FUZZ_PER_SPEC)
 	CODEGEN_KILL_RUNS=60 CODEGEN_KILL_STEPS=all CODEGEN_CONCURRENT_ROUNDS=5 \

@@ -1,4 +1,6 @@
-"""Shared pytest fixtures and options: ``--update-goldens`` rewrites expected outputs."""
+"""Shared pytest fixtures and options: ``--update-goldens`` rewrites expected outputs;
+the ``long`` marker on the suites ``make test`` leaves to the longer targets CI runs.
+"""
 
 from __future__ import annotations
 
@@ -32,7 +34,36 @@ def repo() -> Path:
     return REPO
 
 
+# Suites that measure (RSS under load), kill, fuzz or draw at length: marked ``long`` and
+# left out of ``make test`` (its budget is 10 minutes), each run in CI by the target named.
+LONG: dict[str, str] = {
+    "tests/hostile/test_generate_runs.py": "make fuzz (60 kills)",
+    "tests/frontends/test_typescript_fuzz.py": "make fuzz (300 examples)",
+    "tests/frontends/test_go_fuzz.py": "make fuzz (300 examples)",
+    "tests/frontends/test_rust_fuzz.py": "make fuzz (300 examples)",
+    "tests/frontends/test_prose_fuzz.py": "make fuzz (300 examples)",
+    "tests/server/test_fuzz.py": "make fuzz (300 examples)",
+    "tests/hostile/test_output_pressure.py": "make test-long",
+    "tests/hostile/test_websocket_pressure.py": "make test-long",
+    "tests/hostile/test_server_pressure.py": "make test-long",
+    "tests/hostile/test_http_pressure.py": "make test-long",
+    "tests/oracle/test_slices.py": "make test-long",
+    "tests/roundtrip/test_schema_instances.py": "make test-long",
+}
+
+
+def pytest_collection_modifyitems(
+    config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    for item in items:
+        if Path(item.path).relative_to(REPO).as_posix() in LONG:
+            item.add_marker(pytest.mark.long)
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "long: left out of make test; run by the CI target LONG names"
+    )
     # Generated packages are imported by tests the way a user would import a vendored copy.
     for python_dir in sorted((REPO / "generated").glob("*/python")):
         if str(python_dir) not in sys.path:

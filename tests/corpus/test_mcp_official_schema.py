@@ -164,16 +164,19 @@ def test_every_official_definition_is_one_of_ours(models: Any) -> None:
     names = sorted(official()["$defs"])
     assert len(names) == 145
     assert [n for n in names if not hasattr(models, n)] == []
+    assert set(SOME) <= set(names)  # make test's slice names real definitions
 
 
-@pytest.mark.parametrize(
-    "name",
-    (
-        sorted(json.loads(OFFICIAL.read_text("utf-8"))["$defs"])
-        if OFFICIAL.is_file()
-        else []
-    ),
-)
+def _checked() -> list[str]:
+    """The definitions checked: ``SOME``, or all of them with CODEGEN_CORPUS_DEFS=all."""
+    if not OFFICIAL.is_file():
+        return []
+    if os.environ.get("CODEGEN_CORPUS_DEFS") == "all":
+        return sorted(json.loads(OFFICIAL.read_text("utf-8"))["$defs"])
+    return list(SOME)
+
+
+@pytest.mark.parametrize("name", _checked())
 def test_official_instances_and_mutants(name: str, models: Any) -> None:
     adapter = TypeAdapter(getattr(models, name))
     strict = _validator(official(), name)
