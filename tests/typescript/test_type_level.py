@@ -316,3 +316,23 @@ def test_a_const_asserted_property_keeps_its_literal(tmp_path: Path) -> None:
     s = _schemas(tmp_path, CONST_PROPS, "Kept")
     assert s["Kept"].is_valid({"a": "a", "b": 5})  # b widens to number
     assert not s["Kept"].is_valid({"a": "x", "b": 5})  # a stays "a"
+
+
+LAZY = """
+type Alpha = { s: string; fromBeta: Beta["n"] };
+export type Beta = { n: number; fromAlpha: Alpha["s"]; opt?: boolean };
+export type Gamma = { viaBeta: Beta["opt"] };
+export type Either = Partial<{ foo: number } | { foo: boolean }>;
+"""
+
+
+def test_members_read_lazily_and_partial_distributes(tmp_path: Path) -> None:
+    s = _schemas(tmp_path, LAZY, "Beta", "Gamma", "Either")
+    # two aliases indexing each other: each member is read alone, as the checker does
+    assert s["Beta"].is_valid({"n": 1, "fromAlpha": "a"})
+    assert not s["Beta"].is_valid({"n": 1, "fromAlpha": 2})
+    assert s["Gamma"].is_valid({}) and s["Gamma"].is_valid({"viaBeta": True})
+    assert not s["Gamma"].is_valid({"viaBeta": "x"})
+    # Partial over a union is the union of the partials
+    assert s["Either"].is_valid({}) and s["Either"].is_valid({"foo": True})
+    assert not s["Either"].is_valid({"foo": "x"})

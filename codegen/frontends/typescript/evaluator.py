@@ -277,6 +277,36 @@ class Evaluator(Materializer):
             return value if isinstance(value, Obj) else None
         return None
 
+    def member_while_evaluating(self, name: str, key: TsType) -> TsType | None:
+        """The checker reads a property's type lazily, so ``type A = { b: B["s"] }`` and
+        ``type B = { s: string; a: A["b"] }`` are fine: while ``A`` is being evaluated,
+        ``A["k"]`` evaluates the one member ``k`` of its object literal."""
+        symbol = self.table.type(name)
+        if symbol is None or symbol.kind != "alias" or symbol.params:
+            return None
+        if f"alias:{symbol.order}:()" not in self.in_progress:
+            return None
+        raw = literal_value(key)
+        value_node = symbol.node.child_by_field_name("value")
+        if not isinstance(raw, str) or value_node is None:
+            return None
+        if value_node.type != "object_type":
+            return None
+        for member in _named(value_node):
+            if member.type != "property_signature":
+                continue
+            name_node = member.child_by_field_name("name")
+            type_node = member.child_by_field_name("type")
+            if name_node is None or type_node is None:
+                continue
+            found = self._key(name_node, {}, symbol.source)
+            if found is None or found[0] != raw:
+                continue
+            value = self.eval(type_node, {}, symbol.source)
+            optional = any(c.type == "?" for c in member.children)
+            return union_of([value, UNDEFINED]) if optional else value
+        return None
+
     def array_interface(self, symbol: Symbol) -> Arr | None:
         """``interface Tags extends Array<Tag> {}``: an array type with a name (no members
         of its own, one base that is an array)."""

@@ -178,7 +178,16 @@ class TypeOps(State):
             keys.append(STRING)
         return union_of(keys)
 
+    def member_while_evaluating(self, name: str, key: TsType) -> TsType | None:
+        """``Alias["k"]`` read while ``Alias`` itself is being evaluated (two aliases
+        indexing each other): the member's own type, if that can be read alone."""
+        return None
+
     def index_access(self, value: TsType, key: TsType, span: ir.Span) -> TsType:
+        if isinstance(value, Leaf) and isinstance(value.expr, ir.Ref):
+            early = self.member_while_evaluating(value.expr.name, key)
+            if early is not None:
+                return early
         value = self.resolve(value)
         if isinstance(value, Union):
             return union_of([self.index_access(m, key, span) for m in value.members])
