@@ -22,6 +22,9 @@ FAST = [
     ("tjsg", "type-aliases-local-namespace"),
     ("tjsg", "undefined-property"),
     ("tjs", "interface-single"),
+    ("tjsg", "type-aliases-tuple-rest"),
+    ("tjsg", "type-conditional-infer-rest"),
+    ("tjsg", "string-template-expression-literals"),
 ]
 
 
