@@ -52,6 +52,12 @@ from codegen.ir.index import Index
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 MAX_ENUMERATED_FLAG_BITS = 12
 _INTEGER_KEY_PATTERN = "^-?(0|[1-9][0-9]*)$"
+# A number as JavaScript writes it (``String(n)``): TypeScript's numeric names, the keys a
+# ``{ [k: number]: T }`` takes
+_NUMBER_KEY_PATTERN = (
+    "^(?:-?(?:[1-9][0-9]*(?:\\.[0-9]*[1-9])?|0\\.[0-9]*[1-9])"
+    "(?:e[-+][1-9][0-9]*)?|0|-?Infinity|NaN)$"
+)
 
 Schema = dict[str, Any]
 
@@ -335,6 +341,8 @@ class _Builder:
         if isinstance(resolved, ir.Primitive):
             if resolved.kind is ir.PrimitiveKind.INTEGER:
                 return {"type": "string", "pattern": _INTEGER_KEY_PATTERN}
+            if resolved.kind is ir.PrimitiveKind.NUMBER:
+                return {"type": "string", "pattern": _NUMBER_KEY_PATTERN}
             if resolved.kind is ir.PrimitiveKind.STRING:
                 schema = self._primitive(resolved)
                 return schema if len(schema) > 1 else None

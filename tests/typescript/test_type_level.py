@@ -333,3 +333,23 @@ def test_members_read_lazily_and_partial_distributes(tmp_path: Path) -> None:
     # Partial over a union is the union of the partials
     assert s["Either"].is_valid({}) and s["Either"].is_valid({"foo": True})
     assert not s["Either"].is_valid({"foo": "x"})
+
+
+NUMERIC = """
+export interface ByIndex { [index: number]: string }
+export type Mapped = { [k in number]?: boolean };
+export type Rec = Record<number, number>;
+export interface Mixed { [k: string]: number }
+"""
+
+
+def test_numeric_index_signatures_take_numeric_names(tmp_path: Path) -> None:
+    s = _schemas(tmp_path, NUMERIC, "ByIndex", "Mapped", "Rec", "Mixed")
+    for good in ("0", "12", "-3", "1.5", "1e+21"):
+        assert s["ByIndex"].is_valid({good: "x"}), good
+    for bad in ("", "01", "a", "1.50", "-0"):
+        assert not s["ByIndex"].is_valid({bad: "x"}), bad
+    assert not s["ByIndex"].is_valid({"1": 1})
+    assert s["Mapped"].is_valid({"2": True}) and not s["Mapped"].is_valid({"x": True})
+    assert s["Rec"].is_valid({"7": 1}) and not s["Rec"].is_valid({"seven": 1})
+    assert s["Mixed"].is_valid({"seven": 1})  # a string index takes any name

@@ -45,6 +45,7 @@ from codegen.frontends.typescript.tstypes import (
     NEVER,
     NULL,
     NUMBER,
+    NUMBER_KEY,
     STRING,
     UNDEFINED,
     Arr,
@@ -197,6 +198,11 @@ class Evaluator(Materializer):
             obj = self.interface_obj(symbol, ())
             if obj is None:
                 return None
+            as_map = _numeric_map(obj)
+            if not isinstance(as_map, Obj):  # ``[k: number]: T`` alone: a map
+                return self.alias_decl(
+                    as_map, symbol.name, lifecycle, span, symbol.exported
+                )
             return self.struct(
                 obj,
                 symbol.name,
@@ -409,6 +415,7 @@ class Evaluator(Materializer):
             tuple(bases),
             any(b.closed for b in bodies),
             bodies[0].span,
+            next((b.numeric_index for b in bodies if b.index is not None), False),
         )
 
     def _interface_part(self, symbol: Symbol, part: Symbol, env: Env) -> Obj:
@@ -451,6 +458,7 @@ class Evaluator(Materializer):
             tuple(bases),
             own.closed,
             span_of(source, part.node),
+            own.numeric_index if own.index is not None else False,
         )
 
     def _interface_ref(self, base: TsType) -> bool:
@@ -694,7 +702,7 @@ class Evaluator(Materializer):
                 # ``{ [key: string]: any }`` takes any object, arrays included (TypeScript's
                 # rule for an ``any`` index signature; ``unknown`` does not take arrays).
                 return Leaf(ir.AnyJson(structured=True))
-            return self._members(node, env, source)
+            return _numeric_map(self._members(node, env, source))
         if kind == "generic_type":
             return self._generic(node, env, source, span)
         if kind == "type_query":
@@ -1066,6 +1074,7 @@ class Evaluator(Materializer):
         span = span_of(source, body)
         props: dict[str, Prop] = {}  # a member declared again replaces the earlier one
         index: TsType | None = None
+        numeric = False
         doc: JsDoc | None = None
         for member in body.named_children:
             if member.type == "comment":
@@ -1088,6 +1097,8 @@ class Evaluator(Materializer):
                     )
                 else:
                     index = self._index_signature(member, env, source)
+                    key_type = member.child_by_field_name("index_type")
+                    numeric = key_type is not None and node_text(key_type) == "number"
             elif member.is_error or member.is_missing:
                 pass  # the syntax error itself is the finding (SYN001), said once
             elif member.type in _NOT_DATA:
@@ -1108,7 +1119,9 @@ class Evaluator(Materializer):
         closed = index is NEVER or index is UNDEFINED
         if closed:
             index = None
-        return Obj(tuple(props.values()), index, (), closed, span)
+        return Obj(
+            tuple(props.values()), index, (), closed, span, numeric and not closed
+        )
 
     def _property(
         self, member: Node, env: Env, source: SourceText, doc: JsDoc | None
@@ -1204,6 +1217,8 @@ class Evaluator(Materializer):
                 values = self.eval(value_node, {**env, param: resolved}, source)
                 if values is NEVER:
                     return Obj(closed=True, span=span)
+                if resolved == NUMBER:  # ``[k in number]``: numeric names only
+                    return Dict(values, NUMBER_KEY)
                 return Dict(values)
             self.problem(span, "a mapped type over keys that are not literals")
             return Obj(span=span)
@@ -1492,6 +1507,14 @@ class Evaluator(Materializer):
 def _all_defaults(symbol: Symbol) -> bool:
     """A generic declaration usable without type arguments (or not generic at all)."""
     return all(param.default is not None for param in symbol.params)
+
+
+def _numeric_map(obj: Obj) -> TsType:
+    """``{ [k: number]: T }`` with no other member: a map whose keys are numeric names
+    (the checker rejects any other key of a literal)."""
+    if obj.numeric_index and obj.index is not None and not obj.props and not obj.bases:
+        return Dict(obj.index, NUMBER_KEY)
+    return obj
 
 
 def _const_asserted(node: Node) -> bool:

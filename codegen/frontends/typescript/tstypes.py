@@ -52,6 +52,7 @@ class Obj:
     bases: tuple[ir.Ref, ...] = ()
     closed: bool = False
     span: ir.Span = field(default=ir.NO_SPAN, compare=False)
+    numeric_index: bool = False  # ``[k: number]: T``: only numeric names are keys
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +111,7 @@ PREDEFINED: dict[str, ir.TypeExpr] = {
 }
 
 NULL = Leaf(ir.Primitive(ir.PrimitiveKind.NULL))
+NUMBER_KEY = ir.Primitive(ir.PrimitiveKind.NUMBER)  # a map's key: a numeric name
 STRING = Leaf(ir.Primitive(ir.PrimitiveKind.STRING))
 NUMBER = Leaf(ir.Primitive(ir.PrimitiveKind.NUMBER))
 BOOLEAN = Leaf(ir.Primitive(ir.PrimitiveKind.BOOLEAN))

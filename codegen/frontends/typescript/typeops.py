@@ -385,6 +385,8 @@ class TypeOps(State):
         ):
             if values is NEVER:
                 return Obj(closed=True, span=span)  # no key can have a value
+            if resolved.expr.kind is ir.PrimitiveKind.NUMBER:
+                return Dict(values, resolved.expr)  # numeric names only
             return Dict(values)
         self.problem(span, "Record<K, V> needs string, number or literal keys")
         return ANY
