@@ -56,9 +56,10 @@ class TypeOps(State):
 
     # ------------------------------------------------------------------ resolving
 
-    def resolve(self, value: TsType) -> TsType:
-        """Follow references to aliases (and enums, to their members) to the type used."""
-        seen: set[str] = set()
+    def resolve(self, value: TsType, outer: frozenset[str] = frozenset()) -> TsType:
+        """Follow references to aliases (and enums, to their members) to the type used
+        (``outer``: aliases being flattened around this one, so cycles end)."""
+        seen: set[str] = set(outer)
         while isinstance(value, Leaf) and isinstance(value.expr, ir.Ref):
             name = value.expr.name
             if name in seen or self.named_object(name) is not None:
@@ -75,7 +76,7 @@ class TypeOps(State):
             # names anything else keeps its name)
             flat: list[TsType] = []
             for member in value.members:
-                inner = self.resolve(member) if member != value else member
+                inner = self.resolve(member, frozenset(seen))
                 flat.extend(inner.members if isinstance(inner, Union) else (member,))
             value = union_of(flat)
         return value
