@@ -17,6 +17,7 @@ from pathlib import Path
 from tests.conformance.typescript.harness import (
     cases,
     divergences,
+    not_built,
     out_of_scope,
     run_case,
 )
@@ -28,6 +29,7 @@ def main(argv: list[str]) -> int:
     for suite in suites:
         skipped = out_of_scope(suite)
         diverging = divergences(suite)
+        missing = not_built(suite)
         passed: list[str] = []
         failed: dict[str, str] = {}
         decided: dict[str, str] = {}  # passing, every difference decided by tsc
@@ -45,6 +47,8 @@ def main(argv: list[str]) -> int:
                     decided[case] = verdict.divergence
             elif case in diverging:
                 failed[case] = "listed divergence: " + diverging[case]
+            elif case in missing:
+                failed[case] = "not built: " + missing[case]
             else:
                 failed[case] = verdict.why + (
                     f" e.g. {verdict.disagreements[0]}" if verdict.disagreements else ""
@@ -62,6 +66,7 @@ def main(argv: list[str]) -> int:
             "share": round(share, 3),
             "failing": failed,
             "divergences": len([c for c in failed if c in diverging]),
+            "not_built": len([c for c in failed if c in missing]),
             "passing_by_tsc": len(decided),
             "decided_by_tsc": decided,
             "out_of_scope_reasons": skipped,
@@ -70,7 +75,8 @@ def main(argv: list[str]) -> int:
             f"{suite}: {len(cases(suite))} cases, {len(skipped)} out of scope, "
             f"{in_scope} in scope, {len(passed)} passing ({share:.1%}; "
             f"{len(decided)} of them with differences tsc decides our way), "
-            f"{len([c for c in failed if c in diverging])} failing as listed divergences",
+            f"{len([c for c in failed if c in diverging])} failing as listed divergences, "
+            f"{len([c for c in failed if c in missing])} as not built",
             flush=True,
         )
     target = Path("build/conformance-ts.json")

@@ -13,6 +13,7 @@ from tests.conformance.typescript import harness
 from tests.conformance.typescript.harness import (
     cases,
     divergences,
+    not_built,
     out_of_scope,
     run_case,
 )
@@ -69,7 +70,7 @@ def test_only_tsc_can_excuse_a_difference(monkeypatch: pytest.MonkeyPatch) -> No
 @pytest.mark.parametrize("suite", ["tjsg", "tjs"])
 def test_listed_cases_exist_and_say_why(suite: str) -> None:
     known = set(cases(suite))
-    for table in (out_of_scope(suite), divergences(suite)):
+    for table in (out_of_scope(suite), divergences(suite), not_built(suite)):
         for case, reason in table.items():
             assert case in known, case
             assert len(reason) > 20, case
