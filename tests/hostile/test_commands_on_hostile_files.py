@@ -143,14 +143,7 @@ def test_diff_reads_sources_where_there_is_no_repository(tmp_path: Path) -> None
     # The twin: run from outside any repository, files anywhere are sides.
     copy = tmp_path / "schema.rs"
     copy.write_bytes((REPO / "specs" / "acp" / "schema.rs").read_bytes())
-    done = subprocess.run(
-        [sys.executable, "-m", "codegen", "diff", "schema.rs", "schema.rs"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=WITHIN,
-        check=False,
-    )
+    done = _diff("schema.rs", "schema.rs", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
 
 
