@@ -32,6 +32,10 @@ Decisions a reader of the schema should know:
   ``DefaultOnError``, unreadable items under ``VecSkipError``, a struct as an array of its
   fields, ``{"member": null}`` or any string for an enum with ``#[serde(other)]``), the
   schema is ``anyOf`` with the written form first and ``"x-written": "first"``.
+* Where serde reads otherwise than it writes (``rename(serialize = .., deserialize = ..)``,
+  ``alias``, ``skip_serializing``, ``skip_deserializing`` on a field or variant), a
+  declaration's schema is what a reader accepts (schemars' default contract) and
+  ``x-written-form`` holds what a writer writes; ``written_bundle`` swaps them in.
 * Method params/results: ``x-methods`` holds per-method ``$ref``s (``params-optional``:
   the params key may be absent); a declaration that a method
   refers to directly gets ``x-method`` / ``x-method-params`` / ``x-method-result`` (sorted lists
@@ -88,6 +92,33 @@ def render(protocol: ir.Protocol) -> dict[str, str]:
 def build_schema(protocol: ir.Protocol) -> dict[str, Any]:
     """The whole bundle as JSON-ready Python data."""
     return _Builder(protocol).bundle()
+
+
+def written_bundle(bundle: dict[str, Any]) -> dict[str, Any]:
+    """The bundle as a writer writes: each declaration with an ``x-written-form`` has it
+    as its schema (the others are the same both ways)."""
+    defs = {
+        name: schema.get("x-written-form", schema)
+        for name, schema in bundle.get("$defs", {}).items()
+    }
+    return {**bundle, "$defs": defs}
+
+
+def _asymmetric(protocol: ir.Protocol) -> bool:
+    for decl in protocol.decls:
+        if (
+            isinstance(decl, ir.AliasDecl)
+            and isinstance(decl.target, ir.TupleOf)
+            and decl.target.written_items is not None
+        ):
+            return True
+        if isinstance(decl, ir.StructDecl) and any(f.asymmetric() for f in decl.fields):
+            return True
+        if isinstance(decl, ir.UnionDecl) and any(
+            v.asymmetric() for v in decl.variants
+        ):
+            return True
+    return False
 
 
 def _tag_text(value: str | int | bool) -> str:
@@ -173,8 +204,10 @@ def flag_values(decl: ir.EnumDecl) -> list[int]:
 
 
 class _Builder:
-    def __init__(self, protocol: ir.Protocol) -> None:
+    def __init__(self, protocol: ir.Protocol, written: bool = False) -> None:
         self.protocol = protocol
+        # the form built: what a reader accepts (False) or what a writer writes
+        self.written = written
         self.index = Index(protocol)
         if len(self.index.decls) != len(protocol.decls):
             raise ValueError(f"{protocol.id}: duplicate declaration names")
@@ -184,6 +217,12 @@ class _Builder:
     def bundle(self) -> Schema:
         protocol = self.protocol
         defs = {decl.name: self.decl_schema(decl) for decl in protocol.decls}
+        if _asymmetric(protocol):
+            writer = _Builder(protocol, written=True)
+            for decl in protocol.decls:
+                form = writer.decl_schema(decl)
+                if form != defs[decl.name]:
+                    defs[decl.name]["x-written-form"] = form
         self._annotate_method_types(defs)
         out: Schema = {
             "$schema": SCHEMA_DIALECT,
@@ -287,17 +326,18 @@ class _Builder:
                 out["x-sorted-keys"] = True
             return out
         if isinstance(expr, ir.TupleOf):
+            items = expr.items
+            if self.written and expr.written_items is not None:
+                items = expr.written_items  # serde writes other fields than it reads
             shape: Schema = {
                 "type": "array",
-                "prefixItems": [self.type_schema(item) for item in expr.items],
+                "prefixItems": [self.type_schema(item) for item in items],
                 "items": (False if expr.rest is None else self.type_schema(expr.rest)),
-                "minItems": (
-                    len(expr.items) if expr.required is None else expr.required
-                ),
+                "minItems": len(items) if expr.required is None else expr.required,
             }
             if expr.rest is None:
-                shape["maxItems"] = len(expr.items)
-            if not expr.items and expr.rest is not None:
+                shape["maxItems"] = len(items)
+            if not items and expr.rest is not None:
                 del shape["prefixItems"]
             return shape
         if isinstance(expr, ir.AnyJson):
@@ -441,9 +481,24 @@ class _Builder:
                 elif not isinstance(fld.type, ir.MapOf):
                     merged.append(self.type_schema(fld.type))
                 continue
-            properties[fld.wire_name] = self.field_schema(fld)
-            if fld.presence is ir.Presence.REQUIRED:
-                required.append(fld.wire_name)
+            if not (fld.written if self.written else fld.read):
+                continue  # serde skips it this way (read: an unknown key)
+            keys = (fld.wire_name,) if self.written else fld.read_keys()
+            for key in keys:
+                properties[key] = self.field_schema(fld)
+            needed = (
+                fld.presence is ir.Presence.REQUIRED
+                or (fld.read_required and not self.written)
+                or (
+                    self.written
+                    and fld.presence is ir.Presence.WRITTEN_ALWAYS_READ_OPTIONAL
+                )
+            )
+            if needed and len(keys) == 1:
+                required.append(keys[0])
+            elif needed:
+                # read under any of its names (serde's ``alias``)
+                merged.append({"anyOf": [{"required": [key]} for key in keys]})
         out: Schema = {"type": "object", "properties": properties}
         if required:
             out["required"] = required
@@ -529,6 +584,12 @@ class _Builder:
     # ------------------------------------------------------------------ unions
 
     def _union(self, decl: ir.UnionDecl) -> Schema:
+        if any(v.asymmetric() for v in decl.variants):
+            # the variants this side has (serde's skip_serializing / skip_deserializing)
+            kept = [v for v in decl.variants if (v.written if self.written else v.read)]
+            if not kept:  # no variant this side: nothing reads (or is written)
+                return {"not": {}, "x-union-repr": decl.repr.value}
+            decl = replace(decl, variants=tuple(kept))
         loose = [v for v in decl.variants if v.untagged]
         if loose and decl.repr is not ir.UnionRepr.UNTAGGED:
             tagged = self._union(
@@ -554,8 +615,9 @@ class _Builder:
         out["x-union-repr"] = decl.repr.value
         return out
 
-    @staticmethod
-    def _tags(variant: ir.Variant) -> list[Any]:
+    def _tags(self, variant: ir.Variant) -> list[Any]:
+        if variant.read_tags is not None and not self.written:
+            return list(variant.read_tags)
         return list(variant.tag_values) or [variant.name]
 
     def _internally_tagged(self, decl: ir.UnionDecl, tag: str) -> Schema:

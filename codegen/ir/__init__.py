@@ -145,6 +145,9 @@ class TupleOf:
     items: tuple[TypeExpr, ...]
     required: int | None = None
     rest: TypeExpr | None = None
+    # What a writer writes where it differs (serde's skip_serializing /
+    # skip_deserializing on a tuple struct's fields): ``items`` is what a reader reads.
+    written_items: tuple[TypeExpr, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +228,31 @@ class Field:
     # absent key gives (``default_json``, or absent).  serde_with ``DefaultOnError``; the
     # tag key of a serde struct, whose value serde never reads.
     default_on_error: bool = False
+    # Where reading and writing differ (serde's ``rename(serialize = .., deserialize = ..)``,
+    # ``alias``, ``skip_serializing``, ``skip_deserializing``), ``wire_name`` and
+    # ``presence`` say what a writer writes and these what a reader reads: the keys a
+    # reader takes the value from (empty: ``wire_name`` only); ``written`` False: a writer
+    # never writes the key; ``read`` False: a reader never reads it (the key is an unknown
+    # one) and takes ``default_json``.
+    read_names: tuple[str, ...] = ()
+    written: bool = True
+    read: bool = True
+    # A writer may leave the key out (``presence`` OPTIONAL) but a reader rejects the
+    # object without it: serde's ``skip_serializing_if`` on a field with no default.
+    read_required: bool = False
+
+    def read_keys(self) -> tuple[str, ...]:
+        """The keys a reader takes this field's value from."""
+        return self.read_names or (self.wire_name,)
+
+    def asymmetric(self) -> bool:
+        """Whether a reader and a writer see this field differently."""
+        return (
+            bool(self.read_names)
+            or not self.written
+            or not self.read
+            or self.read_required
+        )
 
 
 class ExtraKeys(enum.Enum):
@@ -312,6 +340,17 @@ class Variant:
     # A unit variant a reader takes for any tag no other variant has; a writer writes its
     # own tag (serde's ``#[serde(other)]``).
     catch_all: bool = False
+    # Where reading and writing differ: the tags a reader takes (None: ``tag_values``),
+    # while a writer writes ``tag_values[0]``; ``written`` False: a writer cannot write
+    # the variant (serde ``skip_serializing`` fails); ``read`` False: a reader rejects it
+    # (``skip_deserializing``).
+    read_tags: tuple[str | int | bool, ...] | None = None
+    written: bool = True
+    read: bool = True
+
+    def asymmetric(self) -> bool:
+        """Whether a reader and a writer see this variant differently."""
+        return self.read_tags is not None or not self.written or not self.read
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
@@ -161,6 +162,12 @@ use std::io::{{BufRead, Write}};
 use types::*;
 
 fn judge<T: serde::de::DeserializeOwned + serde::Serialize>(text: &str) -> String {{
+    judge_borrowed::<T>(text)
+}}
+
+/// A type generic in lifetimes only (``Str<'a>``) reads borrowing from the text, as serde
+/// reads borrowed data (an escaped string cannot be borrowed).
+fn judge_borrowed<'a, T: serde::Deserialize<'a> + serde::Serialize>(text: &'a str) -> String {{
     match serde_json::from_str::<T>(text) {{
         Err(err) => format!("err\\t{{}}", err).replace('\\n', " "),
         Ok(value) => match serde_json::to_string(&value) {{
@@ -189,6 +196,7 @@ fn main() {{
 }}
 """
 _ARM = '            "{name}" => judge::<{name}>(text),'
+_BORROWED_ARM = '            "{name}" => judge_borrowed::<{name}>(text),'
 
 
 def spec_features(subject: Subject) -> set[str]:
@@ -216,8 +224,12 @@ class RustOracle:
         }
         self.left_out: set[int] = set()  # items the compiler rejected (and their users)
         self.table = [t.name for t in self.module.types if not t.generic]
+        self.borrowed = {t.name for t in self.module.types if t.borrowed}
         self._binary: Path | None = None
         self._lines: list[tuple[int, int, int]] = []  # (first, last line, item index)
+
+    def _arm(self, name: str) -> str:
+        return (_BORROWED_ARM if name in self.borrowed else _ARM).format(name=name)
 
     def type_names(self) -> set[str]:
         self.binary()  # the table is only known once it compiles
@@ -226,6 +238,14 @@ class RustOracle:
     def types_rs(self) -> str:
         declared = {t.name for t in self.module.types}
         imports = "\n".join(v for k, v in IMPORTS.items() if k not in declared)
+        # the crate's own std imports, but never a name the prelude or a type already has
+        taken = declared | set(IMPORTS) | {"Deserialize", "Deserializer", "Serialize"}
+        own = [
+            f"use {path};"
+            for name, path in sorted(self.module.imports.items())
+            if name not in taken and name not in ("de", "ser")
+        ]
+        imports = "\n".join([imports, *own])
         text = PRELUDE.format(imports=imports)
         self._lines = []
         for index, item in enumerate(self.module.items):
@@ -237,7 +257,7 @@ class RustOracle:
         return text
 
     def files(self) -> dict[str, str]:
-        arms = "\n".join(_ARM.format(name=name) for name in self.table)
+        arms = "\n".join(self._arm(name) for name in self.table)
         return {
             "Cargo.toml": CARGO_TOML.format(spec=self.subject.id),
             ".cargo/config.toml": CARGO_CONFIG.format(registry=REGISTRY),
@@ -254,11 +274,14 @@ class RustOracle:
         for _ in range(MAX_REBUILDS):
             files = self.files()
             target = self.folder / "target" / "debug" / "oracle"
+            # the crate's own copy: a ``target`` folder shared by several crates (the
+            # conformance cases) holds the last one built
+            own = self.folder / "oracle.bin"
             stamp = self.folder / ".built"
             key = content_hash(files)
-            if stamp.is_file() and stamp.read_text() == key and target.exists():
-                self._binary = target
-                return target
+            if stamp.is_file() and stamp.read_text() == key and own.exists():
+                self._binary = own
+                return own
             for name, text in files.items():
                 path = self.folder / name
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -272,9 +295,10 @@ class RustOracle:
                 text=True,
             )
             if result.returncode == 0 and target.exists():
+                shutil.copy2(target, own)
                 stamp.write_text(key)
-                self._binary = target
-                return target
+                self._binary = own
+                return own
             if not self._leave_out_what_fails(result.stdout):
                 messages = _messages(result.stdout) or [result.stderr[-4000:]]
                 raise OracleUnavailable(
@@ -289,9 +313,9 @@ class RustOracle:
         code (then it is a bug to report, not a type to skip)."""
         main_lines = dict(
             enumerate(
-                MAIN.format(
-                    arms="\n".join(_ARM.format(name=n) for n in self.table)
-                ).split("\n"),
+                MAIN.format(arms="\n".join(self._arm(n) for n in self.table)).split(
+                    "\n"
+                ),
                 start=1,
             )
         )

@@ -66,8 +66,9 @@ _SERDE_PATH_KEYS = (
     "with",
 )
 _SERDE_TYPE_KEYS = ("from", "into", "try_from")
+# (Iterator: a field's type may be an associated type through it, ``T::Item``)
 KEPT_IMPL_TRAITS = frozenset(
-    {"Serialize", "Deserialize", "Visitor", "Default", "From", "TryFrom"}
+    {"Serialize", "Deserialize", "Visitor", "Default", "From", "TryFrom", "Iterator"}
 )
 # serde_with adapters the shims emulate (``__shim`` in the oracle crate), composable as in
 # serde_with: ``_`` is the field's own serde.
@@ -79,6 +80,8 @@ class RustType:
     name: str
     kind: str  # struct / enum / type
     generic: bool
+    # generic in lifetimes only (``Str<'a>``): one wire form, read borrowing from the text
+    borrowed: bool = False
 
 
 @dataclass
@@ -95,6 +98,11 @@ class RustModule:
     wanted_modules: set[str] = field(default_factory=set)
     # types named by serde(from / into / try_from): their From / TryFrom impls are needed
     conversions: set[str] = field(default_factory=set)
+    # the crate's own ``use std::...`` imports: name → path (``ParseIntError`` named in a
+    # TryFrom impl)
+    imports: dict[str, str] = field(default_factory=dict)
+    # (module path, name) → the name a type declared in two modules takes
+    renames: dict[tuple[tuple[str, ...], str], str] = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------ cfg predicates
@@ -277,6 +285,10 @@ def _note_serde_paths(args: str, module: RustModule) -> None:
 
 def _flatten_path(path: str, module: RustModule) -> str:
     parts = path.split("::")
+    inner = [p for p in parts if p not in ("crate", "super", "self")]
+    renamed = module.renames.get((tuple(inner[:-1]), inner[-1])) if inner else None
+    if renamed is not None:
+        return renamed
     while len(parts) > 1 and (
         parts[0] in ("crate", "super", "self") or parts[0] in module.modules
     ):
@@ -296,9 +308,18 @@ def _flatten_paths_in_strings(args: str, module: RustModule) -> str:
 
 
 class _Extractor:
-    def __init__(self, features: set[str]) -> None:
+    def __init__(
+        self,
+        features: set[str],
+        renames: dict[tuple[tuple[str, ...], str], str] | None = None,
+    ) -> None:
         self.ctx = _Context(features, RustModule())
         self.module = self.ctx.module
+        # (module path, name) → the name a type declared in two modules takes here
+        self.module.renames = dict(renames or {})
+        self.declared: list[tuple[tuple[str, ...], str]] = []
+        self.root_dir: Path | None = None
+        self.modpath: tuple[str, ...] = ()
         self.seen_files: set[Path] = set()
         self.functions: dict[str, str] = {}
         self.methods: dict[tuple[str, str], str] = {}
@@ -311,6 +332,8 @@ class _Extractor:
         if path in self.seen_files or not path.is_file():
             return
         self.seen_files.add(path)
+        if self.root_dir is None:
+            self.root_dir = module_dir.resolve()
         data = path.read_bytes()
         root = Parser(_LANGUAGE).parse(data).root_node
         self.collect_module_names(root)
@@ -332,6 +355,7 @@ class _Extractor:
             if node.type in ("line_comment", "block_comment"):
                 continue
             attributes, pending = pending, []
+            self.modpath = self._modpath(module_dir)
             self.skip_none = any(
                 _attribute_body(node_text(a))[0].endswith("skip_serializing_none")
                 for a in attributes
@@ -354,7 +378,7 @@ class _Extractor:
             name = node_text(node.child_by_field_name("name"))
             body = node.child_by_field_name("body")
             if body is not None:
-                self.mod_bodies[name] = node_text(node)
+                self.mod_bodies[name] = _without_schema_functions(node, body)
                 self.items(body.named_children, module_dir / name)
             else:
                 for candidate in (
@@ -367,20 +391,45 @@ class _Extractor:
             return
         if kind in ("struct_item", "enum_item", "type_item", "union_item"):
             name = node_text(node.child_by_field_name("name"))
-            generic = node.child_by_field_name("type_parameters") is not None
+            params = node.child_by_field_name("type_parameters")
+            lifetimes = params is not None and all(
+                p.type in ("lifetime", "lifetime_parameter")
+                for p in params.named_children
+            )
+            generic = params is not None and not lifetimes
+            self.declared.append((self.modpath, name))
+            renamed = self.module.renames.get((self.modpath, name))
+            name_node = node.child_by_field_name("name")
+            if renamed is not None:
+                # the same name in two modules: this one under a name of its own
+                self.module.notes.append(
+                    f"{'::'.join(self.modpath)}::{name} is {renamed}"
+                )
+                name = renamed
             if name in {t.name for t in self.module.types}:
                 self.module.notes.append(f"{name} is declared twice; the first is kept")
                 return
+            attributes, variant_rule = _take_rename_all_fields(attributes)
+            extra = _variant_rules(node, variant_rule) if variant_rule else []
+            if renamed is not None and name_node is not None:
+                extra.append((name_node.start_byte, name_node.end_byte, renamed))
             for text in self.emulate_untagged_variants(node, name, attributes) or [
-                self.rewrite(node, attributes)
+                self.rewrite(node, attributes, extra)
             ]:
                 self.module.items.append(text)
                 self.module.owners.append(name)
             self.module.types.append(
                 RustType(
-                    name, kind.removesuffix("_item").replace("union", "struct"), generic
+                    name,
+                    kind.removesuffix("_item").replace("union", "struct"),
+                    generic,
+                    lifetimes,
                 )
             )
+            return
+        if kind == "use_declaration":
+            for name, path in _std_imports(node):
+                self.module.imports.setdefault(name, path)
             return
         if kind == "function_item":
             self.functions[node_text(node.child_by_field_name("name"))] = self.plain(
@@ -468,6 +517,14 @@ class _Extractor:
             ),
         ]
 
+    def _modpath(self, module_dir: Path) -> tuple[str, ...]:
+        if self.root_dir is None:
+            return ()
+        try:
+            return module_dir.resolve().relative_to(self.root_dir).parts
+        except ValueError:
+            return ()
+
     def plain(self, node: Node) -> str:
         """An item's text with the crate's module paths flattened."""
         return self.rewrite(node, [])
@@ -484,6 +541,18 @@ class _Extractor:
             # Doc comments of members a cfg removed would document nothing: drop them all.
             if inner.type in ("line_comment", "block_comment") and inner is not node:
                 edits.append((inner.start_byte, inner.end_byte, ""))
+        for inner in _walk(node):
+            if (
+                inner.type == "type_identifier"
+                and (
+                    inner.parent is None
+                    or inner.parent.type != "scoped_type_identifier"
+                )
+                and (self.modpath, node_text(inner)) in self.module.renames
+            ):
+                # a type of this module that took another name (declared twice)
+                renamed = self.module.renames[(self.modpath, node_text(inner))]
+                edits.append((inner.start_byte, inner.end_byte, renamed))
         for inner in _walk(node):
             if inner.type in ("scoped_type_identifier", "scoped_identifier"):
                 text = node_text(inner)
@@ -589,6 +658,90 @@ class _Extractor:
         return module
 
 
+def _without_schema_functions(node: Node, body: Node) -> str:
+    """A ``with`` module's text without the functions that name ``schemars``: they build a
+    schema (``#[schemars(schema_with = "m::json_schema")]``), serde never calls them, and
+    the oracle crate does not link schemars, so one would make the module fail to build.
+    """
+    edits = [
+        (child.start_byte, child.end_byte, "")
+        for child in body.named_children
+        if child.type == "function_item" and "schemars" in node_text(child)
+    ]
+    return _apply(node, edits)
+
+
+_STD_USE = re.compile(
+    r"^(?:pub\s+)?use\s+(?:::)?((?:std|core|alloc)::[\w:]*?)(\w+|\{[\w\s,]*\})\s*;$"
+)
+
+
+def _std_imports(node: Node) -> list[tuple[str, str]]:
+    """A ``use std::...;`` of named items as (name, path) pairs (``use std::num::{A, B}``
+    gives two); nothing for globs, renames, ``self`` or other crates: the crate's own items
+    are flattened into one module, and serde's names come with the oracle's prelude."""
+    text = " ".join(node_text(node).split())
+    found = _STD_USE.match(text)
+    if found is None:
+        return []
+    prefix, names = found.group(1), found.group(2).strip("{}")
+    out = []
+    for name in (n.strip() for n in names.split(",")):
+        if name and name != "self":
+            out.append((name, f"{prefix}{name}"))
+    return out
+
+
+def _take_rename_all_fields(attributes: list[str]) -> tuple[list[str], str | None]:
+    """An enum's ``rename_all_fields = ...`` (serde >= 1.0.185; Debian's is older) taken
+    out of its container attributes, to be given to each struct variant as the
+    ``rename_all`` it amounts to; the attributes without it and its argument text."""
+    out: list[str] = []
+    rule: str | None = None
+    for text in attributes:
+        name, args = _attribute_body(text)
+        if name not in ("serde", "serde::serde") or "rename_all_fields" not in args:
+            out.append(text)
+            continue
+        parts = _split_top(args)
+        rest = []
+        for part in parts:
+            if part.startswith("rename_all_fields"):
+                rule = "rename_all" + part[len("rename_all_fields") :]
+            else:
+                rest.append(part)
+        if rest:
+            out.append(f"#[serde({', '.join(rest)})]")
+    return out, rule
+
+
+def _variant_rules(node: Node, rule: str) -> list[tuple[int, int, str]]:
+    """``#[serde(rule)]`` inserted before each struct variant without a ``rename_all`` of
+    its own (serde's ``rename_all_fields`` applies to struct variants' fields only)."""
+    body = node.child_by_field_name("body")
+    edits: list[tuple[int, int, str]] = []
+    previous: list[Node] = []
+    for child in body.children if body is not None else []:
+        if child.type == "attribute_item":
+            previous.append(child)
+            continue
+        if child.type == "enum_variant":
+            own = any(
+                "rename_all" in node_text(a) and "serde" in node_text(a)
+                for a in previous
+            )
+            fields = child.child_by_field_name("body")
+            if (
+                not own
+                and fields is not None
+                and fields.type == "field_declaration_list"
+            ):
+                edits.append((child.start_byte, child.start_byte, f"#[serde({rule})] "))
+        if child.type not in ("line_comment", "block_comment"):
+            previous = []
+    return edits
+
+
 def _apply(node: Node, edits: list[tuple[int, int, str]]) -> str:
     data = node.text or b""
     base = node.start_byte
@@ -613,7 +766,19 @@ def _walk(node: Node) -> Iterator[Node]:
 
 
 def extract(paths: list[Path], features: set[str]) -> RustModule:
+    """Read twice when two modules declare one name: the first read finds them, the second
+    gives each later one a name of its own (``b__Config``) and its paths that name."""
     extractor = _Extractor(features)
     for path in paths:
         extractor.file(path, path.parent)
-    return extractor.finish()
+    first: dict[str, tuple[str, ...]] = {}
+    renames: dict[tuple[tuple[str, ...], str], str] = {}
+    for modpath, name in extractor.declared:
+        if first.setdefault(name, modpath) != modpath:
+            renames[(modpath, name)] = "__".join([*modpath, name])
+    if not renames:
+        return extractor.finish()
+    again = _Extractor(features, renames)
+    for path in paths:
+        again.file(path, path.parent)
+    return again.finish()

@@ -63,6 +63,8 @@ def test_every_serde_construct_has_a_wire_case() -> None:
         "serde_other",
         "from_into",
         "flatten_enum",
+        "flatten_keyed_enums",
+        "asymmetric_fields",
         "flatten_map",
         "container_default",
         "deny_unknown",

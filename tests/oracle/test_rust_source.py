@@ -186,3 +186,134 @@ def test_untagged_variants_become_a_tagged_part_inside_an_untagged_enum(
 def test_an_enum_without_untagged_variants_stays_one_item(crate: Path) -> None:
     module = extract([crate], set())
     assert not any("__Tagged" in item for item in module.items)
+
+
+NEWER_SERDE = """\
+use std::num::ParseIntError;
+use std::{fmt, str::FromStr};
+use std::collections::HashMap;
+use other_crate::Thing;
+
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "t", rename_all_fields(serialize = "PascalCase"))]
+pub enum Shape {
+    Dot,
+    Line { start_at: u8 },
+    #[serde(rename_all = "camelCase")]
+    Box { top_left: u8 },
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Plain {
+    Line { start_at: u8 },
+}
+
+#[derive(Serialize, Deserialize)]
+pub struct Holder {
+    #[serde(with = "as_str")]
+    pub x: i64,
+}
+
+mod as_str {
+    pub(super) fn serialize<S: serde::Serializer>(v: &i64, s: S) -> Result<S::Ok, S::Error> {
+        helper(s, v)
+    }
+    fn helper<S: serde::Serializer>(s: S, v: &i64) -> Result<S::Ok, S::Error> {
+        s.collect_str(v)
+    }
+    pub(super) fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        todo!()
+    }
+}
+"""
+
+
+@pytest.fixture()
+def newer(tmp_path: Path) -> str:
+    (tmp_path / "lib.rs").write_text(NEWER_SERDE, encoding="utf-8")
+    module = extract([tmp_path / "lib.rs"], set())
+    return "\n".join(module.items) + "\n" + repr(module.imports)
+
+
+def test_rename_all_fields_becomes_each_struct_variants_rename_all(newer: str) -> None:
+    flat = " ".join(newer.split())
+    shape = flat[flat.index("#[serde(tag") : flat.index("pub enum Plain")]
+    assert "rename_all_fields" not in newer  # Debian's serde predates it
+    assert '#[serde(tag = "t")]' in shape
+    assert '#[serde(rename_all(serialize = "PascalCase"))] Line' in shape
+    # a unit variant has no fields; a variant's own rule wins (serde's order)
+    assert (
+        "] Dot" not in shape and 'PascalCase"))] #[serde(rename_all = "c' not in shape
+    )
+    assert shape.count("PascalCase") == 1
+
+
+def test_an_enum_without_rename_all_fields_is_left_alone(newer: str) -> None:
+    plain = newer[newer.index("pub enum Plain") :]
+    assert '#[serde(rename_all = "camelCase")]' in newer
+    assert "#[serde(" not in plain.split("}", 1)[0]
+
+
+def test_a_with_module_loses_only_its_schemars_functions(newer: str) -> None:
+    assert "fn serialize" in newer and "fn helper" in newer
+    assert "json_schema" not in newer and "schemars" not in newer
+
+
+def test_std_imports_are_kept_other_crates_are_not(newer: str) -> None:
+    assert "'ParseIntError': 'std::num::ParseIntError'" in newer
+    assert "'HashMap'" in newer  # kept here; rust.py drops the names its prelude has
+    # another crate's item, and a nested group (read as nothing rather than misread)
+    assert "Thing" not in newer and "FromStr" not in newer
+
+
+def test_a_type_generic_in_lifetimes_only_is_judged_borrowing(tmp_path: Path) -> None:
+    (tmp_path / "lib.rs").write_text(
+        "#[derive(Serialize, Deserialize)]\npub struct Str<'a>(pub &'a str);\n"
+        "#[derive(Serialize, Deserialize)]\npub struct Wrap<'a, T> { pub s: &'a str, "
+        "pub t: T }\n",
+        encoding="utf-8",
+    )
+    types = {t.name: t for t in extract([tmp_path / "lib.rs"], set()).types}
+    # one wire form: in the oracle's table, read from the text it borrows
+    assert not types["Str"].generic and types["Str"].borrowed
+    # a type parameter: no single wire form
+    assert types["Wrap"].generic and not types["Wrap"].borrowed
+
+
+SAME_NAME = """\
+#[derive(Serialize, Deserialize)]
+pub struct Both { pub a: a::Config, pub b: crate::b::Config }
+
+mod a {
+    #[derive(Serialize, Deserialize)]
+    pub struct Config { test: String }
+}
+
+mod b {
+    #[derive(Serialize, Deserialize)]
+    pub struct Config { test2: String }
+    #[derive(Serialize, Deserialize)]
+    pub struct Holder { pub inner: Config }
+}
+"""
+
+
+def test_the_same_name_in_two_modules_is_two_types(tmp_path: Path) -> None:
+    (tmp_path / "lib.rs").write_text(SAME_NAME, encoding="utf-8")
+    module = extract([tmp_path / "lib.rs"], set())
+    text = " ".join("\n".join(module.items).split())
+    assert {t.name for t in module.types} == {"Both", "Config", "b__Config", "Holder"}
+    assert "pub a: Config, pub b: b__Config" in text
+    assert "pub struct b__Config { test2: String }" in text
+    # a bare name inside module b is b's own type
+    assert "pub inner: b__Config" in text
+
+
+def test_one_declaration_keeps_its_name(tmp_path: Path) -> None:
+    (tmp_path / "lib.rs").write_text(
+        SAME_NAME.replace("pub struct Config { test2", "pub struct Other { test2"),
+        encoding="utf-8",
+    )
+    module = extract([tmp_path / "lib.rs"], set())
+    assert "b__Config" not in "\n".join(module.items) and not module.renames

@@ -97,6 +97,32 @@ class DeclBuilder(TypeAnnotator):
                 "            self.__pydantic_extra__ = _sorted_keys(self.__pydantic_extra__)",
                 "        return self",
             )
+        unread = [k for f in kept if not f.read for k in f.read_keys()]
+        if unread:
+            closed = struct.extra_keys is ir.ExtraKeys.FORBID and extra_type is None
+            listed = ", ".join(json.dumps(k) for k in unread)
+            listed = f"({listed},)" if len(unread) == 1 else f"({listed})"
+            # serde's skip_deserializing: a reader takes no value from the key (an
+            # unknown key: refused by a closed struct, else ignored); the default fills it
+            check = (
+                (
+                    f"        if isinstance(data, dict) and any(k in data for k in {listed}):",
+                    '            raise ValueError("unknown field")',
+                    "        return data",
+                )
+                if closed
+                else (
+                    "        if not isinstance(data, dict):",
+                    "            return data",
+                    f"        return {{k: v for k, v in data.items() if k not in {listed}}}",
+                )
+            )
+            body += (
+                '    @model_validator(mode="before")',
+                "    @classmethod",
+                "    def _never_read(cls, data: Any) -> Any:",
+                *check,
+            )
         if struct.array_form is not None:
             keys = ", ".join(f"({json.dumps(k)}, {o})" for k, o in struct.array_form)
             keys = f"({keys},)" if len(struct.array_form) == 1 else f"({keys})"
@@ -201,6 +227,10 @@ class DeclBuilder(TypeAnnotator):
                 default = "None"
             else:
                 default, extra_args = self._default(fld.type, default_value)
+        if fld.read_required:
+            default = None  # a writer may leave it out; a reader requires it
+        if not fld.written:
+            extra_args.append("exclude=True")  # serde's skip_serializing
         annotation = self._read_rules(fld, annotation, has_default, default_value)
         if fld.allowed_values_note:
             notes.insert(0, f"Allowed values: {fld.allowed_values_note}")
@@ -212,7 +242,9 @@ class DeclBuilder(TypeAnnotator):
             and _single_literal(self.index, fld.type, tags)
         )
         args: list[str] = []
-        if default is not None and (aliases or attr != fld.wire_name or extra_args):
+        if default is not None and (
+            aliases or attr != fld.wire_name or extra_args or fld.read_names
+        ):
             args.append(
                 default
                 if default.startswith("default_factory=")
@@ -222,6 +254,16 @@ class DeclBuilder(TypeAnnotator):
             choices = ", ".join(json.dumps(a) for a in aliases)
             args.append(f"validation_alias=AliasChoices({choices})")
             args.append(f"serialization_alias={json.dumps(aliases[0])}")
+        elif fld.read_names:
+            # serde reads other keys than it writes (rename per direction, alias)
+            read = fld.read_names
+            choices = (
+                json.dumps(read[0])
+                if len(read) == 1
+                else f"AliasChoices({', '.join(json.dumps(a) for a in read)})"
+            )
+            args.append(f"validation_alias={choices}")
+            args.append(f"serialization_alias={json.dumps(fld.wire_name)}")
         elif attr != fld.wire_name:
             # Not ``alias=``: type checkers would take the wire name for the
             # constructor's parameter (PEP 681); these leave it the attribute name.

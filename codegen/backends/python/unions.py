@@ -56,6 +56,18 @@ class UnionBuilder(DeclBuilder):
     _tagged_part: str | None = None  # a union whose tagged part is being built
 
     def union(self, union: ir.UnionDecl) -> list[DeclView]:
+        if any(v.asymmetric() for v in union.variants):
+            # serde reads these variants otherwise than it writes them: the bindings read
+            # as serde does (the variants and tags its reader takes) and write a value
+            # back with the tag it was read with
+            union = replace(
+                union,
+                variants=tuple(
+                    replace(v, tag_values=v.read_tags or v.tag_values)
+                    for v in union.variants
+                    if v.read
+                ),
+            )
         if has_untagged_fallback(union):
             return self._with_untagged_fallback(union)
         if union.repr is ir.UnionRepr.INTERNALLY_TAGGED:

@@ -65,6 +65,11 @@ class Attrs:
     # schemars ``extend("key" = value)``: key → the value's source text (a string
     # literal's value, or an identifier/expression as written), with its span.
     schemars_extend: dict[str, tuple[str, bool, ir.Span]] = field(default_factory=dict)
+    # schemars ``with = "T"``: the type whose wire form the member has, as the crate's
+    # author states it for a member whose serde form is code (``serde(with = module)``)
+    schemars_with: tuple[str, ir.Span] | None = None
+    # schemars ``schema_with = "m::json_schema"``: the function that states it as a schema
+    schemars_schema_with: tuple[str, ir.Span] | None = None
     markers: set[str] = field(default_factory=set)  # skip_serializing_none, default...
     path: str | None = None  # ``#[path = "x.rs"]`` on a ``mod``
     deprecated: str | None = None
@@ -217,8 +222,21 @@ class AttrReader:
             attrs.deprecated = note or ""
 
     def _schemars(self, args: Node, attrs: Attrs) -> None:
-        """``schemars(extend("x-method" = NAME, "x-side" = "agent"), ...)``: keep the pairs."""
+        """``schemars(extend("x-method" = NAME, "x-side" = "agent"), ...)``: keep the pairs;
+        ``schemars(with = "T")``: keep the type."""
         for group in split_groups(args):
+            if (
+                len(group) == 3
+                and node_text(group[0]) in ("with", "schema_with")
+                and group[1].type == "="
+            ):
+                stated = string_literal_value(group[2])
+                where = span_of(self.source, group[2])
+                if stated is not None and node_text(group[0]) == "with":
+                    attrs.schemars_with = (stated, where)
+                elif stated is not None:
+                    attrs.schemars_schema_with = (stated, where)
+                continue
             if (
                 len(group) != 2
                 or node_text(group[0]) != "extend"
@@ -316,6 +334,58 @@ def check_rule(arg: SerdeArg, diags: Diagnostics) -> str | None:
         )
         return None
     return value
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A ``rename_all``-like rule for each direction (serde's ``rename_all(serialize =
+    .., deserialize = ..)``); None: names as written."""
+
+    write: str | None = None
+    read: str | None = None
+
+    def over(self, fallback: Rules) -> Rules:
+        """These rules, each direction falling back to ``fallback``'s (serde's
+        ``RenameAllRules::or``)."""
+        return Rules(self.write or fallback.write, self.read or fallback.read)
+
+
+def rule_pair(arg: SerdeArg | None, diags: Diagnostics) -> Rules:
+    """The rules of a ``rename_all``-like argument, per direction (each one checked)."""
+    if arg is None:
+        return Rules()
+    if not arg.nested:
+        rule = _known_rule(arg, arg.value, diags)
+        return Rules(rule, rule)
+    out: list[str | None] = []
+    for key in ("serialize", "deserialize"):
+        value = next((a.value for a in arg.nested if a.key == key), None)
+        out.append(_known_rule(arg, value, diags) if value is not None else None)
+    return Rules(out[0], out[1])
+
+
+def _known_rule(arg: SerdeArg, value: str | None, diags: Diagnostics) -> str | None:
+    if value not in RENAME_RULES:
+        diags.report(
+            "SER001",
+            f"unknown {arg.key} rule {value!r} (serde knows {', '.join(RENAME_RULES)})",
+            arg.span,
+        )
+        return None
+    return value
+
+
+def rename_pair(arg: SerdeArg | None) -> tuple[str | None, str | None]:
+    """The (serialize, deserialize) names of ``rename = "x"`` (both ``x``) or
+    ``rename(serialize = "a", deserialize = "b")`` (either may be None: that direction
+    keeps the name its rule gives)."""
+    if arg is None:
+        return None, None
+    if not arg.nested:
+        return arg.value, arg.value
+    serialize = next((a.value for a in arg.nested if a.key == "serialize"), None)
+    deserialize = next((a.value for a in arg.nested if a.key == "deserialize"), None)
+    return serialize, deserialize
 
 
 def rename_value(arg: SerdeArg, diags: Diagnostics) -> str | None:

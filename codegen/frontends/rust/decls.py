@@ -30,6 +30,7 @@ rejects (SER002), wire forms set by code (SER003) and unknown types (SYN003) are
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field, replace
 
 from tree_sitter import Node
@@ -40,10 +41,12 @@ from codegen.frontends.common.syntax import node_text, span_of
 from codegen.frontends.rust.attrs import (
     AttrReader,
     Attrs,
+    Rules,
     apply_rename_rule,
     attributed,
-    check_rule,
+    rename_pair,
     rename_value,
+    rule_pair,
 )
 from codegen.frontends.rust.crate import Item
 from codegen.frontends.rust.serde_as import AsType, parse_as
@@ -87,6 +90,7 @@ _ENUM_KEYS = {
 }
 _FIELD_KEYS = {
     "rename",
+    "alias",
     "skip_serializing_if",
     "default",
     "flatten",
@@ -117,9 +121,88 @@ _CODE_KEYS = {
     "deserialize_with",
     "getter",
 }
+_WITH_KEYS = ("with", "serialize_with", "deserialize_with")
 _EMPTY_BY_TYPE = {"Vec": "[]", "VecDeque": "[]", "HashSet": "[]", "BTreeSet": "[]"}
 _EMPTY_MAPS = {"HashMap", "BTreeMap", "IndexMap", "Map"}
 _EMPTY_STRINGS = {"String", "str"}
+
+
+def _top_level_split(text: str) -> list[str]:
+    """``u8,Vec<(A,B)>`` → ``["u8", "Vec<(A,B)>"]``."""
+    parts: list[str] = []
+    depth, current = 0, ""
+    for char in text:
+        if char in "<([":
+            depth += 1
+        elif char in ">)]":
+            depth -= 1
+        if char == "," and depth == 0:
+            parts.append(current)
+            current = ""
+            continue
+        current += char
+    if current:
+        parts.append(current)
+    return parts
+
+
+def _code_stated(attrs: Attrs, by_function: bool = False) -> bool:
+    """Whether a member's wire form is code whose type ``schemars(with)`` states (or, with
+    ``by_function``, a ``schemars(schema_with)`` function)."""
+    stated = attrs.schemars_schema_with if by_function else attrs.schemars_with
+    return stated is not None and any(attrs.has(k) for k in _WITH_KEYS)
+
+
+_RAW_STRING = re.compile(r'r(#*)"(.*?)"\1', re.DOTALL)
+_SCHEMA_KINDS = {
+    "string": ir.PrimitiveKind.STRING,
+    "integer": ir.PrimitiveKind.INTEGER,
+    "number": ir.PrimitiveKind.NUMBER,
+    "boolean": ir.PrimitiveKind.BOOLEAN,
+    "null": ir.PrimitiveKind.NULL,
+}
+
+
+def schema_literal(function: Node) -> ir.TypeExpr | None:
+    """The type a schemars ``schema_with`` function states when its body is one
+    ``json_schema!({"type": .., "pattern": ..})`` literal of a scalar; None otherwise.
+    """
+    body = function.child_by_field_name("body")
+    calls = [
+        n
+        for n in (body.named_children if body is not None else [])
+        if n.type in ("macro_invocation", "expression_statement")
+    ]
+    if len(calls) != 1:
+        return None
+    call = calls[0]
+    if call.type == "expression_statement" and call.named_children:
+        call = call.named_children[0]
+    macro = call.child_by_field_name("macro")
+    if call.type != "macro_invocation" or macro is None:
+        return None
+    if node_text(macro).rsplit("::", 1)[-1] != "json_schema":
+        return None
+    tokens = next((c for c in call.named_children if c.type == "token_tree"), None)
+    if tokens is None:
+        return None
+    text = _RAW_STRING.sub(lambda m: json.dumps(m.group(2)), node_text(tokens))
+    try:
+        schema = json.loads(text.strip()[1:-1])
+    except ValueError:
+        return None
+    if not isinstance(schema, dict) or set(schema) - {"type", "pattern"}:
+        return None
+    kind = _SCHEMA_KINDS.get(str(schema.get("type")))
+    pattern = schema.get("pattern")
+    if kind is None or (pattern is not None and not isinstance(pattern, str)):
+        return None
+    if pattern is not None and kind is ir.PrimitiveKind.STRING:
+        # ECMA-262's \d (JSON Schema's regex dialect) is ASCII; said so, for engines
+        # whose \d is any Unicode digit (Python's re, pydantic's)
+        pattern = re.sub(r"(?<!\\)\\d", "[0-9]", pattern)
+        return ir.Primitive(kind, ir.Constraints(pattern=pattern))
+    return ir.Primitive(kind) if pattern is None else None
 
 
 SERDE_REPR = {"Serialize_repr", "Deserialize_repr"}
@@ -249,6 +332,34 @@ class DeclBuilder:
                     "try_from",
                 ):
                     continue  # modelled: the named type's wire form
+                if arg.key == "remote" and what in ("struct", "enum"):
+                    continue  # the derive is the remote type's wire form: modelled
+                if arg.key == "with" and self._remote_target(attrs) is not None:
+                    continue  # a remote definition's form: modelled
+                if arg.key in _WITH_KEYS and attrs.schemars_with is not None:
+                    self.diags.report(
+                        "SER003",
+                        f"serde({arg.key}) on a {what}: the wire form is set by code; "
+                        f"the type #[schemars(with = {attrs.schemars_with[0]!r})] states "
+                        "is taken as its wire form",
+                        arg.span,
+                        Severity.NOTE,
+                    )
+                    continue
+                function = attrs.schemars_schema_with
+                if (
+                    arg.key in _WITH_KEYS
+                    and function is not None
+                    and self._schema_function(*function) is not None
+                ):
+                    self.diags.report(
+                        "SER003",
+                        f"serde({arg.key}) on a {what}: the wire form is set by code; "
+                        f"the schema {function[0]} states is taken as its wire form",
+                        arg.span,
+                        Severity.NOTE,
+                    )
+                    continue
                 self.diags.report(
                     "SER003",
                     f"serde({arg.key}) on a {what}: the wire form is set by code; the "
@@ -267,9 +378,28 @@ class DeclBuilder:
         rename = attrs.get("rename")
         return rename_value(rename, self.diags) if rename is not None else None
 
-    def _rule(self, attrs: Attrs, key: str) -> str | None:
-        arg = attrs.get(key)
-        return check_rule(arg, self.diags) if arg is not None else None
+    def _rule(self, attrs: Attrs, key: str) -> Rules:
+        return rule_pair(attrs.get(key), self.diags)
+
+    @staticmethod
+    def _names(
+        attrs: Attrs, rule: Rules, ident: str, *, variant: bool
+    ) -> tuple[str, str]:
+        """The (written, read) names of a field or variant: its ``rename`` for each
+        direction, else the direction's rule applied to its Rust name."""
+        write, read = rename_pair(attrs.get("rename"))
+        return (
+            (
+                write
+                if write is not None
+                else apply_rename_rule(rule.write, ident, variant=variant)
+            ),
+            (
+                read
+                if read is not None
+                else apply_rename_rule(rule.read, ident, variant=variant)
+            ),
+        )
 
     def _extra(self, attrs: Attrs) -> ir.ExtraKeys:
         if self.forbid_extra_keys or attrs.has("deny_unknown_fields"):
@@ -322,6 +452,13 @@ class DeclBuilder:
             return ir.AliasDecl(name, NULL, ir.AliasKind.NEWTYPE, life, span)
         if body.type == "ordered_field_declaration_list":
             items = self._tuple_items(body)
+            forms = self._tuple_forms(body)
+            reads = tuple(t for t, (r, _) in zip(items, forms) if r)
+            writes = tuple(t for t, (_, w) in zip(items, forms) if w)
+            if any(r != w for r, w in forms) and len(items) > 1:
+                # serde reads some fields it never writes, or the other way round
+                tuple_ = ir.TupleOf(reads, written_items=writes)
+                return ir.AliasDecl(name, tuple_, ir.AliasKind.NEWTYPE, life, span)
             if len(items) == 1:
                 return ir.AliasDecl(name, items[0], ir.AliasKind.NEWTYPE, life, span)
             if attrs.has("transparent"):
@@ -378,6 +515,21 @@ class DeclBuilder:
             array_form=array_form,
         )
 
+    def _tuple_forms(self, body: Node) -> list[tuple[bool, bool]]:
+        """For each item ``_tuple_items`` gives: whether serde reads it (no
+        ``skip_deserializing``) and writes it (no ``skip_serializing``)."""
+        out: list[tuple[bool, bool]] = []
+        for child, attr_nodes in attributed(body.named_children):
+            if child.type in ("visibility_modifier",):
+                continue
+            attrs = self.reader.collect(attr_nodes)
+            if not attrs.enabled or attrs.has("skip"):
+                continue
+            out.append(
+                (not attrs.has("skip_deserializing"), not attrs.has("skip_serializing"))
+            )
+        return out
+
     def _tuple_items(self, body: Node) -> list[ir.TypeExpr]:
         items: list[ir.TypeExpr] = []
         for child, attr_nodes in attributed(body.named_children):
@@ -392,7 +544,7 @@ class DeclBuilder:
     def _fields(
         self,
         body: Node,
-        rule: str | None,
+        rule: Rules,
         container_default: str | None,
         container: Attrs,
     ) -> list[ir.Field]:
@@ -407,11 +559,12 @@ class DeclBuilder:
                 continue
             fld = self._field(child, attrs, rule, container_default, skip_none)
             if fld is not None:
+                fld = self._directions(fld, child, attrs, rule)
                 out.append(fld)
             if fld is None or fld.flatten:
-                array = None  # skip_serializing is read but not modelled; flatten: maps only
-            elif array is not None and not attrs.has("skip_deserializing"):
-                array.append((fld.wire_name, attrs.has("default")))
+                array = None  # flatten: maps only
+            elif array is not None and fld.read:
+                array.append((fld.read_keys()[0], attrs.has("default")))
         self.array_form = tuple(array) if array is not None else None
         return out
 
@@ -431,25 +584,37 @@ class DeclBuilder:
             )
         return parsed
 
+    def _directions(
+        self, fld: ir.Field, node: Node, attrs: Attrs, rule: Rules
+    ) -> ir.Field:
+        """What a reader reads where it differs from what serde writes (``rename`` per
+        direction, ``alias``, ``skip_serializing``, ``skip_deserializing``)."""
+        name = node_text(node.child_by_field_name("name")).removeprefix("r#")
+        _, read = self._names(attrs, rule, name, variant=False)
+        aliases = [a.value for a in attrs.serde if a.key == "alias" and a.value]
+        keys = tuple(dict.fromkeys([read, *aliases]))
+        return replace(
+            fld,
+            read_names=() if keys == (fld.wire_name,) else keys,
+            written=not attrs.has("skip_serializing"),
+            read=not attrs.has("skip_deserializing"),
+        )
+
     def _field(
         self,
         node: Node,
         attrs: Attrs,
-        rule: str | None,
+        rule: Rules,
         container_default: str | None,
         skip_none: bool,
     ) -> ir.Field | None:
+        """A field as serde writes it (``_directions`` adds what a reader reads)."""
         self._check_keys(attrs, _FIELD_KEYS, "field")
         name = node_text(node.child_by_field_name("name")).removeprefix("r#")
+        wire = self._names(attrs, rule, name, variant=False)[0]
         type_node = node.child_by_field_name("type")
-        if type_node is None or attrs.has("skip") or attrs.has("skip_serializing"):
-            return None  # never written by serde (a reader ignores it as an extra key)
-        renamed = self._renamed(attrs)
-        wire = (
-            renamed
-            if renamed is not None
-            else apply_rename_rule(rule, name, variant=False)
-        )
+        if type_node is None or attrs.has("skip"):
+            return None  # never written nor read by serde (a reader ignores the key)
         span = self.span(node)
         as_type = self._serde_as(attrs)
         on_error = False
@@ -461,7 +626,12 @@ class DeclBuilder:
         inner_as = (
             as_type.arg() if as_type is not None and not as_type.is_same else None
         )
-        if option is not None:
+        stated = self._stated_type(attrs)
+        if stated is not None:
+            # the module's code writes the type the crate's author states: an Option
+            # field's own None handling is the module's too
+            value, option, tri = stated, None, None
+        elif option is not None:
             value = self.types.convert(option, inner_as)
         elif tri is not None:
             value = self.types.convert(tri, inner_as)
@@ -504,7 +674,9 @@ class DeclBuilder:
             predicate = "Option::is_none"
         if predicate is not None:
             omitted = self._omitted(predicate, type_node, option, tri, span)
-            if option is None and tri is None and default_value is None:
+            # no default: serde's reader still requires the key it may leave out
+            required = option is None and tri is None and default_value is None
+            if required:
                 self.diags.report(
                     "SER002",
                     f"{name} is skipped when empty but has no `default`: serde cannot "
@@ -514,6 +686,7 @@ class DeclBuilder:
                 )
             return replace(
                 base,
+                read_required=required,
                 presence=ir.Presence.OPTIONAL,
                 nullable=tri is not None,
                 omitted_value=omitted,
@@ -540,6 +713,68 @@ class DeclBuilder:
             # Required, but a value that does not read becomes Default::default().
             return replace(base, default_json=TYPE_DEFAULT)
         return base
+
+    def _remote_target(self, attrs: Attrs) -> ir.TypeExpr | None:
+        """``#[serde(with = "DurationDef")]`` where ``DurationDef`` is a type of the crate
+        with a serde derive (serde's ``remote`` definitions: the derive makes the
+        ``serialize``/``deserialize`` functions ``with`` calls): that type's wire form,
+        with its type arguments (``OrDef::<u8, bool>``); None for a module or function.
+        """
+        arg = attrs.get("with")
+        if arg is None or arg.value is None:
+            return None
+        text = arg.value.replace(" ", "").replace("::<", "<")
+        full = self.types.resolve(text.split("<", 1)[0])
+        if full is None or not (
+            full in self.types.crate.names or full in self.types.crate.generic
+        ):
+            return None
+        return self._type_text(text, arg.span)
+
+    def _type_text(self, text: str, span: ir.Span) -> ir.TypeExpr:
+        """A type written in an attribute string, generic arguments included."""
+        if text == "()":
+            return NULL
+        if "<" not in text or not text.endswith(">"):
+            return self.types.convert_text(text, span)
+        base, _, rest = text.partition("<")
+        texts = _top_level_split(rest[:-1])
+        args = [self._type_text(t, span) for t in texts]
+        full = self.types.resolve(base)
+        instantiate = self.types.crate.instantiate
+        if full is None or full not in self.types.crate.generic or instantiate is None:
+            return self.types.convert_text(base, span)
+        instance = instantiate(full, args, texts, span)
+        return ir.Ref(instance, span) if instance is not None else ir.AnyJson()
+
+    def _schema_function(self, path: str, span: ir.Span) -> ir.TypeExpr | None:
+        """The type ``#[schemars(schema_with = "m::json_schema")]`` states for a member
+        whose serde form is code: the crate author's statement, as a schema literal."""
+        full = self.types.resolve(path)
+        found = self.types.crate.functions.get(full) if full is not None else None
+        if found is None:
+            candidates = [
+                v
+                for k, v in self.types.crate.functions.items()
+                if k.endswith(f"::{path}")
+            ]
+            found = candidates[0] if len(candidates) == 1 else None
+        return schema_literal(found[0]) if found is not None else None
+
+    def _stated_type(self, attrs: Attrs) -> ir.TypeExpr | None:
+        """The wire type of a member whose serde form is code (``with``,
+        ``serialize_with``, ``deserialize_with``) when ``#[schemars(with = "T")]`` states
+        it: the crate's own declaration of what that code reads and writes (the same
+        statement a spec makes with ``[rust.wrappers]``).  None otherwise."""
+        remote = self._remote_target(attrs)
+        if remote is not None:
+            return remote
+        if attrs.schemars_schema_with is not None and _code_stated(attrs, True):
+            return self._schema_function(*attrs.schemars_schema_with)
+        if attrs.schemars_with is None or not _code_stated(attrs):
+            return None
+        text, span = attrs.schemars_with
+        return self.types.convert_text(text, span)
 
     def _check_as(self, as_type: AsType | None, attrs: Attrs) -> None:
         known = {
@@ -640,7 +875,7 @@ class DeclBuilder:
                 if len(kinds) == 1:
                     payload_type = self.types.ref_name(kinds[0])
             self.facts.variant_types.setdefault(name, []).append((ident, payload_type))
-            if variant_attrs.has("skip") or variant_attrs.has("skip_deserializing"):
+            if variant_attrs.has("skip"):
                 continue
             variants.append((child, variant_attrs))
         if converted is not None:
@@ -648,7 +883,13 @@ class DeclBuilder:
         self._check_untagged_order(name, variants, untagged)
         tagged = [(v, a) for v, a in variants if not a.has("untagged")]
         loose = [(v, a) for v, a in variants if a.has("untagged")]
-        all_unit = all(v.child_by_field_name("body") is None for v, _ in tagged)
+        all_unit = all(
+            v.child_by_field_name("body") is None
+            and not _code_stated(a)
+            and not _code_stated(a, True)
+            and not self._asymmetric(v, a, rule)
+            for v, a in tagged
+        )
         if all_unit and not untagged and tag is None:
             open_enum = self._open_string(loose)
             if not loose or open_enum:
@@ -707,13 +948,18 @@ class DeclBuilder:
         kinds = body.children_by_field_name("type")
         return len(kinds) == 1 and self.types.convert(kinds[0]) == _STRING
 
-    def _variant_wire(self, node: Node, attrs: Attrs, rule: str | None) -> str:
+    def _variant_wire(self, node: Node, attrs: Attrs, rule: Rules) -> str:
         ident = node_text(node.child_by_field_name("name")).removeprefix("r#")
-        renamed = self._renamed(attrs)
+        return self._names(attrs, rule, ident, variant=True)[0]
+
+    def _asymmetric(self, node: Node, attrs: Attrs, rule: Rules) -> bool:
+        """Whether serde reads the variant otherwise than it writes it."""
+        ident = node_text(node.child_by_field_name("name")).removeprefix("r#")
+        write, read = self._names(attrs, rule, ident, variant=True)
         return (
-            renamed
-            if renamed is not None
-            else apply_rename_rule(rule, ident, variant=True)
+            write != read
+            or attrs.has("skip_serializing")
+            or attrs.has("skip_deserializing")
         )
 
     def _repr_enum(self, node: Node, name: str, attrs: Attrs) -> ir.Decl:
@@ -748,7 +994,7 @@ class DeclBuilder:
         self,
         name: str,
         variants: list[tuple[Node, Attrs]],
-        rule: str | None,
+        rule: Rules,
         life: ir.Lifecycle,
         span: ir.Span,
         open_enum: bool,
@@ -786,7 +1032,7 @@ class DeclBuilder:
         enum: str,
         node: Node,
         attrs: Attrs,
-        rules: tuple[str | None, str | None],
+        rules: tuple[Rules, Rules],
         repr_: ir.UnionRepr,
         enum_attrs: Attrs,
         skip_none: bool,
@@ -794,15 +1040,35 @@ class DeclBuilder:
         rule, fields_rule = rules
         self._check_keys(attrs, _VARIANT_KEYS, "variant")
         ident = node_text(node.child_by_field_name("name")).removeprefix("r#")
-        wire = self._variant_wire(node, attrs, rule)
+        wire, read = self._names(attrs, rule, ident, variant=True)
         aliases = [a.value for a in attrs.serde if a.key == "alias" and a.value]
         tag_values: tuple[str, ...] = (wire, *[a for a in aliases if a != wire])
+        read_tags: tuple[str, ...] | None = None
+        if read != wire:
+            read_tags = tuple(dict.fromkeys([read, *aliases]))
+            tag_values = (wire,)
+        asymmetric = read_tags is not None or self._asymmetric(node, attrs, rule)
+        if asymmetric:
+            self.diags.report(
+                "SER003",
+                f"{enum}::{ident} is read otherwise than it is written (rename per "
+                "direction, skip_serializing or skip_deserializing): the JSON Schema has "
+                "both forms (x-written-form); the Python bindings read it as serde does "
+                "and write it back with the tag it was read with",
+                self.span(node),
+                Severity.NOTE,
+            )
         loose = attrs.has("untagged") and repr_ is not ir.UnionRepr.UNTAGGED
         body = node.child_by_field_name("body")
         span = self.span(node)
         life = attrs.lifecycle()
         expr: ir.TypeExpr | None = None
-        if body is None:
+        stated = self._stated_type(attrs)
+        if stated is not None:
+            # serde writes a unit or tuple variant whose form is code as a newtype
+            # variant holding what the code writes
+            expr = stated
+        elif body is None:
             expr = NULL if repr_ is ir.UnionRepr.UNTAGGED or loose else None
         elif body.type == "ordered_field_declaration_list":
             items = self._tuple_items(body)
@@ -818,7 +1084,7 @@ class DeclBuilder:
                     )
                 expr = ir.TupleOf(tuple(items))
         else:
-            variant_rule = self._rule(attrs, "rename_all") or fields_rule
+            variant_rule = self._rule(attrs, "rename_all").over(fields_rule)
             variant_attrs = Attrs(
                 markers={"skip_serializing_none"} if skip_none else set()
             )
@@ -829,6 +1095,9 @@ class DeclBuilder:
                 and not loose
                 and key
                 and key.value is not None
+                # the tag a reader takes is not the one a writer writes: the union
+                # says which (the struct holds no tag of its own)
+                and not asymmetric
             ):
                 tag_type: ir.TypeExpr = (
                     ir.Literal(wire)
@@ -854,7 +1123,7 @@ class DeclBuilder:
             )
             expr = ir.Ref(lifted, span)
         if repr_ is ir.UnionRepr.UNTAGGED or loose:
-            tag_values = ()
+            tag_values, read_tags = (), None
         return ir.Variant(
             ident,
             expr,
@@ -863,4 +1132,7 @@ class DeclBuilder:
             span,
             untagged=loose,
             catch_all=attrs.has("other"),
+            read_tags=read_tags,
+            written=not attrs.has("skip_serializing"),
+            read=not attrs.has("skip_deserializing"),
         )

@@ -13,9 +13,18 @@ nests it (the tag first, then the payload's own first fit).  Likewise an interna
 variant whose payload is a union: the tag goes into each of the payload's structs.  That is
 serde's wire form: it writes the struct's fields in order with the enum's tag and fields in
 place, and reads the enum from the keys the struct's own fields do not take.
-Guarantees: pure; flattened structs and maps are left to ``Index.wire_fields``; a
-representation serde cannot flatten (a unit or primitive payload, an externally tagged enum)
-is SER002 and left as it is; recursion through cycles stops.
+Externally tagged enums flatten too: the variant's name becomes a key of the struct holding
+its payload (``null`` for a unit variant), and the union of the structs is untagged (the key
+a variant requires tells them apart; serde takes the first key in the object's order that
+names a variant, we the first variant in declaration order: the same objects are accepted).
+Adjacently tagged ones put their tag and content keys into the struct (a unit variant's
+content key is never written; ``null`` reads); the union is tagged by that tag key.  A
+``serde_json::Value`` (or map) payload flattened is every key the struct does not take; a
+unit payload of an untagged variant adds no key.  An ``Option<Enum>`` flattened adds a last
+variant without the enum's keys: serde reads ``None`` when the enum does not read.
+Guarantees: pure; flattened structs and maps are left to ``Index.wire_fields``; a payload
+serde cannot flatten (a primitive or a sequence in an internally tagged or untagged variant)
+is SER002 and that variant left out; recursion through cycles stops.
 """
 
 from __future__ import annotations
@@ -25,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from codegen import ir
 from codegen.diagnostics import Diagnostics
 
-_FLATTENABLE = (ir.UnionRepr.INTERNALLY_TAGGED, ir.UnionRepr.UNTAGGED)
+_NULL = ir.Primitive(ir.PrimitiveKind.NULL)
 
 
 def distribute_flattened_unions(
@@ -116,14 +125,6 @@ class _Distributor:
             union = self._union_of(fld.type)
             if union is None:
                 continue
-            if union.repr not in _FLATTENABLE:
-                self.diags.report(
-                    "SER002",
-                    f"{struct.name}.{fld.name}: flattening a {union.repr.value} enum is not "
-                    "modelled; the field is kept as a nested value",
-                    fld.span,
-                )
-                continue
             return self._distribute(struct, position, fld, union, owner)
         return struct
 
@@ -137,7 +138,8 @@ class _Distributor:
     ) -> ir.UnionDecl:
         variants: list[ir.Variant] = []
         for variant in union.variants:
-            if variant.type is not None and not self._is_object(variant.type):
+            inserted = self._keys_of(union, variant, fld)
+            if inserted is None:
                 self.diags.report(
                     "SER002",
                     f"{struct.name}.{fld.name}: variant {variant.name} of {union.name} has "
@@ -145,22 +147,6 @@ class _Distributor:
                     variant.span if variant.span != ir.NO_SPAN else fld.span,
                 )
                 continue
-            inserted: list[ir.Field] = []
-            key = union.tag_key
-            tagged = (
-                union.repr is ir.UnionRepr.INTERNALLY_TAGGED and not variant.untagged
-            )
-            if tagged and key is not None and not self._has_key(variant.type, key):
-                inserted.append(_tag_field(key, variant, fld.span))
-            if variant.type is not None:
-                inserted.append(
-                    replace(
-                        fld,
-                        type=variant.type,
-                        presence=ir.Presence.REQUIRED,
-                        flatten=True,
-                    )
-                )
             fields = (
                 struct.fields[:position]
                 + tuple(inserted)
@@ -182,18 +168,124 @@ class _Distributor:
             expanded = self._expand(sub, owner)
             owner.append(expanded)
             self.made[expanded.name] = expanded
-            variants.append(replace(variant, type=ir.Ref(expanded.name, struct.span)))
+            variants.append(
+                replace(
+                    variant,
+                    type=ir.Ref(expanded.name, struct.span),
+                    # the variant's key is in its struct: the union is untagged
+                    tag_values=(
+                        ()
+                        if union.repr is ir.UnionRepr.EXTERNALLY_TAGGED
+                        else variant.tag_values
+                    ),
+                )
+            )
+        if fld.presence is not ir.Presence.REQUIRED:
+            # Option<Enum>: None when the enum does not read; nothing written for it
+            absent = self._expand(
+                replace(
+                    struct,
+                    name=f"{struct.name}No{fld.name[:1].upper()}{fld.name[1:]}",
+                    fields=struct.fields[:position] + struct.fields[position + 1 :],
+                    array_form=None,
+                    derived_from=f"{struct.name} with {fld.name}: None",
+                ),
+                owner,
+            )
+            owner.append(absent)
+            self.made[absent.name] = absent
+            variants.append(
+                ir.Variant(
+                    "None",
+                    ir.Ref(absent.name, struct.span),
+                    untagged=union.repr is not ir.UnionRepr.EXTERNALLY_TAGGED
+                    and union.repr is not ir.UnionRepr.UNTAGGED,
+                    span=fld.span,
+                )
+            )
+        if union.repr is ir.UnionRepr.EXTERNALLY_TAGGED:
+            repr_, tag_key = ir.UnionRepr.UNTAGGED, None
+        elif union.repr is ir.UnionRepr.ADJACENTLY_TAGGED:
+            repr_, tag_key = ir.UnionRepr.INTERNALLY_TAGGED, union.tag_key
+        else:
+            repr_, tag_key = union.repr, union.tag_key
         return ir.UnionDecl(
             name=struct.name,
             variants=tuple(variants),
-            repr=union.repr,
-            tag_key=union.tag_key,
-            content_key=union.content_key,
-            first_fit=union.first_fit,
+            repr=repr_,
+            tag_key=tag_key,
+            content_key=None,
+            first_fit=union.first_fit or repr_ is ir.UnionRepr.UNTAGGED,
             lifecycle=struct.lifecycle,
             span=struct.span,
             derived_from=struct.derived_from,
             exported=struct.exported,
+        )
+
+    def _keys_of(
+        self, union: ir.UnionDecl, variant: ir.Variant, fld: ir.Field
+    ) -> list[ir.Field] | None:
+        """The fields one variant of a flattened enum puts where the flattened field
+        stood, as serde writes them; None when serde cannot flatten its payload."""
+        payload = variant.type
+        if union.repr is ir.UnionRepr.EXTERNALLY_TAGGED and not variant.untagged:
+            wire = str((variant.tag_values or (variant.name,))[0])
+            # a unit variant is written as its name with null (and read from null)
+            return [
+                ir.Field(wire, wire, payload or _NULL, span=variant.span or fld.span)
+            ]
+        inserted: list[ir.Field] = []
+        key = union.tag_key
+        if union.repr is ir.UnionRepr.ADJACENTLY_TAGGED and not variant.untagged:
+            assert key is not None
+            inserted.append(_tag_field(key, variant, fld.span))
+            content = union.content_key or "content"
+            if payload is None:
+                # never written; serde reads a unit from null
+                inserted.append(
+                    ir.Field(
+                        content,
+                        content,
+                        _NULL,
+                        presence=ir.Presence.OPTIONAL,
+                        omitted_value="null",
+                        span=fld.span,
+                    )
+                )
+            else:
+                inserted.append(ir.Field(content, content, payload, span=fld.span))
+            return inserted
+        tagged = union.repr is ir.UnionRepr.INTERNALLY_TAGGED and not variant.untagged
+        if tagged and key is not None and not self._has_key(payload, key):
+            inserted.append(_tag_field(key, variant, fld.span))
+        if payload is None or payload == _NULL:
+            return inserted  # a unit is written as no key at all
+        if self._is_object(payload):
+            flat = replace(
+                fld, type=payload, presence=ir.Presence.REQUIRED, flatten=True
+            )
+        elif self._is_map(payload):
+            # a Value (or map) is every key the struct's other fields do not take
+            values = payload.values if isinstance(payload, ir.MapOf) else ir.AnyJson()
+            flat = replace(
+                fld,
+                type=ir.MapOf(values),
+                presence=ir.Presence.REQUIRED,
+                flatten=True,
+            )
+        else:
+            return None
+        inserted.append(flat)
+        return inserted
+
+    def _is_map(self, expr: ir.TypeExpr) -> bool:
+        if isinstance(expr, ir.Ref):
+            decl = self.made.get(expr.name) or self.original.get(expr.name)
+            if isinstance(decl, ir.AliasDecl) and decl.kind is ir.AliasKind.ALIAS:
+                return self._is_map(decl.target)
+            return False
+        return isinstance(expr, ir.MapOf) or (
+            isinstance(expr, ir.AnyJson) and not expr.structured
         )
 
     def _is_object(self, expr: ir.TypeExpr) -> bool:

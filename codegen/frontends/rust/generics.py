@@ -42,7 +42,9 @@ class Instantiator:
     diags: Diagnostics
     builder: Builder
     decls: list[ir.Decl] = field(default_factory=list)
-    memo: dict[tuple[str, tuple[ir.TypeExpr, ...]], str] = field(default_factory=dict)
+    memo: dict[
+        tuple[str, tuple[ir.TypeExpr, ...], tuple[tuple[str, str], ...]], str
+    ] = field(default_factory=dict)
     depth: int = 0
 
     def __call__(
@@ -66,10 +68,15 @@ class Instantiator:
         converter = TypeConverter(
             item.source, self.diags, item.module, self.crate, self.wrappers
         )
-        bindings = self._bind(item, name, args, converter, span)
+        bindings = self._bind(item, name, args, texts, converter, span)
         if bindings is None:
             return None
-        key = (full, tuple(bindings.values()))
+        # a placeholder for a non-wire argument is that argument, by its path
+        key = (
+            full,
+            tuple(bindings.values()),
+            tuple(sorted(converter.binding_paths.items())),
+        )
         if key in self.memo:
             return self.memo[key]
         if self.depth >= MAX_TYPE_NESTING:
@@ -94,6 +101,7 @@ class Instantiator:
         item: Item,
         name: str,
         args: list[ir.TypeExpr],
+        texts: list[str],
         converter: TypeConverter,
         span: ir.Span,
     ) -> dict[str, ir.TypeExpr] | None:
@@ -113,6 +121,16 @@ class Instantiator:
             pname = node_text(param.child_by_field_name("name"))
             if index < len(args):
                 bindings[pname] = args[index]
+                text = texts[index] if index < len(texts) else ""
+                if text in self.crate.others:
+                    # a crate type with no serde form: an error only where it is used
+                    converter.binding_paths[pname] = text
+                    converter.not_wire.add(pname)
+                elif isinstance(args[index], ir.Ref):
+                    owner = args[index].name  # type: ignore[union-attr]
+                    for path, ir_name in self.crate.names.items():
+                        if ir_name == owner:
+                            converter.binding_paths[pname] = path
                 continue
             default = param.child_by_field_name("default_type")
             if default is None:

@@ -224,6 +224,11 @@ class _Reading:
         for item in self.crate.items:
             if item.node.type == "impl_item":
                 self._handwritten(item, names)
+                self._associated_types(item, names)
+                continue
+            if item.node.type == "function_item":
+                fn_name = node_text(item.node.child_by_field_name("name"))
+                names.functions[f"{item.module}::{fn_name}"] = (item.node, item.source)
                 continue
             macro = _macro_of(item.node)
             if macro is not None and _is_bitflags(macro):
@@ -258,6 +263,25 @@ class _Reading:
                 names.others[full] = str(span_of(item.source, item.node))
         names.names = output_names(wire, self.crate.resolver)
         return names
+
+    def _associated_types(self, item: Item, names: CrateNames) -> None:
+        """``impl Iterator for MyIterator { type Item = String; }``: what ``T::Item`` is
+        where a generic is instantiated with ``T = MyIterator``."""
+        if item.node.child_by_field_name("trait") is None:
+            return
+        target = node_text(item.node.child_by_field_name("type"))
+        full = self.crate.resolver.resolve(item.module, target.split("<", 1)[0])
+        body = item.node.child_by_field_name("body")
+        if full is None or body is None:
+            return
+        for child in body.named_children:
+            if child.type != "type_item":
+                continue
+            name = child.child_by_field_name("name")
+            value = child.child_by_field_name("type")
+            if name is not None and value is not None:
+                key = (full, node_text(name))
+                names.associated.setdefault(key, (value, item.source, item.module))
 
     def _handwritten(self, item: Item, names: CrateNames) -> None:
         """``impl Serialize for X``: X's wire form is that code's."""

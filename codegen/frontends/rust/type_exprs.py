@@ -162,6 +162,13 @@ class CrateNames:
     handwritten: dict[str, str] = field(default_factory=dict)
     reported: set[str] = field(default_factory=set)
     widths: dict[str, str] = field(default_factory=dict)  # bitflags! type → "u32"
+    # full path → a function of the crate (``schemars(schema_with = ...)`` targets)
+    functions: dict[str, tuple[Node, SourceText]] = field(default_factory=dict)
+    # (type's full path, associated type name) → the type an ``impl Trait for Type``
+    # gives it (``type Item = String;``), with the impl's source and module
+    associated: dict[tuple[str, str], tuple[Node, SourceText, str]] = field(
+        default_factory=dict
+    )
     discriminants: dict[str, tuple[int, ...]] = field(default_factory=dict)
     # (generic's full path, argument types, their Rust text, use span) → the instance's IR
     # name (``rust.generics``), None when it cannot be made (reported)
@@ -180,6 +187,10 @@ class TypeConverter:
     depth: int = 0  # how deep the type expression being converted is, so far
     # a generic instance's type parameters → their arguments' IR types
     bindings: dict[str, ir.TypeExpr] = field(default_factory=dict)
+    # a type parameter bound to a crate type → that type's full path (for ``T::Item``);
+    # of those, the ones that are not wire types (an error only where used on the wire)
+    binding_paths: dict[str, str] = field(default_factory=dict)
+    not_wire: set[str] = field(default_factory=set)
 
     def resolve(self, text: str) -> str | None:
         """The full path a type path names here (``crate::...`` for the crate's own items,
@@ -275,8 +286,14 @@ class TypeConverter:
         return self._path_type(text, span_of(self.source, node))
 
     def _path_type(self, text: str, span: ir.Span) -> ir.TypeExpr:
+        if text in self.not_wire:
+            path = self.binding_paths[text]
+            return self._not_wire(path, path.rsplit("::", 1)[-1], span)
         if text in self.bindings:
             return self.bindings[text]
+        param, _, assoc = text.partition("::")
+        if param in self.binding_paths and assoc and "::" not in assoc:
+            return self._associated(self.binding_paths[param], assoc, text, span)
         name = text.rsplit("::", 1)[-1]
         full = self.resolve(text)
         if full is not None and full in self.crate.names:
@@ -314,6 +331,35 @@ class TypeConverter:
             return ir.AnyJson()
         # An undeclared bare name: the reference pass reports it (REF001).
         return ir.Ref(name, span)
+
+    def _associated(
+        self, owner: str, assoc: str, text: str, span: ir.Span
+    ) -> ir.TypeExpr:
+        """``T::Item`` with T bound to a crate type: the type its trait impl gives
+        ``Item`` (``impl Iterator for MyIterator { type Item = String; }``)."""
+        found = self.crate.associated.get((owner, assoc))
+        if found is None:
+            self.diags.report(
+                "SYN003",
+                f"{text}: no `type {assoc} = ...` in an impl for {owner}; read as any "
+                "JSON value",
+                span,
+            )
+            return ir.AnyJson()
+        node, source, module = found
+        converter = TypeConverter(source, self.diags, module, self.crate, self.wrappers)
+        return converter.convert(node)
+
+    def lenient_arg(self, node: Node) -> tuple[ir.TypeExpr, str] | None:
+        """A type argument that names a crate type with no serde form (``MyIterator``
+        in ``MyContainer<MyIterator>``): a placeholder and its full path, reported only
+        where the instance puts it on the wire; None for any other argument."""
+        if node.type not in ("type_identifier", "scoped_type_identifier"):
+            return None
+        full = self.resolve(node_text(node).replace(" ", ""))
+        if full is None or full not in self.crate.others:
+            return None
+        return ir.AnyJson(), full
 
     def _not_wire(self, full: str, text: str, span: ir.Span) -> ir.TypeExpr:
         """A crate item that is not a wire type: say what it is and where."""
@@ -365,6 +411,10 @@ class TypeConverter:
         if not args and self.crate.resolver.is_crate_path(full):
             # ``Outer<'a>``: lifetimes only, the crate's own type (or why it is none)
             return self._path_type(path, span_of(self.source, node))
+        if base == "PhantomData" and not self.crate.resolver.is_crate_path(full):
+            # serde writes a PhantomData as unit (null) and reads only null; its type
+            # argument never reaches the wire
+            return _NULL
         if base == "DateTime" and full.startswith("chrono::"):
             return KNOWN_PATHS["chrono::DateTime"]
         if base == "Option" and len(args) == 1:
@@ -391,12 +441,18 @@ class TypeConverter:
             return ir.AnyJson(object_only=True)
         if full in self.crate.generic and self.crate.instantiate is not None:
             span = span_of(self.source, node)
-            instance = self.crate.instantiate(
-                full,
-                [self.convert(arg) for arg in args],
-                [node_text(arg) for arg in args],
-                span,
-            )
+            converted: list[ir.TypeExpr] = []
+            texts: list[str] = []
+            for arg in args:
+                lenient = self.lenient_arg(arg)
+                if lenient is not None:
+                    # passed by full path: a non-wire crate type (``crate::m::X``)
+                    converted.append(lenient[0])
+                    texts.append(lenient[1])
+                    continue
+                converted.append(self.convert(arg))
+                texts.append(node_text(arg))
+            instance = self.crate.instantiate(full, converted, texts, span)
             return ir.Ref(instance, span) if instance is not None else ir.AnyJson()
         if full in self.crate.generic:
             self.diags.report(

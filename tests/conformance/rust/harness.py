@@ -32,6 +32,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from codegen.backends.jsonschema import written_bundle
 from codegen.oracles.case import Case, OracleUnavailable
 from codegen.oracles.draw import draw
 from codegen.oracles.rust import RustOracle
@@ -180,7 +181,8 @@ def judge(
             if not answer.accept or answer.output is None:
                 continue
             output = json.loads(answer.output)
-            defs = ours.bundle["$defs"]
+            # what our schema says a writer writes (``x-written-form`` where it differs)
+            defs = written_bundle(ours.bundle)["$defs"]
             mine = Draft202012Validator({"$ref": f"#/$defs/{exp.root}", "$defs": defs})
             shown = f"{exp.root}: serde writes {answer.output[:100]}"
             if not _valid(mine, output):

@@ -8,7 +8,8 @@ Guarantees: the root is the type the test function passes to ``test!``; a root w
 a type expression or a type the file does not declare (``Version``) (``TypeParam<String>``, ``Result<bool, String>``) is named by a type
 alias appended to the copied source (``pub type ConfRoot = ...;``), which is how a Rust
 crate names an instantiation.  A plain snapshot and a ``.de`` one describe what serde
-reads; a ``.ser`` one what serde writes, judged on serde's own output.
+reads; a ``.ser`` one what serde writes, judged on serde's own output against our
+schema's written form (``x-written-form`` where serde writes otherwise than it reads).
 """
 
 from __future__ import annotations
@@ -56,7 +57,10 @@ def root_expression(case: str) -> str | None:
     file, _, rest = case.partition("~")
     test = rest.split(".", 1)[0]
     text = (FOLDER / f"{file}.rs").read_text(encoding="utf-8")
-    found = re.search(rf"\bfn\s+{re.escape(test)}\s*\(", text)
+    # the #[test] function, not a method of the same name (``impl From`` has ``fn from``)
+    found = re.search(
+        rf"#\[test\][^{{}}]*?\bfn\s+{re.escape(test)}\s*\(", text
+    ) or re.search(rf"\bfn\s+{re.escape(test)}\s*\(", text)
     if found is None:
         return None
     call = text.find("test!(", found.end())

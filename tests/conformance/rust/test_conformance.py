@@ -9,9 +9,16 @@ from __future__ import annotations
 import pytest
 
 from tests.conformance.rust import schemars_cases, typeshare_cases
-from tests.conformance.rust.report import out_of_scope
+from tests.conformance.rust.report import known_failures, out_of_scope
 
-FAST_SCHEMARS = ["enum_repr~enum_repr", "enums~renamed", "structs~tuple"]
+FAST_SCHEMARS = [
+    "enum_repr~enum_repr",
+    "enums~renamed",
+    "structs~tuple",
+    # read and written forms apart (the .ser one is judged on our written form)
+    "contract~internally_tagged_enum.de",
+    "enums_flattened~external_enums_flattened",
+]
 FAST_TYPESHARE = ["can_generate_simple_enum", "can_handle_quote_in_serde_rename"]
 
 
@@ -28,10 +35,10 @@ def test_a_typeshare_case_agrees_both_ways(case: str) -> None:
 
 
 def test_a_case_we_read_differently_fails() -> None:
-    # rename(serialize = ..., deserialize = ...): serde reads `de_renamed`, we read one
-    # name for both directions, so the peer's de schema accepts what ours rejects
+    # TryFrom<String>'s code rejects most strings (the peer's pattern says which); we
+    # read any string, so the peer's schema rejects what ours accepts
     verdict = schemars_cases.run_case(
-        "contract~struct_deny_unknown_fields.de", draws=8, serde=False
+        "from_into~into_and_try_from", draws=8, serde=False
     )
     assert not verdict.ok and verdict.disagreements
 
@@ -39,6 +46,11 @@ def test_a_case_we_read_differently_fails() -> None:
 def test_the_root_is_the_type_the_test_passes() -> None:
     assert schemars_cases.root_expression("structs~unit") == "UnitStruct"
     assert schemars_cases.root_expression("enums~externally_tagged_enum") == "External"
+    # the #[test] fn, not the `fn from` of an `impl From` above it in the file
+    assert schemars_cases.root_expression("from_into~from.de") == "ClampingI8"
+    assert schemars_cases.root_expression("from_into~into_and_try_from") == (
+        "EventSequenceNumber"
+    )
     # a test that builds its schema from a value names no type
     assert schemars_cases.root_expression("from_value~json_value").startswith("value:")
 
@@ -69,3 +81,18 @@ def test_listed_cases_exist_and_say_why(suite: str, known: object) -> None:
     for case, reason in listed.items():
         assert case in names, case
         assert len(reason) > 20, case
+
+
+@pytest.mark.parametrize(
+    ("suite", "known"),
+    [("schemars", schemars_cases.cases), ("typeshare", typeshare_cases.cases)],
+)
+def test_listed_failures_are_real_in_scope_cases_with_reasons(
+    suite: str, known: object
+) -> None:
+    names = set(known())  # type: ignore[operator]
+    failing = known_failures(suite)
+    skipped = out_of_scope(suite)
+    for case, reason in failing.items():
+        assert case in names and case not in skipped, case
+        assert len(reason) > 40, case
