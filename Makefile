@@ -163,7 +163,7 @@ test-deps:
 help: help-conformance-ts
 help-conformance-ts:
 	@echo "make conformance-ts  the TypeScript frontend on the tjsg and tjs suites (figures in build/)"
-conformance-ts: $(STAMP)
+conformance-ts: $(STAMP) $(TYPESCRIPT)
 	CODEGEN_CONFORMANCE=all $(BIN)/python -m tests.conformance.typescript.report tjsg tjs
 
 # Issue 30: every exported interface/type alias of 43 popular npm packages' .d.ts files

@@ -56,6 +56,12 @@ from codegen.ir.index import Index
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 MAX_ENUMERATED_FLAG_BITS = 12
 _INTEGER_KEY_PATTERN = "^-?(0|[1-9][0-9]*)$"
+# A number as JavaScript writes it (``String(n)``): TypeScript's numeric names, the keys a
+# ``{ [k: number]: T }`` takes
+_NUMBER_KEY_PATTERN = (
+    "^(?:-?(?:[1-9][0-9]*(?:\\.[0-9]*[1-9])?|0\\.[0-9]*[1-9])"
+    "(?:e[-+][1-9][0-9]*)?|0|-?Infinity|NaN)$"
+)
 
 Schema = dict[str, Any]
 
@@ -323,13 +329,17 @@ class _Builder:
             items = expr.items
             if self.written and expr.written_items is not None:
                 items = expr.written_items  # serde writes other fields than it reads
-            return {
+            shape: Schema = {
                 "type": "array",
                 "prefixItems": [self.type_schema(item) for item in items],
-                "items": False,
-                "minItems": len(items),
-                "maxItems": len(items),
+                "items": (False if expr.rest is None else self.type_schema(expr.rest)),
+                "minItems": len(items) if expr.required is None else expr.required,
             }
+            if expr.rest is None:
+                shape["maxItems"] = len(items)
+            if not items and expr.rest is not None:
+                del shape["prefixItems"]
+            return shape
         if isinstance(expr, ir.AnyJson):
             if expr.structured:
                 return {"type": ["object", "array"]}
@@ -371,6 +381,8 @@ class _Builder:
         if isinstance(resolved, ir.Primitive):
             if resolved.kind is ir.PrimitiveKind.INTEGER:
                 return {"type": "string", "pattern": _INTEGER_KEY_PATTERN}
+            if resolved.kind is ir.PrimitiveKind.NUMBER:
+                return {"type": "string", "pattern": _NUMBER_KEY_PATTERN}
             if resolved.kind is ir.PrimitiveKind.STRING:
                 schema = self._primitive(resolved)
                 return schema if len(schema) > 1 else None

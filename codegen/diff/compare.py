@@ -371,11 +371,17 @@ class _Comparer:
         elif isinstance(old, ArrayNode) and isinstance(new, ArrayNode):
             self._expr(old.items, new.items, f"{where}[]", spans)
         elif isinstance(old, TupleNode) and isinstance(new, TupleNode):
-            if len(old.items) != len(new.items):
+            if (
+                len(old.items) != len(new.items)
+                or old.required != new.required
+                or (old.rest is None) != (new.rest is None)
+            ):  # other lengths are allowed (``[a, b?]``, ``[a, ...b[]]``)
                 self._changed("type.changed", where, spans, old, new)
                 return
             for position, (o, n) in enumerate(zip(old.items, new.items, strict=True)):
                 self._expr(o, n, f"{where}[{position}]", spans)
+            if old.rest is not None and new.rest is not None:
+                self._expr(old.rest, new.rest, f"{where}[...]", spans)
         elif isinstance(old, ScalarNode) and isinstance(new, ScalarNode):
             if old.kind is not new.kind:
                 self._changed(_kind_change(old, new), where, spans, old, new)

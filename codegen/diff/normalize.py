@@ -81,6 +81,8 @@ class MapNode:
 @dataclass(frozen=True, slots=True)
 class TupleNode:
     items: tuple[ir.TypeExpr, ...]
+    required: int | None = None  # ``ir.TupleOf``'s: leading items that must be there
+    rest: ir.TypeExpr | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +207,7 @@ class View:
         if isinstance(expr, ir.MapOf):
             return Shape(MapNode(expr.values))
         if isinstance(expr, ir.TupleOf):
-            return Shape(TupleNode(expr.items))
+            return Shape(TupleNode(expr.items, expr.required, expr.rest))
         if isinstance(expr, ir.AnyJson):
             if expr.object_only or expr.structured:
                 # TypeScript's ``object`` admits arrays too, but specs use it for JSON

@@ -138,7 +138,13 @@ class MapOf:
 
 @dataclass(frozen=True, slots=True)
 class TupleOf:
+    """A JSON array with a type per position.  ``required``: how many leading items must
+    be present (None: all; TypeScript's ``[a, b?]`` has 1); ``rest``: the type of every
+    item after ``items`` (TypeScript's ``[a, ...b[]]``), None: no more items."""
+
     items: tuple[TypeExpr, ...]
+    required: int | None = None
+    rest: TypeExpr | None = None
     # What a writer writes where it differs (serde's skip_serializing /
     # skip_deserializing on a tuple struct's fields): ``items`` is what a reader reads.
     written_items: tuple[TypeExpr, ...] | None = None

@@ -133,6 +133,8 @@ def walk_expr(expr: ir.TypeExpr | None) -> Iterator[ir.TypeExpr]:
     elif isinstance(expr, ir.TupleOf):
         for item in expr.items:
             yield from walk_expr(item)
+        if expr.rest is not None:
+            yield from walk_expr(expr.rest)
     elif isinstance(expr, ir.InlineUnion):
         for member in expr.members:
             yield from walk_expr(member)

@@ -56,9 +56,8 @@ def _assignable(
         if isinstance(source, ir.ArrayOf):
             return _assignable(source.items, target.items, index, assuming)
         if isinstance(source, ir.TupleOf):
-            return all_of(
-                _assignable(i, target.items, index, assuming) for i in source.items
-            )
+            items = (*source.items, *([source.rest] if source.rest else []))
+            return all_of(_assignable(i, target.items, index, assuming) for i in items)
         return False if _is_scalar(source) or source_struct else None
     if isinstance(target, ir.MapOf) and isinstance(source, ir.MapOf):
         return _assignable(source.values, target.values, index, assuming)

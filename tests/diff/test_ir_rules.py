@@ -214,3 +214,28 @@ def test_deprecated_then_removed_enum_member_is_dangerous() -> None:
     change = _only(protocol(P_WITH_E, deprecated), protocol(P_WITH_E, enum("a")))
     assert change.rule.id == "enum.member-removed"
     assert change.rate()[0] is Severity.DANGEROUS
+
+
+def test_a_tuple_element_made_optional_or_a_rest_added_is_a_change() -> None:
+    # a tuple's lengths are part of its type (TypeScript's ``[a, b?]``, ``[a, ...b[]]``)
+    fixed = ir.TupleOf((STRING_T, STRING_T))
+    for other in (
+        ir.TupleOf((STRING_T, STRING_T), required=1),
+        ir.TupleOf((STRING_T, STRING_T), rest=STRING_T),
+    ):
+        change = _only(
+            protocol(struct(field("t", fixed))), protocol(struct(field("t", other)))
+        )
+        assert change.rule.id == "type.changed"
+    # the same tuple: no change; a rest whose type changes: a change inside it
+    same = ir.TupleOf((STRING_T,), rest=STRING_T)
+    assert not compare(
+        protocol(struct(field("t", same))), protocol(struct(field("t", same)))
+    )
+    inner = ir.TupleOf((STRING_T,), rest=ir.Primitive(ir.PrimitiveKind.NUMBER))
+    assert compare(
+        protocol(struct(field("t", same))), protocol(struct(field("t", inner)))
+    )
+
+
+STRING_T = ir.Primitive(ir.PrimitiveKind.STRING)

@@ -174,3 +174,36 @@ def test_scripts_share_the_global_scope(tmp_path: Path) -> None:
     models = build(tmp_path, files, _types("User")).models
     assert accepts(models.User, {"s": {"s": "x"}})
     assert not accepts(models.User, {"s": {"s": 1}})
+
+
+EXPORT_ASSIGNED = {
+    "lib.d.ts": (
+        "declare namespace Lib {\n"
+        "  interface Item { id: string }\n"
+        "  namespace Inner { interface Deep { n: number } }\n"
+        "}\n"
+        "export = Lib;\n"
+    ),
+    "main.ts": (
+        'import * as Lib from "./lib";\n'
+        "export interface Holder { item: Lib.Item; deep: Lib.Inner.Deep }\n"
+    ),
+}
+
+
+def test_export_assignment_makes_the_namespace_the_module(tmp_path: Path) -> None:
+    toml = 'types = ["Holder"]\n'
+    outcome = load(tmp_path, EXPORT_ASSIGNED, toml)
+    assert codes(outcome) == []
+    models = build(tmp_path, EXPORT_ASSIGNED, toml, "t2").models
+    assert accepts(models.Holder, {"item": {"id": "x"}, "deep": {"n": 1}})
+    assert not accepts(models.Holder, {"item": {"id": 1}, "deep": {"n": 1}})
+    assert not accepts(models.Holder, {"item": {"id": "x"}, "deep": {"n": "1"}})
+
+
+def test_a_name_the_assigned_namespace_lacks_is_an_error(tmp_path: Path) -> None:
+    files = {
+        **EXPORT_ASSIGNED,
+        "main.ts": 'import * as Lib from "./lib";\nexport interface H { x: Lib.Gone }\n',
+    }
+    assert "SYN003" in codes(load(tmp_path, files, 'types = ["H"]\n'))

@@ -199,7 +199,14 @@ class _Docs:
             key, values = self._type(expr.key, base), self._type(expr.values, base)
             return f"map&lt;{key}, {values}&gt;"
         if isinstance(expr, ir.TupleOf):
-            return "[" + ", ".join(self._type(item, base) for item in expr.items) + "]"
+            least = len(expr.items) if expr.required is None else expr.required
+            parts = [
+                self._type(item, base) + ("?" if i >= least else "")
+                for i, item in enumerate(expr.items)
+            ]
+            if expr.rest is not None:
+                parts.append(f"...{self._type(expr.rest, base)}[]")
+            return "[" + ", ".join(parts) + "]"
         if isinstance(expr, ir.AnyJson):
             if expr.structured:
                 return "any JSON object or array"

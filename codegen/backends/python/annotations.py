@@ -92,13 +92,22 @@ class TypeAnnotator:
                 f"Annotated[{mapping}, _SORTED_KEYS]" if expr.sorted_keys else mapping
             )
         if isinstance(expr, ir.TupleOf):
-            items = ", ".join(
+            each = [
                 self.annotation(item, strict=strict, markers=markers)
                 for item in expr.items
-            )
+            ]
+            if expr.rest is not None:
+                # pydantic has no variadic tuple (``tuple[A, *tuple[B, ...]]``): the
+                # items' union, positions checked by the JSON Schema only.
+                each.append(self.annotation(expr.rest, strict=strict, markers=markers))
+                return f"list[{' | '.join(dict.fromkeys(each))}]"
+            least = len(each) if expr.required is None else expr.required
             # Lax at the tuple level only (items stay strict): ``json.loads`` gives
-            # lists.
-            return f"Annotated[tuple[{items or '()'}], Strict(False)]"
+            # lists.  ``[a, b?]``: one tuple per length.
+            return " | ".join(
+                f"Annotated[tuple[{', '.join(each[:count]) or '()'}], Strict(False)]"
+                for count in range(least, len(each) + 1)
+            )
         if isinstance(expr, ir.AnyJson):
             if expr.structured:
                 return ANY_JSON_STRUCTURED if markers else _STRUCTURED

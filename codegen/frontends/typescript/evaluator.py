@@ -27,6 +27,7 @@ from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.common.syntax import MAX_TYPE_NESTING, node_text, span_of
 from codegen.frontends.typescript.enums import convert_enum
+from codegen.frontends.typescript.infer import Inference, contains_infer
 from codegen.frontends.typescript.jsdoc import (
     JsDoc,
     is_jsdoc,
@@ -44,6 +45,7 @@ from codegen.frontends.typescript.tstypes import (
     NEVER,
     NULL,
     NUMBER,
+    NUMBER_KEY,
     STRING,
     UNDEFINED,
     Arr,
@@ -53,6 +55,7 @@ from codegen.frontends.typescript.tstypes import (
     Prop,
     TsType,
     Tup,
+    Union,
     describe,
     literal,
     literal_value,
@@ -75,6 +78,18 @@ _PREDEFINED: dict[str, TsType] = {
     "undefined": UNDEFINED,
     "void": UNDEFINED,
     "null": NULL,
+    # JSON.stringify leaves a symbol-valued key out and writes null for a symbol in an
+    # array, as it does with undefined
+    "symbol": UNDEFINED,
+    "unique symbol": UNDEFINED,
+}
+# The global classes whose JSON form is a string, as their ``toJSON`` writes it
+# (``Date`` → ``toISOString()``, ``URL`` → ``href``).
+_GLOBAL_STRINGS: dict[str, TsType] = {
+    "Date": Leaf(
+        ir.Primitive(ir.PrimitiveKind.STRING, ir.Constraints(format="date-time"))
+    ),
+    "URL": Leaf(ir.Primitive(ir.PrimitiveKind.STRING, ir.Constraints(format="uri"))),
 }
 _WRAPPERS = (
     "type_annotation",
@@ -86,6 +101,19 @@ _WRAPPERS = (
 )
 _NOT_DATA = ("method_signature", "call_signature", "construct_signature")
 _MAX_INSTANTIATION_DEPTH = 40
+# A template literal type over finite unions expands to at most this many literals (the
+# checker's own limit is 100 000); beyond it, a pattern.
+_MAX_TEMPLATE_EXPANSION = 10_000
+# The texts ``${number}`` takes: what ``+text`` reads as a finite number (the checker's
+# isValidNumberString), and ``${bigint}``: an integer literal.
+_JS_SPACE = (
+    r"[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]*"
+)
+_NUMBER_TEXT = (
+    _JS_SPACE + r"(?:[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
+    r"|0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+)" + _JS_SPACE
+)
+_BIGINT_TEXT = r"-?(?:[0-9]+|0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+)"
 # TypeScript's intrinsic string types, on literals
 _INTRINSIC: dict[str, Callable[[str], str]] = {
     "Uppercase": str.upper,
@@ -162,9 +190,19 @@ class Evaluator(Materializer):
             )
             return None
         if symbol.kind == "interface":
+            array = self.array_interface(symbol)
+            if array is not None:
+                return self.alias_decl(
+                    array, symbol.name, lifecycle, span, symbol.exported
+                )
             obj = self.interface_obj(symbol, ())
             if obj is None:
                 return None
+            as_map = _numeric_map(obj)
+            if not isinstance(as_map, Obj):  # ``[k: number]: T`` alone: a map
+                return self.alias_decl(
+                    as_map, symbol.name, lifecycle, span, symbol.exported
+                )
             return self.struct(
                 obj,
                 symbol.name,
@@ -177,6 +215,14 @@ class Evaluator(Materializer):
         enum = self._namespace_enum(symbol, value)
         if enum is not None:
             return enum
+        members = members_of(value)
+        if UNDEFINED in members and any(m not in (UNDEFINED, NULL) for m in members):
+            self.diags.report(
+                "SYN002",
+                f"'undefined' in the type alias {symbol.name} is not a JSON value: the "
+                "alias stands for the rest, and a property it types may be absent",
+                span,
+            )
         return self.alias_decl(value, symbol.name, lifecycle, span, symbol.exported)
 
     def _namespace_enum(self, symbol: Symbol, value: TsType) -> ir.EnumDecl | None:
@@ -229,11 +275,65 @@ class Evaluator(Materializer):
         if symbol is None or not _all_defaults(symbol):
             return None
         if symbol.kind == "interface":
+            if self.array_interface(symbol) is not None:
+                return None
             return self.interface_obj(symbol, ())
         if symbol.kind == "alias":
             value = self.alias_value(symbol, ())
             return value if isinstance(value, Obj) else None
         return None
+
+    def member_while_evaluating(self, name: str, key: TsType) -> TsType | None:
+        """The checker reads a property's type lazily, so ``type A = { b: B["s"] }`` and
+        ``type B = { s: string; a: A["b"] }`` are fine: while ``A`` is being evaluated,
+        ``A["k"]`` evaluates the one member ``k`` of its object literal."""
+        symbol = self.table.type(name)
+        if symbol is None or symbol.kind != "alias" or symbol.params:
+            return None
+        if f"alias:{symbol.order}:()" not in self.in_progress:
+            return None
+        raw = literal_value(key)
+        value_node = symbol.node.child_by_field_name("value")
+        if not isinstance(raw, str) or value_node is None:
+            return None
+        if value_node.type != "object_type":
+            return None
+        for member in _named(value_node):
+            if member.type != "property_signature":
+                continue
+            name_node = member.child_by_field_name("name")
+            type_node = member.child_by_field_name("type")
+            if name_node is None or type_node is None:
+                continue
+            found = self._key(name_node, {}, symbol.source)
+            if found is None or found[0] != raw:
+                continue
+            value = self.eval(type_node, {}, symbol.source)
+            optional = any(c.type == "?" for c in member.children)
+            return union_of([value, UNDEFINED]) if optional else value
+        return None
+
+    def array_interface(self, symbol: Symbol) -> Arr | None:
+        """``interface Tags extends Array<Tag> {}``: an array type with a name (no members
+        of its own, one base that is an array)."""
+        if symbol.parts or symbol.params:
+            return None
+        body = symbol.node.child_by_field_name("body")
+        if body is not None and _named(body):
+            return None
+        clauses = [c for c in symbol.node.children if c.type == "extends_type_clause"]
+        bases = [b for c in clauses for b in _named(c)]
+        if len(bases) != 1 or bases[0].type not in ("generic_type", "array_type"):
+            return None
+        marker = f"array-interface:{symbol.order}"
+        if marker in self.in_progress:
+            return None
+        self.in_progress.add(marker)
+        try:
+            base = self.eval(bases[0], {}, symbol.source)
+        finally:
+            self.in_progress.discard(marker)
+        return base if isinstance(base, Arr) else None
 
     def symbol_value(self, name: str) -> TsType | None:
         symbol = self.table.type(name)
@@ -246,6 +346,8 @@ class Evaluator(Materializer):
             )
         if symbol.kind == "alias" and _all_defaults(symbol):
             return self.alias_value(symbol, ())
+        if symbol.kind == "interface":
+            return self.array_interface(symbol)
         return None
 
     def enum_value(self, enum: str, member: str) -> str | int | None:
@@ -313,6 +415,7 @@ class Evaluator(Materializer):
             tuple(bases),
             any(b.closed for b in bodies),
             bodies[0].span,
+            next((b.numeric_index for b in bodies if b.index is not None), False),
         )
 
     def _interface_part(self, symbol: Symbol, part: Symbol, env: Env) -> Obj:
@@ -327,7 +430,7 @@ class Evaluator(Materializer):
                 if base_node.type == "comment":
                     continue
                 base = self.eval(base_node, env, source)
-                if self.is_object_ref(base):
+                if self.is_object_ref(base) or self._interface_ref(base):
                     assert isinstance(base, Leaf) and isinstance(base.expr, ir.Ref)
                     bases.append(ir.Ref(base.expr.name, span_of(source, base_node)))
                     continue
@@ -355,6 +458,22 @@ class Evaluator(Materializer):
             tuple(bases),
             own.closed,
             span_of(source, part.node),
+            own.numeric_index if own.index is not None else False,
+        )
+
+    def _interface_ref(self, base: TsType) -> bool:
+        """A reference to an interface whose members are being read (``interface A {
+        t: B["t"] }``, ``interface B extends A``): an object type all the same."""
+        if not (isinstance(base, Leaf) and isinstance(base.expr, ir.Ref)):
+            return False
+        symbol = self.table.type(base.expr.name)
+        return (
+            symbol is not None
+            and symbol.kind == "interface"
+            and self.array_interface(symbol) is None
+            and any(
+                m.startswith(f"interface:{symbol.order}:") for m in self.in_progress
+            )
         )
 
     def _index_only(self, base: TsType) -> Obj | None:
@@ -556,7 +675,7 @@ class Evaluator(Materializer):
         if kind == "literal_type":
             return self._literal(node, span)
         if kind == "template_literal_type":
-            return self._template(node, span)
+            return self._template(node, env, source, span)
         if kind == "array_type":
             inner = _named(node)
             return (
@@ -583,7 +702,7 @@ class Evaluator(Materializer):
                 # ``{ [key: string]: any }`` takes any object, arrays included (TypeScript's
                 # rule for an ``any`` index signature; ``unknown`` does not take arrays).
                 return Leaf(ir.AnyJson(structured=True))
-            return self._members(node, env, source)
+            return _numeric_map(self._members(node, env, source))
         if kind == "generic_type":
             return self._generic(node, env, source, span)
         if kind == "type_query":
@@ -640,6 +759,17 @@ class Evaluator(Materializer):
             return _PREDEFINED[name]
         if name in self.imported:
             return Leaf(ir.Ref(name, span))
+        if name in _GLOBAL_STRINGS:
+            return _GLOBAL_STRINGS[name]
+        if name == "RegExp":
+            # a RegExp has no enumerable own property: JSON.stringify writes ``{}``
+            self.diags.report(
+                "SYN002",
+                "RegExp is written by JSON.stringify as {} (its pattern is lost); read "
+                "as an empty object",
+                span,
+            )
+            return Obj(closed=True, span=span)
         self.problem(span, f"{name} is not defined", "REF001")
         return ANY
 
@@ -712,48 +842,135 @@ class Evaluator(Materializer):
             return literal(signed)
         return self._bad(span, f"the literal type {text!r} is not supported")
 
-    def _template(self, node: Node, span: ir.Span) -> TsType:
-        """```a${string}``` → a string with a pattern; without placeholders, a literal."""
-        pattern = ""
-        literal_text = ""
-        placeholders = 0
+    def _template(
+        self, node: Node, env: Env, source: SourceText, span: ir.Span
+    ) -> TsType:
+        """A template literal type as the checker reads it: over finite unions of literals
+        it is the union of every concatenation (```a-${'x' | 'y'}``` → ``'a-x' | 'a-y'``);
+        with an infinite placeholder (``string``, ``number``, ``bigint``) it is a string
+        matching a pattern."""
+        parts: list[list[str] | str] = []  # literal choices, or a regex
         for child in node.named_children:
             if child.type == "string_fragment":
-                raw = node_text(child)
-                literal_text += raw
-                pattern += _regex_escape(raw)
+                parts.append([decode_string(node_text(child))])
             elif child.type == "template_type":
-                placeholders += 1
                 inner = _named(child)
-                kind = node_text(inner[0]) if inner else ""
-                if kind == "string":
-                    pattern += ".*"
-                elif kind == "number":
-                    pattern += r"-?\d+(\.\d+)?([eE][-+]?\d+)?"
-                else:
-                    return self._bad(span, f"a template literal type with ${{{kind}}}")
-        if not placeholders:
-            return literal(literal_text)
+                if not inner:
+                    return self._bad(span, "an empty template placeholder")
+                part = self._template_part(self.eval(inner[0], env, source))
+                if part is None:
+                    return self._bad(
+                        span,
+                        f"a template literal type with ${{{node_text(inner[0])}}}: "
+                        "only strings, numbers, booleans, null, undefined and their "
+                        "literals have a text form",
+                    )
+                parts.append(part)
+        if all(isinstance(p, list) for p in parts):
+            total = 1
+            for p in parts:
+                total *= len(p)
+            if total <= _MAX_TEMPLATE_EXPANSION:
+                texts = [""]
+                for p in parts:
+                    assert isinstance(p, list)
+                    texts = [t + choice for t in texts for choice in p]
+                return union_of([literal(t) for t in texts])
+        pattern = "".join(p if isinstance(p, str) else _alternation(p) for p in parts)
         constraints = ir.Constraints(pattern=f"^{pattern}$")
         return Leaf(ir.Primitive(ir.PrimitiveKind.STRING, constraints))
 
-    def _tuple(self, node: Node, env: Env, source: SourceText, span: ir.Span) -> TsType:
-        items: list[TsType] = []
-        for child in _named(node):
-            if child.type in ("optional_type", "rest_type", "optional_parameter"):
-                return self._bad(
-                    span, "optional and rest elements of tuples are not supported"
-                )
-            if child.type == "required_parameter":
-                if any(c.type == "rest_pattern" for c in child.named_children):
-                    return self._bad(span, "rest elements of tuples are not supported")
-                annotation = child.child_by_field_name("type")
-                if annotation is None:
-                    return self._bad(span, "a tuple member without a type")
-                items.append(self.eval(annotation, env, source))
+    def _template_part(self, value: TsType) -> list[str] | str | None:
+        """What one placeholder may write: its literal texts, or a regex."""
+        texts: list[str] = []
+        patterns: list[str] = []
+        pending = list(members_of(self.resolve(value)))
+        while pending:
+            member = self.resolve(self.scalar(pending.pop(0)))
+            if isinstance(member, Union):  # an alias of a union, inside the union
+                pending[:0] = member.members
                 continue
-            items.append(self.eval(child, env, source))
-        return Tup(tuple(items))
+            raw = literal_value(member)
+            if isinstance(raw, bool):
+                texts.append("true" if raw else "false")
+            elif isinstance(raw, str):
+                texts.append(raw)
+            elif isinstance(raw, (int, float)):
+                texts.append(_js_number_text(raw))
+            elif member == BOOLEAN:
+                texts.extend(("false", "true"))
+            elif member == NULL:
+                texts.append("null")
+            elif member is UNDEFINED:
+                texts.append("undefined")
+            elif isinstance(member, Leaf) and isinstance(member.expr, ir.Primitive):
+                kind = member.expr.kind
+                pattern = member.expr.constraints.pattern
+                if kind is ir.PrimitiveKind.STRING:
+                    patterns.append(pattern[1:-1] if pattern else "[\\s\\S]*")
+                elif kind is ir.PrimitiveKind.NUMBER:
+                    patterns.append(_NUMBER_TEXT)
+                elif kind is ir.PrimitiveKind.INTEGER:
+                    patterns.append(_BIGINT_TEXT)
+                else:
+                    return None
+            elif member == ANY:
+                patterns.append("[\\s\\S]*")
+            else:
+                return None
+        texts = list(dict.fromkeys(texts))
+        if not patterns:
+            return texts
+        return "(?:" + "|".join([*(_regex_escape(t) for t in texts), *patterns]) + ")"
+
+    def _tuple(self, node: Node, env: Env, source: SourceText, span: ir.Span) -> TsType:
+        """``[A, B?, ...C[]]`` as the checker normalizes it: a spread tuple's elements are
+        spliced in, a spread array becomes the rest; a rest followed by more elements has
+        no JSON Schema form here (a problem)."""
+        items: list[TsType] = []
+        required = 0
+        rest: TsType | None = None
+        for child in _named(node):
+            kind = "required"
+            inner: Node | None = child
+            if child.type in ("optional_type", "rest_type"):
+                kind = "optional" if child.type == "optional_type" else "rest"
+                inner = next(iter(_named(child)), None)
+            elif child.type in ("required_parameter", "optional_parameter"):
+                if child.type == "optional_parameter":
+                    kind = "optional"
+                elif any(c.type == "rest_pattern" for c in child.named_children):
+                    kind = "rest"
+                inner = child.child_by_field_name("type")
+            if inner is None:
+                return self._bad(span, "a tuple member without a type")
+            value = self.eval(inner, env, source)
+            if rest is not None:
+                return self._bad(
+                    span, "a tuple element after a rest element has no JSON Schema form"
+                )
+            if kind == "rest":
+                spread = self.resolve(value)
+                if isinstance(spread, Tup):
+                    if len(items) == required:
+                        required += spread.least
+                    items.extend(spread.items)
+                    rest = spread.rest
+                elif isinstance(spread, Arr):
+                    rest = spread.items
+                elif spread == ANY:
+                    rest = ANY
+                else:
+                    return self._bad(span, "a rest element that is not an array type")
+                continue
+            if kind == "required" and len(items) == required:
+                required += 1
+            items.append(value)
+        if rest is not None and not items:
+            return Arr(rest)
+        return _tuple_of(
+            tuple(items), None if required == len(items) else required, rest
+        )
 
     def _generic(
         self, node: Node, env: Env, source: SourceText, span: ir.Span
@@ -819,7 +1036,7 @@ class Evaluator(Materializer):
             return union_of(
                 [
                     self._conditional_once(node, {**env, param: member}, source, span)
-                    for member in members_of(env[param])
+                    for member in members_of(self.resolve(env[param]))
                 ]
             )
         return self._conditional_once(node, env, source, span)
@@ -834,10 +1051,16 @@ class Evaluator(Materializer):
         if any(p is None for p in parts):
             return self._bad(span, "a malformed conditional type")
         check, extends, yes, no = (p for p in parts if p is not None)
-        if _contains(extends, "infer_type"):
-            return self._bad(
-                span, "a conditional type with 'infer' cannot be evaluated"
-            )
+        if contains_infer(extends):
+            inference = Inference(self, env, source)
+            fits = inference.match(extends, self.eval(check, env, source))
+            if fits is None:
+                return self._bad(
+                    span, "this conditional type with 'infer' cannot be decided"
+                )
+            if fits:
+                return self.eval(yes, {**env, **inference.bound}, source)
+            return self.eval(no, env, source)
         verdict = self.assignable(
             self.eval(check, env, source), self.eval(extends, env, source)
         )
@@ -851,6 +1074,7 @@ class Evaluator(Materializer):
         span = span_of(source, body)
         props: dict[str, Prop] = {}  # a member declared again replaces the earlier one
         index: TsType | None = None
+        numeric = False
         doc: JsDoc | None = None
         for member in body.named_children:
             if member.type == "comment":
@@ -873,6 +1097,8 @@ class Evaluator(Materializer):
                     )
                 else:
                     index = self._index_signature(member, env, source)
+                    key_type = member.child_by_field_name("index_type")
+                    numeric = key_type is not None and node_text(key_type) == "number"
             elif member.is_error or member.is_missing:
                 pass  # the syntax error itself is the finding (SYN001), said once
             elif member.type in _NOT_DATA:
@@ -889,10 +1115,13 @@ class Evaluator(Materializer):
                     f"the member {member.type!r} is not supported",
                 )
             doc = None
-        closed = index is NEVER
+        # no key can have a value (``never``) or be written (``undefined``, a symbol)
+        closed = index is NEVER or index is UNDEFINED
         if closed:
             index = None
-        return Obj(tuple(props.values()), index, (), closed, span)
+        return Obj(
+            tuple(props.values()), index, (), closed, span, numeric and not closed
+        )
 
     def _property(
         self, member: Node, env: Env, source: SourceText, doc: JsDoc | None
@@ -946,15 +1175,16 @@ class Evaluator(Materializer):
             return ANY
         return self.eval(type_node, env, source)
 
-    def _mapped(self, member: Node, env: Env, source: SourceText) -> Obj | Dict:
+    def _mapped(self, member: Node, env: Env, source: SourceText) -> TsType:
         span = span_of(source, member)
         clause = next(
             c for c in member.named_children if c.type == "mapped_type_clause"
         )
         param = node_text(clause.child_by_field_name("name"))
         keys_node = clause.child_by_field_name("type")
-        if clause.child_by_field_name("alias") is not None or keys_node is None:
-            self.problem(span, "a mapped type with an 'as' clause cannot be evaluated")
+        alias_node = clause.child_by_field_name("alias")
+        if keys_node is None:
+            self.problem(span, "a mapped type without keys")
             return Obj(span=span)
         annotation = next(
             (c for c in member.named_children if c.type.endswith("type_annotation")),
@@ -969,20 +1199,46 @@ class Evaluator(Materializer):
         keys = self.eval(keys_node, env, source)
         source_obj: Obj | None = None
         if keys_node.type == "index_type_query" and _named(keys_node):
-            source_obj = self.props_of(self.eval(_named(keys_node)[0], env, source))
+            mapped = self.eval(_named(keys_node)[0], env, source)
+            over = self.resolve(mapped)
+            if isinstance(over, (Arr, Tup)) and alias_node is None:
+                # homomorphic over an array or a tuple: an array or a tuple again
+                return self._mapped_array(over, param, value_node, env, source)
+            source_obj = self.props_of(mapped)
         names = self.literal_keys(keys)
         if names is None:
             resolved = self.resolve(keys)
+            if alias_node is not None:
+                self.problem(
+                    span, "a mapped type with 'as' over keys that are not literals"
+                )
+                return Obj(span=span)
             if resolved in (STRING, NUMBER) and value_node is not None:
                 values = self.eval(value_node, {**env, param: resolved}, source)
                 if values is NEVER:
                     return Obj(closed=True, span=span)
+                if resolved == NUMBER:  # ``[k in number]``: numeric names only
+                    return Dict(values, NUMBER_KEY)
                 return Dict(values)
             self.problem(span, "a mapped type over keys that are not literals")
             return Obj(span=span)
-        props: list[Prop] = []
+        props: dict[str, Prop] = {}  # a key given twice: the later one (as the checker)
         for name, numeric in names:
             key_type = literal(_key_number(name) if numeric else name)
+            renamed: list[tuple[str, bool]] = [(name, numeric)]
+            if alias_node is not None:
+                # ``as``: the key is remapped (``never`` drops it, a union repeats it)
+                remapped = self.eval(alias_node, {**env, param: key_type}, source)
+                found = self.literal_keys(remapped)
+                if found is None:
+                    self.problem(
+                        span,
+                        "a mapped type's 'as' clause gives keys that are not literals",
+                    )
+                    return Obj(span=span)
+                renamed = found
+            if not renamed:
+                continue
             value = (
                 self.eval(value_node, {**env, param: key_type}, source)
                 if value_node is not None
@@ -999,8 +1255,29 @@ class Evaluator(Materializer):
             else:
                 optional = earlier.optional if earlier is not None else False
             doc = earlier.doc if earlier is not None else None
-            props.append(Prop(name, value, optional, numeric, False, doc, span))
-        return Obj(tuple(props), span=span)
+            for key, key_numeric in renamed:
+                props.pop(key, None)
+                props[key] = Prop(key, value, optional, key_numeric, False, doc, span)
+        return Obj(tuple(props.values()), span=span)
+
+    def _mapped_array(
+        self,
+        over: Arr | Tup,
+        param: str,
+        value_node: Node | None,
+        env: Env,
+        source: SourceText,
+    ) -> TsType:
+        def each(key: TsType) -> TsType:
+            if value_node is None:
+                return ANY
+            return self.eval(value_node, {**env, param: key}, source)
+
+        if isinstance(over, Arr):
+            return Arr(each(NUMBER))
+        items = tuple(each(literal(i)) for i in range(len(over.items)))
+        rest = each(NUMBER) if over.rest is not None else None
+        return _tuple_of(items, over.required, rest)
 
     # ------------------------------------------------------------------ values (typeof)
 
@@ -1076,6 +1353,10 @@ class Evaluator(Materializer):
             return NULL
         if kind == "undefined":
             return UNDEFINED
+        if kind == "call_expression" and node_text(
+            node.child_by_field_name("function")
+        ) in ("Symbol", "Symbol.for"):
+            return UNDEFINED  # a symbol: JSON.stringify writes none (see _PREDEFINED)
         if kind == "unary_expression":
             signed = _signed_number(node)
             if signed is not None:
@@ -1179,10 +1460,12 @@ class Evaluator(Materializer):
                 if key is None:
                     continue
                 value = self.value_of(value_node, env, source, frozen)
+                # ``"a" as const`` keeps its literal type in a mutable property
+                keep = frozen or _const_asserted(value_node)
                 props.append(
                     Prop(
                         key[0],
-                        value if frozen else _widen(value),
+                        value if keep else _widen(value),
                         False,
                         key[1],
                         frozen,
@@ -1224,6 +1507,34 @@ class Evaluator(Materializer):
 def _all_defaults(symbol: Symbol) -> bool:
     """A generic declaration usable without type arguments (or not generic at all)."""
     return all(param.default is not None for param in symbol.params)
+
+
+def _numeric_map(obj: Obj) -> TsType:
+    """``{ [k: number]: T }`` with no other member: a map whose keys are numeric names
+    (the checker rejects any other key of a literal)."""
+    if obj.numeric_index and obj.index is not None and not obj.props and not obj.bases:
+        return Dict(obj.index, NUMBER_KEY)
+    return obj
+
+
+def _const_asserted(node: Node) -> bool:
+    while node.type in ("parenthesized_expression", "satisfies_expression"):
+        inner = _named(node)
+        if not inner:
+            return False
+        node = inner[0]
+    return node.type == "as_expression" and node.children[-1].type == "const"
+
+
+def _tuple_of(
+    items: tuple[TsType, ...], required: int | None, rest: TsType | None
+) -> TsType:
+    """A tuple, or ``never`` when a required element has no value (``[never]``: the
+    checker keeps the type, but no JSON array is one)."""
+    least = len(items) if required is None else required
+    if any(item is NEVER for item in items[:least]):
+        return NEVER
+    return Tup(items, required, rest)
 
 
 def _signed_number(node: Node) -> int | float | None:
@@ -1321,6 +1632,19 @@ def _key_number(text: str) -> int | float:
         return int(text)
     except ValueError:
         return float(text)
+
+
+def _alternation(texts: list[str]) -> str:
+    if len(texts) == 1:
+        return _regex_escape(texts[0])
+    return "(?:" + "|".join(_regex_escape(t) for t in texts) + ")"
+
+
+def _js_number_text(value: float) -> str:
+    """A number as JavaScript's ``String(n)`` writes it (for the usual values)."""
+    if isinstance(value, int) or value.is_integer():
+        return str(int(value))
+    return repr(value)
 
 
 def _regex_escape(text: str) -> str:

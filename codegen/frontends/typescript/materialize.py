@@ -104,8 +104,10 @@ class Materializer(TypeOps):
                 exported=exported,
             )
         members = members_of(value)
-        if UNDEFINED in members:
+        if UNDEFINED in members and all(m in (UNDEFINED, NULL) for m in members):
             self.problem(span, f"'undefined' in the type alias {name} has no JSON form")
+        # ``type T = X | undefined``: its JSON values are X's (a property it types may
+        # be absent: ``field``); the evaluator says so with a note
         rest = [m for m in members if m not in (UNDEFINED, NULL)]
         nullable = NULL in members
         if not rest:
@@ -135,7 +137,11 @@ class Materializer(TypeOps):
 
     def field(self, prop: Prop, owner: str, path: str) -> ir.Field:
         members = members_of(prop.type)
-        undefined = UNDEFINED in members
+        # ``undefined`` directly, or through an alias (``p: Maybe``, ``type Maybe = X |
+        # undefined``): JSON.stringify leaves the key out
+        undefined = UNDEFINED in members or UNDEFINED in members_of(
+            self.resolve(prop.type)
+        )
         nullable = NULL in members
         rest = [m for m in members if m not in (UNDEFINED, NULL)]
         context = owner + pascal(prop.name)
@@ -263,13 +269,26 @@ class Materializer(TypeOps):
                 )
             )
         if isinstance(value, Tup):
+            rest = (
+                None
+                if value.rest is None
+                else self.element(
+                    value.rest,
+                    context + "Rest",
+                    derived + "[...]",
+                    span,
+                    undefined="null",
+                )
+            )
             return ir.TupleOf(
                 tuple(
                     self.element(
                         item, f"{context}{i}", f"{derived}[{i}]", span, undefined="null"
                     )
                     for i, item in enumerate(value.items)
-                )
+                ),
+                value.required,
+                rest,
             )
         if isinstance(value, Dict):
             values = self.element(
@@ -334,7 +353,9 @@ def nesting(expr: ir.TypeExpr) -> int:
             stack.extend(((current.key, depth + 1), (current.values, depth + 1)))
         elif isinstance(current, (ir.TupleOf, ir.InlineUnion)):
             inner = (
-                current.items if isinstance(current, ir.TupleOf) else current.members
+                (*current.items, *([current.rest] if current.rest else []))
+                if isinstance(current, ir.TupleOf)
+                else current.members
             )
             stack.extend((item, depth + 1) for item in inner)
     return deepest

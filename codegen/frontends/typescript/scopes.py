@@ -62,6 +62,7 @@ class Scope:
     stars: list[str] = field(default_factory=list)
     imports: dict[str, Import] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)  # ``import A = B.C``
+    assigned: str | None = None  # ``export = NS``: the module is that namespace
     ranges: list[tuple[str, int, int]] = field(default_factory=list)
     doc_nodes: list[Any] = field(default_factory=list)
 
@@ -121,6 +122,11 @@ class Scope:
         if id(self) in seen:
             return None
         seen = seen | {id(self)}
+        if self.assigned is not None and self.assigned in self.namespaces:
+            # ``export = NS``: what the module exports is what the namespace does
+            found = self.namespaces[self.assigned].export(name, space, files, seen)
+            if found is not None:
+                return found
         if name in self.exported:
             found = self.own(name, space)
             if found is not None:

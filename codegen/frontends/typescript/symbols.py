@@ -386,6 +386,12 @@ def _consts(
 def _export_clause(scope: Scope, node: Node) -> None:
     """``export { A as B }``, ``export * from``, ``export * as NS from`` (a re-export
     binds nothing in the file itself)."""
+    kinds = [c.type for c in node.children]
+    if kinds[:2] == ["export", "="]:  # ``export = NS;``: the module is the namespace
+        named = [c for c in node.named_children if c.type == "identifier"]
+        if named:
+            scope.assigned = node_text(named[0])
+        return
     module_node = node.child_by_field_name("source")
     module = node_text(module_node)[1:-1] if module_node is not None else None
     has_star = any(c.type == "*" for c in node.children)

@@ -52,6 +52,7 @@ class Obj:
     bases: tuple[ir.Ref, ...] = ()
     closed: bool = False
     span: ir.Span = field(default=ir.NO_SPAN, compare=False)
+    numeric_index: bool = False  # ``[k: number]: T``: only numeric names are keys
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +67,16 @@ class Arr:
 
 @dataclass(frozen=True, slots=True)
 class Tup:
+    """``[A, B?, ...C[]]``: ``required`` leading items must be present (None: all),
+    ``rest`` is the type of every item after ``items`` (None: no more)."""
+
     items: tuple[TsType, ...]
+    required: int | None = None
+    rest: TsType | None = None
+
+    @property
+    def least(self) -> int:
+        return len(self.items) if self.required is None else self.required
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +111,7 @@ PREDEFINED: dict[str, ir.TypeExpr] = {
 }
 
 NULL = Leaf(ir.Primitive(ir.PrimitiveKind.NULL))
+NUMBER_KEY = ir.Primitive(ir.PrimitiveKind.NUMBER)  # a map's key: a numeric name
 STRING = Leaf(ir.Primitive(ir.PrimitiveKind.STRING))
 NUMBER = Leaf(ir.Primitive(ir.PrimitiveKind.NUMBER))
 BOOLEAN = Leaf(ir.Primitive(ir.PrimitiveKind.BOOLEAN))

@@ -19,6 +19,7 @@ from codegen.frontends.typescript.tstypes import (
     ANY,
     NEVER,
     NULL,
+    NUMBER,
     STRING,
     UNDEFINED,
     Arr,
@@ -30,6 +31,7 @@ from codegen.frontends.typescript.tstypes import (
     Tup,
     Union,
     literal,
+    literal_value,
     members_of,
     union_of,
 )
@@ -54,9 +56,10 @@ class TypeOps(State):
 
     # ------------------------------------------------------------------ resolving
 
-    def resolve(self, value: TsType) -> TsType:
-        """Follow references to aliases (and enums, to their members) to the type used."""
-        seen: set[str] = set()
+    def resolve(self, value: TsType, outer: frozenset[str] = frozenset()) -> TsType:
+        """Follow references to aliases (and enums, to their members) to the type used
+        (``outer``: aliases being flattened around this one, so cycles end)."""
+        seen: set[str] = set(outer)
         while isinstance(value, Leaf) and isinstance(value.expr, ir.Ref):
             name = value.expr.name
             if name in seen or self.named_object(name) is not None:
@@ -66,6 +69,16 @@ class TypeOps(State):
             if target is None:
                 return value
             value = target
+        if isinstance(value, Union) and any(
+            isinstance(m, Leaf) and isinstance(m.expr, ir.Ref) for m in value.members
+        ):
+            # a union of aliases of unions is the union of their members (a member that
+            # names anything else keeps its name)
+            flat: list[TsType] = []
+            for member in value.members:
+                inner = self.resolve(member, frozenset(seen))
+                flat.extend(inner.members if isinstance(inner, Union) else (member,))
+            value = union_of(flat)
         return value
 
     def scalar(self, value: TsType) -> TsType:
@@ -120,7 +133,7 @@ class TypeOps(State):
         is not a finite set of string or number literals."""
         out: list[tuple[str, bool]] = []
         for member in members_of(self.resolve(value)):
-            member = self.scalar(member)
+            member = self.scalar(self.resolve(member))
             if not (isinstance(member, Leaf) and isinstance(member.expr, ir.Literal)):
                 return None
             raw = member.expr.value
@@ -144,6 +157,17 @@ class TypeOps(State):
             return union_of(common)
         if isinstance(value, Dict):
             return Leaf(value.key)
+        if isinstance(value, (Tup, Arr)):
+            # an array's keys: any number (its index signature), ``"length"``, a tuple's
+            # positions as strings (``"0"``), and its methods' names, which are not data
+            fixed = value.items if isinstance(value, Tup) else ()
+            return union_of(
+                [
+                    NUMBER,
+                    *(literal(str(i)) for i in range(len(fixed))),
+                    literal("length"),
+                ]
+            )
         obj = self.props_of(value)
         if obj is None:
             self.problem(span, "keyof applies to object types only here")
@@ -155,14 +179,24 @@ class TypeOps(State):
             keys.append(STRING)
         return union_of(keys)
 
+    def member_while_evaluating(self, name: str, key: TsType) -> TsType | None:
+        """``Alias["k"]`` read while ``Alias`` itself is being evaluated (two aliases
+        indexing each other): the member's own type, if that can be read alone."""
+        return None
+
     def index_access(self, value: TsType, key: TsType, span: ir.Span) -> TsType:
+        if isinstance(value, Leaf) and isinstance(value.expr, ir.Ref):
+            early = self.member_while_evaluating(value.expr.name, key)
+            if early is not None:
+                return early
         value = self.resolve(value)
         if isinstance(value, Union):
             return union_of([self.index_access(m, key, span) for m in value.members])
         key = self.resolve(key)
-        if isinstance(value, (Arr, Tup)):
-            items = value.items if isinstance(value, Tup) else (value.items,)
-            return union_of(list(items))
+        if isinstance(value, Tup):
+            return self._tuple_access(value, key)
+        if isinstance(value, Arr):
+            return value.items
         if isinstance(value, Dict):
             return value.values
         obj = self.props_of(value)
@@ -236,6 +270,13 @@ class TypeOps(State):
         return ANY
 
     def _merge(self, a: TsType, b: TsType, span: ir.Span) -> Obj:
+        if self._members_conflict(a, b):
+            # ``A & B`` both with ``flag`` of different types: the member's type is the
+            # intersection (``boolean & true`` is ``true``), which ``extends`` of both
+            # cannot say; the members are merged instead
+            a_obj, b_obj = self.props_of(a), self.props_of(b)
+            if a_obj is not None and b_obj is not None:
+                a, b = a_obj, b_obj
         bases: list[ir.Ref] = []
         props: dict[str, Prop] = {}
         index: TsType | None = None
@@ -270,9 +311,34 @@ class TypeOps(State):
                 )
         return Obj(tuple(props.values()), index, tuple(bases), closed, span)
 
+    def _members_conflict(self, a: TsType, b: TsType) -> bool:
+        a_obj, b_obj = self.props_of(a), self.props_of(b)
+        if a_obj is None or b_obj is None:
+            return False
+        mine = {p.name: p for p in a_obj.props}
+        both_named = self.is_object_ref(a) and self.is_object_ref(b)
+        for prop in b_obj.props:
+            earlier = mine.get(prop.name)
+            if earlier is None or (
+                earlier.type == prop.type and earlier.optional == prop.optional
+            ):
+                continue
+            if both_named:
+                return True  # two bases cannot both declare it
+            # a later inline member that narrows the earlier one overrides it (the IR's
+            # ``extends`` keeps the base); anything else is merged
+            narrowed = self._intersect2(earlier.type, prop.type, ir.NO_SPAN)
+            if narrowed != prop.type or (earlier.optional < prop.optional):
+                return True
+        return False
+
     # ------------------------------------------------------------------ utility types
 
     def partial(self, value: TsType, span: ir.Span, optional: bool) -> TsType:
+        resolved = self.resolve(value)
+        if isinstance(resolved, Union):
+            # a homomorphic mapped type distributes over a union (``Partial<A | B>``)
+            return union_of([self.partial(m, span, optional) for m in resolved.members])
         obj = self._object_arg(value, span, "Partial" if optional else "Required")
         if obj is None:
             return ANY
@@ -302,8 +368,10 @@ class TypeOps(State):
 
     def record(self, keys: TsType, values: TsType, span: ir.Span) -> TsType:
         resolved = self.resolve(keys)
-        if resolved is NEVER:
-            return Obj(span=span)
+        if resolved is NEVER or resolved is UNDEFINED:
+            return Obj(
+                span=span
+            )  # no keys (symbol keys: JSON.stringify leaves them out)
         names = self.literal_keys(resolved)
         if names is not None:
             props = tuple(
@@ -318,6 +386,8 @@ class TypeOps(State):
         ):
             if values is NEVER:
                 return Obj(closed=True, span=span)  # no key can have a value
+            if resolved.expr.kind is ir.PrimitiveKind.NUMBER:
+                return Dict(values, resolved.expr)  # numeric names only
             return Dict(values)
         self.problem(span, "Record<K, V> needs string, number or literal keys")
         return ANY
@@ -379,6 +449,8 @@ class TypeOps(State):
                 return leaf
         source_obj = self.props_of(source)
         target_obj = self.props_of(target)
+        if target_obj is not None and isinstance(source, (Arr, Tup)):
+            return self._array_to_object(source, target_obj, assuming)
         if target_obj is not None:
             if source_obj is None:
                 return False if _is_scalar(source) else None
@@ -387,17 +459,10 @@ class TypeOps(State):
             return source_obj is not None or isinstance(source, (Arr, Tup, Dict))
         if source_obj is not None and _is_scalar(target):
             return False
-        if isinstance(target, Tup) and isinstance(source, Tup):
-            if len(source.items) != len(target.items):
-                return False
-            return all_of(
-                self._assignable(a, b, assuming)
-                for a, b in zip(source.items, target.items, strict=True)
-            )
-        if isinstance(target, Tup) and isinstance(source, Arr):
-            return False
+        if isinstance(target, Tup) and isinstance(source, (Tup, Arr)):
+            return self._tuple_assignable(source, target, assuming)
         if isinstance(target, Arr) and isinstance(source, (Arr, Tup)):
-            items = source.items if isinstance(source, Tup) else (source.items,)
+            items = _tuple_items(source) if isinstance(source, Tup) else (source.items,)
             return all_of(self._assignable(i, target.items, assuming) for i in items)
         if isinstance(target, Dict) and isinstance(source, Dict):
             return self._assignable(source.values, target.values, assuming)
@@ -406,6 +471,70 @@ class TypeOps(State):
         if isinstance(source, (Arr, Tup, Dict)) and _is_scalar(target):
             return False
         return None
+
+    def _array_to_object(
+        self, source: Arr | Tup, target: Obj, assuming: set[tuple[TsType, TsType]]
+    ) -> bool | None:
+        """An array against an object type (``T extends { length: 3 }``): its members are
+        ``length`` and its positions; any other required member it lacks."""
+        fixed = isinstance(source, Tup) and source.rest is None
+        items = source.items if isinstance(source, Tup) else ()
+        if fixed and isinstance(source, Tup) and source.least == len(items):
+            length: TsType = literal(len(items))
+        else:
+            length = NUMBER
+        verdicts: list[bool | None] = []
+        for prop in target.props:
+            if prop.name == "length":
+                verdicts.append(self._assignable(length, prop.type, assuming))
+            elif prop.numeric_key and fixed and int(float(prop.name)) < len(items):
+                verdicts.append(
+                    self._assignable(items[int(float(prop.name))], prop.type, assuming)
+                )
+            elif not prop.optional:
+                return False
+        if target.index is not None:
+            return None
+        return all_of(iter(verdicts))
+
+    def _tuple_assignable(
+        self, source: Tup | Arr, target: Tup, assuming: set[tuple[TsType, TsType]]
+    ) -> bool | None:
+        """Every array ``source`` allows has a length ``target`` allows and items that fit
+        their positions (an array is a tuple of no fixed items and a rest)."""
+        if isinstance(source, Arr):
+            source = Tup((), 0, source.items)
+        if source.least < target.least:
+            return False
+        if target.rest is None and (
+            source.rest is not None or len(source.items) > len(target.items)
+        ):
+            return False
+        verdicts: list[bool | None] = []
+        for position, item in enumerate(source.items):
+            verdicts.append(
+                self._assignable(item, _tuple_at(target, position), assuming)
+            )
+        if source.rest is not None:
+            for position in range(len(source.items), len(target.items)):
+                verdicts.append(
+                    self._assignable(source.rest, target.items[position], assuming)
+                )
+            if target.rest is not None:
+                verdicts.append(self._assignable(source.rest, target.rest, assuming))
+        return all_of(iter(verdicts))
+
+    def _tuple_access(self, value: Tup, key: TsType) -> TsType:
+        """``T[0]`` is the item at 0 (``| undefined`` if optional); ``T[number]`` all."""
+        raw = literal_value(self.scalar(key))
+        if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+            position = int(raw)
+            if 0 <= position < len(value.items):
+                item = value.items[position]
+                return item if position < value.least else union_of([item, UNDEFINED])
+            if value.rest is not None:
+                return union_of([value.rest, UNDEFINED])
+        return union_of(list(_tuple_items(value)))
 
     def _object_assignable(
         self, source: Obj, target: Obj, assuming: set[tuple[TsType, TsType]]
@@ -428,6 +557,16 @@ class TypeOps(State):
         if target.closed and set(mine) - {p.name for p in target.props}:
             return False
         return all_of(iter(verdicts))
+
+
+def _tuple_items(value: Tup) -> tuple[TsType, ...]:
+    return (*value.items, *([value.rest] if value.rest is not None else []))
+
+
+def _tuple_at(value: Tup, position: int) -> TsType:
+    if position < len(value.items):
+        return value.items[position]
+    return value.rest if value.rest is not None else NEVER
 
 
 def _leaf_assignable(source: ir.TypeExpr, target: ir.TypeExpr) -> bool | None:

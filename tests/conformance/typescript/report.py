@@ -3,7 +3,8 @@ the reason of each failure; writes ``build/conformance-ts.json`` and prints the 
 
 Phase: verification (a campaign, not in ``make test``).
 Inputs: the suites under ``../shared/conformance`` and ``out_of_scope.toml``.
-Outputs: per suite: cases, out of scope, in scope, passing, the share passing.
+Outputs: per suite: cases, out of scope, in scope, passing (and of them, those whose
+differences tsc decided our way, each with its divergence), the share passing.
 Guarantees: one case's crash is that case's failure, never the run's.
 """
 
@@ -16,6 +17,7 @@ from pathlib import Path
 from tests.conformance.typescript.harness import (
     cases,
     divergences,
+    not_built,
     out_of_scope,
     run_case,
 )
@@ -27,8 +29,10 @@ def main(argv: list[str]) -> int:
     for suite in suites:
         skipped = out_of_scope(suite)
         diverging = divergences(suite)
+        missing = not_built(suite)
         passed: list[str] = []
         failed: dict[str, str] = {}
+        decided: dict[str, str] = {}  # passing, every difference decided by tsc
         for case in cases(suite):
             if case in skipped:
                 continue
@@ -39,8 +43,12 @@ def main(argv: list[str]) -> int:
                 continue
             if verdict.ok:
                 passed.append(case)
+                if verdict.divergence:
+                    decided[case] = verdict.divergence
             elif case in diverging:
                 failed[case] = "listed divergence: " + diverging[case]
+            elif case in missing:
+                failed[case] = "not built: " + missing[case]
             else:
                 failed[case] = verdict.why + (
                     f" e.g. {verdict.disagreements[0]}" if verdict.disagreements else ""
@@ -58,12 +66,17 @@ def main(argv: list[str]) -> int:
             "share": round(share, 3),
             "failing": failed,
             "divergences": len([c for c in failed if c in diverging]),
+            "not_built": len([c for c in failed if c in missing]),
+            "passing_by_tsc": len(decided),
+            "decided_by_tsc": decided,
             "out_of_scope_reasons": skipped,
         }
         print(
             f"{suite}: {len(cases(suite))} cases, {len(skipped)} out of scope, "
-            f"{in_scope} in scope, {len(passed)} passing ({share:.1%}), "
-            f"{len([c for c in failed if c in diverging])} failing as listed divergences",
+            f"{in_scope} in scope, {len(passed)} passing ({share:.1%}; "
+            f"{len(decided)} of them with differences tsc decides our way), "
+            f"{len([c for c in failed if c in diverging])} failing as listed divergences, "
+            f"{len([c for c in failed if c in missing])} as not built",
             flush=True,
         )
     target = Path("build/conformance-ts.json")

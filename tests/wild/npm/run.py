@@ -23,7 +23,7 @@ from pathlib import Path
 
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.typescript.reader import Options, parse_tree, read_typescript
-from codegen.frontends.typescript.symbols import collect
+from codegen.frontends.typescript.symbols import Symbol, collect
 from codegen.spec.source import SourceText
 
 HERE = Path(__file__).resolve().parent
@@ -45,6 +45,25 @@ def _files(package: str) -> list[Path]:
     )
 
 
+def _assigned_member(symbol: Symbol) -> bool:
+    """A member of a namespace the module exports: ``export = NS`` (``declare namespace
+    Joi { interface Schema }``, ``export = Joi``), ``export { NS }``, ``export namespace
+    NS`` (nested ones too), as the checker reads ``Joi.Schema`` from the package."""
+    scope = symbol.scope
+    if scope is None or scope.parent is None or symbol.local not in scope.exported:
+        return False
+    while scope.parent is not None:
+        parent, name = scope.parent, scope.path[-1]
+        if not (
+            parent.assigned == name
+            or name in parent.exported
+            or (None, name) in parent.reexports.values()
+        ):
+            return False
+        scope = parent
+    return True
+
+
 def read_package(package: str) -> dict[str, object]:
     root = HERE / "node_modules" / package
     sources = [
@@ -59,10 +78,15 @@ def read_package(package: str) -> dict[str, object]:
         for s in table.order
         if s.kind in ("interface", "alias", "enum")
         and s.scope is not None
-        and s.scope.parent is None
         and (
-            s.local in s.scope.exported
-            or (None, s.local) in s.scope.reexports.values()  # ``export { X }``
+            (
+                s.scope.parent is None
+                and (
+                    s.local in s.scope.exported
+                    or (None, s.local) in s.scope.reexports.values()  # export { X }
+                )
+            )
+            or _assigned_member(s)
         )
     ]
     generic = [s.name for s in exported if any(p.default is None for p in s.params)]

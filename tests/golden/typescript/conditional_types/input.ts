@@ -12,6 +12,6 @@ export type OnlyStrings = StringsOf<"a" | 1 | "b" | true>;
 export type NotNull = NonNullable<string | null | undefined>;
 /** Not distributed: the whole union is checked at once. */
 export type Checked = ["a" | "b"] extends [string] ? { ok: true } : { ok: false };
-/** With `infer`: cannot be evaluated; nothing needs it, so it is left out. */
+/** With `infer`: the element type of the array (`Unused` is `string`). */
 export type ElementOf<T> = T extends (infer U)[] ? U : never;
 export type Unused = ElementOf<string[]>;
