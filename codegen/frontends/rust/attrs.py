@@ -326,14 +326,7 @@ def check_rule(arg: SerdeArg, diags: Diagnostics) -> str | None:
                 arg.span,
             )
         value = serialize or deserialize
-    if value not in RENAME_RULES:
-        diags.report(
-            "SER001",
-            f"unknown {arg.key} rule {value!r} (serde knows {', '.join(RENAME_RULES)})",
-            arg.span,
-        )
-        return None
-    return value
+    return _known_rule(arg, value, diags)
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from tree_sitter import Node
@@ -518,28 +519,22 @@ class DeclBuilder:
     def _tuple_forms(self, body: Node) -> list[tuple[bool, bool]]:
         """For each item ``_tuple_items`` gives: whether serde reads it (no
         ``skip_deserializing``) and writes it (no ``skip_serializing``)."""
-        out: list[tuple[bool, bool]] = []
-        for child, attr_nodes in attributed(body.named_children):
-            if child.type in ("visibility_modifier",):
-                continue
-            attrs = self.reader.collect(attr_nodes)
-            if not attrs.enabled or attrs.has("skip"):
-                continue
-            out.append(
-                (not attrs.has("skip_deserializing"), not attrs.has("skip_serializing"))
-            )
-        return out
+        return [
+            (not attrs.has("skip_deserializing"), not attrs.has("skip_serializing"))
+            for _, attrs in self._tuple_members(body)
+        ]
 
     def _tuple_items(self, body: Node) -> list[ir.TypeExpr]:
-        items: list[ir.TypeExpr] = []
+        return [self.types.convert(child) for child, _ in self._tuple_members(body)]
+
+    def _tuple_members(self, body: Node) -> Iterator[tuple[Node, Attrs]]:
+        """The items of a tuple body serde knows: compiled in, not ``skip``ped."""
         for child, attr_nodes in attributed(body.named_children):
             if child.type in ("visibility_modifier",):
                 continue
             attrs = self.reader.collect(attr_nodes)
-            if not attrs.enabled or attrs.has("skip"):
-                continue
-            items.append(self.types.convert(child))
-        return items
+            if attrs.enabled and not attrs.has("skip"):
+                yield child, attrs
 
     def _fields(
         self,
