@@ -42,7 +42,7 @@ FILES: dict[str, str] = {
     "_rpc/stdio.py": "3464e30d711c9de963310ae642738dbdd04124d5adc3a53a14bcc8b16d55bb7d",
     "_rpc/tasks.py": "8be74b8fea1cdfed5ac042bfd0ba2789b4003ec3dced7e47a5d37d6d14d7d21e",
     "_rpc/typed_calls.py": "1e72de3c97179f7ae1acde13698f55e71e9ae4339cb066aef031ac7c6af42760",
-    "_rpc/websocket.py": "f54dfbe2656240de26a97fdca5f5f8cb687380c0c1c259d121241cabdf98744e",
+    "_rpc/websocket.py": "3d4643fb48f5db55fe7646bcff9b46b18c4849866d48d7f3a85283a47dd074e0",
     "client.py": "93f2f75fedc6a02dd6bc96bd19a709446e4fc0f826f80972ea46906bfdd6fa24",
     "errors.py": "30d9d1d0d16eb33b77d2579612e577d8740b9be7ee0ab843e94e10fe2d4fb14a",
     "methods.py": "1109b7655525974a5fbfb6f7cd7a34f39ed69c4361aee2c0793cf471f5c8408f",

@@ -106,7 +106,7 @@ FILES: dict[str, str] = {
     "_rpc/stdio.py": "ef9afc4d8ac5ff9bec9b7ba2d6ea72175cfe9e2e7243c9dbf2639da81d7a4010",
     "_rpc/tasks.py": "520b088209fd385e57335021e79da5848d68a692fc6cf740c8895e160c166ad6",
     "_rpc/typed_calls.py": "6bebcd1c99db0592cca35844ad52c34a356f55a88f362d31467860eeffefa5a1",
-    "_rpc/websocket.py": "e5fde11f9f5fe353cab1f10613682ff05b9bfbc152a6fc8097e7da065174eb4c",
+    "_rpc/websocket.py": "3ddef0816f683cef35ba21d733af66495f4ceb7088f15250c93f852e9f1c91ed",
     "client.py": "ea50f9bf617dbc0cc5a2f7dca3571661cc787c0988bea06d8b321ccea3e55e1c",
     "errors.py": "b2572effed38f87f0c5b39d8a91002f482b6db95102e7057db81a1c95d7ac994",
     "methods.py": "14a83d2ca91110fa779428fab668b8c24a21797e3b15864e99a9cb6f9d70a842",

@@ -46,7 +46,7 @@ FILES: dict[str, str] = {
     "_rpc/stdio.py": "298c58785495a5d3b57884209c266d7dac7f1af5ce83a14d4c2d110fa2bfadda",
     "_rpc/tasks.py": "9d3adee41011185707b7ac3159bf400fcc1da6bca40de049a5bfe1a906a6bfc3",
     "_rpc/typed_calls.py": "f19c8684a85b22e08042f64cc790ef944f0425f46a73e75d0d93a472049ed640",
-    "_rpc/websocket.py": "ef49d7d388792c60456796efee096312d207ed8afc633d33f561eba7d2283ac4",
+    "_rpc/websocket.py": "8cbe0f1d1e1d509aaa284d45a7d401b85d0f65433cc380979218f29ac9742daa",
     "client.py": "6a2d73343be3020f524d34a227c0b694fdb87b4096f8c72129dfcd4f24ae8c60",
     "errors.py": "f2097527d367de995596d38b4cf048a0747e9e1ea693578e260a875f8d0e2d32",
     "methods.py": "bee2f2ab3159e586aa6ff5f39bd7387e12418654c83c17a80bd8d05b134eebe5",

@@ -42,7 +42,7 @@ FILES: dict[str, str] = {
     "_rpc/stdio.py": "9c8e4c2a76a48f84db3c8c550f393165d67449fa3e2bbc3844fcd93df957e411",
     "_rpc/tasks.py": "a518e8fdc8d3695905a81150cbba542296cea07ef057cacd6ce9aab2b9b3df71",
     "_rpc/typed_calls.py": "42361d91e7c2c37207f60fb82a215724a0cc451b8227589b5e2fdb8980367e1b",
-    "_rpc/websocket.py": "ec44b2685bc690e2df8ab92de36b25b3376919ebce6b8b01df8b1b13d6272f30",
+    "_rpc/websocket.py": "058cee43c3b66da74221b8ad5f699bfc36e38660e07c0a50c012e353818c5866",
     "client.py": "58177c38521e9d011deeae4fa32ce7bcf1c5b52502fe9ba6868aed187079f7c4",
     "errors.py": "a7c2cfdc010e1eb6b46f31b6f6da7579c61605c9de9a56bac191d4d6accf3952",
     "methods.py": "557c8a3ea1e1af9f8bc141ac058964144031fb6b24b0e7ff747775c0b6854f31",

@@ -42,7 +42,7 @@ FILES: dict[str, str] = {
     "_rpc/stdio.py": "a8649f92735abdda91eac77ad3bdf8712fc66cd01e95886cd52dd39037dbfcba",
     "_rpc/tasks.py": "3881834eab4ba211eda0fe6ae1b9b75c88cd0eb1e3899e5553fadbc1fdbe71ca",
     "_rpc/typed_calls.py": "2f3d53b390060466f219c40f1e6209322044370ad48e1370b4bc9b5c1a5d7be1",
-    "_rpc/websocket.py": "27f669e4b9b0714fd5fd25587f391914ff864ec0cb4217a208d6bcf255990853",
+    "_rpc/websocket.py": "a1e21f9b76a2dfb356b7cc8e4d9262ab2277e4ccd054db913db01905e1591305",
     "client.py": "9dc08d305bfbbf6b5b9c6a9c46ac8ee01ff15a35be4c61b16c9fd96d0784cf06",
     "errors.py": "7b5be1f72c9ff8da2de647f11274e6c01fd176fbce167e5fce957130ac0cb999",
     "methods.py": "30f68e89ef01396fbcd32049a55d8320850b7307fa49229f1b45605c44ee68fa",

@@ -14,6 +14,7 @@ cannot be made is a ``TransportError``.
 from __future__ import annotations
 
 import asyncio
+import functools
 import sys
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -46,13 +47,9 @@ class _Kinds:
         self.text = WSMsgType.TEXT
 
 
-_KINDS: list[_Kinds] = []
-
-
+@functools.cache
 def _kinds() -> _Kinds:
-    if not _KINDS:
-        _KINDS.append(_Kinds())
-    return _KINDS[0]
+    return _Kinds()
 
 
 class WebSocketChannel:
