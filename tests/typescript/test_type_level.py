@@ -225,7 +225,9 @@ def test_globals_as_json_stringify_writes_them(tmp_path: Path) -> None:
     assert not s["Stamped"].is_valid({**good, "pattern": {}, "tags": {}, "tag": 1})
     assert not s["Stamped"].is_valid({**good, "pattern": {}, "tags": {"a": 1}})
     assert not s["Stamped"].is_valid({**good, "at": 0, "pattern": {}, "tags": {}})
-    assert s["Stamped"].schema  # the date-time format is stated
+    props = s["Stamped"].schema["$defs"]["Stamped"]["properties"]
+    assert props["at"].get("format") == "date-time"  # the format is stated
+    assert props["link"].get("format") == "uri"
     assert s["Keyed"].is_valid({"name": "n"})
     assert not s["Keyed"].is_valid({"name": "n", "key": "k"})  # a symbol: never written
     models = build(tmp_path, {"input.ts": GLOBALS}, _types("Stamped", "Keyed")).models
@@ -353,3 +355,21 @@ def test_numeric_index_signatures_take_numeric_names(tmp_path: Path) -> None:
     assert s["Mapped"].is_valid({"2": True}) and not s["Mapped"].is_valid({"x": True})
     assert s["Rec"].is_valid({"7": 1}) and not s["Rec"].is_valid({"seven": 1})
     assert s["Mixed"].is_valid({"seven": 1})  # a string index takes any name
+
+
+def test_a_numeric_key_that_names_no_tuple_position(tmp_path: Path) -> None:
+    # Was: int(float("1e400")) raised OverflowError inside the evaluator, and "1.5" was
+    # read as position 1.  The checker has no such member on a tuple.
+    source = (
+        "type P = [string, number];\n"
+        "export interface R {\n"
+        '  huge: P extends { 1e400: string } ? "yes" : "no";\n'
+        '  half: P extends { 1.5: number } ? "yes" : "no";\n'
+        '  one: P extends { 1: number } ? "yes" : "no";\n'
+        "}\n"
+    )
+    s = _schemas(tmp_path, source, "R")
+    assert s["R"].is_valid({"huge": "no", "half": "no", "one": "yes"})
+    # the twin: a whole position in range is a member
+    assert not s["R"].is_valid({"huge": "no", "half": "no", "one": "no"})
+    assert not s["R"].is_valid({"huge": "yes", "half": "no", "one": "yes"})

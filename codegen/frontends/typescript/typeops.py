@@ -13,6 +13,8 @@ fit, as TypeScript assumes).
 
 from __future__ import annotations
 
+import math
+
 from codegen import ir
 from codegen.frontends.typescript.state import State
 from codegen.frontends.typescript.tstypes import (
@@ -487,10 +489,13 @@ class TypeOps(State):
         for prop in target.props:
             if prop.name == "length":
                 verdicts.append(self._assignable(length, prop.type, assuming))
-            elif prop.numeric_key and fixed and int(float(prop.name)) < len(items):
-                verdicts.append(
-                    self._assignable(items[int(float(prop.name))], prop.type, assuming)
-                )
+            elif (
+                prop.numeric_key
+                and fixed
+                and (at := _position(float(prop.name))) is not None
+                and at < len(items)
+            ):
+                verdicts.append(self._assignable(items[at], prop.type, assuming))
             elif not prop.optional:
                 return False
         if target.index is not None:
@@ -527,9 +532,13 @@ class TypeOps(State):
     def _tuple_access(self, value: Tup, key: TsType) -> TsType:
         """``T[0]`` is the item at 0 (``| undefined`` if optional); ``T[number]`` all."""
         raw = literal_value(self.scalar(key))
-        if isinstance(raw, (int, float)) and not isinstance(raw, bool):
-            position = int(raw)
-            if 0 <= position < len(value.items):
+        position = (
+            _position(raw)
+            if isinstance(raw, (int, float)) and not isinstance(raw, bool)
+            else None
+        )
+        if position is not None:
+            if position < len(value.items):
                 item = value.items[position]
                 return item if position < value.least else union_of([item, UNDEFINED])
             if value.rest is not None:
@@ -601,3 +610,11 @@ def _key_value(name: str) -> int | float | str:
             return float(name)
         except ValueError:
             return name
+
+
+def _position(number: float) -> int | None:
+    """A tuple position a numeric key names: a whole, finite, non-negative number (the
+    checker has no member ``1.5``, ``-1`` or ``1e400`` on a tuple)."""
+    if not math.isfinite(number) or number < 0 or not float(number).is_integer():
+        return None
+    return int(number)
