@@ -184,3 +184,46 @@ def test_a_tuple_struct_reads_and_writes_its_own_items(tmp_path: Path) -> None:
     assert not read.is_valid(["a", "b", 1]) and not read.is_valid(["a", True, "b", 1])
     assert written.is_valid(["a", "b", 1])  # the bool is never written, the u8 is
     assert not written.is_valid(["a", True, "b"])
+
+
+def test_attributes_before_pub_on_a_tuple_field_are_read(tmp_path: Path) -> None:
+    # Was: ``#[serde(skip)] pub u8`` hung the attribute on ``pub`` and lost it, with
+    # exit 0: the skipped field stayed on the wire.
+    public = (
+        TUPLE.replace("    String,\n", "    pub String,\n")
+        .replace(
+            "#[serde(skip_serializing)] bool", "#[serde(skip_serializing)] pub bool"
+        )
+        .replace(
+            "#[serde(skip_deserializing)] u8", "#[serde(skip_deserializing)] pub u8"
+        )
+    )
+    protocol, errors, _ = _load(tmp_path, {"lib.rs": public})
+    assert errors == []
+    bundle = build_schema(protocol)
+    read = Draft202012Validator({"$ref": "#/$defs/Row", **bundle})
+    written = Draft202012Validator({"$ref": "#/$defs/Row", **written_bundle(bundle)})
+    assert read.is_valid(["a", True, "b"]) and not read.is_valid(["a", True, "b", 1])
+    assert written.is_valid(["a", "b", 1]) and not written.is_valid(["a", True, "b"])
+
+
+def test_skip_before_pub_drops_the_field(tmp_path: Path) -> None:
+    source = (
+        "use serde::{Deserialize, Serialize};\n#[derive(Serialize, Deserialize)]\n"
+        "pub struct Pair(#[serde(skip)] pub u8, pub u16, pub String);\n"
+    )
+    protocol, errors, _ = _load(tmp_path, {"lib.rs": source})
+    assert errors == []
+    schema = Draft202012Validator({"$ref": "#/$defs/Pair", **build_schema(protocol)})
+    assert schema.is_valid([1, "s"])
+    assert not schema.is_valid([1, 2, "s"])  # the twin: the skipped u8 is not read
+
+
+def test_a_tuple_field_attribute_finding_is_reported_once(tmp_path: Path) -> None:
+    source = (
+        "use serde::{Deserialize, Serialize};\n#[derive(Serialize, Deserialize)]\n"
+        "pub struct Pair(#[serde(skip_serializing_if = 5)] u8, u16);\n"
+    )
+    _, _, diags = _load(tmp_path, {"lib.rs": source})
+    found = [d for d in diags if "skip_serializing_if" in d]
+    assert len(found) == 1, diags

@@ -452,8 +452,12 @@ class DeclBuilder:
             # serde_json writes a unit struct as null (and reads only null).
             return ir.AliasDecl(name, NULL, ir.AliasKind.NEWTYPE, life, span)
         if body.type == "ordered_field_declaration_list":
-            items = self._tuple_items(body)
-            forms = self._tuple_forms(body)
+            members = list(self._tuple_members(body))
+            items = [self.types.convert(child) for child, _ in members]
+            forms = [
+                (not a.has("skip_deserializing"), not a.has("skip_serializing"))
+                for _, a in members
+            ]
             reads = tuple(t for t, (r, _) in zip(items, forms) if r)
             writes = tuple(t for t, (_, w) in zip(items, forms) if w)
             if any(r != w for r, w in forms) and len(items) > 1:
@@ -516,23 +520,20 @@ class DeclBuilder:
             array_form=array_form,
         )
 
-    def _tuple_forms(self, body: Node) -> list[tuple[bool, bool]]:
-        """For each item ``_tuple_items`` gives: whether serde reads it (no
-        ``skip_deserializing``) and writes it (no ``skip_serializing``)."""
-        return [
-            (not attrs.has("skip_deserializing"), not attrs.has("skip_serializing"))
-            for _, attrs in self._tuple_members(body)
-        ]
-
     def _tuple_items(self, body: Node) -> list[ir.TypeExpr]:
         return [self.types.convert(child) for child, _ in self._tuple_members(body)]
 
     def _tuple_members(self, body: Node) -> Iterator[tuple[Node, Attrs]]:
-        """The items of a tuple body serde knows: compiled in, not ``skip``ped."""
+        """The items of a tuple body serde knows: compiled in, not ``skip``ped, each
+        with its attributes (read once: a finding in them is reported once)."""
+        before_pub: list[Node] = []
         for child, attr_nodes in attributed(body.named_children):
-            if child.type in ("visibility_modifier",):
+            if child.type == "visibility_modifier":
+                # ``#[serde(skip)] pub u8``: the attributes stand before ``pub``
+                before_pub = attr_nodes
                 continue
-            attrs = self.reader.collect(attr_nodes)
+            attrs = self.reader.collect(before_pub + attr_nodes)
+            before_pub = []
             if attrs.enabled and not attrs.has("skip"):
                 yield child, attrs
 
