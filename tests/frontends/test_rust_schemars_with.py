@@ -8,6 +8,7 @@ accepting case has a rejecting twin: without the statement the declared type is 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from codegen import ir
@@ -132,3 +133,16 @@ def test_a_computed_schema_or_no_serde_code_leaves_the_declared_type(
         assert isinstance(kind, ir.Primitive) and kind.kind is ir.PrimitiveKind.INTEGER
     # the computed one: code we cannot read, said so
     assert any("warning[SER003]" in line and "serde(with)" in line for line in every)
+
+
+def test_a_digit_class_inside_brackets_stays_one_class(tmp_path: Path) -> None:
+    # Was: [\d.] became [[0-9].], another regex (a class, then a literal "]").
+    source = FUNCTION.replace(r'r"^-?\d+$"', r'r"^[\d.]+$"')
+    assert source != FUNCTION
+    protocol, errors, _ = _load(tmp_path, {"lib.rs": source})
+    assert errors == []
+    stated = _field(protocol, "stated").type
+    assert isinstance(stated, ir.Primitive)
+    pattern = stated.constraints.pattern
+    assert pattern == "^[0-9.]+$"
+    assert re.fullmatch(pattern, "1.5") and not re.fullmatch(pattern, "1]")

@@ -129,7 +129,7 @@ def test_prose_includes_are_followed_where_the_frontend_looks(tmp_path: Path) ->
 def test_keying_a_spec_imports_no_frontend(tmp_path: Path) -> None:
     # The include patterns live in codegen.spec.include_syntax so that the cache (a no-op
     # run) knows them without importing a frontend; the frontends use the same objects.
-    assert ts_includes._INCLUDE is include_syntax.TS_INCLUDE
+    assert ts_includes.TS_INCLUDE is include_syntax.TS_INCLUDE
     assert prose_includes._INCLUDE is include_syntax.PROSE_INCLUDE
     probe = (
         "import sys; from pathlib import Path; from codegen import cache; "

@@ -310,25 +310,6 @@ def parse_args(
     return out
 
 
-def check_rule(arg: SerdeArg, diags: Diagnostics) -> str | None:
-    """The rename rule named by a ``rename_all``-like argument, or None (reported)."""
-    value = arg.value
-    if arg.nested:
-        serialize = next((a.value for a in arg.nested if a.key == "serialize"), None)
-        deserialize = next(
-            (a.value for a in arg.nested if a.key == "deserialize"), None
-        )
-        if serialize != deserialize:
-            diags.report(
-                "SER001",
-                f"{arg.key} with different serialize and deserialize rules is not "
-                "modelled; the serialize rule is used",
-                arg.span,
-            )
-        value = serialize or deserialize
-    return _known_rule(arg, value, diags)
-
-
 @dataclass(frozen=True)
 class Rules:
     """A ``rename_all``-like rule for each direction (serde's ``rename_all(serialize =

@@ -1599,16 +1599,6 @@ def _is_mapped(member: Node) -> bool:
     )
 
 
-def _contains(node: Node, kind: str) -> bool:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current.type == kind:
-            return True
-        stack.extend(current.named_children)
-    return False
-
-
 def _widen(value: TsType) -> TsType:
     """A mutable property's type: literals widen to their primitive."""
     if isinstance(value, Leaf) and isinstance(value.expr, ir.Literal):

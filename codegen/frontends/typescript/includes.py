@@ -26,8 +26,6 @@ from codegen.frontends.typescript.jsdoc import JsDoc, Tag
 from codegen.frontends.typescript.symbols import MethodComment
 from codegen.spec.include_syntax import TS_INCLUDE
 
-_INCLUDE = TS_INCLUDE
-
 
 def expand_includes(
     comments: list[MethodComment], root: Path | None, diags: Diagnostics
@@ -78,4 +76,4 @@ def _expand(tag: Tag, comment: MethodComment, root: Path, diags: Diagnostics) ->
             )
             return ""
 
-    return replace(tag, text=_INCLUDE.sub(include, tag.text))
+    return replace(tag, text=TS_INCLUDE.sub(include, tag.text))
