@@ -487,6 +487,15 @@ class DeclBuilder:
             writes = tuple(t for t, (_, w) in zip(items, forms) if w)
             if any(r != w for r, w in forms) and len(items) > 1:
                 # serde reads some fields it never writes, or the other way round
+                self.diags.report(
+                    "SER003",
+                    f"{name} is read otherwise than it is written (skip_serializing or "
+                    "skip_deserializing on a field): the JSON Schema has both forms "
+                    "(x-written-form); the Python bindings read it as serde does and "
+                    "write back the items they read",
+                    span,
+                    Severity.NOTE,
+                )
                 tuple_ = ir.TupleOf(reads, written_items=writes)
                 return ir.AliasDecl(name, tuple_, ir.AliasKind.NEWTYPE, life, span)
             if len(items) == 1:
