@@ -149,6 +149,11 @@ class TupleOf:
     # skip_deserializing on a tuple struct's fields): ``items`` is what a reader reads.
     written_items: tuple[TypeExpr, ...] | None = None
 
+    @property
+    def least(self) -> int:
+        """How many items an instance has at the least (``required``, else all)."""
+        return len(self.items) if self.required is None else self.required
+
 
 @dataclass(frozen=True, slots=True)
 class AnyJson:

@@ -199,7 +199,7 @@ class _Docs:
             key, values = self._type(expr.key, base), self._type(expr.values, base)
             return f"map&lt;{key}, {values}&gt;"
         if isinstance(expr, ir.TupleOf):
-            least = len(expr.items) if expr.required is None else expr.required
+            least = expr.least
             parts = [
                 self._type(item, base) + ("?" if i >= least else "")
                 for i, item in enumerate(expr.items)

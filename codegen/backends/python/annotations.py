@@ -101,7 +101,7 @@ class TypeAnnotator:
                 # items' union, positions checked by the JSON Schema only.
                 each.append(self.annotation(expr.rest, strict=strict, markers=markers))
                 return f"list[{' | '.join(dict.fromkeys(each))}]"
-            least = len(each) if expr.required is None else expr.required
+            least = expr.least
             # Lax at the tuple level only (items stay strict): ``json.loads`` gives
             # lists.  ``[a, b?]``: one tuple per length.
             return " | ".join(

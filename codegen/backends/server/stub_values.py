@@ -147,7 +147,7 @@ def minimal_value(index: Index, expr: ir.TypeExpr, depth: int = 0) -> Any:
     if isinstance(expr, ir.MapOf):
         return {}
     if isinstance(expr, ir.TupleOf):
-        least = len(expr.items) if expr.required is None else expr.required
+        least = expr.least
         return [minimal_value(index, item, depth + 1) for item in expr.items[:least]]
     if isinstance(expr, ir.AnyJson):
         return {} if expr.object_only or expr.structured else None
