@@ -9,13 +9,16 @@ comes with serde_json's ``preserve_order``).
 Outputs: ``RustOracle``: a crate in ``build/oracle/<spec>/rust`` (``src/types.rs``: the
 declarations; ``src/main.rs``: a table from type name to a generic round trip), built
 offline (cargo's source replacement points crates.io at the Debian registry) and only when
-the generated crate changes; it answers ``ok<TAB>output`` or ``err<TAB>message`` per case.
+the generated crate changes; it answers ``ok<TAB>output`` or ``err<TAB>message`` per case
+(``read<TAB>`` for a type that derives ``Deserialize`` alone: serde's verdict, no output).
+``narrow(names)`` keeps only those types in the table (a campaign judging a sample).
 Guarantees: the declarations are the spec's own, attributes and all; what the crate links
 to is the real thing: serde, serde_json (with ``preserve_order``, so a ``Value`` keeps its
 keys in order, as the ACP crates build it, and ``raw_value``), semver (``Version`` rejects
 what is not a version), ``PathBuf``.  ``HashMap`` is an insertion-ordered ``IndexMap``: a
 HashMap's order is unspecified, insertion order is one of its orders and the only one a
-comparison can use.  A type whose table entry does not compile (it derives only
+comparison can use.  A table entry that fails only for want of ``Serialize`` becomes a
+reading-only entry; one that does not compile otherwise (it derives only
 ``Serialize``, it borrows ``&'static str``) is left out of the table with the compiler's
 reason in ``skipped``, after which the crate is rebuilt; an error in the declarations
 themselves is an ``OracleUnavailable`` with cargo's output.
@@ -32,6 +35,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from codegen.frontends.rust.cfg import Features, cargo_features
 from codegen.oracles.case import Answer, Case, OracleUnavailable
 from codegen.oracles.rust_source import RustModule, extract
 from codegen.oracles.subject import Subject
@@ -169,11 +173,19 @@ fn judge<T: serde::de::DeserializeOwned + serde::Serialize>(text: &str) -> Strin
 /// reads borrowed data (an escaped string cannot be borrowed).
 fn judge_borrowed<'a, T: serde::Deserialize<'a> + serde::Serialize>(text: &'a str) -> String {{
     match serde_json::from_str::<T>(text) {{
-        Err(err) => format!("err\\t{{}}", err).replace('\\n', " "),
+        Err(err) => format!("err\\t{{}}", err).replace(['\\n', '\\r'], " "),
         Ok(value) => match serde_json::to_string(&value) {{
             Ok(out) => format!("ok\\t{{}}", out),
-            Err(err) => format!("werr\\t{{}}", err).replace('\\n', " "),
+            Err(err) => format!("werr\\t{{}}", err).replace(['\\n', '\\r'], " "),
         }},
+    }}
+}}
+
+/// A type that derives Deserialize alone: serde's verdict, nothing written back.
+fn judge_read<'a, T: serde::Deserialize<'a>>(text: &'a str) -> String {{
+    match serde_json::from_str::<T>(text) {{
+        Err(err) => format!("err\\t{{}}", err).replace(['\\n', '\\r'], " "),
+        Ok(_) => "read\\t".to_string(),
     }}
 }}
 
@@ -197,14 +209,30 @@ fn main() {{
 """
 _ARM = '            "{name}" => judge::<{name}>(text),'
 _BORROWED_ARM = '            "{name}" => judge_borrowed::<{name}>(text),'
+_READ_ARM = '            "{name}" => judge_read::<{name}>(text),'
+# a table entry that fails for this alone is the entry of a type serde only reads
+_NO_SERIALIZE = re.compile(r": Serialize` is not satisfied")
 
 
 def spec_features(subject: Subject) -> set[str]:
+    """The features a ``cargo build`` of the spec's crate enables: those the spec asks
+    for, the crate's ``default`` unless ``default_features = false``, and what they imply
+    in its ``Cargo.toml`` (when the spec's sources hold one), as the frontend reads them.
+    """
     raw = subject.config.raw
+    requested: set[str] = set()
     for table in (raw.get("rust", {}), raw.get("spec", {})):
         if isinstance(table, dict) and isinstance(table.get("features"), list):
-            return {str(f) for f in table["features"]}
-    return set()
+            requested = {str(f) for f in table["features"]}
+            break
+    cargo: dict[str, list[str]] = {}
+    for path in subject.source_paths():
+        if path.name == "Cargo.toml" and path.is_file():
+            cargo.update(cargo_features(path.read_text(encoding="utf-8")) or {})
+    if not cargo:
+        return requested
+    default = subject.config.rust_default_features
+    return set(Features.resolve(sorted(requested), cargo, default).enabled)
 
 
 class RustOracle:
@@ -225,10 +253,20 @@ class RustOracle:
         self.left_out: set[int] = set()  # items the compiler rejected (and their users)
         self.table = [t.name for t in self.module.types if not t.generic]
         self.borrowed = {t.name for t in self.module.types if t.borrowed}
+        # types with Deserialize and no Serialize: judged on reading alone
+        self.read_only: set[str] = set()
         self._binary: Path | None = None
         self._lines: list[tuple[int, int, int]] = []  # (first, last line, item index)
 
+    def narrow(self, names: set[str]) -> None:
+        """Only ``names`` in the table (all declarations stay: the table's types use
+        them); each entry is a monomorphized reader and writer, the bulk of the build.
+        """
+        self.table = [n for n in self.table if n in names]
+
     def _arm(self, name: str) -> str:
+        if name in self.read_only:
+            return _READ_ARM.format(name=name)
         return (_BORROWED_ARM if name in self.borrowed else _ARM).format(name=name)
 
     def type_names(self) -> set[str]:
@@ -349,7 +387,12 @@ class RustOracle:
         for index, why in failing_items.items():
             self._leave_out(index, f"the machine's serde cannot build it: {why}")
         self._leave_out_users()
-        for name, why in failing_arms.items():
+        for name, why in list(failing_arms.items()):
+            if name not in self.read_only and _NO_SERIALIZE.search(why):
+                # serde reads it and never writes it: judged on what it reads
+                self.read_only.add(name)
+                del failing_arms[name]
+                continue
             self.skipped.setdefault(name, f"serde_json cannot round-trip it: {why}")
         left = {self.module.owners[i] for i in self.left_out}
         self.table = [n for n in self.table if n not in failing_arms and n not in left]

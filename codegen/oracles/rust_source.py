@@ -34,6 +34,10 @@ from tree_sitter import Language, Node, Parser
 
 from codegen.frontends.common.syntax import node_text
 
+# The target the machine's cargo builds for (``unix``, ``target_os = "linux"``, ...): the
+# facts a plain build sets besides features, the same ones the frontend reads with.
+from codegen.frontends.rust.cfg import TARGET_FLAGS, TARGET_VALUES
+
 _LANGUAGE = Language(tree_sitter_rust.language())
 # A variant's ``#[serde(untagged)]`` (serde writes it alone in the attribute).
 _UNTAGGED_VARIANT = re.compile(r"#\[serde\(\s*untagged\s*\)\]")
@@ -139,8 +143,10 @@ def cfg_true(predicate: str, features: set[str]) -> bool:
         if position < len(tokens) and tokens[position] == "=":
             value = tokens[position + 1].strip('"')
             position += 2
-            return name == "feature" and value in features
-        return name in ("unix",)
+            if name == "feature":
+                return value in features
+            return value in TARGET_VALUES.get(name, set())
+        return name in TARGET_FLAGS
 
     try:
         return parse()

@@ -9,10 +9,13 @@ For each crate: its ``Cargo.toml`` and every ``src/**/*.rs`` become a spec (``la
 public type that derives ``Serialize`` or ``Deserialize`` as ``[spec] types``.
 Outputs: per crate, the types asked for, the ones modelled (in the IR, with no error inside
 their declaration) and, for each one not modelled, the diagnostics that explain it; totals;
-``build/wild/rust/report.json``.  A crate is read in a child process with a time limit, so a
+then serde's verdicts on a seeded sample of the modelled types (``serde_sample``: cases
+judged, agreement, every disagreement, the crates and types whose sample serde's side could
+not build and why); ``build/wild/rust/report.json``.  A crate is read in a child process with a time limit, so a
 crash or a hang is a figure, never the campaign's end.
 Guarantees: exits non-zero when a crate crashes the toolchain (INT001 or an exception), hangs,
-or leaves a type unmodelled with no diagnostic that explains it; a crate missing from the
+or leaves a type unmodelled with no diagnostic that explains it, or when serde and the
+bindings disagree on a case no listed divergence excuses; a crate missing from the
 registry is reported (install it: ``make wild-rust`` does, as root).
 """
 
@@ -27,6 +30,8 @@ import tempfile
 import tomllib
 from pathlib import Path
 from typing import Any
+
+from tests.wild.rust import serde_sample
 
 HERE = Path(__file__).resolve().parent
 REGISTRY = Path("/usr/share/cargo/registry")
@@ -248,6 +253,27 @@ def run() -> int:
             f"  {' '.join(report['codes'])}",
             flush=True,
         )
+    # serde's verdicts on a sample of the modelled types (serde_sample.py)
+    modelled_by_crate = {
+        name: r["modelled"] for name, r in results.items() if r.get("modelled")
+    }
+    versions = dict(crates())
+    roots = {name: REGISTRY / f"{name}-{versions[name]}" for name in modelled_by_crate}
+    chosen = serde_sample.sample(modelled_by_crate)
+    print(f"serde oracle on {sum(map(len, chosen.values()))} sampled types", flush=True)
+    rows = serde_sample.judge_sample(
+        chosen,
+        roots,
+        {name: features_of(root / "Cargo.toml") for name, root in roots.items()},
+        out_dir / "oracle",
+    )
+    serde = serde_sample.totals(rows)
+    for text in serde["disagreements"]:
+        print(text, flush=True)
+    if serde["disagreements"]:
+        failures.append(
+            f"serde disagrees with the bindings on {len(serde['disagreements'])} case(s)"
+        )
     asked = sum(r.get("types", 0) for r in results.values())
     modelled = sum(len(r.get("modelled", [])) for r in results.values())
     read = [r for r in results.values() if "modelled" in r]
@@ -259,10 +285,20 @@ def run() -> int:
         "types": asked,
         "modelled": modelled,
         "share_modelled": round(modelled / asked, 4) if asked else None,
+        "serde": {k: v for k, v in serde.items() if k != "disagreements"}
+        | {"disagreements": len(serde["disagreements"])},
         "failures": failures,
     }
     (out_dir / "report.json").write_text(
-        json.dumps({"summary": summary, "crates": results}, indent=1), encoding="utf-8"
+        json.dumps(
+            {
+                "summary": summary,
+                "crates": results,
+                "serde": {"totals": serde, "crates": rows},
+            },
+            indent=1,
+        ),
+        encoding="utf-8",
     )
     print(json.dumps(summary, indent=1))
     return 1 if failures else 0
