@@ -23,6 +23,8 @@ from typing import Any
 import jsonschema
 from pydantic import BaseModel, RootModel, TypeAdapter, ValidationError
 
+from codegen.backends.python.names import class_names
+from codegen.ir.index import Index
 from codegen.oracles.case import Answer, Case
 from codegen.oracles.subject import Subject
 
@@ -50,15 +52,19 @@ class Ours:
         self.subject = subject
         self._adapters: dict[str, TypeAdapter[Any]] = {}
         self._validators: dict[str, Any] = {}
+        # a declaration's class is named by the backend's rule: a name the module imports
+        # (``Flag`` from enum) or another declaration holds gets a suffix (``Flag_2``)
+        self._classes = class_names(subject.protocol, Index(subject.protocol))
+
+    def class_of(self, name: str) -> Any:
+        return getattr(self.subject.package.models, self._classes.get(name, name), None)
 
     def has_type(self, name: str) -> bool:
-        return hasattr(self.subject.package.models, name) and name in self.subject.defs
+        return self.class_of(name) is not None and name in self.subject.defs
 
     def adapter(self, name: str) -> TypeAdapter[Any]:
         if name not in self._adapters:
-            self._adapters[name] = TypeAdapter(
-                getattr(self.subject.package.models, name)
-            )
+            self._adapters[name] = TypeAdapter(self.class_of(name))
         return self._adapters[name]
 
     def validator(self, name: str) -> Any:
@@ -83,7 +89,7 @@ class Ours:
             float_found: list[str] = []
             _struct_paths(value, "", found, float_found)
             if not isinstance(value, BaseModel) and _loose_numbers(
-                getattr(self.subject.package.models, case.type_name)
+                self.class_of(case.type_name)
             ):
                 float_found.append("")  # a named any-JSON type: the value itself
             structs, floats = frozenset(found), frozenset(float_found)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
+from codegen.oracles.rust import spec_features
 from codegen.oracles.rust_source import cfg_true, extract, shim_type
 
 LIB = """\
@@ -84,6 +88,14 @@ def crate(tmp_path: Path) -> Path:
         ('any(feature = "a", feature = "b")', {"b"}, True),
         ("test", {"test"}, False),
         ("docsrs", set(), False),
+        # the target the machine's cargo builds for, as the frontend reads it
+        ('target_os = "linux"', set(), True),
+        ('target_os = "windows"', set(), False),
+        ('any(docsrs, target_os = "linux")', set(), True),
+        ("unix", set(), True),
+        ("windows", set(), False),
+        ('target_pointer_width = "64"', set(), True),
+        ('target_pointer_width = "32"', set(), False),
     ],
 )
 def test_cfg_predicates(predicate: str, features: set[str], expected: bool) -> None:
@@ -317,3 +329,35 @@ def test_one_declaration_keeps_its_name(tmp_path: Path) -> None:
     )
     module = extract([tmp_path / "lib.rs"], set())
     assert "b__Config" not in "\n".join(module.items) and not module.renames
+
+
+def _subject(tmp_path: Path, rust: str) -> Any:
+    """What ``spec_features`` reads of a subject: its raw config, the default-features
+    switch and the source paths (a Cargo.toml among them)."""
+    cargo = tmp_path / "Cargo.toml"
+    cargo.write_text(
+        '[package]\nname = "x"\nversion = "0.1.0"\n'
+        '[features]\ndefault = ["std"]\nstd = ["alloc"]\nalloc = []\nextra = []\n',
+        encoding="utf-8",
+    )
+    raw = tomllib.loads(rust)
+    config = SimpleNamespace(
+        raw=raw,
+        rust_default_features=raw.get("rust", {}).get("default_features", True),
+        source_paths=lambda: [cargo, tmp_path / "lib.rs"],
+    )
+    return SimpleNamespace(config=config, source_paths=config.source_paths)
+
+
+def test_oracle_features_are_the_builds_default_and_implied(tmp_path: Path) -> None:
+    subject = _subject(tmp_path, '[rust]\nfeatures = ["extra"]\n')
+    assert spec_features(subject) == {"default", "std", "alloc", "extra"}
+
+
+def test_oracle_features_without_defaults_when_the_spec_turns_them_off(
+    tmp_path: Path,
+) -> None:
+    subject = _subject(
+        tmp_path, '[rust]\nfeatures = ["extra"]\ndefault_features = false\n'
+    )
+    assert spec_features(subject) == {"extra"}
