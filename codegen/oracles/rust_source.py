@@ -678,13 +678,15 @@ def _without_schema_functions(node: Node, body: Node) -> str:
 
 
 _STD_USE = re.compile(
-    r"^(?:pub\s+)?use\s+(?:::)?((?:std|core|alloc)::[\w:]*?)(\w+|\{[\w\s,]*\})\s*;$"
+    r"^(?:pub\s+)?use\s+(?:::)?((?:std|core|alloc)::[\w:]*?)"
+    r"(\w+(?:\s+as\s+\w+)?|\{[\w\s,]*\})\s*;$"
 )
 
 
 def _std_imports(node: Node) -> list[tuple[str, str]]:
     """A ``use std::...;`` of named items as (name, path) pairs (``use std::num::{A, B}``
-    gives two); nothing for globs, renames, ``self`` or other crates: the crate's own items
+    gives two; ``Result as StdResult`` is named ``StdResult``); nothing for globs,
+    ``self`` or other crates: the crate's own items
     are flattened into one module, and serde's names come with the oracle's prelude."""
     text = " ".join(node_text(node).split())
     found = _STD_USE.match(text)
@@ -692,8 +694,11 @@ def _std_imports(node: Node) -> list[tuple[str, str]]:
         return []
     prefix, names = found.group(1), found.group(2).strip("{}")
     out = []
-    for name in (n.strip() for n in names.split(",")):
-        if name and name != "self":
+    for name in (" ".join(n.split()) for n in names.split(",")):
+        original, _, alias = name.partition(" as ")
+        if alias and alias != "_":  # ``use std::result::Result as StdResult;``
+            out.append((alias, f"{prefix}{original} as {alias}"))
+        elif name and name != "self" and not alias:
             out.append((name, f"{prefix}{name}"))
     return out
 
@@ -774,6 +779,7 @@ def _walk(node: Node) -> Iterator[Node]:
 def extract(paths: list[Path], features: set[str]) -> RustModule:
     """Read twice when two modules declare one name: the first read finds them, the second
     gives each later one a name of its own (``b__Config``) and its paths that name."""
+    paths = crate_roots(paths)
     extractor = _Extractor(features)
     for path in paths:
         extractor.file(path, path.parent)
@@ -788,3 +794,39 @@ def extract(paths: list[Path], features: set[str]) -> RustModule:
     for path in paths:
         again.file(path, path.parent)
     return again.finish()
+
+
+def crate_roots(paths: list[Path]) -> list[Path]:
+    """The Rust files no ``mod x;`` of another names (``src/lib.rs``, a binary's
+    ``main.rs``, a lone schema file), as the frontend finds them: the others are read
+    through their ``mod`` declarations, under their ``cfg``, as rustc reads them (a
+    ``windows.rs`` behind ``#[cfg(target_os = "windows")] mod windows;`` is not
+    compiled here); ``Cargo.toml`` is not Rust."""
+    rust = [p for p in paths if p.suffix == ".rs"]
+    named: set[Path] = set()
+    for path in rust:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        root = Parser(_LANGUAGE).parse(data).root_node
+        base = (
+            path.parent
+            if path.name in ("lib.rs", "main.rs", "mod.rs")
+            else path.parent / path.stem
+        )
+        _named_modules(root, base, named)
+    return [p for p in rust if p.resolve() not in named]
+
+
+def _named_modules(node: Node, base: Path, named: set[Path]) -> None:
+    for child in node.named_children:
+        if child.type != "mod_item":
+            continue
+        name = node_text(child.child_by_field_name("name"))
+        body = child.child_by_field_name("body")
+        if body is not None:
+            _named_modules(body, base / name, named)
+            continue
+        for candidate in (base / f"{name}.rs", base / name / "mod.rs"):
+            named.add(candidate.resolve())

@@ -361,3 +361,47 @@ def test_oracle_features_without_defaults_when_the_spec_turns_them_off(
         tmp_path, '[rust]\nfeatures = ["extra"]\ndefault_features = false\n'
     )
     assert spec_features(subject) == {"extra"}
+
+
+def test_a_crate_is_read_from_its_roots_under_its_cfg(tmp_path: Path) -> None:
+    """Every file of a crate given: the files a ``mod`` names are read through it (a
+    module behind a false ``cfg`` is not compiled), the roots on their own."""
+    src = tmp_path / "src"
+    (src / "sub").mkdir(parents=True)
+    (src / "lib.rs").write_text(
+        '#[cfg(target_os = "windows")]\nmod windows;\nmod unix;\nmod sub;\n',
+        encoding="utf-8",
+    )
+    (src / "windows.rs").write_text(
+        "use std::os::windows::ffi::OsStrExt;\n"
+        "#[derive(Serialize, Deserialize)]\npub struct OnWindows { pub a: u8 }\n",
+        encoding="utf-8",
+    )
+    (src / "unix.rs").write_text(
+        "use std::result::Result as StdResult;\nuse std::fmt::{Display as Show, Debug};\n"
+        "#[derive(Serialize, Deserialize)]\npub struct OnUnix { pub a: u8 }\n",
+        encoding="utf-8",
+    )
+    (src / "sub" / "mod.rs").write_text("mod inner;\n", encoding="utf-8")
+    (src / "sub" / "inner.rs").write_text(
+        "#[derive(Serialize, Deserialize)]\npub struct Inner { pub a: u8 }\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "Cargo.toml").write_text('[package]\nname = "x"\n', encoding="utf-8")
+    paths = [tmp_path / "Cargo.toml", *sorted(src.rglob("*.rs"))]
+    module = extract(paths, set())
+    names = {t.name for t in module.types}
+    assert names == {"OnUnix", "Inner"}  # windows.rs is not compiled on this target
+    assert "OsStrExt" not in module.imports
+    # renamed std imports are kept under the name the code uses
+    assert module.imports["StdResult"] == "std::result::Result as StdResult"
+    assert module.imports["Show"] == "std::fmt::Display as Show"
+    assert module.imports["Debug"] == "std::fmt::Debug"
+
+
+def test_a_module_named_by_no_mod_is_a_root(tmp_path: Path) -> None:
+    (tmp_path / "schema.rs").write_text(
+        "#[derive(Serialize, Deserialize)]\npub struct Alone { pub a: u8 }\n",
+        encoding="utf-8",
+    )
+    assert [t.name for t in extract([tmp_path / "schema.rs"], set()).types] == ["Alone"]

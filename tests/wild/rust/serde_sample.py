@@ -197,6 +197,18 @@ def judge_sample(
     for crate, types in sorted(chosen.items()):
         ident = write_spec(crate, roots[crate], features[crate], types, scratch)
         problem = generate(ident, scratch)
+        alone: dict[str, str] = {}
+        if problem is not None and len(types) > 1:
+            # each type alone: the ones that generate are judged, the others explained
+            for name in types:
+                write_spec(crate, roots[crate], features[crate], [name], scratch)
+                why = generate(ident, scratch)
+                if why is not None:
+                    alone[name] = f"our side did not generate it: {why}"
+            kept = [name for name in types if name not in alone]
+            if kept:
+                write_spec(crate, roots[crate], features[crate], kept, scratch)
+                problem = generate(ident, scratch)
         if problem is not None:
             rows[crate] = {
                 "spec": ident,
@@ -205,7 +217,10 @@ def judge_sample(
                 "error": f"our side did not generate: {problem}",
             }
         else:
-            rows[crate] = judge_crate(ident, types, scratch)
+            kept = [name for name in types if name not in alone]
+            rows[crate] = judge_crate(ident, kept, scratch)
+            rows[crate]["sampled"] = types
+            rows[crate]["not_built"].update(alone)
         row = rows[crate]
         print(
             f"  serde {crate:24} {len(row['judged']):2}/{len(types)} types"
