@@ -595,20 +595,30 @@ class _Extractor:
                     index += 1
                 member = children[index] if index < len(children) else None
                 index += 1
-                if member is None or member.type not in (
-                    "field_declaration",
-                    "enum_variant",
-                ):
+                attributes = range(start, index - 1)
+                if member is None:
                     continue
+                end = member.end_byte
                 field_type = ""
                 if member.type == "field_declaration":
                     field_type = node_text(member.child_by_field_name("type"))
+                elif (
+                    container.type == "ordered_field_declaration_list"
+                    and member.is_named
+                ):
+                    # a tuple field (``Io(#[from] IoError)``): [visibility] type
+                    last = member
+                    if member.type == "visibility_modifier" and index < len(children):
+                        last = children[index]
+                        index += 1
+                    field_type, end = node_text(last), last.end_byte
+                elif member.type != "enum_variant":
+                    continue
                 results = [
                     process_attribute(node_text(children[i]), self.ctx, field_type)
-                    for i in range(start, index - 1)
+                    for i in attributes
                 ]
                 if any(r is None for r in results):
-                    end = member.end_byte
                     if index < len(children) and children[index].type == ",":
                         end = children[index].end_byte
                     edits.append((children[start].start_byte, end, ""))
@@ -620,7 +630,7 @@ class _Extractor:
                     and not any("skip_serializing_if" in text for text in kept)
                 ):
                     kept.append('#[serde(skip_serializing_if = "Option::is_none")]')
-                for i in range(start, index - 1):
+                for i in attributes:
                     edits.append((children[i].start_byte, children[i].end_byte, ""))
                 if kept:
                     edits.append(

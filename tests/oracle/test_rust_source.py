@@ -405,3 +405,19 @@ def test_a_module_named_by_no_mod_is_a_root(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     assert [t.name for t in extract([tmp_path / "schema.rs"], set()).types] == ["Alone"]
+
+
+def test_attributes_of_tuple_fields_are_filtered(tmp_path: Path) -> None:
+    """``Io(#[from] IoError)`` (thiserror's) is no serde attribute: dropped; a serde one on
+    a tuple field is kept, and a tuple field under a false cfg is removed."""
+    (tmp_path / "lib.rs").write_text(
+        "#[derive(Serialize, Deserialize)]\npub enum E {\n"
+        "    Io(#[from] IoError),\n"
+        '    Pair(#[serde(default)] pub u8, #[cfg(feature = "x")] u16, u32),\n'
+        "}\n",
+        encoding="utf-8",
+    )
+    (item,) = [i for i in extract([tmp_path / "lib.rs"], set()).items if "enum E" in i]
+    assert "#[from]" not in item and "Io( IoError)" in " ".join(item.split("\n"))
+    assert "#[serde(default)] pub u8" in item
+    assert "u16" not in item and "u32" in item
