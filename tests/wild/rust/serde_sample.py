@@ -134,8 +134,16 @@ def generate(ident: str, scratch: Path) -> str | None:
         return f"codegen generate took over {GENERATE_LIMIT} s"
     if done.returncode == 0:
         return None
-    errors = [line for line in done.stdout.splitlines() if "error" in line.lower()]
-    return " | ".join(errors[:3]) or (done.stdout + done.stderr)[-400:]
+    # the headlines of the first errors (``file:line:col: error[CODE]: message``)
+    text = done.stdout + done.stderr
+    folder = (scratch / "specs" / ident).resolve()
+    prefixes = [folder, scratch / "specs" / ident]
+    if folder.is_relative_to(REPO):
+        prefixes.append(folder.relative_to(REPO))
+    for prefix in prefixes:  # paths in the crate, as in its registry folder
+        text = text.replace(f"{prefix}/", "")
+    errors = [line for line in text.splitlines() if ": error[" in line]
+    return " | ".join(dict.fromkeys(errors[:3])) or text[-400:]
 
 
 def share_cargo_target(ident: str, scratch: Path) -> None:
@@ -238,9 +246,9 @@ def totals(rows: dict[str, dict[str, Any]]) -> dict[str, Any]:
     not_judged: dict[str, str] = {}
     for crate, row in sorted(rows.items()):
         if row.get("error"):
-            not_judged[crate] = row["error"][:400]
+            not_judged[crate] = row["error"][:600]
         for name, why in row.get("not_built", {}).items():
-            not_judged[f"{crate}::{name}"] = why[:400]
+            not_judged[f"{crate}::{name}"] = why[:600]
     return {
         "crates_sampled": len(rows),
         "sampled_types": sum(len(r["sampled"]) for r in rows.values()),
