@@ -371,6 +371,15 @@ def run(only: list[str]) -> int:
         encoding="utf-8",
     )
     print(json.dumps(summary, indent=1))
+    print(
+        f"{summary['crates']} crates, {asked} serde types, {modelled} modelled "
+        f"({100 * (summary['share_modelled'] or 0):.1f} %); serde on a sample: "
+        f"{serde['judged_types']} of {serde['sampled_types']} sampled types judged "
+        f"({serde['crates_sampled']} crates), {serde['cases']} cases, {serde['agree']} "
+        f"agree ({100 * (serde['agreement'] or 0):.2f} %), "
+        f"{len(serde['disagreements'])} disagreements; "
+        f"{len(serde['not_judged'])} crates or types not judged (why: report.json)"
+    )
     return 1 if failures else 0
 
 
