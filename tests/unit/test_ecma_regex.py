@@ -12,9 +12,11 @@ import subprocess
 from typing import Annotated
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import Field, TypeAdapter, ValidationError
 
-from codegen.ecma_regex import PYTHON, RUST, Unspellable, spell
+from codegen.ecma_regex import PYTHON, RUST, Unspellable, for_pydantic, spell
 
 PATTERNS = [
     r"^\d+$",
@@ -165,3 +167,31 @@ def test_what_a_dialect_cannot_say_is_refused_with_a_reason() -> None:
     with pytest.raises(Unspellable, match="lone backslash"):
         spell("a\\", PYTHON)
     assert spell(r"^(?=a)a$", PYTHON) == r"^(?=a)a\Z"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(
+        alphabet=st.sampled_from(list("\\[]^$.(){}?*+|-:=!<>kcuxdDwWsSbB0123aZ,&~é\n")),
+        max_size=24,
+    )
+)
+def test_any_text_is_spelled_or_refused_never_a_crash(pattern: str) -> None:
+    for dialect in (RUST, PYTHON):
+        try:
+            spell(pattern, dialect)
+        except Unspellable:
+            pass
+    try:
+        for_pydantic(pattern)
+    except Unspellable:
+        pass
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.binary(max_size=32))
+def test_any_bytes_decoded_are_spelled_or_refused(data: bytes) -> None:
+    try:
+        for_pydantic(data.decode("utf-8", errors="surrogateescape"))
+    except Unspellable:
+        pass
