@@ -841,6 +841,8 @@ class _Comparer:
                     old=ov.key,
                     new=nv.key,
                 )
+            elif ov.style == nv.style:
+                self._variant_directions(ov, nv, where, vspans)
             inner = f"{where}<{nv.key}>"
             if ov.payload is not None and nv.payload is not None:
                 self._expr(ov.payload, nv.payload, inner, vspans)
@@ -856,6 +858,43 @@ class _Comparer:
                 ov.lifecycle, nv.lifecycle, inner, vspans, f"variant {nv.key}"
             )
         return True
+
+    def _variant_directions(
+        self, old: VariantView, new: VariantView, where: str, spans: Spans
+    ) -> None:
+        """A variant readers and writers see differently (serde's alias, rename per
+        direction, skip_serializing / skip_deserializing on a variant), compared per
+        direction as fields are (``_directions``)."""
+        sides = [
+            (v.read_tags or v.tag_values if v.read else (), v.written)
+            for v in (old, new)
+        ]
+        if sides[0] == sides[1] and old.read_tags == new.read_tags:
+            return
+        (old_reads, old_writes), (new_reads, new_writes) = sides
+        old_tag = old.tag_values[0] if old.tag_values and old_writes else None
+        new_tag = new.tag_values[0] if new.tag_values and new_writes else None
+        reader_breaks = old_tag is not None and old_tag not in new_reads
+        writer_breaks = new_tag is not None and new_tag not in old_reads
+
+        def text(
+            reads: tuple[str | int | bool, ...], tag: str | int | bool | None
+        ) -> str:
+            taken = " or ".join(json_scalar(t) for t in reads) or "nothing"
+            written = "never write it" if tag is None else f"write {json_scalar(tag)}"
+            return f"readers take {taken}, writers {written}"
+
+        was, now = text(old_reads, old_tag), text(new_reads, new_tag)
+        rules = [
+            rule_id
+            for rule_id, breaks in (
+                ("union.variant-read-mismatch", reader_breaks),
+                ("union.variant-write-mismatch", writer_breaks),
+            )
+            if breaks
+        ] or ["union.variant-direction-relaxed"]
+        for rule_id in rules:
+            self._add(rule_id, where, spans, variant=new.name, old=was, new=now)
 
     def _leaf_where(
         self, variant: VariantView, view: View, other: View, where: str

@@ -456,6 +456,33 @@ _CATALOGUE: tuple[Rule, ...] = (
         B,
         B,
     ),
+    # A variant readers and writers see differently, per direction (as the fields'
+    # read/write mismatch rules): the old writer's tag against the new reader's, and
+    # the new writer's against the old reader's.
+    _rule(
+        "union.variant-read-mismatch",
+        W,
+        "new readers refuse a tag old writers write",
+        "variant {variant}: {new} (was: {old})",
+        B,
+        C,
+    ),
+    _rule(
+        "union.variant-write-mismatch",
+        W,
+        "old readers refuse a tag new writers write",
+        "variant {variant}: {new} (was: {old})",
+        C,
+        B,
+    ),
+    _rule(
+        "union.variant-direction-relaxed",
+        W,
+        "a variant's tags read or written otherwise, without a break",
+        "variant {variant}: {new} (was: {old})",
+        C,
+        C,
+    ),
     _rule(
         "union.repr-changed",
         W,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from codegen import ir
 from codegen.diff import Severity, compare
-from tests.diff.support import field, protocol, struct
+from tests.diff.support import S, field, protocol, struct
 
 
 def _rules(old: ir.Field, new: ir.Field) -> dict[str, Severity]:
@@ -70,3 +70,55 @@ def test_a_presence_change_is_reported_once_by_the_presence_rule() -> None:
 def test_symmetric_fields_are_left_to_the_other_rules() -> None:
     assert _rules(field("n"), field("n")) == {}
     assert _rules(field("n", read_names=("m",)), field("n", read_names=("m",))) == {}
+
+
+def _union_rules(old: ir.Variant, new: ir.Variant) -> dict[str, Severity]:
+    def proto(variant: ir.Variant) -> ir.Protocol:
+        union = ir.UnionDecl(
+            "U",
+            (variant, ir.Variant("Other", None, tag_values=("other",), span=S)),
+            ir.UnionRepr.INTERNALLY_TAGGED,
+            tag_key="type",
+            span=S,
+        )
+        return protocol(struct(field("u", ir.Ref("U"))), union)
+
+    changes = compare(proto(old), proto(new))
+    return {
+        c.rule.id: max(c.rule.reader, c.rule.writer, key=lambda s: s.rank)
+        for c in changes
+    }
+
+
+def _variant(**kw: object) -> ir.Variant:
+    return ir.Variant("A", None, tag_values=("a",), span=S, **kw)  # type: ignore[arg-type]
+
+
+def test_a_variant_read_under_another_tag_breaks_old_writers() -> None:
+    assert _union_rules(_variant(), _variant(read_tags=("b",))) == {
+        "union.variant-read-mismatch": Severity.BREAKING
+    }
+    # The edit undone: old readers take "b", new writers write "a".
+    assert _union_rules(_variant(read_tags=("b",)), _variant()) == {
+        "union.variant-write-mismatch": Severity.BREAKING
+    }
+
+
+def test_a_variant_alias_is_compatible_and_a_skipped_writer_breaks_nothing_read() -> (
+    None
+):
+    assert _union_rules(_variant(), _variant(read_tags=("a", "legacy"))) == {
+        "union.variant-direction-relaxed": Severity.COMPATIBLE
+    }
+    # skip_serializing: new writers cannot write it; nothing they write is refused.
+    assert _union_rules(_variant(), _variant(written=False)) == {
+        "union.variant-direction-relaxed": Severity.COMPATIBLE
+    }
+    # skip_deserializing: new readers refuse the tag old writers write.
+    assert _union_rules(_variant(), _variant(read=False)) == {
+        "union.variant-read-mismatch": Severity.BREAKING
+    }
+
+
+def test_a_symmetric_variant_is_left_to_the_tag_rules() -> None:
+    assert _union_rules(_variant(), _variant()) == {}
