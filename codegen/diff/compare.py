@@ -639,33 +639,27 @@ class _Comparer:
         absence = old.presence is new.presence
         reader_breaks = new_reader.loses(old_writer, absence=absence)
         writer_breaks = old_reader.loses(new_writer, absence=absence)
-        if reader_breaks:
-            self._add(
-                "field.read-mismatch",
-                where,
-                spans,
-                new_reader=str(new_reader),
-                old_writer=str(old_writer),
-            )
-        if writer_breaks:
-            self._add(
-                "field.write-mismatch",
-                where,
-                spans,
-                new_writer=str(new_writer),
-                old_reader=str(old_reader),
-            )
         keys_changed = (old_reader.keys, old_writer.key) != (
             new_reader.keys,
             new_writer.key,
         )
-        if not (reader_breaks or writer_breaks) and (absence or keys_changed):
+        rules = [
+            rule_id
+            for rule_id, breaks in (
+                ("field.read-mismatch", reader_breaks),
+                ("field.write-mismatch", writer_breaks),
+            )
+            if breaks
+        ]
+        if not rules and (absence or keys_changed):
+            rules = ["field.direction-relaxed"]
+        for rule_id in rules:
             self._add(
-                "field.direction-relaxed",
+                rule_id,
                 where,
                 spans,
-                reader=str(new_reader),
-                writer=str(new_writer),
+                new_reader=str(new_reader),
+                new_writer=str(new_writer),
                 old_reader=str(old_reader),
                 old_writer=str(old_writer),
             )

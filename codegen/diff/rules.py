@@ -303,7 +303,8 @@ _CATALOGUE: tuple[Rule, ...] = (
         "field.direction-relaxed",
         W,
         "reading or writing changed without a break",
-        "readers {reader}; writers {writer} (was: readers {old_reader}; writers {old_writer})",
+        "readers {new_reader}; writers {new_writer} "
+        "(was: readers {old_reader}; writers {old_writer})",
         C,
         C,
     ),
