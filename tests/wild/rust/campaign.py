@@ -8,8 +8,9 @@ For each crate: its ``Cargo.toml`` and every ``src/**/*.rs`` become a spec (``la
 (``serde``, ``serde1``, ``with-serde``, ...; serde derives are usually behind one), and every
 public type that derives ``Serialize`` or ``Deserialize`` as ``[spec] types``.
 Outputs: per crate, the types asked for, the ones modelled (in the IR, with no error inside
-their declaration) and, for each one not modelled, the diagnostics that explain it; totals;
-then serde's verdicts on a seeded sample of the modelled types (``serde_sample``: cases
+their declaration) and, for each one not modelled, the diagnostics that explain it; the
+``generable`` ones among them (no error in any declaration they reach); totals;
+then serde's verdicts on a seeded sample of the generable types (``serde_sample``: cases
 judged, agreement, every disagreement, the crates and types whose sample serde's side could
 not build and why); ``build/wild/rust/report.json``.  A crate is read in a child process with a time limit, so a
 crash or a hang is a figure, never the campaign's end.

@@ -3,7 +3,7 @@
 Phase: the last step of the real-crates campaign (``campaign.py``), after every crate is
 read; not part of ``make test``.
 Inputs: per crate, its registry folder, the features the campaign read it with and the
-types it modelled; a scratch folder (``build/wild/rust/oracle``: kept between runs, so an
+modelled types it can generate alone (``generable``); a scratch folder (``build/wild/rust/oracle``: kept between runs, so an
 unchanged crate's serde program is not built again).
 What it does: ``sample`` picks a deterministic sample (seeded per crate, at most
 ``PER_CRATE`` types a crate, ``MAX_TYPES`` in all, spread across crates).  Each sampled
@@ -18,7 +18,8 @@ the written-back output compared (``codegen.oracles.verdict``), deliberate diver
 Outputs: ``judge_sample``: per crate, the sampled types, those judged, those serde's side
 could not build (with the compiler's reason) or our side could not generate (with the
 first errors), the cases, the agreements and every disagreement described (type, JSON,
-both sides' answers); ``totals`` sums them.
+both sides' answers); ``totals`` sums them.  A sample that does not generate as a whole
+is tried type by type: the ones that generate are judged, the others explained.
 Guarantees: the sample depends only on the campaign's results and ``SEED``; a crate whose
 sample does not build or generate is a counted figure with its reason, never a pass and
 never a crash of the campaign.
