@@ -79,6 +79,36 @@ ROWS = (
         ">= 1.5",
         "high",
     ),
+    # Information: no models at all (pydantic-core parses each message and writes it
+    # back) against the SDK: the most any binding built on pydantic reaches.
+    (
+        "bindings mcp: shells (same keys, no checks) / official SDK",
+        "sdk_models.mcp",
+        "shells_ratio",
+        "",
+        "high",
+    ),
+    (
+        "bindings acp1: shells (same keys, no checks) / official SDK",
+        "sdk_models.acp1",
+        "shells_ratio",
+        "",
+        "high",
+    ),
+    (
+        "bindings mcp: floor (parse + write, no models) / official SDK",
+        "sdk_models.mcp",
+        "floor_ratio",
+        "",
+        "high",
+    ),
+    (
+        "bindings acp1: floor (parse + write, no models) / official SDK",
+        "sdk_models.acp1",
+        "floor_ratio",
+        "",
+        "high",
+    ),
     (
         "server mcp / official SDK server, stdio",
         "sdk_server.mcp",
