@@ -22,7 +22,7 @@ from pydantic import BaseModel, ValidationError
 REPO = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(REPO / "generated" / "mcp" / "python"))
 
-from mcp_protocol import models  # noqa: E402
+from mcp_protocol import models
 
 MESSAGES: list[tuple[str, str]] = [
     ("Implementation", '{"name": "x", "version": "1", "unknown": [1, {"a": null}]}'),
@@ -30,8 +30,11 @@ MESSAGES: list[tuple[str, str]] = [
     ("Icon", '{"src": "data:,", "sizes": ["1x1"], "theme": "dark"}'),
     (
         "CallToolResult",
-        '{"content": [{"type": "text", "text": "hi"}, {"type": "image", "data": "AA==",'
-        ' "mimeType": "image/png"}], "isError": false, "_meta": {"k": 1.5}}',
+        (
+            '{"content": [{"type": "text", "text": "hi"}, {"type": "image",'
+            ' "data": "AA==", "mimeType": "image/png"}], "isError": false,'
+            ' "_meta": {"k": 1.5}}'
+        ),
     ),
     (
         "JSONRPCRequest",
