@@ -609,6 +609,7 @@ class _Comparer:
                 old=old.default_json or "(none)",
                 new=new.default_json or "(none)",
             )
+        self._directions(old, new, where, spans)
         self._expr(old.type, new.type, where, spans, old.nullable, new.nullable)
         if old.name != new.name and old.wire_name == new.wire_name:
             self._add(
@@ -620,6 +621,54 @@ class _Comparer:
                 attribute=naming.attribute_name(new.wire_name),
             )
         self._lifecycle(old.lifecycle, new.lifecycle, where, spans, f"field {where}")
+
+    def _directions(
+        self, old: ir.Field, new: ir.Field, where: str, spans: Spans
+    ) -> None:
+        """A field readers and writers see differently, compared per direction: the
+        old writer against the new reader (``reader`` scenario), the new writer against
+        the old reader (``writer`` scenario). Symmetric fields are left to the checks of
+        wire name and presence above."""
+        if not (old.asymmetric() or new.asymmetric()):
+            return
+        old_reader, new_reader = _ReaderSide.of(old), _ReaderSide.of(new)
+        old_writer, new_writer = _WriterSide.of(old), _WriterSide.of(new)
+        if (old_reader, old_writer) == (new_reader, new_writer):
+            return
+        # A change of presence is rated by the presence rules above; here only keys.
+        absence = old.presence is new.presence
+        reader_breaks = new_reader.loses(old_writer, absence=absence)
+        writer_breaks = old_reader.loses(new_writer, absence=absence)
+        if reader_breaks:
+            self._add(
+                "field.read-mismatch",
+                where,
+                spans,
+                new_reader=str(new_reader),
+                old_writer=str(old_writer),
+            )
+        if writer_breaks:
+            self._add(
+                "field.write-mismatch",
+                where,
+                spans,
+                new_writer=str(new_writer),
+                old_reader=str(old_reader),
+            )
+        keys_changed = (old_reader.keys, old_writer.key) != (
+            new_reader.keys,
+            new_writer.key,
+        )
+        if not (reader_breaks or writer_breaks) and (absence or keys_changed):
+            self._add(
+                "field.direction-relaxed",
+                where,
+                spans,
+                reader=str(new_reader),
+                writer=str(new_writer),
+                old_reader=str(old_reader),
+                old_writer=str(old_writer),
+            )
 
     # ------------------------------------------------------------------ values
 
@@ -897,6 +946,57 @@ class _Comparer:
             self._add("python.type-removed", cls, (old_names[cls].span, None), old=cls)
         for cls in sorted(set(new_names) - set(old_names) - renamed_new):
             self._add("python.type-added", cls, (None, new_names[cls].span), new=cls)
+
+
+@dataclass(frozen=True)
+class _ReaderSide:
+    """What a reader of one revision does with a field: the keys it takes the value
+    from (none: it ignores the key) and whether a message without them is rejected."""
+
+    keys: tuple[str, ...]
+    requires: bool
+
+    @classmethod
+    def of(cls, fld: ir.Field) -> _ReaderSide:
+        if not fld.read:
+            return cls((), False)
+        required = fld.presence is ir.Presence.REQUIRED or fld.read_required
+        return cls(fld.read_keys(), required)
+
+    def loses(self, writer: _WriterSide, *, absence: bool = True) -> bool:
+        """Whether this reader rejects or drops what ``writer`` writes: the value under a
+        key it does not read (a reader that ignores the field has dropped it on
+        purpose, as when a field is removed), or (``absence``) no value where it
+        requires one."""
+        if writer.key is not None and self.keys and writer.key not in self.keys:
+            return True
+        return absence and self.requires and writer.may_omit
+
+    def __str__(self) -> str:
+        if not self.keys:
+            return "ignore the key"
+        keys = " or ".join(f"'{k}'" for k in self.keys)
+        return f"take {keys}" + (", required" if self.requires else "")
+
+
+@dataclass(frozen=True)
+class _WriterSide:
+    """What a writer of one revision writes for a field: its key (None: never) and
+    whether it may leave the key out."""
+
+    key: str | None
+    may_omit: bool
+
+    @classmethod
+    def of(cls, fld: ir.Field) -> _WriterSide:
+        if not fld.written:
+            return cls(None, True)
+        return cls(fld.wire_name, fld.presence is ir.Presence.OPTIONAL)
+
+    def __str__(self) -> str:
+        if self.key is None:
+            return "never write it"
+        return f"write '{self.key}'" + (" or leave it out" if self.may_omit else "")
 
 
 def _declared(view: View, name: str) -> ir.StructDecl | None:

@@ -278,6 +278,35 @@ _CATALOGUE: tuple[Rule, ...] = (
         B,
         B,
     ),
+    # Where a reader and a writer see a field differently (serde's alias, rename per
+    # direction, skip_serializing / skip_deserializing, skip_serializing_if without a
+    # default), each scenario pairs one revision's writer with the other's reader; a
+    # change is breaking in the scenario where that reader loses or rejects what that
+    # writer writes.
+    _rule(
+        "field.read-mismatch",
+        W,
+        "new readers lose what old writers write",
+        "new readers {new_reader}; old writers {old_writer}",
+        B,
+        C,
+    ),
+    _rule(
+        "field.write-mismatch",
+        W,
+        "old readers lose what new writers write",
+        "new writers {new_writer}; old readers {old_reader}",
+        C,
+        B,
+    ),
+    _rule(
+        "field.direction-relaxed",
+        W,
+        "reading or writing changed without a break",
+        "readers {reader}; writers {writer} (was: readers {old_reader}; writers {old_writer})",
+        C,
+        C,
+    ),
     _rule(
         "field.default-changed",
         W,
