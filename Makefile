@@ -67,7 +67,7 @@ oracle-deps: $(STAMP) $(TYPESCRIPT)
 test: test-deps $(STAMP) $(TYPESCRIPT) $(PYRIGHT)
 	$(CODEGEN) generate --check
 	$(BIN)/python -m pytest -q -n 2 -m "not long"
-	$(MAKE) --no-print-directory check
+	$(MAKE) --no-print-directory -j2 check
 
 # The suites make test leaves out (tests/conftest.py LONG) that make fuzz does not run: the
 # pressure tests (RSS measured), the oracle slices, instances drawn from our schemas; and

@@ -109,6 +109,8 @@ def test_scripts_and_readme_pass_mypy_strict(tmp_path: Path) -> None:
     assert "Success: no issues found in" in done.stdout
 
 
+# pyright over the scripts: make test-long (make check runs pyright over generated/).
+@pytest.mark.long
 def test_scripts_and_readme_pass_pyright_strict(tmp_path: Path) -> None:
     done = _pyright(_scripts() + _readme_snippets(tmp_path), tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -133,6 +135,8 @@ def test_rejecting_twins_fail_mypy_on_exactly_the_marked_lines() -> None:
     assert _error_lines(done.stdout, files) == wanted, done.stdout
 
 
+# pyright over the scripts: make test-long (make check runs pyright over generated/).
+@pytest.mark.long
 def test_rejecting_twins_fail_pyright_on_exactly_the_marked_lines(
     tmp_path: Path,
 ) -> None:

@@ -7,7 +7,7 @@ keep the old union for Python input; here each fast union of every generated pac
 reads every JSON object found in its spec's samples, mutations of them (the tag made a
 number, a boolean, null, a list; a key removed; the key spelled as the attribute) and
 objects two different members read, merged; it must accept exactly what the old union
-accepts, with the same member, and write back the same JSON text.  Bounded here: per union, at most ``CODEGEN_UNION_OBJECTS`` (default 100) of the
+accepts, with the same member, and write back the same JSON text.  Bounded here: per union, at most ``CODEGEN_UNION_OBJECTS`` (default 50) of the
 objects the old union reads, of those it rejects and of the merges, each spread evenly over
 its kind; ``make test-long`` sets it to ``all``.
 """
@@ -97,7 +97,7 @@ def _merged(reference: TypeAdapter[Any], objects: list[dict[str, Any]]) -> list[
 
 
 SPECS = harness.GENERATED_SPECS
-EACH = os.environ.get("CODEGEN_UNION_OBJECTS", "100")
+EACH = os.environ.get("CODEGEN_UNION_OBJECTS", "50")
 
 
 def _spread(items: list[Any]) -> list[Any]:
