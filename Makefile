@@ -172,7 +172,7 @@ conformance-ts: $(STAMP) $(TYPESCRIPT)
 help: help-wild-ts
 help-wild-ts:
 	@echo "make wild-ts         the TypeScript frontend on popular npm packages' .d.ts files"
-wild-ts: $(STAMP)
+wild-ts: $(STAMP) $(TYPESCRIPT)
 	cd tests/wild/npm && npm ci --ignore-scripts --no-audit --no-fund
 	$(BIN)/python -m tests.wild.npm.run
 

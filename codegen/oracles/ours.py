@@ -23,6 +23,8 @@ from typing import Any
 import jsonschema
 from pydantic import BaseModel, RootModel, TypeAdapter, ValidationError
 
+from codegen.backends.python.names import class_names
+from codegen.ir.index import Index
 from codegen.oracles.case import Answer, Case
 from codegen.oracles.subject import Subject
 
@@ -50,14 +52,23 @@ class Ours:
         self.subject = subject
         self._adapters: dict[str, TypeAdapter[Any]] = {}
         self._validators: dict[str, Any] = {}
+        # IR name → Python class name (``$Zod`` → ``Zod``, ``lower`` → ``Lower``): the
+        # schema's ``$defs`` keep the IR names, the bindings cannot always
+        self.classes = class_names(subject.protocol, Index(subject.protocol))
+
+    def python_name(self, name: str) -> str:
+        return self.classes.get(name, name)
 
     def has_type(self, name: str) -> bool:
-        return hasattr(self.subject.package.models, name) and name in self.subject.defs
+        return (
+            hasattr(self.subject.package.models, self.python_name(name))
+            and name in self.subject.defs
+        )
 
     def adapter(self, name: str) -> TypeAdapter[Any]:
         if name not in self._adapters:
             self._adapters[name] = TypeAdapter(
-                getattr(self.subject.package.models, name)
+                getattr(self.subject.package.models, self.python_name(name))
             )
         return self._adapters[name]
 
@@ -83,7 +94,7 @@ class Ours:
             float_found: list[str] = []
             _struct_paths(value, "", found, float_found)
             if not isinstance(value, BaseModel) and _loose_numbers(
-                getattr(self.subject.package.models, case.type_name)
+                getattr(self.subject.package.models, self.python_name(case.type_name))
             ):
                 float_found.append("")  # a named any-JSON type: the value itself
             structs, floats = frozenset(found), frozenset(float_found)

@@ -9,7 +9,11 @@ aliases, enums), how many are modelled (in the frontend's result with no error n
 them), and for each one that is not, its reason: the diagnostic that names it (a generic
 declaration is emitted per instantiation, a construct with no JSON form, a type imported
 from another package); crashes (INT001) and hangs (a package that takes longer than the
-timeout) are counted apart.  Written to ``build/wild-ts.json``; the table is printed.
+timeout) are counted apart.  Then the oracle sample (``sample.py``): for a seeded sample
+of each package's modelled types, the TypeScript checker and our bindings judge the same
+drawn instances and mutants; every disagreement is printed, and one not listed in
+``disagreements.toml`` (with its reason) fails the campaign.  Written to
+``build/wild-ts.json``; the tables are printed.
 Guarantees: each package is read in its own process, so a crash or a hang of one is that
 package's finding; every exported type alias and interface is requested (``[spec] types``).
 """
@@ -25,6 +29,7 @@ from codegen.diagnostics import Diagnostics
 from codegen.frontends.typescript.reader import Options, parse_tree, read_typescript
 from codegen.frontends.typescript.symbols import Symbol, collect
 from codegen.spec.source import SourceText
+from tests.wild.npm.sample import choose, run_samples
 
 HERE = Path(__file__).resolve().parent
 TIMEOUT = 300
@@ -142,6 +147,10 @@ def read_package(package: str) -> dict[str, object]:
         ),
         "int001": sum(1 for d in diags.items if d.code == "INT001"),
         "crash": crashed,
+        # the seeded sample of modelled types the checker judges (``sample.py``)
+        "sample": choose(
+            sorted({s.name for s in exported if s.name not in unmodelled}), package
+        ),
     }
 
 
@@ -188,6 +197,9 @@ def main(argv: list[str]) -> int:
             f"{figures['modelled']:8} {share:6.1%} {len(figures['unexplained']):12}",
             flush=True,
         )
+    oracle = run_samples(
+        {p: list(f.get("sample", [])) for p, f in out.items() if isinstance(f, dict)}
+    )
     share = totals["modelled"] / totals["declarations"] if totals["declarations"] else 0
     print(
         f"total: {len(packages())} packages, {totals['files']} files, "
@@ -199,13 +211,21 @@ def main(argv: list[str]) -> int:
     target.parent.mkdir(exist_ok=True)
     target.write_text(
         json.dumps(
-            {"packages": out, "totals": totals, "crashes": crashes, "hangs": hangs},
+            {
+                "packages": out,
+                "totals": totals,
+                "crashes": crashes,
+                "hangs": hangs,
+                "oracle": oracle,
+            },
             indent=2,
             sort_keys=True,
         ),
         encoding="utf-8",
     )
-    return 1 if crashes or hangs or totals["unexplained"] else 0
+    figures = oracle["figures"]
+    failed = figures["disagreements_unlisted"] or figures["errors"]
+    return 1 if crashes or hangs or totals["unexplained"] or failed else 0
 
 
 if __name__ == "__main__":
