@@ -254,3 +254,80 @@ def test_enum_members_may_name_earlier_members(tmp_path: Path) -> None:
     ]
     later = "export enum E { A = B, B = 'b' }\nexport interface H { e: E }\n"
     assert "SYN004" in codes(load(tmp_path, {"input.ts": later}, _types("H"), "t2"))
+
+
+INLINED_FUNCTION = """
+export type Handler<T = unknown> = (event: T) => void;
+export type Handlers = Array<Handler>;
+export type Again = Handler[];
+export type Named = Array<Box>;
+export type Box<T = string> = { item: T };
+"""
+
+
+def test_a_problem_in_an_inlined_generic_alias_is_the_users_error(
+    tmp_path: Path,
+) -> None:
+    # ``Array<Handler>``: the generic alias is inlined with its defaults, so its function
+    # type (no JSON value; tsc takes no JSON value for it) blocks Handlers too, and was
+    # silently ``any[]`` (found by the wild-ts oracle sample on mitt).
+    outcome = load(tmp_path, {"input.ts": INLINED_FUNCTION}, _types("Handlers"))
+    assert any(
+        d.code == "SYN003" and "Handlers is needed" in d.message
+        for d in outcome.diags.errors()
+    )
+    again = load(tmp_path, {"input.ts": INLINED_FUNCTION}, _types("Again"), "t2")
+    assert any("Again is needed" in d.message for d in again.diags.errors())
+
+
+def test_an_inlined_generic_alias_without_problems_stays_modelled(
+    tmp_path: Path,
+) -> None:
+    outcome = load(tmp_path, {"input.ts": INLINED_FUNCTION}, _types("Named"))
+    assert codes(outcome) == []
+    models = build(tmp_path, {"input.ts": INLINED_FUNCTION}, _types("Named"), "t2")
+    assert accepts(models.models.Named, [{"item": "x"}])
+    assert not accepts(models.models.Named, [{"item": 1}])
+
+
+MIXED_ENUM = """
+enum Mixed { a, b = 10, c, d = "foo" }
+enum Plain { x = 1, y = 2 }
+export interface Holder {
+  value: Mixed;
+  member: Mixed.d;
+  numeric: Mixed.c;
+  all: typeof Mixed;
+  plain: Plain;
+}
+"""
+
+
+def test_a_heterogeneous_enum_is_the_union_of_its_values(tmp_path: Path) -> None:
+    # The checker allows members of both kinds; on the wire the enum is 0 | 10 | 11 |
+    # "foo" (what tsc takes for a JSON value of the type, enums read as their values).
+    outcome = load(tmp_path, {"input.ts": MIXED_ENUM}, _types("Holder"))
+    assert codes(outcome) == []
+    models = build(tmp_path, {"input.ts": MIXED_ENUM}, _types("Holder"), "t2").models
+    good = {"a": 0, "b": 10, "c": 11, "d": "foo"}
+    base = {"member": "foo", "numeric": 11, "all": good, "plain": 1}
+    for value in (0, 10, 11, "foo"):
+        assert accepts(models.Holder, {**base, "value": value})
+    for value in (1, 12, "bar", "0", None):
+        assert not accepts(models.Holder, {**base, "value": value})
+    assert not accepts(models.Holder, {**base, "value": 0, "member": 11})
+    assert not accepts(models.Holder, {**base, "value": 0, "numeric": "foo"})
+    assert not accepts(models.Holder, {**base, "value": 0, "all": {**good, "d": 12}})
+
+
+def test_an_enum_of_one_kind_stays_an_enum(tmp_path: Path) -> None:
+    outcome = load(tmp_path, {"input.ts": MIXED_ENUM}, _types("Holder"))
+    assert outcome.protocol is not None
+    kinds = {d.name: type(d).__name__ for d in outcome.protocol.decls}
+    assert kinds["Plain"] == "EnumDecl"
+    assert kinds["Mixed"] == "AliasDecl"
+    models = build(tmp_path, {"input.ts": MIXED_ENUM}, _types("Holder"), "t2").models
+    good = {"a": 0, "b": 10, "c": 11, "d": "foo"}
+    base = {"value": 0, "member": "foo", "numeric": 11, "all": good}
+    assert accepts(models.Holder, {**base, "plain": 2})
+    assert not accepts(models.Holder, {**base, "plain": 3})

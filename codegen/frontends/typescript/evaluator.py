@@ -36,7 +36,7 @@ from codegen.frontends.typescript.jsdoc import (
 )
 from codegen.frontends.typescript.materialize import Materializer
 from codegen.frontends.typescript.scopes import Scope
-from codegen.frontends.typescript.state import Group
+from codegen.frontends.typescript.state import Group, Problem
 from codegen.frontends.typescript.strings import decode_string, parse_number
 from codegen.frontends.typescript.symbols import Symbol, SymbolTable
 from codegen.frontends.typescript.tstypes import (
@@ -180,7 +180,18 @@ class Evaluator(Materializer):
         lifecycle = lifecycle_of(symbol.doc)
         span = symbol.span
         if symbol.kind == "enum":
-            return self.enum_decl(symbol)
+            declared = self.enum_decl(symbol)
+            if not _heterogeneous(declared):
+                return declared
+            # Members of both kinds (``a = 0, d = "foo"``), which the checker allows: on
+            # the wire the enum is the union of its values, as ``type E = 0 | "foo"``.
+            return self.alias_decl(
+                self.symbol_value(symbol.name) or ANY,
+                symbol.name,
+                declared.lifecycle,
+                span,
+                symbol.exported,
+            )
         if not _all_defaults(symbol):
             self.diags.report(
                 "SYN005",
@@ -341,9 +352,7 @@ class Evaluator(Materializer):
             return None
         if symbol.kind == "enum":
             enum = self.enum_decl(symbol)
-            return union_of(
-                [Leaf(ir.EnumMemberRef(name, m.name)) for m in enum.members]
-            )
+            return union_of([self.member_type(enum, m.name) for m in enum.members])
         if symbol.kind == "alias" and _all_defaults(symbol):
             return self.alias_value(symbol, ())
         if symbol.kind == "interface":
@@ -358,6 +367,17 @@ class Evaluator(Materializer):
             if candidate.name == member:
                 return candidate.value
         return None
+
+    def member_type(
+        self, enum: ir.EnumDecl, member: str, span: ir.Span = ir.NO_SPAN
+    ) -> TsType:
+        """The type ``Enum.member``: a reference to the member, or its literal value
+        when the enum mixes string and number members (emitted as that union)."""
+        if _heterogeneous(enum):
+            for candidate in enum.members:
+                if candidate.name == member:
+                    return Leaf(ir.Literal(candidate.value))
+        return Leaf(ir.EnumMemberRef(enum.name, member, span))
 
     def enum_decl(self, symbol: Symbol) -> ir.EnumDecl:
         found = self.enums.get(symbol.name)
@@ -490,6 +510,7 @@ class Evaluator(Materializer):
         key = (symbol.order, args)
         found = self.alias_values.get(key)
         if found is not None:
+            self._inherit(self.alias_problems.get(key, ()))
             return found
         marker = f"alias:{symbol.order}:{args!r}"
         if marker in self.in_progress:
@@ -502,6 +523,11 @@ class Evaluator(Materializer):
         own = not args
         if own:
             self.stack.append(self.group_for(symbol))
+        # The problems met in the value (a function type, say) belong to every
+        # declaration the value is inlined into, not only to the alias: a generic alias
+        # used with its defaults (``Array<Handler>``) is inlined and never reached by name.
+        target = self.group if self.stack else None
+        before = len(target.problems) if target is not None else 0
         try:
             env = self._bind(symbol, args)
             value_node = symbol.node.child_by_field_name("value")
@@ -514,8 +540,17 @@ class Evaluator(Materializer):
             self.in_progress.discard(marker)
             if own:
                 self.stack.pop()
+        met = tuple(target.problems[before:]) if target is not None else ()
+        self.alias_problems[key] = met
+        self._inherit(met)
         self.alias_values[key] = value
         return value
+
+    def _inherit(self, problems: tuple[Problem, ...]) -> None:
+        """The problems of an inlined alias value, in the group it is inlined into."""
+        if self.stack:
+            mine = self.group.problems
+            mine.extend(p for p in problems if p not in mine)
 
     def _bind(self, symbol: Symbol, args: tuple[TsType, ...]) -> Env:
         env: Env = {}
@@ -790,7 +825,7 @@ class Evaluator(Materializer):
         if owner is None:
             enum = self.table.lookup_type(first, scope)
             if enum is not None and enum.kind == "enum" and len(parts) == 1:
-                return Leaf(ir.EnumMemberRef(enum.name, node_text(member), span))
+                return self.member_type(self.enum_decl(enum), node_text(member), span)
         for part in parts[1:]:
             owner = (
                 owner.export(part, "namespace", self.table.files, set())
@@ -1305,7 +1340,7 @@ class Evaluator(Materializer):
             ):  # ``enum E`` merged with ``namespace E``: the namespace's member
                 owner = owner.scope.namespaces[owner.local]
             if isinstance(owner, Symbol) and owner.kind == "enum":
-                return Leaf(ir.EnumMemberRef(owner.name, node_text(prop), span))
+                return self.member_type(self.enum_decl(owner), node_text(prop), span)
             if isinstance(owner, Scope):
                 found = owner.export(node_text(prop), "value", self.table.files, set())
                 if isinstance(found, Symbol):
@@ -1425,7 +1460,7 @@ class Evaluator(Materializer):
             enum = self.enum_decl(symbol)
             return Obj(
                 tuple(
-                    Prop(m.name, Leaf(ir.EnumMemberRef(name, m.name)), readonly=True)
+                    Prop(m.name, self.member_type(enum, m.name), readonly=True)
                     for m in enum.members
                 ),
                 span=span,
@@ -1639,3 +1674,8 @@ def _js_number_text(value: float) -> str:
 
 def _regex_escape(text: str) -> str:
     return "".join("\\" + c if c in ".^$*+?()[]{}|\\/" else c for c in text)
+
+
+def _heterogeneous(enum: ir.EnumDecl) -> bool:
+    """An enum with string and number members (the IR's enums have one base)."""
+    return len({type(m.value) for m in enum.members}) > 1
