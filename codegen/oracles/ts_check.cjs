@@ -41,9 +41,13 @@ const OPTIONS = {
 const ROOT = "/oracle/";
 const EXCESS = new Set([2353, 2561]);
 
+// Parsed files, shared by every program of the run (the enum rewrite, the listing, the
+// rounds of judging): a file of the same text is parsed once, the libraries too.
+const cache = new Map();
+const libraries = new Map();
+
 function makeHost(files) {
   const host = ts.createCompilerHost(OPTIONS, true);
-  const cache = new Map();
   const original = host.getSourceFile.bind(host);
   host.getSourceFile = (name, languageVersion, onError, shouldCreate) => {
     if (name.startsWith(ROOT)) {
@@ -56,7 +60,10 @@ function makeHost(files) {
       cache.set(name, { text, sf });
       return sf;
     }
-    return original(name, languageVersion, onError, shouldCreate);
+    if (!libraries.has(name)) {
+      libraries.set(name, original(name, languageVersion, onError, shouldCreate));
+    }
+    return libraries.get(name);
   };
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (name) =>

@@ -331,3 +331,50 @@ def test_an_enum_of_one_kind_stays_an_enum(tmp_path: Path) -> None:
     base = {"value": 0, "member": "foo", "numeric": 11, "all": good}
     assert accepts(models.Holder, {**base, "plain": 2})
     assert not accepts(models.Holder, {**base, "plain": 3})
+
+
+CALLABLE = """
+export interface Fn { (end: number): boolean }
+export interface Ctor { new (x: string): object }
+export interface WithMethod { name: string; run(): void }
+export interface UsesFn { f: Fn }
+"""
+
+
+def test_a_callable_interface_has_no_json_form(tmp_path: Path) -> None:
+    # tsc: ``{}`` "provides no match for the signature"; JSON.stringify writes nothing
+    # for a function (found by the wild-ts oracle sample on @types/lodash).
+    cases = (("Fn", "Fn", "t1"), ("Ctor", "Ctor", "t2"), ("UsesFn", "Fn", "t3"))
+    for name, blocked, number in cases:
+        outcome = load(tmp_path, {"input.ts": CALLABLE}, _types(name), number)
+        assert any(
+            d.code == "SYN003" and f"{blocked} is needed" in d.message
+            for d in outcome.diags.errors()
+        ), name
+
+
+def test_methods_are_left_out_as_json_stringify_leaves_them(tmp_path: Path) -> None:
+    outcome = load(tmp_path, {"input.ts": CALLABLE}, _types("WithMethod"))
+    assert codes(outcome) == []
+    models = build(tmp_path, {"input.ts": CALLABLE}, _types("WithMethod"), "t2").models
+    assert accepts(models.WithMethod, {"name": "x"})
+    assert not accepts(models.WithMethod, {"name": 1})
+
+
+UNDECLARED_ENUM = """
+import lodash = require("./index");
+export interface Uses { placeholder: lodash.__ }
+export interface Clean { n: number }
+"""
+
+
+def test_an_undeclared_enum_blocks_only_what_uses_it(tmp_path: Path) -> None:
+    # ``lodash.__`` (an ``import = require`` binding): REF001 where it is needed, and
+    # nothing else of the spec is blocked (it was an error of the whole spec).
+    clean = load(tmp_path, {"input.ts": UNDECLARED_ENUM}, _types("Clean"))
+    assert [d.code for d in clean.diags.errors()] == []
+    uses = load(tmp_path, {"input.ts": UNDECLARED_ENUM}, _types("Uses"), "t2")
+    assert any(
+        d.code == "REF001" and "Uses is needed" in d.message
+        for d in uses.diags.errors()
+    )

@@ -36,7 +36,7 @@ from codegen.frontends.typescript.jsdoc import (
 )
 from codegen.frontends.typescript.materialize import Materializer
 from codegen.frontends.typescript.scopes import Scope
-from codegen.frontends.typescript.state import Group, Problem
+from codegen.frontends.typescript.state import Group
 from codegen.frontends.typescript.strings import decode_string, parse_number
 from codegen.frontends.typescript.symbols import Symbol, SymbolTable
 from codegen.frontends.typescript.tstypes import (
@@ -99,7 +99,10 @@ _WRAPPERS = (
     "parenthesized_type",
     "readonly_type",
 )
-_NOT_DATA = ("method_signature", "call_signature", "construct_signature")
+# A method is a function-valued key, which JSON.stringify leaves out: the object's data is
+# the rest.  A call or construct signature makes the value itself a function.
+_NOT_DATA = ("method_signature",)
+_CALLABLE = ("call_signature", "construct_signature")
 _MAX_INSTANTIATION_DEPTH = 40
 # A template literal type over finite unions expands to at most this many literals (the
 # checker's own limit is 100 000); beyond it, a pattern.
@@ -510,7 +513,6 @@ class Evaluator(Materializer):
         key = (symbol.order, args)
         found = self.alias_values.get(key)
         if found is not None:
-            self._inherit(self.alias_problems.get(key, ()))
             return found
         marker = f"alias:{symbol.order}:{args!r}"
         if marker in self.in_progress:
@@ -523,9 +525,8 @@ class Evaluator(Materializer):
         own = not args
         if own:
             self.stack.append(self.group_for(symbol))
-        # The problems met in the value (a function type, say) belong to every
-        # declaration the value is inlined into, not only to the alias: a generic alias
-        # used with its defaults (``Array<Handler>``) is inlined and never reached by name.
+        # The problems met in the value (a function type, say), kept for every
+        # declaration it is inlined into (``inline_alias``).
         target = self.group if self.stack else None
         before = len(target.problems) if target is not None else 0
         try:
@@ -542,15 +543,19 @@ class Evaluator(Materializer):
                 self.stack.pop()
         met = tuple(target.problems[before:]) if target is not None else ()
         self.alias_problems[key] = met
-        self._inherit(met)
         self.alias_values[key] = value
         return value
 
-    def _inherit(self, problems: tuple[Problem, ...]) -> None:
-        """The problems of an inlined alias value, in the group it is inlined into."""
+    def inline_alias(self, symbol: Symbol, args: tuple[TsType, ...]) -> TsType:
+        """A generic alias's value written in place (``Array<Handler>``, ``Box<T>``):
+        the problems met in it (a function type, say) are the using declaration's too,
+        since no reference by name leads reachability to the alias."""
+        value = self.alias_value(symbol, args)
         if self.stack:
             mine = self.group.problems
-            mine.extend(p for p in problems if p not in mine)
+            met = self.alias_problems.get((symbol.order, args), ())
+            mine.extend(p for p in met if p not in mine)
+        return value
 
     def _bind(self, symbol: Symbol, args: tuple[TsType, ...]) -> Env:
         env: Env = {}
@@ -614,7 +619,7 @@ class Evaluator(Materializer):
             _all_defaults(symbol) and full == self._defaults(symbol)
         )
         if symbol.kind == "alias":
-            return self.alias_value(symbol, () if defaults_only else tuple(full))
+            return self.inline_alias(symbol, () if defaults_only else tuple(full))
         if symbol.kind != "interface":
             self.problem(span, f"{symbol.name} is not generic")
             return ANY
@@ -772,8 +777,8 @@ class Evaluator(Materializer):
         }.get(kind, f"the type construct {kind!r}")
         return self._bad(span, f"{what} has no JSON form")
 
-    def _bad(self, span: ir.Span, message: str) -> TsType:
-        self.problem(span, message)
+    def _bad(self, span: ir.Span, message: str, code: str = "SYN003") -> TsType:
+        self.problem(span, message, code)
         return ANY
 
     def scope_of(self, node: Node, source: SourceText) -> Scope | None:
@@ -842,8 +847,10 @@ class Evaluator(Materializer):
                 span, f"{node_text(node)!r} is not a type the namespace exports"
             )
         if len(parts) == 1 and not self.table.imported_from_outside(first, scope):
-            # A reference to an enum the spec does not declare: REF001 via the passes.
-            return Leaf(ir.EnumMemberRef(first, node_text(member), span))
+            # A reference to an enum the spec does not declare (``lodash.__`` with
+            # ``import lodash = require(...)``): a problem of the declaration using it,
+            # so it blocks only what needs it (left to the passes, it blocked the spec).
+            return self._bad(span, f"{first} is not an enum", "REF001")
         if len(parts) == 1 and self.table.imported_from_outside(first, scope):
             return Leaf(ir.Ref(first, span))
         return self._bad(span, f"{node_text(node)!r} names no enum member")
@@ -1136,6 +1143,15 @@ class Evaluator(Materializer):
                     numeric = key_type is not None and node_text(key_type) == "number"
             elif member.is_error or member.is_missing:
                 pass  # the syntax error itself is the finding (SYN001), said once
+            elif member.type in _CALLABLE:
+                # A value of the type is a function: JSON.stringify writes nothing for
+                # it, and the checker takes no JSON value for it (``{}`` "provides no
+                # match for the signature").
+                what = member.type.replace("_", " ")
+                self.problem(
+                    span_of(source, member),
+                    f"a type with a {what} is a function, which has no JSON form",
+                )
             elif member.type in _NOT_DATA:
                 what = member.type.replace("_", " ")
                 text = node_text(member).split("\n", 1)[0].rstrip(";")[:40]

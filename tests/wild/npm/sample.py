@@ -210,7 +210,8 @@ def judge_package(
         "disagreements": [],
     }
     outcome = load_protocol(spec, spec)
-    if outcome.protocol is None or outcome.config is None:
+    if not outcome.ok() or outcome.protocol is None or outcome.config is None:
+        # a sampled type is modelled by the campaign's read: an error here is a finding
         out["error"] = "; ".join(d.headline() for d in outcome.diags.errors()[:3])
         return out
     protocol, config = outcome.protocol, outcome.config
