@@ -111,6 +111,25 @@ class Index:
                     return found
         return None
 
+    def index_key(self, struct: ir.StructDecl) -> ir.TypeExpr | None:
+        """The keys ``index_value`` types (None: every key), from the same declaration."""
+        if struct.index_value is not None:
+            return struct.index_key
+        for base in struct.bases:
+            base_struct = self.struct_of(base)
+            if (
+                base_struct is not None
+                and base_struct.name != struct.name
+                and self.index_value(base_struct) is not None
+            ):
+                return self.index_key(base_struct)
+        return None
+
+    def numeric_index(self, struct: ir.StructDecl) -> bool:
+        """The index signature takes numeric names only (``[k: number]: T``)."""
+        key = self.index_key(struct)
+        return isinstance(key, ir.Primitive) and key.kind is ir.PrimitiveKind.NUMBER
+
     def references(self, expr: ir.TypeExpr | None) -> list[str]:
         """Names of declarations a type expression mentions, in order of appearance."""
         return [

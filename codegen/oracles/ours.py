@@ -23,8 +23,7 @@ from typing import Any
 import jsonschema
 from pydantic import BaseModel, RootModel, TypeAdapter, ValidationError
 
-from codegen.backends.python.names import class_names
-from codegen.ir.index import Index
+from codegen import naming
 from codegen.oracles.case import Answer, Case
 from codegen.oracles.subject import Subject
 
@@ -52,12 +51,12 @@ class Ours:
         self.subject = subject
         self._adapters: dict[str, TypeAdapter[Any]] = {}
         self._validators: dict[str, Any] = {}
-        # IR name → Python class name (``$Zod`` → ``Zod``, ``lower`` → ``Lower``): the
-        # schema's ``$defs`` keep the IR names, the bindings cannot always
-        self.classes = class_names(subject.protocol, Index(subject.protocol))
 
     def python_name(self, name: str) -> str:
-        return self.classes.get(name, name)
+        """The class of IR name ``name``: the schema's ``$defs`` keep IR names, a class
+        cannot always (``$ZodCheck`` → ``ZodCheck``, ``lower`` → ``Lower``)."""
+        models = self.subject.package.models
+        return name if hasattr(models, name) else naming.class_name(name)
 
     def has_type(self, name: str) -> bool:
         return (

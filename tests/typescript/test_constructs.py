@@ -3,9 +3,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
 
 from codegen import ir
+from codegen.backends.jsonschema import build_schema
 from tests.typescript.support import accepts, build, codes, decl, load
 
 
@@ -378,3 +383,52 @@ def test_an_undeclared_enum_blocks_only_what_uses_it(tmp_path: Path) -> None:
         d.code == "REF001" and "Uses is needed" in d.message
         for d in uses.diags.errors()
     )
+
+
+NUMERIC_BESIDE = """
+export interface Open { [key: number]: number; a: string }
+export interface StringIndex { [key: string]: number | string; a: string }
+"""
+
+
+def _bundle(outcome: Any) -> dict[str, Any]:
+    bundle: dict[str, Any] = json.loads(json.dumps(build_schema(outcome.protocol)))
+    return bundle
+
+
+def _schema(outcome: Any, name: str) -> dict[str, Any]:
+    found: dict[str, Any] = _bundle(outcome)["$defs"][name]
+    return found
+
+
+def test_members_beside_a_numeric_index_signature(tmp_path: Path) -> None:
+    # ``[key: number]: number`` limits numeric names only (tsc: ``{a: "x", "1": "s"}``
+    # is refused, ``{a: "x", q: "s"}`` is a value with an extra key); bindings and schema.
+    outcome = load(tmp_path, {"input.ts": NUMERIC_BESIDE}, _types("Open"))
+    assert codes(outcome) == []
+    built = build(tmp_path, {"input.ts": NUMERIC_BESIDE}, _types("Open"), "t2")
+    assert accepts(built.models.Open, {"a": "x", "1": 2, "1.5": 3.5})
+    assert accepts(built.models.Open, {"a": "x", "q": "any"})
+    assert not accepts(built.models.Open, {"a": "x", "1": "s"})
+    assert not accepts(built.models.Open, {"a": 1, "1": 2})
+    schema = _schema(outcome, "Open")
+    assert list(schema["patternProperties"].values()) == [{"type": "number"}]
+    assert "additionalProperties" not in schema
+    check = Draft202012Validator({**_bundle(outcome), "$ref": "#/$defs/Open"})
+    assert check.is_valid({"a": "x", "1": 2, "q": "s"})
+    assert not check.is_valid({"a": "x", "1": "s"})
+
+
+def test_a_closed_object_beside_a_numeric_index_refuses_other_keys(
+    tmp_path: Path,
+) -> None:
+    toml = _types("Open") + 'extra_keys = "forbid"\n'
+    built = build(tmp_path, {"input.ts": NUMERIC_BESIDE}, toml)
+    assert accepts(built.models.Open, {"a": "x", "7": 2})
+    assert not accepts(built.models.Open, {"a": "x", "q": 2})
+    closed = load(tmp_path, {"input.ts": NUMERIC_BESIDE}, toml, "t3")
+    assert _schema(closed, "Open")["additionalProperties"] is False
+    # a string index signature still types every extra key
+    strings = build(tmp_path, {"input.ts": NUMERIC_BESIDE}, _types("StringIndex"), "t2")
+    assert accepts(strings.models.StringIndex, {"a": "x", "q": 2, "1": "s"})
+    assert not accepts(strings.models.StringIndex, {"a": "x", "q": True})
