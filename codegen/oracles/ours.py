@@ -47,16 +47,24 @@ class OurVerdict:
 
 
 class Ours:
-    def __init__(self, subject: Subject) -> None:
+    def __init__(self, subject: Subject, classes: dict[str, str] | None = None) -> None:
         self.subject = subject
         self._adapters: dict[str, TypeAdapter[Any]] = {}
         self._validators: dict[str, Any] = {}
+        # IR name → class name, as the Python backend named them (given by a caller that
+        # may use the backends; else the name itself or ``naming.class_name`` of it)
+        self.classes = classes or {}
 
     def python_name(self, name: str) -> str:
         """The class of IR name ``name``: the schema's ``$defs`` keep IR names, a class
-        cannot always (``$ZodCheck`` → ``ZodCheck``, ``lower`` → ``Lower``)."""
+        cannot always (``$ZodCheck`` → ``ZodCheck``, ``Tag`` → ``Tag_2``)."""
+        if name in self.classes:
+            return self.classes[name]
         models = self.subject.package.models
-        return name if hasattr(models, name) else naming.class_name(name)
+        found = getattr(models, name, None)
+        if getattr(found, "__module__", None) == models.__name__:
+            return name
+        return naming.class_name(name)
 
     def has_type(self, name: str) -> bool:
         return (

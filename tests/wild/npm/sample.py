@@ -39,9 +39,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from codegen import ir
+from codegen.backends.python.names import class_names
+from codegen.diagnostics import Diagnostics
 from codegen.frontends.typescript.reader import parse_tree
 from codegen.frontends.typescript.scopes import Scope
 from codegen.frontends.typescript.symbols import Symbol, collect
+from codegen.ir.index import Index
 from codegen.oracles.case import Answer, Case
 from codegen.oracles.cases import build_cases
 from codegen.oracles.divergences import load_divergences
@@ -49,6 +53,8 @@ from codegen.oracles.ours import Ours
 from codegen.oracles.subject import Subject
 from codegen.oracles.typescript import TypeScriptOracle
 from codegen.oracles.verdict import classify
+from codegen.passes.check_references import check_references
+from codegen.passes.walk import type_exprs_of_decl
 from codegen.pipeline import load_protocol, render_outputs
 from codegen.spec.source import SourceText
 
@@ -170,6 +176,30 @@ class PackageOracle(TypeScriptOracle):
         )
 
 
+def sample_protocol(protocol: ir.Protocol, names: list[str]) -> ir.Protocol:
+    """``protocol`` with only the declarations ``names`` reach (no methods)."""
+    decls = {d.name: d for d in protocol.decls}
+    index = Index(protocol)
+    reached: set[str] = set()
+    todo = [n for n in names if n in decls]
+    while todo:
+        name = todo.pop()
+        if name in reached or name not in decls:
+            continue
+        reached.add(name)
+        decl = decls[name]
+        if isinstance(decl, ir.StructDecl):
+            todo.extend(base.name for base in decl.bases)
+        for expr, _ in type_exprs_of_decl(decl):
+            todo.extend(index.references(expr))
+    return replace(
+        protocol,
+        decls=tuple(d for d in protocol.decls if d.name in reached),
+        methods=(),
+        examples=(),
+    )
+
+
 def _spec_id(package: str) -> str:
     return "w-" + re.sub(r"[^a-z0-9]+", "-", package.lower()).strip("-")
 
@@ -210,11 +240,25 @@ def judge_package(
         "disagreements": [],
     }
     outcome = load_protocol(spec, spec)
-    if not outcome.ok() or outcome.protocol is None or outcome.config is None:
-        # a sampled type is modelled by the campaign's read: an error here is a finding
+    if outcome.protocol is None or outcome.config is None:
         out["error"] = "; ".join(d.headline() for d in outcome.diags.errors()[:3])
         return out
-    protocol, config = outcome.protocol, outcome.config
+    # The sample and what it uses, as a spec of its own: an error elsewhere in the
+    # package (a syntax error in another file, a declaration nothing here uses) is not
+    # the sample's, as ``run.py`` reads it; an error inside is a finding.
+    protocol, config = sample_protocol(outcome.protocol, names), outcome.config
+    refused = Diagnostics()
+    check_references(protocol, refused)
+    needed = [
+        d.headline()
+        for d in outcome.diags.errors()
+        if any(f"; {name} is needed" in d.message for name in names)
+    ]
+    if needed or refused.has_errors():
+        out["error"] = "; ".join(
+            [*needed, *(d.headline() for d in refused.errors())][:3]
+        )
+        return out
     generated = scratch / "generated"
     for rel, text in render_outputs(protocol, config, formatter="none").items():
         (generated / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -256,7 +300,7 @@ def _judge(
     root, aliases = root_file(symbols)
     files = {ROOT_FILE: root, **tsc_sources(spec, rels)}
     oracle = PackageOracle(subject, spec.parent / "oracle", files, aliases)
-    ours = Ours(subject)
+    ours = Ours(subject, class_names(subject.protocol, Index(subject.protocol)))
     targets = []
     for name in names:
         if name not in aliases:

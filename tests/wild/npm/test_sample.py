@@ -62,10 +62,19 @@ def judged(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     (root / "extra.d.ts").write_text(
         "export interface Missing { m: boolean }\n", encoding="utf-8"
     )
+    # An error no sampled type meets (a syntax error in another file) is not theirs.
+    (root / "broken.d.ts").write_text(
+        "export interface Broken { x: }\n", encoding="utf-8"
+    )
     try:
         scratch = tmp_path_factory.mktemp("30-fake-scratch")
         return sample.judge_package(
-            "fake-pkg", root, [*rels, "extra.d.ts"], NAMES, scratch, per_type=12
+            "fake-pkg",
+            root,
+            [*rels, "extra.d.ts", "broken.d.ts"],
+            NAMES,
+            scratch,
+            per_type=12,
         )
     finally:
         planted.undo()
@@ -111,3 +120,25 @@ def test_a_type_the_checker_cannot_name_is_not_judged(judged: dict[str, Any]) ->
     # checker's view lacks: judged, it would be ``any`` and accept everything.
     assert "Missing" not in judged["judged"]
     assert "tsc cannot name it" in judged["not_judged"]["Missing"]
+
+
+def test_the_sample_is_a_spec_of_what_it_reaches() -> None:
+    from codegen import ir
+
+    point = ir.StructDecl("Point", (ir.Field("x", "x", ir.Ref("Unit")),))
+    unit = ir.AliasDecl("Unit", ir.Primitive(ir.PrimitiveKind.NUMBER))
+    broken = ir.StructDecl("Broken", (ir.Field("y", "y", ir.Ref("Nowhere")),))
+    protocol = ir.Protocol(
+        id="p",
+        title="p",
+        version="0",
+        transport=ir.Transport("jsonrpc-2.0", ()),
+        roles=("client", "server"),
+        decls=(point, unit, broken),
+        methods=(),
+    )
+    kept = sample.sample_protocol(protocol, ["Point"])
+    assert [d.name for d in kept.decls] == ["Point", "Unit"]
+    assert [d.name for d in sample.sample_protocol(protocol, ["Broken"]).decls] == [
+        "Broken"
+    ]
