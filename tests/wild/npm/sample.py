@@ -363,13 +363,37 @@ def _shown(verdict: Any) -> dict[str, Any]:
 # ---------------------------------------------------------------------- the campaign
 
 
-def listed() -> dict[str, str]:
-    """``disagreements.toml``: ``"package/Type" = reason`` for the disagreements that are
-    known and explained (the checker's semantics win; a reason names why ours differ).
-    """
-    path = Path(__file__).with_name("disagreements.toml")
+RULE_KEYS = ("id", "reason", "package", "type", "tsc", "json")
+
+
+def listed(path: Path | None = None) -> list[dict[str, str]]:
+    """``disagreements.toml``: ``[[rule]]`` tables (``id``, ``reason``, and conditions:
+    ``package`` and ``type`` exactly, ``tsc`` and ``json`` regular expressions searched
+    in the checker's answer and the instance) for the disagreements that are known and
+    explained.  A rule with no condition, or an unknown key, is an error: a typo must not
+    explain everything."""
+    path = path or Path(__file__).with_name("disagreements.toml")
     table = tomllib.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    return {str(k): str(v) for k, v in table.items()}
+    rules: list[dict[str, str]] = []
+    for rule in table.get("rule", []):
+        unknown = set(rule) - set(RULE_KEYS)
+        if unknown or not {"id", "reason"} <= set(rule) or len(rule) < 3:
+            raise ValueError(f"{path.name}: a bad rule {rule.get('id')!r} {unknown}")
+        rules.append({str(k): str(v) for k, v in rule.items()})
+    return rules
+
+
+def explain(rules: list[dict[str, str]], package: str, item: dict[str, Any]) -> str:
+    """The id and reason of the first rule whose every condition holds, or ""."""
+    facts = {"package": package, "type": item["type"]}
+    for rule in rules:
+        exact = all(rule[k] == facts[k] for k in ("package", "type") if k in rule)
+        found = all(
+            re.search(rule[k], str(item[k])) for k in ("tsc", "json") if k in rule
+        )
+        if exact and found:
+            return f"{rule['id']}: {rule['reason']}"
+    return ""
 
 
 def run_samples(samples: dict[str, list[str]]) -> dict[str, Any]:
@@ -414,7 +438,9 @@ def run_samples(samples: dict[str, list[str]]) -> dict[str, Any]:
     return summarize(per_package, known)
 
 
-def summarize(per_package: dict[str, Any], known: dict[str, str]) -> dict[str, Any]:
+def summarize(
+    per_package: dict[str, Any], known: list[dict[str, str]]
+) -> dict[str, Any]:
     cases = sum(int(r.get("cases", 0)) for r in per_package.values())
     agree = sum(int(r.get("agree", 0)) for r in per_package.values())
     excused: dict[str, int] = {}
@@ -424,7 +450,7 @@ def summarize(per_package: dict[str, Any], known: dict[str, str]) -> dict[str, A
         for rule, seen in result.get("excused", {}).items():
             excused[rule] = excused.get(rule, 0) + int(seen["count"])
         for item in result.get("disagreements", []):
-            reason = known.get(f"{package}/{item['type']}")
+            reason = explain(known, package, item)
             entry = {"package": package, **item, "reason": reason}
             (explained if reason else unlisted).append(entry)
     not_judged = {

@@ -108,11 +108,15 @@ def test_a_planted_disagreement_is_a_failure(judged: dict[str, Any]) -> None:
     assert planted, "the checker's Tag.weight is a string: drawn tags must disagree"
     first = planted[0]
     assert first["tsc"].startswith("rejects") and first["bindings"] == "accept"
-    summary = sample.summarize({"fake-pkg": judged}, {})
+    summary = sample.summarize({"fake-pkg": judged}, [])
     assert summary["figures"]["disagreements_unlisted"] == len(planted)
-    listed = sample.summarize({"fake-pkg": judged}, {"fake-pkg/Tag": "a reason"})
+    rule = {"id": "r", "reason": "a reason", "type": "Tag", "tsc": "not assignable"}
+    listed = sample.summarize({"fake-pkg": judged}, [rule])
     assert listed["figures"]["disagreements_unlisted"] == 0
     assert listed["figures"]["disagreements_listed"] == len(planted)
+    # a rule whose condition does not hold explains nothing
+    other = sample.summarize({"fake-pkg": judged}, [{**rule, "tsc": "type 'Date'"}])
+    assert other["figures"]["disagreements_unlisted"] == len(planted)
 
 
 def test_a_type_the_checker_cannot_name_is_not_judged(judged: dict[str, Any]) -> None:
@@ -142,3 +146,16 @@ def test_the_sample_is_a_spec_of_what_it_reaches() -> None:
     assert [d.name for d in sample.sample_protocol(protocol, ["Broken"]).decls] == [
         "Broken"
     ]
+
+
+def test_a_rule_without_conditions_is_refused(tmp_path: Path) -> None:
+    bad = tmp_path / "d.toml"
+    bad.write_text('[[rule]]\nid = "x"\nreason = "everything"\n', encoding="utf-8")
+    with pytest.raises(ValueError):
+        sample.listed(bad)
+    bad.write_text(
+        '[[rule]]\nid = "x"\nreason = "r"\ntsc_typo = "."\n', encoding="utf-8"
+    )
+    with pytest.raises(ValueError):
+        sample.listed(bad)
+    assert sample.listed(tmp_path / "none.toml") == []
