@@ -508,7 +508,19 @@ def _child(argv: list[str]) -> int:
     return 0
 
 
+def _summary(path: str) -> int:
+    """The oracle figures of a finished run (``build/wild-ts.json``) again, with the
+    rules of ``disagreements.toml`` as they are now (the judging is not repeated)."""
+    stored = json.loads(Path(path).read_text(encoding="utf-8"))
+    figures = summarize(stored["oracle"]["packages"], listed())["figures"]
+    return 1 if figures["disagreements_unlisted"] or figures["errors"] else 0
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--one"]:
         raise SystemExit(_child(sys.argv[2:]))
-    raise SystemExit("usage: python -m tests.wild.npm.sample --one PACKAGE TYPE...")
+    if sys.argv[1:2] == ["--summary"]:
+        raise SystemExit(_summary(sys.argv[2]))
+    raise SystemExit(
+        "usage: python -m tests.wild.npm.sample --one PACKAGE TYPE... | --summary JSON"
+    )
