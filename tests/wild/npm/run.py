@@ -21,15 +21,17 @@ package's finding; every exported type alias and interface is requested (``[spec
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.typescript.reader import Options, parse_tree, read_typescript
 from codegen.frontends.typescript.symbols import Symbol, collect
 from codegen.spec.source import SourceText
-from tests.wild.npm.sample import choose, run_samples
+from tests.wild.npm.sample import choose, references, run_samples
 
 HERE = Path(__file__).resolve().parent
 TIMEOUT = 300
@@ -69,6 +71,26 @@ def _assigned_member(symbol: Symbol) -> bool:
     return True
 
 
+_NEEDED = re.compile(r"; (\S+) is needed")
+
+
+def users_of(decls: tuple[ir.Decl, ...], failing: set[str]) -> dict[str, str]:
+    """Each declaration that reaches one of ``failing`` → the first one it reaches."""
+    users: dict[str, list[str]] = {}
+    for decl in decls:
+        for used in references(decl):
+            users.setdefault(used, []).append(decl.name)
+    out: dict[str, str] = {}
+    todo = [(name, name) for name in sorted(failing)]
+    while todo:
+        name, cause = todo.pop()
+        if name in out:
+            continue
+        out[name] = cause
+        todo.extend((user, cause) for user in users.get(name, ()))
+    return out
+
+
 def read_package(package: str) -> dict[str, object]:
     root = HERE / "node_modules" / package
     sources = [
@@ -99,11 +121,13 @@ def read_package(package: str) -> dict[str, object]:
     diags = Diagnostics()
     crashed = ""
     kept: set[str] = set()
+    decls: tuple[ir.Decl, ...] = ()
     try:
         result = read_typescript(
             sources, ("client", "server"), {}, diags, Options(requested=tuple(wanted))
         )
-        kept = {d.name for d in result.decls}
+        decls = result.decls
+        kept = {d.name for d in decls}
     except Exception as exc:  # noqa: BLE001 - a crash is this package's finding
         crashed = repr(exc)[:300]
     errors = diags.errors()
@@ -116,6 +140,14 @@ def read_package(package: str) -> dict[str, object]:
     unmodelled: dict[str, str] = {
         name: "generic: emitted per instantiation" for name in generic
     }
+    # A declaration that uses one with an error is not modelled either (its error
+    # names the one that has the problem: ``Formatter is needed`` for ``Colors``).
+    failing = {
+        found.group(1): f"{d.code}: {d.message[:160]}"
+        for d in errors
+        if (found := _NEEDED.search(d.message))
+    }
+    blocked = users_of(decls, set(failing))
     for name in wanted:
         why = next(
             (
@@ -125,6 +157,9 @@ def read_package(package: str) -> dict[str, object]:
             ),
             None,
         )
+        if why is None and name in blocked and blocked[name] != name:
+            used = blocked[name]
+            why = f"uses {used}, which is not modelled ({failing[used]})"
         if (name in kept and why is None) or at[name] in twins:
             continue  # modelled (a twin declared again identically is kept once)
         if why is None:

@@ -45,7 +45,7 @@ from codegen.diagnostics import Diagnostics
 from codegen.frontends.typescript.reader import parse_tree
 from codegen.frontends.typescript.scopes import Scope
 from codegen.frontends.typescript.symbols import Symbol, collect
-from codegen.ir.index import Index
+from codegen.ir.index import Index, walk_expr
 from codegen.oracles.case import Answer, Case
 from codegen.oracles.cases import build_cases
 from codegen.oracles.divergences import load_divergences
@@ -176,10 +176,21 @@ class PackageOracle(TypeScriptOracle):
         )
 
 
+def references(decl: ir.Decl) -> list[str]:
+    """The declarations ``decl`` names: its bases and the types of its parts."""
+    out = [base.name for base in decl.bases] if isinstance(decl, ir.StructDecl) else []
+    for expr, _ in type_exprs_of_decl(decl):
+        out.extend(
+            node.name if isinstance(node, ir.Ref) else node.enum
+            for node in walk_expr(expr)
+            if isinstance(node, (ir.Ref, ir.EnumMemberRef))
+        )
+    return out
+
+
 def sample_protocol(protocol: ir.Protocol, names: list[str]) -> ir.Protocol:
     """``protocol`` with only the declarations ``names`` reach (no methods)."""
     decls = {d.name: d for d in protocol.decls}
-    index = Index(protocol)
     reached: set[str] = set()
     todo = [n for n in names if n in decls]
     while todo:
@@ -187,11 +198,7 @@ def sample_protocol(protocol: ir.Protocol, names: list[str]) -> ir.Protocol:
         if name in reached or name not in decls:
             continue
         reached.add(name)
-        decl = decls[name]
-        if isinstance(decl, ir.StructDecl):
-            todo.extend(base.name for base in decl.bases)
-        for expr, _ in type_exprs_of_decl(decl):
-            todo.extend(index.references(expr))
+        todo.extend(references(decls[name]))
     return replace(
         protocol,
         decls=tuple(d for d in protocol.decls if d.name in reached),
@@ -249,10 +256,11 @@ def judge_package(
     protocol, config = sample_protocol(outcome.protocol, names), outcome.config
     refused = Diagnostics()
     check_references(protocol, refused)
+    inside = {d.name for d in protocol.decls}
     needed = [
         d.headline()
         for d in outcome.diags.errors()
-        if any(f"; {name} is needed" in d.message for name in names)
+        if any(f"; {name} is needed" in d.message for name in inside)
     ]
     if needed or refused.has_errors():
         out["error"] = "; ".join(
