@@ -432,3 +432,59 @@ def test_a_closed_object_beside_a_numeric_index_refuses_other_keys(
     strings = build(tmp_path, {"input.ts": NUMERIC_BESIDE}, _types("StringIndex"), "t2")
     assert accepts(strings.models.StringIndex, {"a": "x", "q": 2, "1": "s"})
     assert not accepts(strings.models.StringIndex, {"a": "x", "q": True})
+
+
+INFINITE = """
+export type PositiveInfinity = 1e999;
+export type NegativeInfinity = -1e999;
+export type Big = 1e308;
+"""
+
+
+def test_a_literal_type_beyond_float64_has_no_json_value(tmp_path: Path) -> None:
+    # ``1e999`` is Infinity to the checker (type-fest's PositiveInfinity); no JSON number
+    # is, JSON.stringify writes null (found by the wild-ts oracle sample).
+    for name, number in (("PositiveInfinity", "t1"), ("NegativeInfinity", "t2")):
+        outcome = load(tmp_path, {"input.ts": INFINITE}, _types(name), number)
+        assert any(
+            "not a finite number" in d.message and f"{name} is needed" in d.message
+            for d in outcome.diags.errors()
+        ), name
+
+
+def test_a_large_finite_literal_type_is_kept(tmp_path: Path) -> None:
+    assert codes(load(tmp_path, {"input.ts": INFINITE}, _types("Big"))) == []
+    models = build(tmp_path, {"input.ts": INFINITE}, _types("Big"), "t2").models
+    assert accepts(models.Big, 1e308)
+    assert not accepts(models.Big, [1e308])
+
+
+MAPPED_OVER_FUNCTION = """
+export interface Def { when?: ((p: string) => boolean) | undefined; name: string }
+export interface Clean { name: string; size: number }
+type Params<T> = { [K in keyof T]?: T[K] };
+export type CheckParams = Params<Def>;
+export type CleanParams = Params<Clean>;
+export type Keys = keyof Def;
+"""
+
+
+def test_a_mapped_type_copies_the_problems_of_what_it_maps(tmp_path: Path) -> None:
+    # zod's CheckParams<...>: a mapped type over an interface with a function-typed
+    # member was modelled with that member as any (found by the wild-ts oracle sample).
+    outcome = load(tmp_path, {"input.ts": MAPPED_OVER_FUNCTION}, _types("CheckParams"))
+    assert any(
+        "function type" in d.message and "CheckParams is needed" in d.message
+        for d in outcome.diags.errors()
+    )
+
+
+def test_a_mapped_type_over_a_clean_object_and_keyof_stay_modelled(
+    tmp_path: Path,
+) -> None:
+    toml = _types("CleanParams", "Keys")
+    assert codes(load(tmp_path, {"input.ts": MAPPED_OVER_FUNCTION}, toml)) == []
+    models = build(tmp_path, {"input.ts": MAPPED_OVER_FUNCTION}, toml, "t2").models
+    assert accepts(models.CleanParams, {"size": 1})
+    assert not accepts(models.CleanParams, {"size": "1"})
+    assert accepts(models.Keys, "when") and not accepts(models.Keys, "other")

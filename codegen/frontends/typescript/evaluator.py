@@ -18,6 +18,7 @@ evaluated is a ``Problem`` on its group; the reader decides whether that blocks 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -296,6 +297,25 @@ class Evaluator(Materializer):
             value = self.alias_value(symbol, ())
             return value if isinstance(value, Obj) else None
         return None
+
+    def looked_inside(self, value: TsType, seen: frozenset[str] = frozenset()) -> None:
+        """A homomorphic mapped type copies the members of the named object ``value``
+        (and of its bases) into the type being evaluated: their problems (a function
+        type) go with them, since no reference by name leads reachability there."""
+        value = self.resolve(value)
+        if not (isinstance(value, Leaf) and isinstance(value.expr, ir.Ref)):
+            return
+        name = value.expr.name
+        symbol = self.table.type(name)
+        found = self.named_object(name)
+        if symbol is None or found is None or not self.stack or name in seen:
+            return
+        theirs = self.group_for(symbol)
+        mine = self.group
+        if theirs is not mine:
+            mine.problems.extend(p for p in theirs.problems if p not in mine.problems)
+        for base in found.bases:
+            self.looked_inside(Leaf(base), seen | {name})
 
     def member_while_evaluating(self, name: str, key: TsType) -> TsType | None:
         """The checker reads a property's type lazily, so ``type A = { b: B["s"] }`` and
@@ -875,13 +895,17 @@ class Evaluator(Materializer):
         text = node_text(child)
         if child.type == "string":
             return literal(decode_string(text))
-        if child.type == "number":
-            return literal(parse_number(text))
+        number = (
+            parse_number(text) if child.type == "number" else _signed_number(child)
+        )
+        if number is not None and not math.isfinite(number):
+            # ``1e999`` is Infinity to the checker; JSON has no such number
+            # (JSON.stringify writes null for it)
+            return self._bad(span, f"the literal type {text} is not a finite number")
+        if number is not None:
+            return literal(number)
         if child.type in ("true", "false"):
             return literal(child.type == "true")
-        signed = _signed_number(child)
-        if signed is not None:
-            return literal(signed)
         return self._bad(span, f"the literal type {text!r} is not supported")
 
     def _template(
@@ -1256,6 +1280,7 @@ class Evaluator(Materializer):
                 # homomorphic over an array or a tuple: an array or a tuple again
                 return self._mapped_array(over, param, value_node, env, source)
             source_obj = self.props_of(mapped)
+            self.looked_inside(mapped)
         names = self.literal_keys(keys)
         if names is None:
             resolved = self.resolve(keys)
