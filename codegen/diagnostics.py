@@ -133,6 +133,11 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
     ),
     # enums
     "ENU001": (Severity.WARNING, "two members of an enum have the same value"),
+    # patterns
+    "PAT001": (
+        Severity.WARNING,
+        "a string pattern the Python bindings cannot check (the JSON Schema keeps it)",
+    ),
     # examples
     "EXM001": (Severity.NOTE, "an @example block was skipped: it is not valid JSON"),
     "EXM003": (Severity.ERROR, "a sample file is not valid JSON or lacks its target"),

@@ -609,6 +609,7 @@ class _Comparer:
                 old=old.default_json or "(none)",
                 new=new.default_json or "(none)",
             )
+        self._directions(old, new, where, spans)
         self._expr(old.type, new.type, where, spans, old.nullable, new.nullable)
         if old.name != new.name and old.wire_name == new.wire_name:
             self._add(
@@ -620,6 +621,48 @@ class _Comparer:
                 attribute=naming.attribute_name(new.wire_name),
             )
         self._lifecycle(old.lifecycle, new.lifecycle, where, spans, f"field {where}")
+
+    def _directions(
+        self, old: ir.Field, new: ir.Field, where: str, spans: Spans
+    ) -> None:
+        """A field readers and writers see differently, compared per direction: the
+        old writer against the new reader (``reader`` scenario), the new writer against
+        the old reader (``writer`` scenario). Symmetric fields are left to the checks of
+        wire name and presence above."""
+        if not (old.asymmetric() or new.asymmetric()):
+            return
+        old_reader, new_reader = _ReaderSide.of(old), _ReaderSide.of(new)
+        old_writer, new_writer = _WriterSide.of(old), _WriterSide.of(new)
+        if (old_reader, old_writer) == (new_reader, new_writer):
+            return
+        # A change of presence is rated by the presence rules above; here only keys.
+        absence = old.presence is new.presence
+        reader_breaks = new_reader.loses(old_writer, absence=absence)
+        writer_breaks = old_reader.loses(new_writer, absence=absence)
+        keys_changed = (old_reader.keys, old_writer.key) != (
+            new_reader.keys,
+            new_writer.key,
+        )
+        rules = [
+            rule_id
+            for rule_id, breaks in (
+                ("field.read-mismatch", reader_breaks),
+                ("field.write-mismatch", writer_breaks),
+            )
+            if breaks
+        ]
+        if not rules and (absence or keys_changed):
+            rules = ["field.direction-relaxed"]
+        for rule_id in rules:
+            self._add(
+                rule_id,
+                where,
+                spans,
+                new_reader=str(new_reader),
+                new_writer=str(new_writer),
+                old_reader=str(old_reader),
+                old_writer=str(old_writer),
+            )
 
     # ------------------------------------------------------------------ values
 
@@ -792,6 +835,8 @@ class _Comparer:
                     old=ov.key,
                     new=nv.key,
                 )
+            elif ov.style == nv.style:
+                self._variant_directions(ov, nv, where, vspans)
             inner = f"{where}<{nv.key}>"
             if ov.payload is not None and nv.payload is not None:
                 self._expr(ov.payload, nv.payload, inner, vspans)
@@ -807,6 +852,43 @@ class _Comparer:
                 ov.lifecycle, nv.lifecycle, inner, vspans, f"variant {nv.key}"
             )
         return True
+
+    def _variant_directions(
+        self, old: VariantView, new: VariantView, where: str, spans: Spans
+    ) -> None:
+        """A variant readers and writers see differently (serde's alias, rename per
+        direction, skip_serializing / skip_deserializing on a variant), compared per
+        direction as fields are (``_directions``)."""
+        sides = [
+            (v.read_tags or v.tag_values if v.read else (), v.written)
+            for v in (old, new)
+        ]
+        if sides[0] == sides[1] and old.read_tags == new.read_tags:
+            return
+        (old_reads, old_writes), (new_reads, new_writes) = sides
+        old_tag = old.tag_values[0] if old.tag_values and old_writes else None
+        new_tag = new.tag_values[0] if new.tag_values and new_writes else None
+        reader_breaks = old_tag is not None and old_tag not in new_reads
+        writer_breaks = new_tag is not None and new_tag not in old_reads
+
+        def text(
+            reads: tuple[str | int | bool, ...], tag: str | int | bool | None
+        ) -> str:
+            taken = " or ".join(json_scalar(t) for t in reads) or "nothing"
+            written = "never write it" if tag is None else f"write {json_scalar(tag)}"
+            return f"readers take {taken}, writers {written}"
+
+        was, now = text(old_reads, old_tag), text(new_reads, new_tag)
+        rules = [
+            rule_id
+            for rule_id, breaks in (
+                ("union.variant-read-mismatch", reader_breaks),
+                ("union.variant-write-mismatch", writer_breaks),
+            )
+            if breaks
+        ] or ["union.variant-direction-relaxed"]
+        for rule_id in rules:
+            self._add(rule_id, where, spans, variant=new.name, old=was, new=now)
 
     def _leaf_where(
         self, variant: VariantView, view: View, other: View, where: str
@@ -897,6 +979,57 @@ class _Comparer:
             self._add("python.type-removed", cls, (old_names[cls].span, None), old=cls)
         for cls in sorted(set(new_names) - set(old_names) - renamed_new):
             self._add("python.type-added", cls, (None, new_names[cls].span), new=cls)
+
+
+@dataclass(frozen=True)
+class _ReaderSide:
+    """What a reader of one revision does with a field: the keys it takes the value
+    from (none: it ignores the key) and whether a message without them is rejected."""
+
+    keys: tuple[str, ...]
+    requires: bool
+
+    @classmethod
+    def of(cls, fld: ir.Field) -> _ReaderSide:
+        if not fld.read:
+            return cls((), False)
+        required = fld.presence is ir.Presence.REQUIRED or fld.read_required
+        return cls(fld.read_keys(), required)
+
+    def loses(self, writer: _WriterSide, *, absence: bool = True) -> bool:
+        """Whether this reader rejects or drops what ``writer`` writes: the value under a
+        key it does not read (a reader that ignores the field has dropped it on
+        purpose, as when a field is removed), or (``absence``) no value where it
+        requires one."""
+        if writer.key is not None and self.keys and writer.key not in self.keys:
+            return True
+        return absence and self.requires and writer.may_omit
+
+    def __str__(self) -> str:
+        if not self.keys:
+            return "ignore the key"
+        keys = " or ".join(f"'{k}'" for k in self.keys)
+        return f"take {keys}" + (", required" if self.requires else "")
+
+
+@dataclass(frozen=True)
+class _WriterSide:
+    """What a writer of one revision writes for a field: its key (None: never) and
+    whether it may leave the key out."""
+
+    key: str | None
+    may_omit: bool
+
+    @classmethod
+    def of(cls, fld: ir.Field) -> _WriterSide:
+        if not fld.written:
+            return cls(None, True)
+        return cls(fld.wire_name, fld.presence is ir.Presence.OPTIONAL)
+
+    def __str__(self) -> str:
+        if self.key is None:
+            return "never write it"
+        return f"write '{self.key}'" + (" or leave it out" if self.may_omit else "")
 
 
 def _declared(view: View, name: str) -> ir.StructDecl | None:

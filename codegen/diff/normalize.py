@@ -114,6 +114,12 @@ class VariantView:
     within: tuple[
         str, ...
     ] = ()  # nested unions it was flattened out of, outermost first
+    # Where a reader and a writer see the variant differently (``ir.Variant``): the tags
+    # a reader takes (None: ``tag_values``), whether a writer can write it, whether a
+    # reader reads it.
+    read_tags: tuple[str | int | bool, ...] | None = None
+    written: bool = True
+    read: bool = True
 
     @property
     def key(self) -> str:
@@ -330,7 +336,19 @@ class View:
             tags = v.tag_values
             if style[0] in ("external", "adjacent") and not tags:
                 tags = (v.name,)
-            views.append(VariantView(v.name, v.type, style, tags, v.lifecycle, v.span))
+            views.append(
+                VariantView(
+                    v.name,
+                    v.type,
+                    style,
+                    tags,
+                    v.lifecycle,
+                    v.span,
+                    read_tags=v.read_tags,
+                    written=v.written,
+                    read=v.read,
+                )
+            )
         out = tuple(views)
         if decl.repr is ir.UnionRepr.UNTAGGED:
             out = self._key_styles(self._flatten(out))

@@ -278,6 +278,36 @@ _CATALOGUE: tuple[Rule, ...] = (
         B,
         B,
     ),
+    # Where a reader and a writer see a field differently (serde's alias, rename per
+    # direction, skip_serializing / skip_deserializing, skip_serializing_if without a
+    # default), each scenario pairs one revision's writer with the other's reader; a
+    # change is breaking in the scenario where that reader loses or rejects what that
+    # writer writes.
+    _rule(
+        "field.read-mismatch",
+        W,
+        "new readers lose what old writers write",
+        "new readers {new_reader}; old writers {old_writer}",
+        B,
+        C,
+    ),
+    _rule(
+        "field.write-mismatch",
+        W,
+        "old readers lose what new writers write",
+        "new writers {new_writer}; old readers {old_reader}",
+        C,
+        B,
+    ),
+    _rule(
+        "field.direction-relaxed",
+        W,
+        "reading or writing changed without a break",
+        "readers {new_reader}; writers {new_writer} "
+        "(was: readers {old_reader}; writers {old_writer})",
+        C,
+        C,
+    ),
     _rule(
         "field.default-changed",
         W,
@@ -426,6 +456,33 @@ _CATALOGUE: tuple[Rule, ...] = (
         "variant {variant} tag {old} → {new}",
         B,
         B,
+    ),
+    # A variant readers and writers see differently, per direction (as the fields'
+    # read/write mismatch rules): the old writer's tag against the new reader's, and
+    # the new writer's against the old reader's.
+    _rule(
+        "union.variant-read-mismatch",
+        W,
+        "new readers refuse a tag old writers write",
+        "variant {variant}: {new} (was: {old})",
+        B,
+        C,
+    ),
+    _rule(
+        "union.variant-write-mismatch",
+        W,
+        "old readers refuse a tag new writers write",
+        "variant {variant}: {new} (was: {old})",
+        C,
+        B,
+    ),
+    _rule(
+        "union.variant-direction-relaxed",
+        W,
+        "a variant's tags read or written otherwise, without a break",
+        "variant {variant}: {new} (was: {old})",
+        C,
+        C,
     ),
     _rule(
         "union.repr-changed",

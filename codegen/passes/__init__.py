@@ -11,6 +11,7 @@ from collections.abc import Callable
 from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.passes.check_enum_values import check_enum_values
+from codegen.passes.check_patterns import check_patterns
 from codegen.passes.check_references import check_references
 from codegen.passes.check_wire_names import check_wire_names
 from codegen.passes.infer_discriminators import infer_discriminators
@@ -20,6 +21,7 @@ Pass = Callable[[ir.Protocol, Diagnostics], ir.Protocol]
 PIPELINE: tuple[tuple[str, Pass], ...] = (
     ("check-references", check_references),
     ("check-enum-values", check_enum_values),
+    ("check-patterns", check_patterns),
     ("check-wire-names", check_wire_names),
     ("infer-discriminators", infer_discriminators),
 )

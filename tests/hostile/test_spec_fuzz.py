@@ -13,6 +13,8 @@ import time
 from multiprocessing.connection import Connection
 from pathlib import Path
 
+import pytest
+
 from tests.hostile import spec_fuzz
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -20,6 +22,8 @@ PER_SPEC = int(os.environ.get("CODEGEN_SPEC_FUZZ", "15"))
 SEED = int(os.environ.get("CODEGEN_FUZZ_SEED", "17"))
 
 
+# 70 s: run by make test-long; make fuzz runs the same campaign at 3,000+ per spec.
+@pytest.mark.long
 def test_mutated_spec_files_never_crash_the_command_line() -> None:
     reports = spec_fuzz.run(
         PER_SPEC,

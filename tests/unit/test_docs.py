@@ -13,7 +13,7 @@ import pytest
 
 from codegen.backends.docs import text
 from codegen.backends.docs.diagrams import MAX_NEIGHBOURS
-from codegen.backends.docs.markdown import slug
+from codegen.backends.docs.markdown import render, slug
 from codegen.pipeline import discover_specs, load_protocol
 from codegen.tools import docs_links, docs_search, docs_site
 
@@ -219,3 +219,33 @@ def test_site_builds_strictly_and_a_broken_anchor_fails(tmp_path: Path) -> None:
     )
     bad = docs_site.build(two, tmp_path / "bad", offline_mermaid=False)
     assert bad.returncode != 0 and "no-such-type" in bad.stderr
+
+
+def _field_rows(page: str) -> dict[str, str]:
+    rows = [line.split(" | ") for line in page.splitlines() if line.startswith("| `")]
+    return {row[0].strip("| `"): row[-1] for row in rows}
+
+
+def test_a_field_read_otherwise_than_written_says_how_each_side_sees_it() -> None:
+    outcome = load_protocol(REPO / "tests" / "golden" / "rust" / "asymmetric_fields")
+    assert outcome.protocol is not None
+    pages = render(outcome.protocol)
+    opened = _field_rows(pages["docs/types/open.md"])
+    assert "Read from `de_renamed`." in opened["ser_renamed"]
+    assert "Never written." in opened["WRITE-ONLY"]
+    assert "Read from `aliased` or `other` or `third`." in opened["ALIASED"]
+    assert "a reader requires it" in opened["FLAG"]
+    assert "Ignored on read" in opened["READ-ONLY"]
+    # Twin: the same skip_deserializing in a struct that refuses unknown keys.
+    closed = _field_rows(pages["docs/types/closed.md"])
+    assert "A reader rejects the key." in closed["read_only"]
+    assert "Ignored on read" not in closed["read_only"]
+
+
+def test_a_symmetric_field_gets_no_direction_note() -> None:
+    outcome = load_protocol(REPO / "specs" / "acp1")
+    assert outcome.protocol is not None
+    for name, page in render(outcome.protocol).items():
+        if name.startswith("docs/types/"):
+            for row in _field_rows(page).values():
+                assert "Read from" not in row and "Never written" not in row, name

@@ -60,3 +60,29 @@ def test_a_suite_no_target_runs_is_caught() -> None:
     # The twin: a long suite named for make fuzz that make fuzz does not run.
     assert not _runs("fuzz", "tests/unit/test_cli.py")
     assert not _runs("test-long", "tests/server/test_fuzz.py")
+
+
+def _marked_long(path: Path) -> bool:
+    """Whether a test file marks some of its tests ``long`` itself (not through LONG)."""
+    return "pytest.mark.long" in path.read_text(encoding="utf-8")
+
+
+def test_tests_marked_long_one_by_one_are_run_by_make_test_long() -> None:
+    marked = [
+        p.relative_to(REPO).as_posix()
+        for p in sorted((REPO / "tests").rglob("test_*.py"))
+        if _marked_long(p) and p.relative_to(REPO).as_posix() not in LONG
+    ]
+    assert marked  # the vendor install, the spec fuzz, the older MCP revisions' lint
+    for path in marked:
+        assert _runs("test-long", path), path
+
+
+def test_a_test_marked_long_in_a_file_test_long_skips_is_caught(
+    tmp_path: Path,
+) -> None:
+    # The twin: test-long deselects make fuzz's suites, so a long mark there runs nowhere.
+    fuzz_suite = tmp_path / "test_fuzz.py"
+    fuzz_suite.write_text("@pytest.mark.long\ndef test_x(): ...\n", encoding="utf-8")
+    assert _marked_long(fuzz_suite)
+    assert not _runs("test-long", "tests/server/test_fuzz.py")

@@ -9,6 +9,8 @@ import sys
 import venv
 from pathlib import Path
 
+import pytest
+
 from tests.cli_support import run_codegen
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -105,6 +107,8 @@ def test_vendor_usage_errors(tmp_path: Path) -> None:
     assert _codegen(REPO, "vendor", "--check", str(tmp_path)).returncode == 2
 
 
+# pip into a new virtualenv: 80 s, run by make test-long (tests/conftest.py LONG).
+@pytest.mark.long
 def test_generated_package_installs_into_a_fresh_virtualenv(tmp_path: Path) -> None:
     env_dir = tmp_path / "env"
     venv.create(env_dir, with_pip=True)

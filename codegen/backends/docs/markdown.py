@@ -300,6 +300,7 @@ class _Docs:
             ]
             if fld.default_json is not None:
                 facts.append(f"Default: {md_code(fld.default_json)}.")
+            facts.append(_directions(fld, decl.extra_keys is ir.ExtraKeys.FORBID))
             facts.append(_lifecycle(fld.lifecycle))
             shown = self._type(fld.type, "")
             if fld.nullable:
@@ -604,6 +605,30 @@ def _presence(presence: ir.Presence) -> str:
         ir.Presence.OPTIONAL: "no",
         ir.Presence.WRITTEN_ALWAYS_READ_OPTIONAL: "always written; may be absent on read",
     }[presence]
+
+
+def _directions(fld: ir.Field, closed: bool) -> str:
+    """What a reader does otherwise than a writer (serde's alias, rename per direction,
+    skip_serializing, skip_deserializing, skip_serializing_if without a default): the
+    table's key and presence are what a writer writes."""
+    if not fld.asymmetric():
+        return ""
+    facts = []
+    if not fld.read:
+        # An unread key is an unknown one: a struct that refuses unknown keys refuses it.
+        facts.append(
+            "A reader rejects the key."
+            if closed
+            else "Ignored on read: a reader takes the default."
+        )
+    elif fld.read_names and fld.read_names != (fld.wire_name,):
+        keys = " or ".join(md_code(k) for k in fld.read_names)
+        facts.append(f"Read from {keys}.")
+    if not fld.written:
+        facts.append("Never written.")
+    if fld.read_required and fld.read:
+        facts.append("A writer may leave it out, but a reader requires it.")
+    return " ".join(facts)
 
 
 def _lifecycle(life: ir.Lifecycle) -> str:

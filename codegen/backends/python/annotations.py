@@ -19,6 +19,7 @@ from codegen import ir
 from codegen.backends.python.names import class_names, enum_member_names
 from codegen.backends.python.text import json_kind, py_literal
 from codegen.backends.wire_formats import pattern_of
+from codegen.ecma_regex import PYTHON, Unspellable, for_pydantic
 from codegen.ir.index import Index
 
 __all__ = ["ANY_JSON", "ANY_JSON_OBJECT", "ANY_JSON_STRUCTURED", "TypeAnnotator"]
@@ -252,7 +253,7 @@ def _primitive(expr: ir.Primitive, strict: bool = False) -> str:
         pattern_of(expr.constraints) if expr.kind is ir.PrimitiveKind.STRING else None
     )
     if pattern is not None:
-        bounds.append(f"pattern={pattern!r}")
+        bounds.extend(_pattern_bound(pattern))
     if bounds:
         metadata.append(f"Field({', '.join(bounds)})")
     extra = ", ".join(metadata)
@@ -271,3 +272,15 @@ def _flatten(expr: ir.TypeExpr, out: list[ir.TypeExpr]) -> None:
             _flatten(member, out)
     else:
         out.append(expr)
+
+
+def _pattern_bound(pattern: str) -> list[str]:
+    """The pattern as pydantic runs it with ECMA-262's meaning (the check pass has warned
+    about one neither engine can say: the JSON Schema keeps it, the bindings cannot)."""
+    try:
+        dialect, text = for_pydantic(pattern)
+    except Unspellable:
+        return []
+    if dialect is PYTHON:
+        return [f"pattern=re.compile({text!r})"]
+    return [f"pattern={text!r}"]

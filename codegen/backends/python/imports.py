@@ -67,6 +67,7 @@ _IMPORT_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
 )
+_MODULE_IMPORTS = {"re": "pattern=re.compile("}
 _STDLIB = frozenset(
     {"collections.abc", "dataclasses", "enum", "functools", "inspect", "operator"}
     | {"typing"}
@@ -77,6 +78,7 @@ RESERVED_GLOBALS = frozenset(
     {name for _, names in _IMPORT_SOURCES for name in names}
     | {"METHODS", "MethodInfo", "RpcError", "TransportError"}
     | {"TransportTimeout", "InvalidResult"}
+    | set(_MODULE_IMPORTS)
 )
 
 
@@ -99,6 +101,12 @@ def render_with_imports(
     used = used_names(draft)
     used.discard(_MARK_NAME)
     groups: list[list[str]] = [[], []]
+    # Modules used by their own name: ``import re`` comes first in its section, as
+    # isort orders it.  Looked for as the call the annotations write, not as a name (a
+    # field may be called ``re``).
+    groups[0].extend(
+        f"import {module}" for module, call in _MODULE_IMPORTS.items() if call in draft
+    )
     for module, names in _IMPORT_SOURCES:
         wanted = [name for name in names if name in used]
         if wanted:

@@ -17,6 +17,7 @@ turns out invalid (a pattern the minimal builder cannot satisfy) is skipped, not
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -104,11 +105,13 @@ def _fits(index: Index, struct: ir.StructDecl | None, value: Any) -> bool:
     if struct is None:
         return True
     required = [
-        f.wire_name
+        f.read_keys()
         for f in index.wire_fields(struct)
-        if f.presence is ir.Presence.REQUIRED
+        if f.read and (f.presence is ir.Presence.REQUIRED or f.read_required)
     ]
-    return isinstance(value, dict) and all(key in value for key in required)
+    return isinstance(value, dict) and all(
+        any(key in value for key in keys) for keys in required
+    )
 
 
 def _load(text: str) -> Any:
@@ -176,10 +179,17 @@ def _declared(index: Index, ref: ir.Ref, depth: int) -> Any:
 
 
 def _struct(index: Index, struct: ir.StructDecl, depth: int) -> dict[str, Any]:
+    # The value is read by the bindings before it is served, so it is built as a reader
+    # sees the struct: under the first key a reader takes, the keys a reader requires
+    # (serde's skip_serializing_if without a default too), none a reader never reads.
     out: dict[str, Any] = {}
     for fld in index.wire_fields(struct):
-        if fld.presence is ir.Presence.OPTIONAL or fld.flatten:
+        if not fld.read or fld.flatten:
             continue
+        if fld.presence is ir.Presence.OPTIONAL and not fld.read_required:
+            continue
+        if fld.read_names:
+            fld = dataclasses.replace(fld, wire_name=fld.read_names[0])
         if fld.presence is ir.Presence.WRITTEN_ALWAYS_READ_OPTIONAL and fld.nullable:
             out[fld.wire_name] = None
             continue

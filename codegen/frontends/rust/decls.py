@@ -199,36 +199,10 @@ def schema_literal(function: Node) -> ir.TypeExpr | None:
     if kind is None or (pattern is not None and not isinstance(pattern, str)):
         return None
     if pattern is not None and kind is ir.PrimitiveKind.STRING:
-        # ECMA-262's \d (JSON Schema's regex dialect) is ASCII; said so, for engines
-        # whose \d is any Unicode digit (Python's re, pydantic's)
-        pattern = _ascii_digits(pattern)
+        # Kept as written (ECMA-262, JSON Schema's dialect); the Python backend spells
+        # it for pydantic's engines (codegen/ecma_regex.py).
         return ir.Primitive(kind, ir.Constraints(pattern=pattern))
     return ir.Primitive(kind) if pattern is None else None
-
-
-def _ascii_digits(pattern: str) -> str:
-    """``pattern`` with each ``\\d`` spelled ASCII: ``[0-9]``, or ``0-9`` inside a
-    character class (``[\\d.]`` → ``[0-9.]``); escaped backslashes are left alone."""
-    out: list[str] = []
-    in_class = False
-    at = 0
-    while at < len(pattern):
-        char = pattern[at]
-        if char == "\\" and at + 1 < len(pattern):
-            pair = pattern[at : at + 2]
-            if pair == "\\d":
-                out.append("0-9" if in_class else "[0-9]")
-            else:
-                out.append(pair)
-            at += 2
-            continue
-        if char == "[" and not in_class:
-            in_class = True
-        elif char == "]" and in_class:
-            in_class = False
-        out.append(char)
-        at += 1
-    return "".join(out)
 
 
 SERDE_REPR = {"Serialize_repr", "Deserialize_repr"}

@@ -46,7 +46,7 @@ FILES: dict[str, str] = {
     "client.py": "93f2f75fedc6a02dd6bc96bd19a709446e4fc0f826f80972ea46906bfdd6fa24",
     "errors.py": "30d9d1d0d16eb33b77d2579612e577d8740b9be7ee0ab843e94e10fe2d4fb14a",
     "methods.py": "1109b7655525974a5fbfb6f7cd7a34f39ed69c4361aee2c0793cf471f5c8408f",
-    "models.py": "f55965c5afdbfab746d82e732e5b298bf24a5ee9dc1d265f632dfb99e81da572",
+    "models.py": "ee9e6bfab169ae9d5997756166fa27eb8b24073600727a97a979e84fcbf1e1b6",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "f2662bf41ae4c9496a863fe249ac62448a38193d61f47a2487858c35f6454a21",
     "stub_data.py": "3bc14fd69023d9ac4de8248f658d2f814eda55347ba7847708f37e22c34ce469",
