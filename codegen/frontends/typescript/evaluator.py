@@ -895,9 +895,7 @@ class Evaluator(Materializer):
         text = node_text(child)
         if child.type == "string":
             return literal(decode_string(text))
-        number = (
-            parse_number(text) if child.type == "number" else _signed_number(child)
-        )
+        number = parse_number(text) if child.type == "number" else _signed_number(child)
         if number is not None and not math.isfinite(number):
             # ``1e999`` is Infinity to the checker; JSON has no such number
             # (JSON.stringify writes null for it)
