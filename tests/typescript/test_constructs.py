@@ -466,25 +466,33 @@ type Params<T> = { [K in keyof T]?: T[K] };
 export type CheckParams = Params<Def>;
 export type CleanParams = Params<Clean>;
 export type Keys = keyof Def;
+export type Omitted = Omit<Def, "name">;
+export type Loose = Partial<Def>;
+export type CleanPick = Pick<Clean, "name">;
 """
 
 
 def test_a_mapped_type_copies_the_problems_of_what_it_maps(tmp_path: Path) -> None:
     # zod's CheckParams<...>: a mapped type over an interface with a function-typed
     # member was modelled with that member as any (found by the wild-ts oracle sample).
-    outcome = load(tmp_path, {"input.ts": MAPPED_OVER_FUNCTION}, _types("CheckParams"))
-    assert any(
-        "function type" in d.message and "CheckParams is needed" in d.message
-        for d in outcome.diags.errors()
-    )
+    for name, number in (("CheckParams", "t1"), ("Omitted", "t2"), ("Loose", "t3")):
+        outcome = load(
+            tmp_path, {"input.ts": MAPPED_OVER_FUNCTION}, _types(name), number
+        )
+        assert any(
+            "function type" in d.message and f"{name} is needed" in d.message
+            for d in outcome.diags.errors()
+        ), name
 
 
 def test_a_mapped_type_over_a_clean_object_and_keyof_stay_modelled(
     tmp_path: Path,
 ) -> None:
-    toml = _types("CleanParams", "Keys")
+    toml = _types("CleanParams", "Keys", "CleanPick")
     assert codes(load(tmp_path, {"input.ts": MAPPED_OVER_FUNCTION}, toml)) == []
     models = build(tmp_path, {"input.ts": MAPPED_OVER_FUNCTION}, toml, "t2").models
     assert accepts(models.CleanParams, {"size": 1})
     assert not accepts(models.CleanParams, {"size": "1"})
     assert accepts(models.Keys, "when") and not accepts(models.Keys, "other")
+    assert accepts(models.CleanPick, {"name": "x"})
+    assert not accepts(models.CleanPick, {"name": 1})

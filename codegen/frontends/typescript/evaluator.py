@@ -1060,10 +1060,13 @@ class Evaluator(Materializer):
         if name == "Record" and count == 2:
             return self.record(args[0], args[1], span)
         if name in ("Partial", "Required") and count == 1:
+            self.looked_inside(args[0])  # the members are copied, problems too
             return self.partial(args[0], span, optional=name == "Partial")
         if name == "Readonly" and count == 1:
             return args[0]
         if name in ("Pick", "Omit") and count == 2:
+            # (every member's problems, the left-out ones too: refused, never any)
+            self.looked_inside(args[0])
             return self.pick(args[0], args[1], span, keep=name == "Pick")
         if name in ("Exclude", "Extract") and count == 2:
             return self.exclude(args[0], args[1], span, keep=name == "Extract")
