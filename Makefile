@@ -196,11 +196,12 @@ wild-go: $(STAMP)
 	$(BIN)/python tests/wild/go/campaign.py
 
 # Real crates (tests/wild/rust/crates.txt, Debian's librust-*-dev) read as specs with zero
-# edits: crates, types, share modelled, every unmodelled type explained (build/wild/rust/).
+# edits: crates, types, share modelled, every unmodelled type explained, and serde_json against
+# the bindings on a seeded sample of the modelled types (build/wild/rust/).
 .PHONY: wild-rust
 help: help-wild-rust
 help-wild-rust:
-	@echo "make wild-rust       read 40+ Debian serde crates as specs; figures in build/wild/rust"
+	@echo "make wild-rust       read 40+ Debian serde crates as specs (+ serde oracle sample); figures in build/wild/rust"
 wild-rust: $(STAMP)
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		apt-get update -qq; \

@@ -10,10 +10,18 @@ the SDKs pinned in ``tests/interop/requirements.txt``, run by the interop venv
 Outputs, per protocol (``mcp`` against the MCP SDK's ``mcp.types``, ``acp1`` against the ACP
 SDK's ``acp.schema``): the messages both sides read without error, the share each writes
 back exactly, messages/second of each (read JSON, validate, write JSON, each side as it is
-documented to do it: ``sdk_models_worker.py``) and the ratio ours / SDK.
-Guarantees: both sides run in their own subprocess (the same worker script, each in its own
-venv), measured pass by pass in turns (A/B/A/B...), each side's rate its fastest pass, so
-load that comes and goes falls on both alike; writes only ``build/bench/``.
+documented to do it: ``sdk_models_worker.py``) and the ratio ours / SDK: the median of
+the per-round ratios, with their quartiles and the spread of the median per process pair;
+and the floor / SDK (the floor: pydantic-core parses each message and writes it back, no
+models) and shells / SDK (models of the same wire keys, every field ``Any``: the object
+built and written, nothing checked): what no binding built on pydantic passes.
+Guarantees: both sides run in their own subprocess of the same worker script and the same
+python (the interop venv's: one pydantic and pydantic-core for both), measured pass by pass
+in turns (A/B, B/A, ...) in CPU time, each round on the same freshly shuffled order of the
+messages (a mixed stream, as a connection reads; grouped by type, each model's schema
+would stay in the caches and the figure would be another), in several fresh process pairs;
+the median ratio of the rounds, so load that comes and goes falls on both alike and a
+lucky pass decides nothing; writes only ``build/bench/``.
 """
 
 from __future__ import annotations
@@ -22,8 +30,8 @@ import argparse
 import hashlib
 import json
 import os
+import statistics
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -112,52 +120,108 @@ def _profile(items: list[list[str]], ours: list[float], sdk: list[float]) -> Non
         print(f"{name[:44]:44} {int(n):3} {a * 1e6:9.1f} {b * 1e6:9.1f} {b / a:8.2f}")
 
 
+def _quartiles(values: list[float]) -> tuple[float, float, float]:
+    ordered = sorted(values)
+    q1, median, q3 = statistics.quantiles(ordered, n=4, method="inclusive")
+    return q1, median, q3
+
+
 def bench_spec(
-    spec: str, seconds: float, per_type: int, profile: bool = False
+    spec: str, seconds: float, per_type: int, pairs: int, profile: bool = False
 ) -> dict[str, float] | None:
     schema_path, sdk_side, _ = PROTOCOLS[spec]
     package = f"{spec}_protocol"
+    # Both sides run by the interop venv's python: one pydantic and pydantic-core (the
+    # generated package needs nothing else), so the ratio compares the models alone.
     ours_env = {
         **os.environ,
         "PYTHONPATH": str(REPO / "generated" / spec / "python"),
     }
     sdk_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    ours = Worker(sys.executable, f"ours:{package}", ours_env)
-    sdk = Worker(str(INTEROP_PYTHON), sdk_side, sdk_env)
-    try:
-        official = set(json.loads(schema_path.read_text(encoding="utf-8"))["$defs"])
-        names = sorted(official & set(ours.ask("names")) & set(sdk.ask("names")))
-        items = _messages(spec, schema_path, names, per_type)
-        ok_ours = ours.ask("load", items=items)
-        ok_sdk = sdk.ask("load", items=items)
-        both = [i for i, (a, b) in enumerate(zip(ok_ours, ok_sdk)) if a and b]
-        exact_ours = ours.ask("keep", indices=both)
-        exact_sdk = sdk.ask("keep", indices=both)
-        if profile:
-            kept = [items[i] for i in both]
-            _profile(kept, ours.ask("times", rounds=20), sdk.ask("times", rounds=20))
-        best = {"ours": float("inf"), "sdk": float("inf")}
-        spent = 0.0
-        rounds = 0
-        while rounds < 5 or spent < seconds * 2:
-            for name, worker in (("ours", ours), ("sdk", sdk)):
-                took = float(worker.ask("pass"))
-                best[name] = min(best[name], took)
-                spent += took
-            rounds += 1
-    finally:
-        ours.close()
-        sdk.close()
+    ratios: list[float] = []  # SDK / ours, per round (both passes on one order)
+    pair_medians: list[float] = []
+    floors: list[float] = []  # SDK / floor, per round
+    shells: list[float] = []  # SDK / shells, per round
+    times: dict[str, list[float]] = {"ours": [], "sdk": [], "floor": [], "shells": []}
+    versions: dict[str, Any] = {}
+    for pair in range(pairs):
+        # Fresh processes per pair: another memory layout and hash seed, which move a
+        # process's speed by themselves; the median over pairs evens that out.
+        ours = Worker(str(INTEROP_PYTHON), f"ours:{package}", ours_env)
+        sdk = Worker(str(INTEROP_PYTHON), sdk_side, sdk_env)
+        floor = Worker(str(INTEROP_PYTHON), "floor", sdk_env)
+        shell = Worker(str(INTEROP_PYTHON), f"shells:{package}", ours_env)
+        try:
+            versions = {"ours": ours.ask("version"), "sdk": sdk.ask("version")}
+            official = set(json.loads(schema_path.read_text(encoding="utf-8"))["$defs"])
+            names = sorted(official & set(ours.ask("names")) & set(sdk.ask("names")))
+            items = _messages(spec, schema_path, names, per_type)
+            ok_ours = ours.ask("load", items=items)
+            ok_sdk = sdk.ask("load", items=items)
+            both = [i for i, (a, b) in enumerate(zip(ok_ours, ok_sdk)) if a and b]
+            exact_ours = ours.ask("keep", indices=both)
+            exact_sdk = sdk.ask("keep", indices=both)
+            floor.ask("load", items=items)
+            floor.ask("keep", indices=both)
+            shell.ask("load", items=items)
+            shell.ask("keep", indices=both)
+            if profile and pair == 0:
+                kept = [items[i] for i in both]
+                _profile(
+                    kept, ours.ask("times", rounds=20), sdk.ask("times", rounds=20)
+                )
+            mine: list[float] = []
+            spent = 0.0
+            rounds = 0
+            while rounds < 7 or spent < seconds * 2 / pairs:
+                # Each round one shuffled order (a mixed stream), read by both sides; who
+                # goes first alternates, so neither always finds the caches the other left.
+                seed = pair * 100_000 + rounds
+                sides = [
+                    ("ours", ours),
+                    ("sdk", sdk),
+                    ("floor", floor),
+                    ("shells", shell),
+                ]
+                took: dict[str, float] = {}
+                for name, worker in sides if rounds % 2 == 0 else sides[::-1]:
+                    took[name] = float(worker.ask("pass", seed=seed))
+                    times[name].append(took[name])
+                    spent += took[name]
+                mine.append(took["sdk"] / took["ours"])
+                floors.append(took["sdk"] / took["floor"])
+                shells.append(took["sdk"] / took["shells"])
+                rounds += 1
+            ratios.extend(mine)
+            pair_medians.append(statistics.median(mine))
+        finally:
+            ours.close()
+            sdk.close()
+            floor.close()
+            shell.close()
     count = len(both)
+    q1, median, q3 = _quartiles(ratios)
     return {
         "types": len({items[i][0] for i in both}),
         "messages": count,
         "drawn": len(items),
         "ours_exact": exact_ours,
         "sdk_exact": exact_sdk,
-        "ours": count / best["ours"],
-        "sdk": count / best["sdk"],
-        "ratio": best["sdk"] / best["ours"],
+        "ours": count / statistics.median(times["ours"]),
+        "sdk": count / statistics.median(times["sdk"]),
+        "ratio": median,
+        # No models at all (pydantic-core parses and writes): what no binding built on
+        # pydantic passes.
+        "floor_ratio": statistics.median(floors),
+        # Models of the same wire keys that check nothing (each field Any): what no
+        # binding built on pydantic model classes passes.
+        "shells_ratio": statistics.median(shells),
+        "ratio_q1": q1,
+        "ratio_q3": q3,
+        "pair_min": min(pair_medians),
+        "pair_max": max(pair_medians),
+        "rounds": len(ratios),
+        "same_pydantic": float(versions["ours"] == versions["sdk"]),
     }
 
 
@@ -165,6 +229,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="per side")
     parser.add_argument("--per-type", type=int, default=10, help="instances drawn")
+    parser.add_argument(
+        "--pairs", type=int, default=3, help="fresh process pairs (median over all)"
+    )
     parser.add_argument("--spec", action="append", choices=sorted(PROTOCOLS))
     parser.add_argument(
         "--profile", action="store_true", help="print the time per type, too"
@@ -178,7 +245,7 @@ def main() -> int:
         "   msgs/s ours    msgs/s SDK   ours / SDK"
     )
     for spec in args.spec or sorted(PROTOCOLS):
-        r = bench_spec(spec, args.seconds, args.per_type, args.profile)
+        r = bench_spec(spec, args.seconds, args.per_type, args.pairs, args.profile)
         if r is None:
             continue
         result(f"sdk_models.{spec}", r)
@@ -187,6 +254,15 @@ def main() -> int:
             f"{int(r['messages']):9} ({int(r['drawn']):5})"
             f"    {r['ours_exact']:6.1%} / {r['sdk_exact']:6.1%}"
             f"  {r['ours']:12.0f}  {r['sdk']:12.0f}  {r['ratio']:10.2f}x"
+        )
+        print(
+            f"       ratio over {int(r['rounds'])} rounds: quartiles "
+            f"{r['ratio_q1']:.2f}-{r['ratio_q3']:.2f}; median per process pair "
+            f"{r['pair_min']:.2f}-{r['pair_max']:.2f}"
+            + f"; floor (pydantic-core parses and writes, no models) / SDK "
+            f"{r['floor_ratio']:.2f}x; shells (models of the same keys that check "
+            f"nothing) / SDK {r['shells_ratio']:.2f}x"
+            + ("" if r["same_pydantic"] else "; NOTE: the sides' pydantic differ")
         )
     return 0
 

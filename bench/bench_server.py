@@ -163,16 +163,19 @@ class Side:
         self.call = call
         self.server_pid = server_pid
         self.times: list[float] = []
+        self.blocks: list[float] = []  # seconds of each block's round trips
         self.client_cpu = 0.0
         self.server_cpu: float | None = 0.0
 
     async def block(self, count: int) -> None:
         server_before = _process_cpu(self.server_pid)
         client_before = time.process_time()
+        first = len(self.times)
         for _ in range(count):
             begin = time.perf_counter()
             await self.call()
             self.times.append(time.perf_counter() - begin)
+        self.blocks.append(sum(self.times[first:]))
         self.client_cpu += time.process_time() - client_before
         server_after = _process_cpu(self.server_pid)
         if server_before is None or server_after is None or self.server_cpu is None:
@@ -196,6 +199,16 @@ class Side:
 Numbers = dict[str, dict[str, float]]
 
 
+def _block_ratios(top: Side, bottom: Side) -> dict[str, float]:
+    """The ratio of two sides' throughput block by block (each pair of blocks measured
+    back to back): its median and quartiles, the spread a single run's figure hides."""
+    ratios = [b / a for a, b in zip(top.blocks, bottom.blocks, strict=False)]
+    if len(ratios) < 2:
+        return {}
+    q1, median, q3 = statistics.quantiles(ratios, n=4, method="inclusive")
+    return {"median": median, "q1": q1, "q3": q3}
+
+
 async def _measure(sides: dict[str, Side], count: int, block: int = 100) -> Numbers:
     """The sides measured in alternating blocks so a change in the machine's load
     falls on all alike (these machines are noisy)."""
@@ -205,7 +218,11 @@ async def _measure(sides: dict[str, Side], count: int, block: int = 100) -> Numb
     for start in range(0, count, block):
         for side in sides.values():
             await side.block(min(block, count - start))
-    return {name: side.summary() for name, side in sides.items()}
+    numbers = {name: side.summary() for name, side in sides.items()}
+    if "generated" in sides and "floor" in sides:
+        blocks = _block_ratios(sides["generated"], sides["floor"])
+        numbers["generated"].update({f"floor_blocks_{k}": v for k, v in blocks.items()})
+    return numbers
 
 
 async def _stub_result(connection: Any) -> str:
@@ -384,6 +401,11 @@ def _report(rows: list[tuple[str, Numbers]], title: str, key: str) -> None:
                 + ("       —" if server_cpu is None else f"{server_cpu:>8.1f}")
             )
         generated, floor, bare = sides["generated"], sides["floor"], sides["echo"]
+        blocks = {
+            f"generated_floor_{k}": generated[f"floor_blocks_{k}"]
+            for k in ("median", "q1", "q3")
+            if f"floor_blocks_{k}" in generated
+        }
         result(
             f"server.{name}{key}",
             {
@@ -391,6 +413,7 @@ def _report(rows: list[tuple[str, Numbers]], title: str, key: str) -> None:
                 "rps": generated["rps"],
                 "floor_ratio": floor["rps"] / bare["rps"],
                 "generated_floor": generated["rps"] / floor["rps"],
+                **blocks,
             },
         )
         for label, (top, bottom) in (
@@ -402,6 +425,12 @@ def _report(rows: list[tuple[str, Numbers]], title: str, key: str) -> None:
                 f"{name:<10} {'ratio':<10} {top['rps'] / bottom['rps']:>9.2f}x "
                 f"{top['p50'] / bottom['p50']:>8.2f}x {top['p99'] / bottom['p99']:>8.2f}x"
                 f"   ({label}: throughput, p50, p99)"
+            )
+        if blocks:
+            print(
+                f"{name:<10} {'blocks':<10} generated / floor block by block: median "
+                f"{blocks['generated_floor_median']:.2f}, quartiles "
+                f"{blocks['generated_floor_q1']:.2f}-{blocks['generated_floor_q3']:.2f}"
             )
 
 

@@ -79,6 +79,36 @@ ROWS = (
         ">= 1.5",
         "high",
     ),
+    # Information: no models at all (pydantic-core parses each message and writes it
+    # back) against the SDK: the most any binding built on pydantic reaches.
+    (
+        "bindings mcp: shells (same keys, no checks) / official SDK",
+        "sdk_models.mcp",
+        "shells_ratio",
+        "",
+        "high",
+    ),
+    (
+        "bindings acp1: shells (same keys, no checks) / official SDK",
+        "sdk_models.acp1",
+        "shells_ratio",
+        "",
+        "high",
+    ),
+    (
+        "bindings mcp: floor (parse + write, no models) / official SDK",
+        "sdk_models.mcp",
+        "floor_ratio",
+        "",
+        "high",
+    ),
+    (
+        "bindings acp1: floor (parse + write, no models) / official SDK",
+        "sdk_models.acp1",
+        "floor_ratio",
+        "",
+        "high",
+    ),
     (
         "server mcp / official SDK server, stdio",
         "sdk_server.mcp",
@@ -123,6 +153,17 @@ ROWS = (
         ">= 0.8",
         "high",
     ),
+    # Information: the same ratio block by block (100 round trips each, measured back to
+    # back): its median, and the quartiles, the spread one run's figure hides.
+    (
+        "server stdio: generated / floor, median of blocks",
+        "server.stdio",
+        "generated_floor_median",
+        "",
+        "high",
+    ),
+    ("  (quartiles: low)", "server.stdio", "generated_floor_q1", "", "high"),
+    ("  (quartiles: high)", "server.stdio", "generated_floor_q3", "", "high"),
     # Information: against a bare echo loop.  One core: a round trip costs what both
     # peers spend on it (bench_server.py says why the all-cores figures swing).
     ("server stdio / echo loop", "server.stdio", "ratio", "", "high"),

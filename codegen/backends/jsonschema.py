@@ -709,15 +709,19 @@ class _Builder:
             if variant.type is not None and content:
                 properties[content] = self.type_schema(variant.type)
                 required.append(content)
-            branches.append(
-                {
-                    "title": variant.name,
-                    "type": "object",
-                    "properties": properties,
-                    "required": required,
-                    "additionalProperties": False,
-                }
-            )
+            elif content:
+                # a unit variant's content reads as `()`: absent or null
+                properties[content] = {"type": "null"}
+            branch: Schema = {
+                "title": variant.name,
+                "type": "object",
+                "properties": properties,
+                "required": required,
+            }
+            if decl.extra_keys is ir.ExtraKeys.FORBID:
+                # serde steps over other keys unless deny_unknown_fields
+                branch["additionalProperties"] = False
+            branches.append(branch)
         return {"oneOf": branches, "discriminator": {"propertyName": tag}}
 
     def _external_variant(self, variant: ir.Variant) -> Schema:

@@ -379,6 +379,9 @@ class UnionDecl:
     # Tagged unions only: a value whose tag names no variant is kept as it is (declared
     # per spec: peers of a newer revision send variants this one does not know).
     open: bool = False
+    # Adjacently tagged only: keys besides the tag and the content (serde steps over
+    # them unless the enum has ``deny_unknown_fields``).
+    extra_keys: ExtraKeys = ExtraKeys.ALLOW
 
 
 class AliasKind(enum.Enum):

@@ -15,15 +15,18 @@ declared keys, not unknown ones.
 
 from __future__ import annotations
 
+import ast
+import inspect
 import json
 from dataclasses import dataclass
 from functools import cache
+from types import ModuleType
 from typing import Any
 
 import jsonschema
 from pydantic import BaseModel, RootModel, TypeAdapter, ValidationError
 
-from codegen import naming
+from codegen import ir, naming
 from codegen.oracles.case import Answer, Case
 from codegen.oracles.subject import Subject
 
@@ -47,36 +50,24 @@ class OurVerdict:
 
 
 class Ours:
-    def __init__(self, subject: Subject, classes: dict[str, str] | None = None) -> None:
+    def __init__(self, subject: Subject) -> None:
         self.subject = subject
         self._adapters: dict[str, TypeAdapter[Any]] = {}
         self._validators: dict[str, Any] = {}
-        # IR name → class name, as the Python backend named them (given by a caller that
-        # may use the backends; else the name itself or ``naming.class_name`` of it)
-        self.classes = classes or {}
+        # a declaration's class is named by the documented rule: a name the module
+        # reserves (``Flag``, imported from enum) or another declaration holds gets a
+        # suffix (``Flag_2``)
+        self._classes = class_names(subject.protocol, subject.package.models)
 
-    def python_name(self, name: str) -> str:
-        """The class of IR name ``name``: the schema's ``$defs`` keep IR names, a class
-        cannot always (``$ZodCheck`` → ``ZodCheck``, ``Tag`` → ``Tag_2``)."""
-        if name in self.classes:
-            return self.classes[name]
-        models = self.subject.package.models
-        found = getattr(models, name, None)
-        if getattr(found, "__module__", None) == models.__name__:
-            return name
-        return naming.class_name(name)
+    def class_of(self, name: str) -> Any:
+        return getattr(self.subject.package.models, self._classes.get(name, name), None)
 
     def has_type(self, name: str) -> bool:
-        return (
-            hasattr(self.subject.package.models, self.python_name(name))
-            and name in self.subject.defs
-        )
+        return self.class_of(name) is not None and name in self.subject.defs
 
     def adapter(self, name: str) -> TypeAdapter[Any]:
         if name not in self._adapters:
-            self._adapters[name] = TypeAdapter(
-                getattr(self.subject.package.models, self.python_name(name))
-            )
+            self._adapters[name] = TypeAdapter(self.class_of(name))
         return self._adapters[name]
 
     def validator(self, name: str) -> Any:
@@ -101,7 +92,7 @@ class Ours:
             float_found: list[str] = []
             _struct_paths(value, "", found, float_found)
             if not isinstance(value, BaseModel) and _loose_numbers(
-                getattr(self.subject.package.models, self.python_name(case.type_name))
+                self.class_of(case.type_name)
             ):
                 float_found.append("")  # a named any-JSON type: the value itself
             structs, floats = frozenset(found), frozenset(float_found)
@@ -143,6 +134,59 @@ class Ours:
             return None
         where = "/" + "/".join(str(p) for p in error.absolute_path)
         return f"{where}: {error.message[:200]}"
+
+
+def class_names(protocol: ir.Protocol, models: ModuleType) -> dict[str, str]:
+    """Declaration name → its name in the generated models module, found as a user
+    finds it: the rule of ``codegen.naming.assign_names`` (a declaration whose name is
+    its identifier wins it; the others, and every one whose identifier the module
+    reserves, take ``_2``, ``_3``... in sorted order) over the names the module itself
+    defines (a reserved name is imported, or not there at all).  Read from the module's
+    text, not from the generator, so the oracle judges what was generated."""
+    defined = _defined_names(models)
+    groups: dict[str, list[str]] = {}
+    for decl in protocol.decls:
+        groups.setdefault(naming.class_name(decl.name), []).append(decl.name)
+    ordered = [
+        (base, sorted(set(names), key=lambda name: (name != base, name)))
+        for base, names in sorted(groups.items())
+    ]
+    out: dict[str, str] = {}
+    used: set[str] = set()
+    for base, names in ordered:
+        if base in defined:
+            out[names[0]] = base
+            used.add(base)
+    for base, names in ordered:
+        counter = 2
+        for name in names:
+            if name in out:
+                continue
+            while counter < 1000:
+                candidate = f"{base.rstrip('_')}_{counter}"
+                counter += 1
+                if candidate in defined and candidate not in used | set(groups):
+                    out[name] = candidate
+                    used.add(candidate)
+                    break
+    return out
+
+
+def _defined_names(module: ModuleType) -> set[str]:
+    """The names a module's own top-level statements bind (not its imports)."""
+    try:
+        tree = ast.parse(inspect.getsource(module))
+    except (OSError, TypeError, SyntaxError):
+        return set(vars(module))
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return names
 
 
 def _first_error(exc: ValidationError) -> str:

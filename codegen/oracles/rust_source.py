@@ -34,6 +34,10 @@ from tree_sitter import Language, Node, Parser
 
 from codegen.frontends.common.syntax import node_text
 
+# The target the machine's cargo builds for (``unix``, ``target_os = "linux"``, ...): the
+# facts a plain build sets besides features, the same ones the frontend reads with.
+from codegen.frontends.rust.cfg import TARGET_FLAGS, TARGET_VALUES
+
 _LANGUAGE = Language(tree_sitter_rust.language())
 # A variant's ``#[serde(untagged)]`` (serde writes it alone in the attribute).
 _UNTAGGED_VARIANT = re.compile(r"#\[serde\(\s*untagged\s*\)\]")
@@ -139,8 +143,10 @@ def cfg_true(predicate: str, features: set[str]) -> bool:
         if position < len(tokens) and tokens[position] == "=":
             value = tokens[position + 1].strip('"')
             position += 2
-            return name == "feature" and value in features
-        return name in ("unix",)
+            if name == "feature":
+                return value in features
+            return value in TARGET_VALUES.get(name, set())
+        return name in TARGET_FLAGS
 
     try:
         return parse()
@@ -589,20 +595,30 @@ class _Extractor:
                     index += 1
                 member = children[index] if index < len(children) else None
                 index += 1
-                if member is None or member.type not in (
-                    "field_declaration",
-                    "enum_variant",
-                ):
+                attributes = range(start, index - 1)
+                if member is None:
                     continue
+                end = member.end_byte
                 field_type = ""
                 if member.type == "field_declaration":
                     field_type = node_text(member.child_by_field_name("type"))
+                elif (
+                    container.type == "ordered_field_declaration_list"
+                    and member.is_named
+                ):
+                    # a tuple field (``Io(#[from] IoError)``): [visibility] type
+                    last = member
+                    if member.type == "visibility_modifier" and index < len(children):
+                        last = children[index]
+                        index += 1
+                    field_type, end = node_text(last), last.end_byte
+                elif member.type != "enum_variant":
+                    continue
                 results = [
                     process_attribute(node_text(children[i]), self.ctx, field_type)
-                    for i in range(start, index - 1)
+                    for i in attributes
                 ]
                 if any(r is None for r in results):
-                    end = member.end_byte
                     if index < len(children) and children[index].type == ",":
                         end = children[index].end_byte
                     edits.append((children[start].start_byte, end, ""))
@@ -614,7 +630,7 @@ class _Extractor:
                     and not any("skip_serializing_if" in text for text in kept)
                 ):
                     kept.append('#[serde(skip_serializing_if = "Option::is_none")]')
-                for i in range(start, index - 1):
+                for i in attributes:
                     edits.append((children[i].start_byte, children[i].end_byte, ""))
                 if kept:
                     edits.append(
@@ -672,13 +688,15 @@ def _without_schema_functions(node: Node, body: Node) -> str:
 
 
 _STD_USE = re.compile(
-    r"^(?:pub\s+)?use\s+(?:::)?((?:std|core|alloc)::[\w:]*?)(\w+|\{[\w\s,]*\})\s*;$"
+    r"^(?:pub\s+)?use\s+(?:::)?((?:std|core|alloc)::[\w:]*?)"
+    r"(\w+(?:\s+as\s+\w+)?|\{[\w\s,]*\})\s*;$"
 )
 
 
 def _std_imports(node: Node) -> list[tuple[str, str]]:
     """A ``use std::...;`` of named items as (name, path) pairs (``use std::num::{A, B}``
-    gives two); nothing for globs, renames, ``self`` or other crates: the crate's own items
+    gives two; ``Result as StdResult`` is named ``StdResult``); nothing for globs,
+    ``self`` or other crates: the crate's own items
     are flattened into one module, and serde's names come with the oracle's prelude."""
     text = " ".join(node_text(node).split())
     found = _STD_USE.match(text)
@@ -686,8 +704,11 @@ def _std_imports(node: Node) -> list[tuple[str, str]]:
         return []
     prefix, names = found.group(1), found.group(2).strip("{}")
     out = []
-    for name in (n.strip() for n in names.split(",")):
-        if name and name != "self":
+    for name in (" ".join(n.split()) for n in names.split(",")):
+        original, _, alias = name.partition(" as ")
+        if alias and alias != "_":  # ``use std::result::Result as StdResult;``
+            out.append((alias, f"{prefix}{original} as {alias}"))
+        elif name and name != "self" and not alias:
             out.append((name, f"{prefix}{name}"))
     return out
 
@@ -768,6 +789,7 @@ def _walk(node: Node) -> Iterator[Node]:
 def extract(paths: list[Path], features: set[str]) -> RustModule:
     """Read twice when two modules declare one name: the first read finds them, the second
     gives each later one a name of its own (``b__Config``) and its paths that name."""
+    paths = crate_roots(paths)
     extractor = _Extractor(features)
     for path in paths:
         extractor.file(path, path.parent)
@@ -782,3 +804,39 @@ def extract(paths: list[Path], features: set[str]) -> RustModule:
     for path in paths:
         again.file(path, path.parent)
     return again.finish()
+
+
+def crate_roots(paths: list[Path]) -> list[Path]:
+    """The Rust files no ``mod x;`` of another names (``src/lib.rs``, a binary's
+    ``main.rs``, a lone schema file), as the frontend finds them: the others are read
+    through their ``mod`` declarations, under their ``cfg``, as rustc reads them (a
+    ``windows.rs`` behind ``#[cfg(target_os = "windows")] mod windows;`` is not
+    compiled here); ``Cargo.toml`` is not Rust."""
+    rust = [p for p in paths if p.suffix == ".rs"]
+    named: set[Path] = set()
+    for path in rust:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        root = Parser(_LANGUAGE).parse(data).root_node
+        base = (
+            path.parent
+            if path.name in ("lib.rs", "main.rs", "mod.rs")
+            else path.parent / path.stem
+        )
+        _named_modules(root, base, named)
+    return [p for p in rust if p.resolve() not in named]
+
+
+def _named_modules(node: Node, base: Path, named: set[Path]) -> None:
+    for child in node.named_children:
+        if child.type != "mod_item":
+            continue
+        name = node_text(child.child_by_field_name("name"))
+        body = child.child_by_field_name("body")
+        if body is not None:
+            _named_modules(body, base / name, named)
+            continue
+        for candidate in (base / f"{name}.rs", base / name / "mod.rs"):
+            named.add(candidate.resolve())

@@ -105,6 +105,8 @@ def run_lines(program: Sequence[str], cases: Sequence[Case], cwd: Path) -> list[
         status, _, rest = line.partition("\t")
         if status == "ok":
             answers.append(Answer(True, rest, ""))
+        elif status == "read":  # a type the source only reads: no writer at all
+            answers.append(Answer(True, None, "read only: the type has no writer"))
         elif status == "werr":  # read, but the writer failed: no output to compare
             answers.append(Answer(True, None, f"write failed: {rest}"))
         else:

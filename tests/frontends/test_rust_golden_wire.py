@@ -72,4 +72,30 @@ def test_every_serde_construct_has_a_wire_case() -> None:
         "library_strings",
         "wrapper_tristate",
         "array_form",
+        "adjacent_tagged",
     } <= names
+
+
+def test_adjacent_tagged_schema_reads_as_serde() -> None:
+    """The JSON Schema of an adjacently tagged enum accepts what serde reads: keys besides
+    tag and content (unless deny_unknown_fields), a unit variant's null content; and
+    rejects what serde rejects (the rejecting twins of the same file)."""
+    import jsonschema
+
+    from codegen.pipeline import render_outputs
+
+    case = Path(__file__).parent.parent / "golden" / "rust" / "adjacent_tagged"
+    outcome = load_protocol(case, repo_root=case)
+    assert outcome.protocol is not None and outcome.config is not None
+    outputs = render_outputs(outcome.protocol, outcome.config)
+    bundle = json.loads(
+        next(t for p, t in outputs.items() if p.endswith(".schema.json"))
+    )
+    recorded = json.loads((case / "wire.json").read_text(encoding="utf-8"))
+    wrong = []
+    for c in recorded["cases"]:
+        schema = {"$ref": f"#/$defs/{c['type']}", "$defs": bundle["$defs"]}
+        valid = jsonschema.Draft202012Validator(schema).is_valid(json.loads(c["input"]))
+        if valid != (c["serde"] == "OK"):
+            wrong.append((c["type"], c["input"], c["serde"]))
+    assert not wrong, wrong

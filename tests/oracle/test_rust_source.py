@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
+from codegen.oracles.rust import spec_features
 from codegen.oracles.rust_source import cfg_true, extract, shim_type
 
 LIB = """\
@@ -84,6 +88,14 @@ def crate(tmp_path: Path) -> Path:
         ('any(feature = "a", feature = "b")', {"b"}, True),
         ("test", {"test"}, False),
         ("docsrs", set(), False),
+        # the target the machine's cargo builds for, as the frontend reads it
+        ('target_os = "linux"', set(), True),
+        ('target_os = "windows"', set(), False),
+        ('any(docsrs, target_os = "linux")', set(), True),
+        ("unix", set(), True),
+        ("windows", set(), False),
+        ('target_pointer_width = "64"', set(), True),
+        ('target_pointer_width = "32"', set(), False),
     ],
 )
 def test_cfg_predicates(predicate: str, features: set[str], expected: bool) -> None:
@@ -317,3 +329,95 @@ def test_one_declaration_keeps_its_name(tmp_path: Path) -> None:
     )
     module = extract([tmp_path / "lib.rs"], set())
     assert "b__Config" not in "\n".join(module.items) and not module.renames
+
+
+def _subject(tmp_path: Path, rust: str) -> Any:
+    """What ``spec_features`` reads of a subject: its raw config, the default-features
+    switch and the source paths (a Cargo.toml among them)."""
+    cargo = tmp_path / "Cargo.toml"
+    cargo.write_text(
+        '[package]\nname = "x"\nversion = "0.1.0"\n'
+        '[features]\ndefault = ["std"]\nstd = ["alloc"]\nalloc = []\nextra = []\n',
+        encoding="utf-8",
+    )
+    raw = tomllib.loads(rust)
+    config = SimpleNamespace(
+        raw=raw,
+        rust_default_features=raw.get("rust", {}).get("default_features", True),
+        source_paths=lambda: [cargo, tmp_path / "lib.rs"],
+    )
+    return SimpleNamespace(config=config, source_paths=config.source_paths)
+
+
+def test_oracle_features_are_the_builds_default_and_implied(tmp_path: Path) -> None:
+    subject = _subject(tmp_path, '[rust]\nfeatures = ["extra"]\n')
+    assert spec_features(subject) == {"default", "std", "alloc", "extra"}
+
+
+def test_oracle_features_without_defaults_when_the_spec_turns_them_off(
+    tmp_path: Path,
+) -> None:
+    subject = _subject(
+        tmp_path, '[rust]\nfeatures = ["extra"]\ndefault_features = false\n'
+    )
+    assert spec_features(subject) == {"extra"}
+
+
+def test_a_crate_is_read_from_its_roots_under_its_cfg(tmp_path: Path) -> None:
+    """Every file of a crate given: the files a ``mod`` names are read through it (a
+    module behind a false ``cfg`` is not compiled), the roots on their own."""
+    src = tmp_path / "src"
+    (src / "sub").mkdir(parents=True)
+    (src / "lib.rs").write_text(
+        '#[cfg(target_os = "windows")]\nmod windows;\nmod unix;\nmod sub;\n',
+        encoding="utf-8",
+    )
+    (src / "windows.rs").write_text(
+        "use std::os::windows::ffi::OsStrExt;\n"
+        "#[derive(Serialize, Deserialize)]\npub struct OnWindows { pub a: u8 }\n",
+        encoding="utf-8",
+    )
+    (src / "unix.rs").write_text(
+        "use std::result::Result as StdResult;\nuse std::fmt::{Display as Show, Debug};\n"
+        "#[derive(Serialize, Deserialize)]\npub struct OnUnix { pub a: u8 }\n",
+        encoding="utf-8",
+    )
+    (src / "sub" / "mod.rs").write_text("mod inner;\n", encoding="utf-8")
+    (src / "sub" / "inner.rs").write_text(
+        "#[derive(Serialize, Deserialize)]\npub struct Inner { pub a: u8 }\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "Cargo.toml").write_text('[package]\nname = "x"\n', encoding="utf-8")
+    paths = [tmp_path / "Cargo.toml", *sorted(src.rglob("*.rs"))]
+    module = extract(paths, set())
+    names = {t.name for t in module.types}
+    assert names == {"OnUnix", "Inner"}  # windows.rs is not compiled on this target
+    assert "OsStrExt" not in module.imports
+    # renamed std imports are kept under the name the code uses
+    assert module.imports["StdResult"] == "std::result::Result as StdResult"
+    assert module.imports["Show"] == "std::fmt::Display as Show"
+    assert module.imports["Debug"] == "std::fmt::Debug"
+
+
+def test_a_module_named_by_no_mod_is_a_root(tmp_path: Path) -> None:
+    (tmp_path / "schema.rs").write_text(
+        "#[derive(Serialize, Deserialize)]\npub struct Alone { pub a: u8 }\n",
+        encoding="utf-8",
+    )
+    assert [t.name for t in extract([tmp_path / "schema.rs"], set()).types] == ["Alone"]
+
+
+def test_attributes_of_tuple_fields_are_filtered(tmp_path: Path) -> None:
+    """``Io(#[from] IoError)`` (thiserror's) is no serde attribute: dropped; a serde one on
+    a tuple field is kept, and a tuple field under a false cfg is removed."""
+    (tmp_path / "lib.rs").write_text(
+        "#[derive(Serialize, Deserialize)]\npub enum E {\n"
+        "    Io(#[from] IoError),\n"
+        '    Pair(#[serde(default)] pub u8, #[cfg(feature = "x")] u16, u32),\n'
+        "}\n",
+        encoding="utf-8",
+    )
+    (item,) = [i for i in extract([tmp_path / "lib.rs"], set()).items if "enum E" in i]
+    assert "#[from]" not in item and "Io( IoError)" in " ".join(item.split("\n"))
+    assert "#[serde(default)] pub u8" in item
+    assert "u16" not in item and "u32" in item

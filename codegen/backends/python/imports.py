@@ -42,6 +42,7 @@ _IMPORT_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             *("Annotated", "Any", "ClassVar", "Final", "Literal", "NamedTuple"),
             *("NewType", "Self", "TypeAlias", "cast", "get_args", "get_origin"),
+            "TYPE_CHECKING",
         ),
     ),
     # A pydantic dependency; ``typing.TypeAliasType`` needs Python 3.12.

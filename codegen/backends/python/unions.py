@@ -584,7 +584,20 @@ class UnionBuilder(DeclBuilder):
                 fields.append(
                     ir.Field(name=content_key, wire_name=content_key, type=variant.type)
                 )
-            out.append(self._wrapper(union, variant, fields, closed=True))
+            else:
+                # serde reads a unit variant's content as `()`: absent or null; it
+                # writes none
+                fields.append(
+                    ir.Field(
+                        name=content_key,
+                        wire_name=content_key,
+                        type=ir.Primitive(ir.PrimitiveKind.NULL),
+                        presence=ir.Presence.OPTIONAL,
+                        omitted_value="null",
+                    )
+                )
+            closed = union.extra_keys is ir.ExtraKeys.FORBID
+            out.append(self._wrapper(union, variant, fields, closed=closed))
         attr = self.attrs([self._tag_field(tag_key, ("x",))])[tag_key]
         classes = [
             (v, view.name, attr) for v, view in zip(union.variants, out, strict=True)

@@ -38,6 +38,9 @@ _TRUE_VALUES = {
     "panic": {"unwind"},
     "target_has_atomic": {"8", "16", "32", "64", "ptr"},
 }
+# The same target facts, for the serde oracle's own cfg reading (codegen.oracles).
+TARGET_FLAGS = _TRUE_FLAGS
+TARGET_VALUES = _TRUE_VALUES
 
 
 @dataclass(frozen=True)

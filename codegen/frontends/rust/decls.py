@@ -921,6 +921,13 @@ class DeclBuilder:
             first_fit=repr_ is ir.UnionRepr.UNTAGGED,
             lifecycle=life,
             span=span,
+            # the keys besides tag and content: serde's adjacently tagged reader steps
+            # over them (TagContentOtherField) unless deny_unknown_fields
+            extra_keys=(
+                self._extra(attrs)
+                if repr_ is ir.UnionRepr.ADJACENTLY_TAGGED
+                else ir.ExtraKeys.ALLOW
+            ),
         )
 
     def _check_untagged_order(

@@ -40,12 +40,11 @@ from pathlib import Path
 from typing import Any
 
 from codegen import ir
-from codegen.backends.python.names import class_names
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.typescript.reader import parse_tree
 from codegen.frontends.typescript.scopes import Scope
 from codegen.frontends.typescript.symbols import Symbol, collect
-from codegen.ir.index import Index, walk_expr
+from codegen.ir.index import walk_expr
 from codegen.oracles.case import Answer, Case
 from codegen.oracles.cases import build_cases
 from codegen.oracles.divergences import load_divergences
@@ -308,7 +307,7 @@ def _judge(
     root, aliases = root_file(symbols)
     files = {ROOT_FILE: root, **tsc_sources(spec, rels)}
     oracle = PackageOracle(subject, spec.parent / "oracle", files, aliases)
-    ours = Ours(subject, class_names(subject.protocol, Index(subject.protocol)))
+    ours = Ours(subject)
     targets = []
     for name in names:
         if name not in aliases:

@@ -8,11 +8,15 @@ For each crate: its ``Cargo.toml`` and every ``src/**/*.rs`` become a spec (``la
 (``serde``, ``serde1``, ``with-serde``, ...; serde derives are usually behind one), and every
 public type that derives ``Serialize`` or ``Deserialize`` as ``[spec] types``.
 Outputs: per crate, the types asked for, the ones modelled (in the IR, with no error inside
-their declaration) and, for each one not modelled, the diagnostics that explain it; totals;
-``build/wild/rust/report.json``.  A crate is read in a child process with a time limit, so a
+their declaration) and, for each one not modelled, the diagnostics that explain it; the
+``generable`` ones among them (no error in any declaration they reach); totals;
+then serde's verdicts on a seeded sample of the generable types (``serde_sample``: cases
+judged, agreement, every disagreement, the crates and types whose sample serde's side could
+not build and why); ``build/wild/rust/report.json``.  A crate is read in a child process with a time limit, so a
 crash or a hang is a figure, never the campaign's end.
 Guarantees: exits non-zero when a crate crashes the toolchain (INT001 or an exception), hangs,
-or leaves a type unmodelled with no diagnostic that explains it; a crate missing from the
+or leaves a type unmodelled with no diagnostic that explains it, or when serde and the
+bindings disagree on a case no listed divergence excuses; a crate missing from the
 registry is reported (install it: ``make wild-rust`` does, as root).
 """
 
@@ -27,6 +31,8 @@ import tempfile
 import tomllib
 from pathlib import Path
 from typing import Any
+
+from tests.wild.rust import serde_sample
 
 HERE = Path(__file__).resolve().parent
 REGISTRY = Path("/usr/share/cargo/registry")
@@ -163,6 +169,8 @@ def read_one(spec_dir: str) -> dict[str, Any]:
         "crash": [d.headline() for d in outcome.diags.items if d.code == "INT001"],
         "codes": sorted({d.code for d in errors}),
     }
+    closed = _closed(outcome.protocol, ranges, errors)
+    report["generable"] = []
     for type_name in config["types"]:
         if type_name not in ranges:
             report["unmodelled"][type_name] = [
@@ -197,6 +205,8 @@ def read_one(spec_dir: str) -> dict[str, Any]:
         present = any(within(d.span.file, d.span.line, type_name) for d in decls)
         if present and not inside:
             report["modelled"].append(type_name)
+            if closed(type_name):
+                report["generable"].append(type_name)
             continue
         why = inside or [
             d.headline()
@@ -207,12 +217,76 @@ def read_one(spec_dir: str) -> dict[str, Any]:
     return report
 
 
-def run() -> int:
+def _closed(
+    protocol: Any, ranges: dict[str, list[tuple[str, int, int]]], errors: list[Any]
+) -> Any:
+    """A predicate: is a type generable alone, i.e. no error inside the declaration of
+    any type it reaches (a field whose type could not be read is an error at the field,
+    inside a declaration of the closure)?  What the serde sample draws from."""
+    from codegen import ir
+    from codegen.ir.index import Index
+
+    if protocol is None:
+        return lambda name: False
+    index = Index(protocol)
+    items = [r for rs in ranges.values() for r in rs]
+
+    def item_of(span: Any) -> tuple[str, int, int] | None:
+        return next(
+            (r for r in items if r[0] == span.file and r[1] <= span.line <= r[2]), None
+        )
+
+    def exprs(decl: Any) -> list[Any]:
+        if isinstance(decl, ir.StructDecl):
+            return [f.type for f in decl.fields] + [*decl.bases, decl.index_value]
+        if isinstance(decl, ir.UnionDecl):
+            return [v.type for v in decl.variants]
+        if isinstance(decl, ir.AliasDecl):
+            return [decl.target]
+        return []
+
+    def closed(type_name: str) -> bool:
+        stack = [
+            d
+            for d in protocol.decls
+            if any(
+                d.span.file == f and a <= d.span.line <= b
+                for f, a, b in ranges[type_name]
+            )
+        ]
+        seen: set[str] = set()
+        spans: set[tuple[str, int, int]] = set()
+        while stack:
+            decl = stack.pop()
+            if decl.name in seen:
+                continue
+            seen.add(decl.name)
+            found = item_of(decl.span)
+            if found is not None:
+                spans.add(found)
+            for expr in exprs(decl):
+                for name in index.references(expr):
+                    target = index.get(name)
+                    if target is not None:
+                        stack.append(target)
+        return not any(
+            d.span.file == f and a <= d.span.line <= b
+            for d in errors
+            for f, a, b in spans
+        )
+
+    return closed
+
+
+def run(only: list[str]) -> int:
+    """Every crate of ``crates.txt`` (or those named in ``only``)."""
     out_dir = Path("build/wild/rust")
     out_dir.mkdir(parents=True, exist_ok=True)
     results: dict[str, Any] = {}
     failures: list[str] = []
     for name, version in crates():
+        if only and name not in only:
+            continue
         root = REGISTRY / f"{name}-{version}"
         if not root.is_dir():
             results[name] = {"missing": str(root)}
@@ -248,6 +322,28 @@ def run() -> int:
             f"  {' '.join(report['codes'])}",
             flush=True,
         )
+    # serde's verdicts on a sample of the modelled types (serde_sample.py)
+    # (drawn from the types whose every reachable declaration reads without error)
+    modelled_by_crate = {
+        name: r["generable"] for name, r in results.items() if r.get("generable")
+    }
+    versions = dict(crates())
+    roots = {name: REGISTRY / f"{name}-{versions[name]}" for name in modelled_by_crate}
+    chosen = serde_sample.sample(modelled_by_crate)
+    print(f"serde oracle on {sum(map(len, chosen.values()))} sampled types", flush=True)
+    rows = serde_sample.judge_sample(
+        chosen,
+        roots,
+        {name: features_of(root / "Cargo.toml") for name, root in roots.items()},
+        out_dir / "oracle",
+    )
+    serde = serde_sample.totals(rows)
+    for text in serde["disagreements"]:
+        print(text, flush=True)
+    if serde["disagreements"]:
+        failures.append(
+            f"serde disagrees with the bindings on {len(serde['disagreements'])} case(s)"
+        )
     asked = sum(r.get("types", 0) for r in results.values())
     modelled = sum(len(r.get("modelled", [])) for r in results.values())
     read = [r for r in results.values() if "modelled" in r]
@@ -259,12 +355,32 @@ def run() -> int:
         "types": asked,
         "modelled": modelled,
         "share_modelled": round(modelled / asked, 4) if asked else None,
+        "generable": sum(len(r.get("generable", [])) for r in results.values()),
+        "serde": {k: v for k, v in serde.items() if k != "disagreements"}
+        | {"disagreements": len(serde["disagreements"])},
         "failures": failures,
     }
     (out_dir / "report.json").write_text(
-        json.dumps({"summary": summary, "crates": results}, indent=1), encoding="utf-8"
+        json.dumps(
+            {
+                "summary": summary,
+                "crates": results,
+                "serde": {"totals": serde, "crates": rows},
+            },
+            indent=1,
+        ),
+        encoding="utf-8",
     )
     print(json.dumps(summary, indent=1))
+    print(
+        f"{summary['crates']} crates, {asked} serde types, {modelled} modelled "
+        f"({100 * (summary['share_modelled'] or 0):.1f} %); serde on a sample: "
+        f"{serde['judged_types']} of {serde['sampled_types']} sampled types judged "
+        f"({serde['crates_sampled']} crates), {serde['cases']} cases, {serde['agree']} "
+        f"agree ({100 * (serde['agreement'] or 0):.2f} %), "
+        f"{len(serde['disagreements'])} disagreements; "
+        f"{len(serde['not_judged'])} crates or types not judged (why: report.json)"
+    )
     return 1 if failures else 0
 
 
@@ -272,4 +388,4 @@ if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--one":
         print(json.dumps(read_one(sys.argv[2])))
         sys.exit(0)
-    sys.exit(run())
+    sys.exit(run(sys.argv[1:]))

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from enum import Enum, Flag
 from inspect import get_annotations
 from typing import (
+    TYPE_CHECKING,
     Annotated,
     Any,
     Literal,
@@ -468,6 +469,26 @@ class _Model(BaseModel):
 
     # Reading never calls ``__init__`` (pydantic treats a marked ``__init__`` as its own).
     __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
+    if not TYPE_CHECKING:
+        # pydantic's ``model_validate_json`` and ``model_dump_json`` pass each of their
+        # options (5 and 15) to pydantic-core by keyword, a cost as large as reading or
+        # writing a small message; called without options, as a message is read and
+        # written, these go to the validator and the serializer straight, with the same
+        # result.  With options, pydantic's own; type checkers see pydantic's signatures.
+
+        @classmethod
+        def model_validate_json(
+            cls, json_data: str | bytes | bytearray, **options: Any
+        ) -> Any:
+            if options:
+                return super().model_validate_json(json_data, **options)
+            return cls.__pydantic_validator__.validate_json(json_data)
+
+        def model_dump_json(self, **options: Any) -> str:
+            if options:
+                return super().model_dump_json(**options)
+            return self.__pydantic_serializer__.to_json(self).decode()
 
     def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
         """The repr leaves out absent fields (``MISSING``), as the wire does."""

@@ -19,8 +19,10 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import inspect
 import math
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+import types
+from collections.abc import Awaitable, Callable, Coroutine, Generator, Mapping
 from typing import Any, Final
 
 from .codec import dumps, dumps_plain, id_key, loads
@@ -59,6 +61,16 @@ INBOX_LIMIT: Final = 1024
 """Messages held behind a notification still being handled before the pipe is paused."""
 IN_FLIGHT_LIMIT: Final = 1024
 """Requests of a WebSocket peer being handled or answered before it is read no more."""
+
+
+@types.coroutine
+def _settled(finished: bool, value: Any) -> Generator[Any, None, Any]:
+    """A handler's outcome already known (its value, or the ``Exception`` it raised),
+    as an awaitable: awaited, it returns the value or raises the error, at once."""
+    if not finished:
+        raise value
+    return value
+    yield  # pragma: no cover - a generator, never reached
 
 
 class Connection:
@@ -104,6 +116,9 @@ class Connection:
         # read no more, past a hard one it is disconnected (created on first send).
         self._output: OutputGauge | None = None
         self._batched = 0  # requests in flight in batches, beyond one per batch
+        # Per handler: whether it is an ``async def`` (its call only makes a coroutine,
+        # so ``_answer`` may run its first step in place).
+        self._native: dict[Handler, bool] = {}
 
     def serve_with(self, handlers: Mapping[str, Handler]) -> None:
         self.dispatcher.handlers = handlers
@@ -148,8 +163,7 @@ class Connection:
         except TransportError:
             raise
         except (OSError, ValueError) as error:  # a closed pipe, file or socket
-            reason = short(error) or type(error).__name__
-            raise TransportError(f"cannot send to {channel.peer}: {reason}") from error
+            raise self._send_failed(error) from error
         finally:
             if counted and gauge is not None:
                 gauge.sent(size)
@@ -317,6 +331,9 @@ class Connection:
                 if call is not None:
                     self._spawn(self._reply(call))
                 return
+            if not call[1]:  # a request: answered now where its handler allows
+                self._answer(call)
+                return
             task = self._spawn(self._run(call))
             if task is not None and call[1]:
                 # Notifications in order, never answered: what follows waits for
@@ -346,11 +363,87 @@ class Connection:
         task.add_done_callback(self._tasks.discard)
         return task
 
-    async def _run(self, call: Call) -> None:
-        """Run a request's handler and send its answer (``handle_request``'s second
-        half, inline: one coroutine less per message)."""
+    def _answer(self, call: Call) -> None:
+        """A request's handler run up to its first wait now (``TaskStarter.begin``: the
+        current task and the context it would have in a task of its own).  Finished
+        there, with an answer the pipe takes whole at once (nothing waiting before it):
+        written now, with no coroutine or task of ours; else ``_run`` answers (with the
+        rest of the handler, in the handler's task, when it waits)."""
+        handler = call[4]
+        native = self._native.get(handler)
+        if native is None:
+            native = self._native[handler] = inspect.iscoroutinefunction(handler)
+        if not native:  # any other callable runs as it always did, in its task
+            self._spawn(self._run(call))
+            return
         try:
-            result = await call[4](call[5])
+            handled = handler(call[5])  # only makes the coroutine
+        except Exception as error:  # noqa: BLE001 - a call that does not fit: -32603
+            self._spawn(self._run(call, _settled(False, error)))
+            return
+        if not isinstance(handled, types.CoroutineType):  # an awaitable of its own
+            self._spawn(self._run(call, handled))
+            return
+        starter = self._starter
+        if starter is None:
+            starter = self._starter = TaskStarter(self._loop)
+        begun = starter.begin(handled, lambda rest: self._run(call, rest))
+        if not isinstance(begun, tuple):  # it waits: its task answers
+            self._tasks.add(begun)
+            begun.add_done_callback(self._tasks.discard)
+            return
+        finished, value = begun
+        pipe = self._pipe
+        output = self._output
+        if (
+            finished
+            and pipe is not None
+            and pipe.put_now is not None
+            and not pipe.content_length
+            and (output is None or not output.messages)
+        ):
+            text = close_request_text(self.dispatcher, call, value)
+            if text is not None:
+                self.log.message("out", self.channel.peer, text)
+                try:
+                    if not pipe.put(text):  # the rest waits in the buffer
+                        self._spawn(self._written(len(text)))
+                except (OSError, ValueError) as error:  # the reader is gone
+                    self._lost(self._send_failed(error))
+                return
+        self._spawn(self._run(call, _settled(finished, value)))
+
+    async def _written(self, size: int) -> None:
+        """What the pipe did not take of an answer written at once: counted and waited
+        for, as ``_send_text`` does."""
+        assert self._pipe is not None
+        gauge = None if self.client else self._output or self._gauge()
+        counted = False
+        try:
+            if gauge is not None:
+                gauge.add(size)  # or OutputOverflow: the peer does not read
+                counted = True
+            await self._pipe.wait()
+        except TransportError as error:
+            self._lost(error)
+        except (OSError, ValueError) as error:
+            self._lost(self._send_failed(error))
+        finally:
+            if counted and gauge is not None:
+                gauge.sent(size)
+
+    def _send_failed(self, error: Exception) -> TransportError:
+        reason = short(error) or type(error).__name__
+        failure = TransportError(f"cannot send to {self.channel.peer}: {reason}")
+        failure.__cause__ = error
+        return failure
+
+    async def _run(self, call: Call, pending: Awaitable[Any] | None = None) -> None:
+        """Run a request's handler and send its answer (``handle_request``'s second
+        half, inline: one coroutine less per message); ``pending``: the handler's
+        outcome, or its rest, where ``_answer`` began it."""
+        try:
+            result = await (call[4](call[5]) if pending is None else pending)
         except Exception as error:  # noqa: BLE001 - any handler bug answers -32603
             response = fail_request(self.dispatcher, call, error)
         else:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-from collections.abc import Coroutine, Generator
+import types
+from collections.abc import Awaitable, Callable, Coroutine, Generator
 from typing import Any, TypeVar
 
 _T = TypeVar("_T")
@@ -107,6 +108,30 @@ class _Host(Coroutine[Any, Any, Any]):
         raise TypeError("run by its task only")  # pragma: no cover - never awaited
 
 
+@types.coroutine
+def _resume(coro: Coroutine[Any, Any, _T], waiting_on: Any) -> Generator[Any, Any, _T]:
+    """The rest of ``coro``, which its first step left waiting on ``waiting_on``: awaited,
+    it hands that to the task first, then each step (a value sent, an error thrown, a
+    close) to ``coro``, and returns what ``coro`` returns."""
+    yielded = waiting_on
+    while True:
+        try:
+            sent = yield yielded
+        except GeneratorExit:
+            coro.close()
+            raise
+        except BaseException as error:  # noqa: BLE001 - thrown into coro at its wait
+            try:
+                yielded = coro.throw(error)
+            except StopIteration as stop:
+                return stop.value  # type: ignore[no-any-return]
+        else:
+            try:
+                yielded = coro.send(sent)
+            except StopIteration as stop:
+                return stop.value  # type: ignore[no-any-return]
+
+
 class TaskStarter:
     """Starts coroutines eagerly: ``start`` runs one up to its first wait before it
     returns, and only a coroutine that does wait costs a task.
@@ -163,6 +188,57 @@ class TaskStarter:
             if outer is not None:
                 tasks._enter_task(loop, outer)
         mailbox.set_result(started)  # the task is the coroutine's own from now on
+        return host
+
+    def begin(
+        self,
+        coro: Coroutine[Any, Any, _T],
+        rest: Callable[[Awaitable[_T]], Coroutine[Any, Any, Any]],
+    ) -> tuple[bool, Any] | asyncio.Task[Any]:
+        """Run ``coro``'s first step as ``start`` does.  Finished in that step: (True, its
+        value), or (False, the ``Exception`` it raised); the caller goes on with it, and
+        no task or coroutine more was made.  Waiting: the task that runs
+        ``rest(the rest of coro)`` to its end, in ``coro``'s context, as ``start`` would
+        have run ``rest(coro)`` (the caller's answering, after the handler's own steps).
+        """
+        loop = self.loop
+        host, mailbox = self._idle, self._mailbox
+        if host is None or mailbox is None or host.done() or mailbox.done():
+            mailbox = loop.create_future()
+            host = loop.create_task(_Host(mailbox))
+        self._idle = self._mailbox = None
+        context = contextvars.copy_context()
+        tasks: Any = asyncio.tasks
+        outer = asyncio.current_task(loop)
+        if outer is not None:
+            tasks._leave_task(loop, outer)
+        tasks._enter_task(loop, host)
+        try:
+            waiting_on = context.run(coro.send, None)
+        except StopIteration as stop:
+            self._give_back(host, mailbox)
+            return True, stop.value
+        except Exception as error:  # noqa: BLE001 - the caller answers it
+            self._give_back(host, mailbox)
+            return False, error
+        except (KeyboardInterrupt, SystemExit):
+            self._give_back(host, mailbox)
+            raise
+        except BaseException as error:  # noqa: BLE001 - the task raises it (a cancel)
+            started: _Started[Any] = _Started(coro, context)
+            started.error = error
+            mailbox.set_result(started)
+            return host
+        finally:
+            tasks._leave_task(loop, host)
+            if outer is not None:
+                tasks._enter_task(loop, outer)
+        # ``rest`` awaits the coroutine from where it waits: its first step, run here,
+        # hands back what the coroutine waits on, for the task to wait on.
+        after = rest(_resume(coro, waiting_on))
+        started = _Started(after, context)
+        started.waiting_on = context.run(after.send, None)
+        mailbox.set_result(started)
         return host
 
     def _give_back(

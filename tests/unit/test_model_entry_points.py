@@ -1,0 +1,110 @@
+"""The generated models' fast ``model_validate_json`` / ``model_dump_json`` give pydantic's
+own results.
+
+Called without options, the generated base model reads and writes through pydantic-core's
+validator and serializer straight (pydantic's wrappers pass every option by keyword, a cost
+as large as a small message's); with options, pydantic's own methods run.  Checked on
+every sample message of the ``mcp`` package, against pydantic's ``BaseModel`` methods
+called on the same class: the same values and the same JSON text, the same errors for
+messages that do not read, and options still honoured (a wrong option still refused).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import BaseModel, ValidationError
+
+REPO = Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(REPO / "generated" / "mcp" / "python"))
+
+from mcp_protocol import models
+
+MESSAGES: list[tuple[str, str]] = [
+    ("Implementation", '{"name": "x", "version": "1", "unknown": [1, {"a": null}]}'),
+    ("ModelHint", "{}"),
+    ("Icon", '{"src": "data:,", "sizes": ["1x1"], "theme": "dark"}'),
+    (
+        "CallToolResult",
+        (
+            '{"content": [{"type": "text", "text": "hi"}, {"type": "image",'
+            ' "data": "AA==", "mimeType": "image/png"}], "isError": false,'
+            ' "_meta": {"k": 1.5}}'
+        ),
+    ),
+    (
+        "JSONRPCRequest",
+        '{"jsonrpc": "2.0", "id": 7, "method": "ping", "params": {"a": [true]}}',
+    ),
+]
+REJECTED: list[tuple[str, str]] = [
+    ("Implementation", '{"name": 1, "version": "1"}'),  # not a string (strict)
+    ("JSONRPCRequest", '{"jsonrpc": "1.0", "id": 7, "method": "ping"}'),
+    ("ModelHint", "[]"),
+    ("ModelHint", "{"),  # not JSON
+]
+
+
+def _model(name: str) -> type[BaseModel]:
+    model = getattr(models, name)
+    assert isinstance(model, type) and issubclass(model, BaseModel)
+    return model
+
+
+def test_the_base_model_has_the_fast_methods() -> None:
+    # the fast paths are the generated base's own, not pydantic's
+    base = models._Model
+    assert "model_validate_json" in vars(base)
+    assert "model_dump_json" in vars(base)
+    assert vars(base)["model_dump_json"] is not vars(BaseModel)["model_dump_json"]
+
+
+@pytest.mark.parametrize(("name", "text"), MESSAGES)
+def test_read_and_written_as_pydantic_reads_and_writes(name: str, text: str) -> None:
+    model = _model(name)
+    fast = model.model_validate_json(text)
+    slow: Any = BaseModel.model_validate_json.__func__(model, text)  # type: ignore[attr-defined]
+    assert fast == slow
+    assert type(fast) is model
+    assert fast.model_fields_set == slow.model_fields_set
+    assert fast.model_dump_json() == BaseModel.model_dump_json(slow)
+    # bytes in, as a pipe or a socket gives them
+    assert model.model_validate_json(text.encode()) == slow
+    # the wire text back, unknown keys included
+    assert json.loads(fast.model_dump_json()) == json.loads(text)
+
+
+@pytest.mark.parametrize(("name", "text"), REJECTED)
+def test_rejected_as_pydantic_rejects(name: str, text: str) -> None:
+    model = _model(name)
+    with pytest.raises(ValidationError) as fast:
+        model.model_validate_json(text)
+    with pytest.raises(ValidationError) as slow:
+        BaseModel.model_validate_json.__func__(model, text)  # type: ignore[attr-defined]
+    assert fast.value.errors() == slow.value.errors()
+    assert fast.value.title == slow.value.title == name
+
+
+def test_options_are_pydantic_s() -> None:
+    model = _model("Implementation")
+    value = model.model_validate_json('{"name": "x", "version": "1"}')
+    assert value.model_dump_json(indent=2) == BaseModel.model_dump_json(value, indent=2)
+    assert "\n" in value.model_dump_json(indent=2)
+    assert value.model_dump_json(exclude={"version"}) == '{"name":"x"}'
+    # an option pydantic refuses is still refused, not dropped by a fast path
+    with pytest.raises(TypeError):
+        value.model_dump_json(no_such_option=True)
+    with pytest.raises(TypeError):
+        model.model_validate_json('{"name": "x", "version": "1"}', no_such_option=1)
+    # by keyword, as pydantic's signature allows
+    again = model.model_validate_json(json_data='{"name": "x", "version": "1"}')
+    assert again == value
+    # options go through to pydantic-core (the fields are strict themselves)
+    lax = model.model_validate_json(
+        '{"name": "x", "version": "1"}', strict=False, context={"a": 1}
+    )
+    assert lax == value
