@@ -167,12 +167,13 @@ conformance-ts: $(STAMP) $(TYPESCRIPT)
 	CODEGEN_CONFORMANCE=all $(BIN)/python -m tests.conformance.typescript.report tjsg tjs
 
 # Issue 30: every exported interface/type alias of 43 popular npm packages' .d.ts files
-# (tests/wild/npm, lockfile pinned), each package in its own process; build/wild-ts.json.
+# (tests/wild/npm, lockfile pinned), each package in its own process, then the tsc oracle on
+# a seeded sample of the modelled types (tests/wild/npm/sample.py); build/wild-ts.json.
 .PHONY: wild-ts
 help: help-wild-ts
 help-wild-ts:
-	@echo "make wild-ts         the TypeScript frontend on popular npm packages' .d.ts files"
-wild-ts: $(STAMP)
+	@echo "make wild-ts         the TypeScript frontend on popular npm packages' .d.ts files (+ tsc oracle sample)"
+wild-ts: $(STAMP) $(TYPESCRIPT)
 	cd tests/wild/npm && npm ci --ignore-scripts --no-audit --no-fund
 	$(BIN)/python -m tests.wild.npm.run
 

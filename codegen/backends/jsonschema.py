@@ -58,7 +58,7 @@ MAX_ENUMERATED_FLAG_BITS = 12
 _INTEGER_KEY_PATTERN = "^-?(0|[1-9][0-9]*)$"
 # A number as JavaScript writes it (``String(n)``): TypeScript's numeric names, the keys a
 # ``{ [k: number]: T }`` takes
-_NUMBER_KEY_PATTERN = (
+NUMBER_KEY_PATTERN = (
     "^(?:-?(?:[1-9][0-9]*(?:\\.[0-9]*[1-9])?|0\\.[0-9]*[1-9])"
     "(?:e[-+][1-9][0-9]*)?|0|-?Infinity|NaN)$"
 )
@@ -382,7 +382,7 @@ class _Builder:
             if resolved.kind is ir.PrimitiveKind.INTEGER:
                 return {"type": "string", "pattern": _INTEGER_KEY_PATTERN}
             if resolved.kind is ir.PrimitiveKind.NUMBER:
-                return {"type": "string", "pattern": _NUMBER_KEY_PATTERN}
+                return {"type": "string", "pattern": NUMBER_KEY_PATTERN}
             if resolved.kind is ir.PrimitiveKind.STRING:
                 schema = self._primitive(resolved)
                 return schema if len(schema) > 1 else None
@@ -504,7 +504,13 @@ class _Builder:
             out["required"] = required
         if merged:
             out["allOf"] = merged
-        if extra is not None:
+        if extra is not None and self.index.numeric_index(decl):
+            # ``[k: number]: T`` beside members: numeric names are T, any other key is
+            # an extra key (refused by a closed object)
+            out["patternProperties"] = {NUMBER_KEY_PATTERN: self.type_schema(extra)}
+            if decl.extra_keys is ir.ExtraKeys.FORBID:
+                out["additionalProperties"] = False
+        elif extra is not None:
             out["additionalProperties"] = self.type_schema(extra)
         elif decl.extra_keys is ir.ExtraKeys.FORBID:
             out["additionalProperties"] = False

@@ -282,6 +282,10 @@ class StructDecl:
     # (serde_json reads any struct so); the flag says whether a trailing value may be left
     # out (the field has its own default).  None: only the object form.
     array_form: tuple[tuple[str, bool], ...] | None = None
+    # The keys ``index_value`` types: None, every key beyond the fields; a NUMBER
+    # primitive, numeric names only (TS ``[k: number]: T`` beside members): any other key
+    # is an extra key, which ``extra_keys`` decides.
+    index_key: TypeExpr | None = None
 
 
 class EnumBase(enum.Enum):

@@ -101,15 +101,34 @@ class Index:
 
     def index_value(self, struct: ir.StructDecl) -> ir.TypeExpr | None:
         """The value type of extra keys (index signature / flattened map), bases included."""
+        found = self._indexed(struct, frozenset())
+        return found.index_value if found is not None else None
+
+    def index_key(self, struct: ir.StructDecl) -> ir.TypeExpr | None:
+        """The keys ``index_value`` types (None: every key), from the same declaration."""
+        found = self._indexed(struct, frozenset())
+        return found.index_key if found is not None else None
+
+    def _indexed(
+        self, struct: ir.StructDecl, visiting: frozenset[str]
+    ) -> ir.StructDecl | None:
+        """The struct (itself or a base) whose index signature applies; bases that
+        extend each other (which the checker refuses) end the search."""
         if struct.index_value is not None:
-            return struct.index_value
+            return struct
+        visiting = visiting | {struct.name}
         for base in struct.bases:
             base_struct = self.struct_of(base)
-            if base_struct is not None and base_struct.name != struct.name:
-                found = self.index_value(base_struct)
+            if base_struct is not None and base_struct.name not in visiting:
+                found = self._indexed(base_struct, visiting)
                 if found is not None:
                     return found
         return None
+
+    def numeric_index(self, struct: ir.StructDecl) -> bool:
+        """The index signature takes numeric names only (``[k: number]: T``)."""
+        key = self.index_key(struct)
+        return isinstance(key, ir.Primitive) and key.kind is ir.PrimitiveKind.NUMBER
 
     def references(self, expr: ir.TypeExpr | None) -> list[str]:
         """Names of declarations a type expression mentions, in order of appearance."""

@@ -3,10 +3,13 @@
 // Phase: verification (make oracle), run by codegen/oracles/typescript.py with node.
 // Input (stdin, JSON): {typescript: <path of the typescript package>, files: {name: text},
 //   mode: "list" | "judge", cases: [{type, text}], enumsAsValues: bool, ignoreExcess: bool,
-//   undefinedAsOptional: bool}.
+//   undefinedAsOptional: bool, checked: [file names] (optional)}.
 // Output (stdout, JSON): list → {types: {name: file}, generic: [names], files: the sources
 //   as checked, rewrites: {normalization: how many declarations it rewrote}};
-//   judge → {answers: [{accept, errors: [message], removed: [property paths]}]}.
+//   judge → {answers: [{accept, errors: [message], removed: [property paths]}],
+//   checked: [{file, line, message}]: the errors in the `checked` files (a file of aliases
+//   naming the judged types: an alias that does not resolve is `any` to the checker, which
+//   would accept every case, so the caller must know)}.
 // Each case becomes `const __cN: T = <json>;` in one file type-checked with the spec's
 // sources under --strict --exactOptionalPropertyTypes (one program: thousands of cases check
 // in one pass).  A case is accepted iff it has no error; with ignoreExcess, an object-literal
@@ -38,9 +41,13 @@ const OPTIONS = {
 const ROOT = "/oracle/";
 const EXCESS = new Set([2353, 2561]);
 
+// Parsed files, shared by every program of the run (the enum rewrite, the listing, the
+// rounds of judging): a file of the same text is parsed once, the libraries too.
+const cache = new Map();
+const libraries = new Map();
+
 function makeHost(files) {
   const host = ts.createCompilerHost(OPTIONS, true);
-  const cache = new Map();
   const original = host.getSourceFile.bind(host);
   host.getSourceFile = (name, languageVersion, onError, shouldCreate) => {
     if (name.startsWith(ROOT)) {
@@ -53,7 +60,10 @@ function makeHost(files) {
       cache.set(name, { text, sf });
       return sf;
     }
-    return original(name, languageVersion, onError, shouldCreate);
+    if (!libraries.has(name)) {
+      libraries.set(name, original(name, languageVersion, onError, shouldCreate));
+    }
+    return libraries.get(name);
   };
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (name) =>
@@ -294,6 +304,21 @@ function caseAt(spans, position) {
   return spans[lo] && spans[lo][0] <= position && position < spans[lo][1] ? lo : -1;
 }
 
+let checkedErrors = [];
+
+function errorsIn(prog, names) {
+  const out = [];
+  for (const name of names) {
+    const sf = prog.getSourceFile(ROOT + name);
+    if (!sf) continue;
+    for (const d of [...prog.getSyntacticDiagnostics(sf), ...prog.getSemanticDiagnostics(sf)]) {
+      const line = d.start === undefined ? 0 : sf.getLineAndCharacterOfPosition(d.start).line + 1;
+      out.push({ file: name, line, message: `TS${d.code}: ` + ts.flattenDiagnosticMessageText(d.messageText, " ") });
+    }
+  }
+  return out;
+}
+
 function judge(files, cases, types, ignoreExcess) {
   const imports = [];
   const aliases = new Map();
@@ -322,6 +347,7 @@ function judge(files, cases, types, ignoreExcess) {
     });
     const all = { ...files, "__cases.ts": text };
     const prog = program(all, old);
+    if (round === 0) checkedErrors = errorsIn(prog, input.checked || []);
     old = prog;
     const sf = prog.getSourceFile(ROOT + "__cases.ts");
     const diagnostics = [
@@ -486,7 +512,7 @@ function main() {
     process.exit(2);
   }
   const answers = judge(files, input.cases, types, input.ignoreExcess);
-  process.stdout.write(JSON.stringify({ answers }));
+  process.stdout.write(JSON.stringify({ answers, checked: checkedErrors }));
 }
 
 main();

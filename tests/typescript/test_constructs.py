@@ -3,9 +3,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
 
 from codegen import ir
+from codegen.backends.jsonschema import build_schema
 from tests.typescript.support import accepts, build, codes, decl, load
 
 
@@ -254,3 +259,240 @@ def test_enum_members_may_name_earlier_members(tmp_path: Path) -> None:
     ]
     later = "export enum E { A = B, B = 'b' }\nexport interface H { e: E }\n"
     assert "SYN004" in codes(load(tmp_path, {"input.ts": later}, _types("H"), "t2"))
+
+
+INLINED_FUNCTION = """
+export type Handler<T = unknown> = (event: T) => void;
+export type Handlers = Array<Handler>;
+export type Again = Handler[];
+export type Named = Array<Box>;
+export type Box<T = string> = { item: T };
+"""
+
+
+def test_a_problem_in_an_inlined_generic_alias_is_the_users_error(
+    tmp_path: Path,
+) -> None:
+    # ``Array<Handler>``: the generic alias is inlined with its defaults, so its function
+    # type (no JSON value; tsc takes no JSON value for it) blocks Handlers too, and was
+    # silently ``any[]`` (found by the wild-ts oracle sample on mitt).
+    outcome = load(tmp_path, {"input.ts": INLINED_FUNCTION}, _types("Handlers"))
+    assert any(
+        d.code == "SYN003" and "Handlers is needed" in d.message
+        for d in outcome.diags.errors()
+    )
+    again = load(tmp_path, {"input.ts": INLINED_FUNCTION}, _types("Again"), "t2")
+    assert any("Again is needed" in d.message for d in again.diags.errors())
+
+
+def test_an_inlined_generic_alias_without_problems_stays_modelled(
+    tmp_path: Path,
+) -> None:
+    outcome = load(tmp_path, {"input.ts": INLINED_FUNCTION}, _types("Named"))
+    assert codes(outcome) == []
+    models = build(tmp_path, {"input.ts": INLINED_FUNCTION}, _types("Named"), "t2")
+    assert accepts(models.models.Named, [{"item": "x"}])
+    assert not accepts(models.models.Named, [{"item": 1}])
+
+
+MIXED_ENUM = """
+enum Mixed { a, b = 10, c, d = "foo" }
+enum Plain { x = 1, y = 2 }
+export interface Holder {
+  value: Mixed;
+  member: Mixed.d;
+  numeric: Mixed.c;
+  all: typeof Mixed;
+  plain: Plain;
+}
+"""
+
+
+def test_a_heterogeneous_enum_is_the_union_of_its_values(tmp_path: Path) -> None:
+    # The checker allows members of both kinds; on the wire the enum is 0 | 10 | 11 |
+    # "foo" (what tsc takes for a JSON value of the type, enums read as their values).
+    outcome = load(tmp_path, {"input.ts": MIXED_ENUM}, _types("Holder"))
+    assert codes(outcome) == []
+    models = build(tmp_path, {"input.ts": MIXED_ENUM}, _types("Holder"), "t2").models
+    good = {"a": 0, "b": 10, "c": 11, "d": "foo"}
+    base = {"member": "foo", "numeric": 11, "all": good, "plain": 1}
+    for value in (0, 10, 11, "foo"):
+        assert accepts(models.Holder, {**base, "value": value})
+    for value in (1, 12, "bar", "0", None):
+        assert not accepts(models.Holder, {**base, "value": value})
+    assert not accepts(models.Holder, {**base, "value": 0, "member": 11})
+    assert not accepts(models.Holder, {**base, "value": 0, "numeric": "foo"})
+    assert not accepts(models.Holder, {**base, "value": 0, "all": {**good, "d": 12}})
+
+
+def test_an_enum_of_one_kind_stays_an_enum(tmp_path: Path) -> None:
+    outcome = load(tmp_path, {"input.ts": MIXED_ENUM}, _types("Holder"))
+    assert outcome.protocol is not None
+    kinds = {d.name: type(d).__name__ for d in outcome.protocol.decls}
+    assert kinds["Plain"] == "EnumDecl"
+    assert kinds["Mixed"] == "AliasDecl"
+    models = build(tmp_path, {"input.ts": MIXED_ENUM}, _types("Holder"), "t2").models
+    good = {"a": 0, "b": 10, "c": 11, "d": "foo"}
+    base = {"value": 0, "member": "foo", "numeric": 11, "all": good}
+    assert accepts(models.Holder, {**base, "plain": 2})
+    assert not accepts(models.Holder, {**base, "plain": 3})
+
+
+CALLABLE = """
+export interface Fn { (end: number): boolean }
+export interface Ctor { new (x: string): object }
+export interface WithMethod { name: string; run(): void }
+export interface UsesFn { f: Fn }
+"""
+
+
+def test_a_callable_interface_has_no_json_form(tmp_path: Path) -> None:
+    # tsc: ``{}`` "provides no match for the signature"; JSON.stringify writes nothing
+    # for a function (found by the wild-ts oracle sample on @types/lodash).
+    cases = (("Fn", "Fn", "t1"), ("Ctor", "Ctor", "t2"), ("UsesFn", "Fn", "t3"))
+    for name, blocked, number in cases:
+        outcome = load(tmp_path, {"input.ts": CALLABLE}, _types(name), number)
+        assert any(
+            d.code == "SYN003" and f"{blocked} is needed" in d.message
+            for d in outcome.diags.errors()
+        ), name
+
+
+def test_methods_are_left_out_as_json_stringify_leaves_them(tmp_path: Path) -> None:
+    outcome = load(tmp_path, {"input.ts": CALLABLE}, _types("WithMethod"))
+    assert codes(outcome) == []
+    models = build(tmp_path, {"input.ts": CALLABLE}, _types("WithMethod"), "t2").models
+    assert accepts(models.WithMethod, {"name": "x"})
+    assert not accepts(models.WithMethod, {"name": 1})
+
+
+UNDECLARED_ENUM = """
+import lodash = require("./index");
+export interface Uses { placeholder: lodash.__ }
+export interface Clean { n: number }
+"""
+
+
+def test_an_undeclared_enum_blocks_only_what_uses_it(tmp_path: Path) -> None:
+    # ``lodash.__`` (an ``import = require`` binding): REF001 where it is needed, and
+    # nothing else of the spec is blocked (it was an error of the whole spec).
+    clean = load(tmp_path, {"input.ts": UNDECLARED_ENUM}, _types("Clean"))
+    assert [d.code for d in clean.diags.errors()] == []
+    uses = load(tmp_path, {"input.ts": UNDECLARED_ENUM}, _types("Uses"), "t2")
+    assert any(
+        d.code == "REF001" and "Uses is needed" in d.message
+        for d in uses.diags.errors()
+    )
+
+
+NUMERIC_BESIDE = """
+export interface Open { [key: number]: number; a: string }
+export interface StringIndex { [key: string]: number | string; a: string }
+"""
+
+
+def _bundle(outcome: Any) -> dict[str, Any]:
+    bundle: dict[str, Any] = json.loads(json.dumps(build_schema(outcome.protocol)))
+    return bundle
+
+
+def _schema(outcome: Any, name: str) -> dict[str, Any]:
+    found: dict[str, Any] = _bundle(outcome)["$defs"][name]
+    return found
+
+
+def test_members_beside_a_numeric_index_signature(tmp_path: Path) -> None:
+    # ``[key: number]: number`` limits numeric names only (tsc: ``{a: "x", "1": "s"}``
+    # is refused, ``{a: "x", q: "s"}`` is a value with an extra key); bindings and schema.
+    outcome = load(tmp_path, {"input.ts": NUMERIC_BESIDE}, _types("Open"))
+    assert codes(outcome) == []
+    built = build(tmp_path, {"input.ts": NUMERIC_BESIDE}, _types("Open"), "t2")
+    assert accepts(built.models.Open, {"a": "x", "1": 2, "1.5": 3.5})
+    assert accepts(built.models.Open, {"a": "x", "q": "any"})
+    assert not accepts(built.models.Open, {"a": "x", "1": "s"})
+    assert not accepts(built.models.Open, {"a": 1, "1": 2})
+    schema = _schema(outcome, "Open")
+    assert list(schema["patternProperties"].values()) == [{"type": "number"}]
+    assert "additionalProperties" not in schema
+    check = Draft202012Validator({**_bundle(outcome), "$ref": "#/$defs/Open"})
+    assert check.is_valid({"a": "x", "1": 2, "q": "s"})
+    assert not check.is_valid({"a": "x", "1": "s"})
+
+
+def test_a_closed_object_beside_a_numeric_index_refuses_other_keys(
+    tmp_path: Path,
+) -> None:
+    toml = _types("Open") + 'extra_keys = "forbid"\n'
+    built = build(tmp_path, {"input.ts": NUMERIC_BESIDE}, toml)
+    assert accepts(built.models.Open, {"a": "x", "7": 2})
+    assert not accepts(built.models.Open, {"a": "x", "q": 2})
+    closed = load(tmp_path, {"input.ts": NUMERIC_BESIDE}, toml, "t3")
+    assert _schema(closed, "Open")["additionalProperties"] is False
+    # a string index signature still types every extra key
+    strings = build(tmp_path, {"input.ts": NUMERIC_BESIDE}, _types("StringIndex"), "t2")
+    assert accepts(strings.models.StringIndex, {"a": "x", "q": 2, "1": "s"})
+    assert not accepts(strings.models.StringIndex, {"a": "x", "q": True})
+
+
+INFINITE = """
+export type PositiveInfinity = 1e999;
+export type NegativeInfinity = -1e999;
+export type Big = 1e308;
+"""
+
+
+def test_a_literal_type_beyond_float64_has_no_json_value(tmp_path: Path) -> None:
+    # ``1e999`` is Infinity to the checker (type-fest's PositiveInfinity); no JSON number
+    # is, JSON.stringify writes null (found by the wild-ts oracle sample).
+    for name, number in (("PositiveInfinity", "t1"), ("NegativeInfinity", "t2")):
+        outcome = load(tmp_path, {"input.ts": INFINITE}, _types(name), number)
+        assert any(
+            "not a finite number" in d.message and f"{name} is needed" in d.message
+            for d in outcome.diags.errors()
+        ), name
+
+
+def test_a_large_finite_literal_type_is_kept(tmp_path: Path) -> None:
+    assert codes(load(tmp_path, {"input.ts": INFINITE}, _types("Big"))) == []
+    models = build(tmp_path, {"input.ts": INFINITE}, _types("Big"), "t2").models
+    assert accepts(models.Big, 1e308)
+    assert not accepts(models.Big, [1e308])
+
+
+MAPPED_OVER_FUNCTION = """
+export interface Def { when?: ((p: string) => boolean) | undefined; name: string }
+export interface Clean { name: string; size: number }
+type Params<T> = { [K in keyof T]?: T[K] };
+export type CheckParams = Params<Def>;
+export type CleanParams = Params<Clean>;
+export type Keys = keyof Def;
+export type Omitted = Omit<Def, "name">;
+export type Loose = Partial<Def>;
+export type CleanPick = Pick<Clean, "name">;
+"""
+
+
+def test_a_mapped_type_copies_the_problems_of_what_it_maps(tmp_path: Path) -> None:
+    # zod's CheckParams<...>: a mapped type over an interface with a function-typed
+    # member was modelled with that member as any (found by the wild-ts oracle sample).
+    for name, number in (("CheckParams", "t1"), ("Omitted", "t2"), ("Loose", "t3")):
+        outcome = load(
+            tmp_path, {"input.ts": MAPPED_OVER_FUNCTION}, _types(name), number
+        )
+        assert any(
+            "function type" in d.message and f"{name} is needed" in d.message
+            for d in outcome.diags.errors()
+        ), name
+
+
+def test_a_mapped_type_over_a_clean_object_and_keyof_stay_modelled(
+    tmp_path: Path,
+) -> None:
+    toml = _types("CleanParams", "Keys", "CleanPick")
+    assert codes(load(tmp_path, {"input.ts": MAPPED_OVER_FUNCTION}, toml)) == []
+    models = build(tmp_path, {"input.ts": MAPPED_OVER_FUNCTION}, toml, "t2").models
+    assert accepts(models.CleanParams, {"size": 1})
+    assert not accepts(models.CleanParams, {"size": "1"})
+    assert accepts(models.Keys, "when") and not accepts(models.Keys, "other")
+    assert accepts(models.CleanPick, {"name": "x"})
+    assert not accepts(models.CleanPick, {"name": 1})

@@ -31,6 +31,7 @@ from importlib import resources
 from codegen import ir
 from codegen.backends.escape import py_comment
 from codegen.backends.formatting import format_python
+from codegen.backends.jsonschema import NUMBER_KEY_PATTERN
 from codegen.backends.python.decls import definition_order
 from codegen.backends.python.errors import STANDARD_ERRORS, error_views
 from codegen.backends.python.imports import import_order, render_with_imports
@@ -108,6 +109,10 @@ def render(protocol: ir.Protocol, package: str) -> dict[str, str]:
             "_left_out_when(" in f.value for d in decls for f in d.fields
         ),
         "equals": any("_equals(" in f.value for d in decls for f in d.fields),
+        "numeric_index": any(
+            "_numeric_entries(" in line for d in decls for line in d.body
+        ),
+        "numeric_name": NUMBER_KEY_PATTERN,
         "null_reads_default": any(
             "_NULL_READS_DEFAULT" in f.statement for d in decls for f in d.fields
         ),

@@ -65,6 +65,24 @@ class DeclBuilder(TypeAnnotator):
                 sorted_extra = isinstance(resolved, ir.MapOf) and resolved.sorted_keys
                 continue
             kept.append(fld)
+        if extra_type is not None and self.index.numeric_index(struct):
+            # ``[k: number]: T`` beside members: the extra keys are any JSON, the
+            # numeric names among them checked as ``T`` (and the others refused when
+            # the object is closed)
+            entry = self.annotation(extra_type, strict=True)
+            closed_numeric = struct.extra_keys is ir.ExtraKeys.FORBID
+            extra_type = ir.AnyJson()
+            body_numeric: tuple[str, ...] = (
+                '    @model_validator(mode="after")',
+                "    def _numeric_keys(self) -> Self:",
+                f"        entry: TypeAdapter[Any] = TypeAdapter({entry})",
+                "        _numeric_entries(",
+                f"            self.__pydantic_extra__, entry, {closed_numeric}",
+                "        )",
+                "        return self",
+            )
+        else:
+            body_numeric = ()
         bases = ", ".join(b.name for b in struct.bases)
         notes = (
             (
@@ -75,7 +93,7 @@ class DeclBuilder(TypeAnnotator):
             f"Synthesized from `{struct.derived_from}`." if struct.derived_from else "",
         )
         docs = struct.lifecycle.docs.strip() or self._uses.get(struct.name, "")
-        body: tuple[str, ...] = ()
+        body: tuple[str, ...] = body_numeric
         if extra_after is not None and len(extra_after) < len(kept):
             # serde writes a flattened map's entries where the map stands; pydantic
             # writes extra keys last.

@@ -68,13 +68,9 @@ def convert_enum(
         members.append(ir.EnumMember(member_name, value, member_lifecycle, span))
         known[member_name] = value
         doc = None
+    # An enum of both kinds (heterogeneous) is emitted by the evaluator as the union of
+    # its values; its members keep their values here.
     kinds = {type(member.value) for member in members}
-    if len(kinds) > 1:
-        diags.report(
-            "SYN004",
-            f"enum {name} mixes string and number members; read as a string enum",
-            enum_span,
-        )
     base = ir.EnumBase.INTEGER if kinds == {int} else ir.EnumBase.STRING
     return ir.EnumDecl(
         name=name,

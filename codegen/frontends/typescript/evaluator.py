@@ -18,6 +18,7 @@ evaluated is a ``Problem`` on its group; the reader decides whether that blocks 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -99,7 +100,10 @@ _WRAPPERS = (
     "parenthesized_type",
     "readonly_type",
 )
-_NOT_DATA = ("method_signature", "call_signature", "construct_signature")
+# A method is a function-valued key, which JSON.stringify leaves out: the object's data is
+# the rest.  A call or construct signature makes the value itself a function.
+_NOT_DATA = ("method_signature",)
+_CALLABLE = ("call_signature", "construct_signature")
 _MAX_INSTANTIATION_DEPTH = 40
 # A template literal type over finite unions expands to at most this many literals (the
 # checker's own limit is 100 000); beyond it, a pattern.
@@ -180,7 +184,18 @@ class Evaluator(Materializer):
         lifecycle = lifecycle_of(symbol.doc)
         span = symbol.span
         if symbol.kind == "enum":
-            return self.enum_decl(symbol)
+            declared = self.enum_decl(symbol)
+            if not _heterogeneous(declared):
+                return declared
+            # Members of both kinds (``a = 0, d = "foo"``), which the checker allows: on
+            # the wire the enum is the union of its values, as ``type E = 0 | "foo"``.
+            return self.alias_decl(
+                self.symbol_value(symbol.name) or ANY,
+                symbol.name,
+                declared.lifecycle,
+                span,
+                symbol.exported,
+            )
         if not _all_defaults(symbol):
             self.diags.report(
                 "SYN005",
@@ -283,6 +298,25 @@ class Evaluator(Materializer):
             return value if isinstance(value, Obj) else None
         return None
 
+    def looked_inside(self, value: TsType, seen: frozenset[str] = frozenset()) -> None:
+        """A homomorphic mapped type copies the members of the named object ``value``
+        (and of its bases) into the type being evaluated: their problems (a function
+        type) go with them, since no reference by name leads reachability there."""
+        value = self.resolve(value)
+        if not (isinstance(value, Leaf) and isinstance(value.expr, ir.Ref)):
+            return
+        name = value.expr.name
+        symbol = self.table.type(name)
+        found = self.named_object(name)
+        if symbol is None or found is None or not self.stack or name in seen:
+            return
+        theirs = self.group_for(symbol)
+        mine = self.group
+        if theirs is not mine:
+            mine.problems.extend(p for p in theirs.problems if p not in mine.problems)
+        for base in found.bases:
+            self.looked_inside(Leaf(base), seen | {name})
+
     def member_while_evaluating(self, name: str, key: TsType) -> TsType | None:
         """The checker reads a property's type lazily, so ``type A = { b: B["s"] }`` and
         ``type B = { s: string; a: A["b"] }`` are fine: while ``A`` is being evaluated,
@@ -341,9 +375,7 @@ class Evaluator(Materializer):
             return None
         if symbol.kind == "enum":
             enum = self.enum_decl(symbol)
-            return union_of(
-                [Leaf(ir.EnumMemberRef(name, m.name)) for m in enum.members]
-            )
+            return union_of([self.member_type(enum, m.name) for m in enum.members])
         if symbol.kind == "alias" and _all_defaults(symbol):
             return self.alias_value(symbol, ())
         if symbol.kind == "interface":
@@ -358,6 +390,17 @@ class Evaluator(Materializer):
             if candidate.name == member:
                 return candidate.value
         return None
+
+    def member_type(
+        self, enum: ir.EnumDecl, member: str, span: ir.Span = ir.NO_SPAN
+    ) -> TsType:
+        """The type ``Enum.member``: a reference to the member, or its literal value
+        when the enum mixes string and number members (emitted as that union)."""
+        if _heterogeneous(enum):
+            for candidate in enum.members:
+                if candidate.name == member:
+                    return Leaf(ir.Literal(candidate.value))
+        return Leaf(ir.EnumMemberRef(enum.name, member, span))
 
     def enum_decl(self, symbol: Symbol) -> ir.EnumDecl:
         found = self.enums.get(symbol.name)
@@ -502,6 +545,10 @@ class Evaluator(Materializer):
         own = not args
         if own:
             self.stack.append(self.group_for(symbol))
+        # The problems met in the value (a function type, say), kept for every
+        # declaration it is inlined into (``inline_alias``).
+        target = self.group if self.stack else None
+        before = len(target.problems) if target is not None else 0
         try:
             env = self._bind(symbol, args)
             value_node = symbol.node.child_by_field_name("value")
@@ -514,7 +561,20 @@ class Evaluator(Materializer):
             self.in_progress.discard(marker)
             if own:
                 self.stack.pop()
+        met = tuple(target.problems[before:]) if target is not None else ()
+        self.alias_problems[key] = met
         self.alias_values[key] = value
+        return value
+
+    def inline_alias(self, symbol: Symbol, args: tuple[TsType, ...]) -> TsType:
+        """A generic alias's value written in place (``Array<Handler>``, ``Box<T>``):
+        the problems met in it (a function type, say) are the using declaration's too,
+        since no reference by name leads reachability to the alias."""
+        value = self.alias_value(symbol, args)
+        if self.stack:
+            mine = self.group.problems
+            met = self.alias_problems.get((symbol.order, args), ())
+            mine.extend(p for p in met if p not in mine)
         return value
 
     def _bind(self, symbol: Symbol, args: tuple[TsType, ...]) -> Env:
@@ -579,7 +639,7 @@ class Evaluator(Materializer):
             _all_defaults(symbol) and full == self._defaults(symbol)
         )
         if symbol.kind == "alias":
-            return self.alias_value(symbol, () if defaults_only else tuple(full))
+            return self.inline_alias(symbol, () if defaults_only else tuple(full))
         if symbol.kind != "interface":
             self.problem(span, f"{symbol.name} is not generic")
             return ANY
@@ -737,8 +797,8 @@ class Evaluator(Materializer):
         }.get(kind, f"the type construct {kind!r}")
         return self._bad(span, f"{what} has no JSON form")
 
-    def _bad(self, span: ir.Span, message: str) -> TsType:
-        self.problem(span, message)
+    def _bad(self, span: ir.Span, message: str, code: str = "SYN003") -> TsType:
+        self.problem(span, message, code)
         return ANY
 
     def scope_of(self, node: Node, source: SourceText) -> Scope | None:
@@ -790,7 +850,7 @@ class Evaluator(Materializer):
         if owner is None:
             enum = self.table.lookup_type(first, scope)
             if enum is not None and enum.kind == "enum" and len(parts) == 1:
-                return Leaf(ir.EnumMemberRef(enum.name, node_text(member), span))
+                return self.member_type(self.enum_decl(enum), node_text(member), span)
         for part in parts[1:]:
             owner = (
                 owner.export(part, "namespace", self.table.files, set())
@@ -807,8 +867,10 @@ class Evaluator(Materializer):
                 span, f"{node_text(node)!r} is not a type the namespace exports"
             )
         if len(parts) == 1 and not self.table.imported_from_outside(first, scope):
-            # A reference to an enum the spec does not declare: REF001 via the passes.
-            return Leaf(ir.EnumMemberRef(first, node_text(member), span))
+            # A reference to an enum the spec does not declare (``lodash.__`` with
+            # ``import lodash = require(...)``): a problem of the declaration using it,
+            # so it blocks only what needs it (left to the passes, it blocked the spec).
+            return self._bad(span, f"{first} is not an enum", "REF001")
         if len(parts) == 1 and self.table.imported_from_outside(first, scope):
             return Leaf(ir.Ref(first, span))
         return self._bad(span, f"{node_text(node)!r} names no enum member")
@@ -833,13 +895,15 @@ class Evaluator(Materializer):
         text = node_text(child)
         if child.type == "string":
             return literal(decode_string(text))
-        if child.type == "number":
-            return literal(parse_number(text))
+        number = parse_number(text) if child.type == "number" else _signed_number(child)
+        if number is not None and not math.isfinite(number):
+            # ``1e999`` is Infinity to the checker; JSON has no such number
+            # (JSON.stringify writes null for it)
+            return self._bad(span, f"the literal type {text} is not a finite number")
+        if number is not None:
+            return literal(number)
         if child.type in ("true", "false"):
             return literal(child.type == "true")
-        signed = _signed_number(child)
-        if signed is not None:
-            return literal(signed)
         return self._bad(span, f"the literal type {text!r} is not supported")
 
     def _template(
@@ -996,10 +1060,13 @@ class Evaluator(Materializer):
         if name == "Record" and count == 2:
             return self.record(args[0], args[1], span)
         if name in ("Partial", "Required") and count == 1:
+            self.looked_inside(args[0])  # the members are copied, problems too
             return self.partial(args[0], span, optional=name == "Partial")
         if name == "Readonly" and count == 1:
             return args[0]
         if name in ("Pick", "Omit") and count == 2:
+            # (every member's problems, the left-out ones too: refused, never any)
+            self.looked_inside(args[0])
             return self.pick(args[0], args[1], span, keep=name == "Pick")
         if name in ("Exclude", "Extract") and count == 2:
             return self.exclude(args[0], args[1], span, keep=name == "Extract")
@@ -1101,6 +1168,15 @@ class Evaluator(Materializer):
                     numeric = key_type is not None and node_text(key_type) == "number"
             elif member.is_error or member.is_missing:
                 pass  # the syntax error itself is the finding (SYN001), said once
+            elif member.type in _CALLABLE:
+                # A value of the type is a function: JSON.stringify writes nothing for
+                # it, and the checker takes no JSON value for it (``{}`` "provides no
+                # match for the signature").
+                what = member.type.replace("_", " ")
+                self.problem(
+                    span_of(source, member),
+                    f"a type with a {what} is a function, which has no JSON form",
+                )
             elif member.type in _NOT_DATA:
                 what = member.type.replace("_", " ")
                 text = node_text(member).split("\n", 1)[0].rstrip(";")[:40]
@@ -1205,6 +1281,7 @@ class Evaluator(Materializer):
                 # homomorphic over an array or a tuple: an array or a tuple again
                 return self._mapped_array(over, param, value_node, env, source)
             source_obj = self.props_of(mapped)
+            self.looked_inside(mapped)
         names = self.literal_keys(keys)
         if names is None:
             resolved = self.resolve(keys)
@@ -1305,7 +1382,7 @@ class Evaluator(Materializer):
             ):  # ``enum E`` merged with ``namespace E``: the namespace's member
                 owner = owner.scope.namespaces[owner.local]
             if isinstance(owner, Symbol) and owner.kind == "enum":
-                return Leaf(ir.EnumMemberRef(owner.name, node_text(prop), span))
+                return self.member_type(self.enum_decl(owner), node_text(prop), span)
             if isinstance(owner, Scope):
                 found = owner.export(node_text(prop), "value", self.table.files, set())
                 if isinstance(found, Symbol):
@@ -1425,7 +1502,7 @@ class Evaluator(Materializer):
             enum = self.enum_decl(symbol)
             return Obj(
                 tuple(
-                    Prop(m.name, Leaf(ir.EnumMemberRef(name, m.name)), readonly=True)
+                    Prop(m.name, self.member_type(enum, m.name), readonly=True)
                     for m in enum.members
                 ),
                 span=span,
@@ -1639,3 +1716,8 @@ def _js_number_text(value: float) -> str:
 
 def _regex_escape(text: str) -> str:
     return "".join("\\" + c if c in ".^$*+?()[]{}|\\/" else c for c in text)
+
+
+def _heterogeneous(enum: ir.EnumDecl) -> bool:
+    """An enum with string and number members (the IR's enums have one base)."""
+    return len({type(m.value) for m in enum.members}) > 1

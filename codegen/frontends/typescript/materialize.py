@@ -22,6 +22,7 @@ from codegen.frontends.typescript.jsdoc import JsDoc, lifecycle_of
 from codegen.frontends.typescript.tstypes import (
     NEVER,
     NULL,
+    NUMBER_KEY,
     UNDEFINED,
     Arr,
     Dict,
@@ -82,6 +83,7 @@ class Materializer(TypeOps):
             span=span or obj.span,
             derived_from=derived_from,
             exported=exported,
+            index_key=NUMBER_KEY if obj.numeric_index and index is not None else None,
         )
 
     def alias_decl(

@@ -93,8 +93,11 @@ def read_spec(
 
 def _closed(decl: ir.Decl) -> ir.Decl:
     """``extra_keys = "forbid"``: object types without an index signature take no key
-    beyond their members (TypeScript's excess-property check, applied to every read)."""
-    if isinstance(decl, ir.StructDecl) and decl.index_value is None:
+    beyond their members (TypeScript's excess-property check, applied to every read);
+    a numeric index signature (``[k: number]: T``) adds the numeric names only."""
+    if isinstance(decl, ir.StructDecl) and (
+        decl.index_value is None or decl.index_key is not None
+    ):
         return replace(decl, extra_keys=ir.ExtraKeys.FORBID)
     return decl
 

@@ -49,6 +49,10 @@ class State:
         self.lifted: dict[str, ir.Decl] = {}
         self.in_progress: set[str] = set()
         self.alias_values: dict[tuple[int, tuple[TsType, ...]], TsType] = {}
+        # the problems met while evaluating each alias value (see ``alias_value``)
+        self.alias_problems: dict[
+            tuple[int, tuple[TsType, ...]], tuple[Problem, ...]
+        ] = {}
         self.instances: dict[tuple[int, tuple[TsType, ...]], str] = {}
 
     @property

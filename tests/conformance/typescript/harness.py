@@ -94,31 +94,25 @@ def run_case(suite: str, case: str, draws: int = DRAWS) -> Verdict:
         names = list(dict.fromkeys(_DECLARED.findall(text)))
         if not names:
             return Verdict(case, False, "main.ts declares no type")
-        tried: list[tuple[Verdict, str]] = []
+        tried: list[tuple[Verdict, list[tuple[str, Any, bool]] | None]] = []
         for name in names:
-            verdict = _compare(
-                spec,
-                sources,
-                [name],
-                expected,
-                case,
-                inline=True,
-                draws=draws,
-                decide=False,
+            verdict, differing = _differences(
+                spec, sources, [name], expected, case, inline=True, draws=draws
             )
-            if verdict.ok:
+            if differing == []:
                 return verdict
-            tried.append((verdict, name))
+            tried.append((verdict, differing))
         # the closest (one that was read, with the fewest disagreements) is taken as the
-        # root, and only then does tsc decide its differences: asked of every candidate,
-        # tsc would side with our reading of a type that is not the peer's root
-        closest, name = min(
-            tried,
-            key=lambda t: (t[0].why.startswith("ours:"), len(t[0].disagreements)),
+        # root, and only then does tsc decide its differences (the values compared once,
+        # for choosing it): asked of every candidate, tsc would side with our reading of
+        # a type that is not the peer's root
+        closest, found = min(
+            tried, key=lambda t: (t[1] is None, len(t[1]) if t[1] is not None else 0)
         )
-        if closest.why.startswith("ours:"):
+        if found is None:
             return closest
-        return _compare(spec, sources, [name], expected, case, inline=True, draws=draws)
+        _decide(spec, found, closest)
+        return closest
 
 
 def _expected_failure(suite: str, case: str, why: str, folder: Path) -> Verdict:
@@ -144,8 +138,30 @@ def _expected_failure(suite: str, case: str, why: str, folder: Path) -> Verdict:
         return Verdict(
             case, False, f"the peer expects no schema ({why}); ours reads it"
         )
-    first = [d.headline() for d in outcome.diags.errors()][:1]
-    return Verdict(case, True, "", names, divergence=f"both refuse it: {first}")
+    # Refused for the peer's reason: an error at a root's declaration (or naming a root
+    # as the declaration that needs it), not any error of the case (a syntax error
+    # elsewhere would refuse a root we read well).
+    lines = {
+        text[: m.start(1)].count("\n") + 1
+        for m in _DECLARED.finditer(text)
+        if m.group(1) in names
+    }
+    at_root = [
+        d.headline()
+        for d in outcome.diags.errors()
+        if (d.span.file.endswith("main.ts") and d.span.line in lines)
+        or any(f"; {name} is needed" in d.message for name in names)
+    ]
+    if not at_root:
+        first = [d.headline() for d in outcome.diags.errors()][:1]
+        return Verdict(
+            case,
+            False,
+            f"the peer expects no schema ({why}); ours refuses the case elsewhere: "
+            f"{first}",
+            names,
+        )
+    return Verdict(case, True, "", names, divergence=f"both refuse it: {at_root[:1]}")
 
 
 def _per_type_schemas(suite: str, case: str, draws: int) -> Verdict:
@@ -213,11 +229,30 @@ def _compare(
     case: str,
     inline: bool = False,
     draws: int = DRAWS,
-    decide: bool = True,
 ) -> Verdict:
+    """The case's roots compared both ways; tsc decides the values judged differently."""
+    verdict, differing = _differences(
+        spec, sources, roots, expected, case, inline, draws
+    )
+    if differing:
+        _decide(spec, differing, verdict)
+    return verdict
+
+
+def _differences(
+    spec: Path,
+    sources: list[str],
+    roots: list[str],
+    expected: dict[str, Any],
+    case: str,
+    inline: bool = False,
+    draws: int = DRAWS,
+) -> tuple[Verdict, list[tuple[str, Any, bool]] | None]:
+    """The values the two schemas judge differently (root, value, our verdict); None
+    with a failing verdict when the case cannot be compared (ours refuses it, ...)."""
     named = {r: r.rsplit(".", 1)[-1] for r in roots if _plain_name(r.replace(".", "_"))}
     if not named:
-        return Verdict(case, False, "the root types have generic names")
+        return Verdict(case, False, "the root types have generic names"), None
     # ``NS.Type`` is the peer's name of a namespace member; ours is ``Type`` while no
     # other scope declares it (codegen/frontends/typescript/scopes.py)
     roots = list(dict.fromkeys(named.values()))
@@ -230,10 +265,10 @@ def _compare(
     try:
         outcome = load_protocol(spec, spec)
     except Exception as exc:  # noqa: BLE001 - a crash is a finding, reported as such
-        return Verdict(case, False, f"ours: crashed ({exc!r})", roots)
+        return Verdict(case, False, f"ours: crashed ({exc!r})", roots), None
     if not outcome.ok() or outcome.protocol is None or outcome.config is None:
         first = [d.headline() for d in outcome.diags.errors()][:2]
-        return Verdict(case, False, f"ours: errors {first}", roots)
+        return Verdict(case, False, f"ours: errors {first}", roots), None
     # the schema backend alone (what is compared): the Python, server and docs backends
     # are not rendered, which makes the campaign several times faster
     ours = json.loads(json.dumps(build_schema(outcome.protocol)))
@@ -241,7 +276,7 @@ def _compare(
     differing: list[tuple[str, Any, bool]] = []  # root, value, our verdict
     for theirs_name, root in named.items():
         if root not in ours.get("$defs", {}):
-            return Verdict(case, False, f"ours: no definition {root}", roots)
+            return Verdict(case, False, f"ours: no definition {root}", roots), None
         mine = Draft202012Validator({"$ref": f"#/$defs/{root}", "$defs": ours["$defs"]})
         if inline:
             theirs_schema = dict(expected)
@@ -267,13 +302,7 @@ def _compare(
             b = _valid(mine, value)
             if a != b:
                 differing.append((root, value, b))
-    if differing and decide:
-        _decide(spec, differing, verdict)
-    elif differing:
-        verdict.ok = False
-        verdict.why = f"{len(differing)} instance(s) judged differently"
-        verdict.disagreements = [f"{r}: {json.dumps(v)[:120]}" for r, v, _ in differing]
-    return verdict
+    return verdict, differing
 
 
 def _decide(

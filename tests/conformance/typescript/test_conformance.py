@@ -74,3 +74,54 @@ def test_listed_cases_exist_and_say_why(suite: str) -> None:
         for case, reason in table.items():
             assert case in known, case
             assert len(reason) > 20, case
+
+
+def test_the_tjs_root_is_compared_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every candidate root differs from the peer (each value judged differently): each
+    # is compared once to choose the closest, and tsc decides that one's values without
+    # comparing it again.
+    compared: list[list[str]] = []
+    decided: list[int] = []
+    differences = harness._differences
+    decide = harness._decide
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        compared.append(list(args[2]))
+        return differences(*args, **kwargs)
+
+    def deciding(spec: Any, differing: list[Any], verdict: Any) -> None:
+        decided.append(len(differing))
+        decide(spec, differing, verdict)
+
+    def valid(validator: Any, value: Any) -> bool:
+        return type(validator).__name__ == "Draft7Validator"  # theirs yes, ours no
+
+    monkeypatch.setattr(harness, "_differences", counting)
+    monkeypatch.setattr(harness, "_decide", deciding)
+    monkeypatch.setattr(harness, "_valid", valid)
+    monkeypatch.setattr(
+        harness, "tsc_accepts", lambda files, name, values: [False] * len(values)
+    )
+    verdict = run_case("tjs", "annotation-title", draws=2)
+    names = [n for [n] in compared]
+    assert names == ["MySubObject", "AnotherSubObject", "MyObject"]
+    assert len(decided) == 1 and decided[0] > 0
+    assert verdict.ok and "tsc decides" in verdict.divergence
+
+
+def _refused(tmp_path: Any, text: str) -> Any:
+    folder = tmp_path / "case"
+    folder.mkdir()
+    (folder / "main.ts").write_text(text, encoding="utf-8")
+    return harness._expected_failure("tjs", "case", "no schema", folder)
+
+
+def test_both_refuse_it_at_the_roots_declaration(tmp_path: Any) -> None:
+    verdict = _refused(tmp_path, "export type MyNever = never;\n")
+    assert verdict.ok and "MyNever" in verdict.divergence
+
+
+def test_an_error_elsewhere_is_not_the_peers_refusal(tmp_path: Any) -> None:
+    # The root reads well; a syntax error on another line refuses the case, not the root.
+    verdict = _refused(tmp_path, "export type Fine = string;\nlet = ;\n")
+    assert not verdict.ok and "elsewhere" in verdict.why

@@ -9,7 +9,11 @@ aliases, enums), how many are modelled (in the frontend's result with no error n
 them), and for each one that is not, its reason: the diagnostic that names it (a generic
 declaration is emitted per instantiation, a construct with no JSON form, a type imported
 from another package); crashes (INT001) and hangs (a package that takes longer than the
-timeout) are counted apart.  Written to ``build/wild-ts.json``; the table is printed.
+timeout) are counted apart.  Then the oracle sample (``sample.py``): for a seeded sample
+of each package's modelled types, the TypeScript checker and our bindings judge the same
+drawn instances and mutants; every disagreement is printed, and one not listed in
+``disagreements.toml`` (with its reason) fails the campaign.  Written to
+``build/wild-ts.json``; the tables are printed.
 Guarantees: each package is read in its own process, so a crash or a hang of one is that
 package's finding; every exported type alias and interface is requested (``[spec] types``).
 """
@@ -17,14 +21,17 @@ package's finding; every exported type alias and interface is requested (``[spec
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+from codegen import ir
 from codegen.diagnostics import Diagnostics
 from codegen.frontends.typescript.reader import Options, parse_tree, read_typescript
 from codegen.frontends.typescript.symbols import Symbol, collect
 from codegen.spec.source import SourceText
+from tests.wild.npm.sample import choose, references, run_samples
 
 HERE = Path(__file__).resolve().parent
 TIMEOUT = 300
@@ -64,6 +71,26 @@ def _assigned_member(symbol: Symbol) -> bool:
     return True
 
 
+_NEEDED = re.compile(r"; (\S+) is needed")
+
+
+def users_of(decls: tuple[ir.Decl, ...], failing: set[str]) -> dict[str, str]:
+    """Each declaration that reaches one of ``failing`` → the first one it reaches."""
+    users: dict[str, list[str]] = {}
+    for decl in decls:
+        for used in references(decl):
+            users.setdefault(used, []).append(decl.name)
+    out: dict[str, str] = {}
+    todo = [(name, name) for name in sorted(failing)]
+    while todo:
+        name, cause = todo.pop()
+        if name in out:
+            continue
+        out[name] = cause
+        todo.extend((user, cause) for user in users.get(name, ()))
+    return out
+
+
 def read_package(package: str) -> dict[str, object]:
     root = HERE / "node_modules" / package
     sources = [
@@ -94,11 +121,13 @@ def read_package(package: str) -> dict[str, object]:
     diags = Diagnostics()
     crashed = ""
     kept: set[str] = set()
+    decls: tuple[ir.Decl, ...] = ()
     try:
         result = read_typescript(
             sources, ("client", "server"), {}, diags, Options(requested=tuple(wanted))
         )
-        kept = {d.name for d in result.decls}
+        decls = result.decls
+        kept = {d.name for d in decls}
     except Exception as exc:  # noqa: BLE001 - a crash is this package's finding
         crashed = repr(exc)[:300]
     errors = diags.errors()
@@ -111,6 +140,14 @@ def read_package(package: str) -> dict[str, object]:
     unmodelled: dict[str, str] = {
         name: "generic: emitted per instantiation" for name in generic
     }
+    # A declaration that uses one with an error is not modelled either (its error
+    # names the one that has the problem: ``Formatter is needed`` for ``Colors``).
+    failing = {
+        found.group(1): f"{d.code}: {d.message[:160]}"
+        for d in errors
+        if (found := _NEEDED.search(d.message))
+    }
+    blocked = users_of(decls, set(failing))
     for name in wanted:
         why = next(
             (
@@ -120,6 +157,9 @@ def read_package(package: str) -> dict[str, object]:
             ),
             None,
         )
+        if why is None and name in blocked and blocked[name] != name:
+            used = blocked[name]
+            why = f"uses {used}, which is not modelled ({failing[used]})"
         if (name in kept and why is None) or at[name] in twins:
             continue  # modelled (a twin declared again identically is kept once)
         if why is None:
@@ -142,6 +182,18 @@ def read_package(package: str) -> dict[str, object]:
         ),
         "int001": sum(1 for d in diags.items if d.code == "INT001"),
         "crash": crashed,
+        # the seeded sample of modelled types the checker judges (``sample.py``)
+        # (a twin declared again identically is modelled under the first one's name)
+        "sample": choose(
+            sorted(
+                {
+                    s.name
+                    for s in exported
+                    if s.name not in unmodelled and s.name in kept
+                }
+            ),
+            package,
+        ),
     }
 
 
@@ -188,6 +240,9 @@ def main(argv: list[str]) -> int:
             f"{figures['modelled']:8} {share:6.1%} {len(figures['unexplained']):12}",
             flush=True,
         )
+    oracle = run_samples(
+        {p: list(f.get("sample", [])) for p, f in out.items() if isinstance(f, dict)}
+    )
     share = totals["modelled"] / totals["declarations"] if totals["declarations"] else 0
     print(
         f"total: {len(packages())} packages, {totals['files']} files, "
@@ -199,13 +254,21 @@ def main(argv: list[str]) -> int:
     target.parent.mkdir(exist_ok=True)
     target.write_text(
         json.dumps(
-            {"packages": out, "totals": totals, "crashes": crashes, "hangs": hangs},
+            {
+                "packages": out,
+                "totals": totals,
+                "crashes": crashes,
+                "hangs": hangs,
+                "oracle": oracle,
+            },
             indent=2,
             sort_keys=True,
         ),
         encoding="utf-8",
     )
-    return 1 if crashes or hangs or totals["unexplained"] else 0
+    figures = oracle["figures"]
+    failed = figures["disagreements_unlisted"] or figures["errors"]
+    return 1 if crashes or hangs or totals["unexplained"] or failed else 0
 
 
 if __name__ == "__main__":
