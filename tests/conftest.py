@@ -49,6 +49,8 @@ LONG: dict[str, str] = {
     "tests/hostile/test_http_pressure.py": "make test-long",
     "tests/oracle/test_slices.py": "make test-long",
     "tests/roundtrip/test_schema_instances.py": "make test-long",
+    # The wheel built and installed into a fresh venv, driven from a scratch project.
+    "tests/cli/test_installed.py": "make test-long",
     # a cargo build of serde and serde_json (minutes on a fresh machine)
     "tests/wild/rust/test_serde_sample_cargo.py": "make test-long",
 }

@@ -126,6 +126,8 @@ def _wanted(files: list[Path]) -> set[tuple[str, int]]:
     }
 
 
+# The twins' mypy run: make test-long (the scripts' own mypy pass stays here).
+@pytest.mark.long
 def test_rejecting_twins_fail_mypy_on_exactly_the_marked_lines() -> None:
     files = _rejects()
     wanted = _wanted(files)
