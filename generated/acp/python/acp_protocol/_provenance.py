@@ -40,7 +40,7 @@ FILES: dict[str, str] = {
     "_rpc/registry.py": "460bbe5e6fc0efd18fbbf8ce76ef97090577dfed29f643ee2c19ada67abcb7f9",
     "_rpc/requirement.py": "3c19c16f8c8a7ecaa878213edbb242385d402ba9165b1f9d0d979bf779c9345e",
     "_rpc/stdio.py": "3464e30d711c9de963310ae642738dbdd04124d5adc3a53a14bcc8b16d55bb7d",
-    "_rpc/tasks.py": "6287889ea4af91074e2a2935ceada145c6ea40f925c7c13290edea293e094fc2",
+    "_rpc/tasks.py": "333e2d80f8e0f3e51d637b9574458626c40f9a06e13eeb6248116915c42b89b9",
     "_rpc/typed_calls.py": "1e72de3c97179f7ae1acde13698f55e71e9ae4339cb066aef031ac7c6af42760",
     "_rpc/websocket.py": "3d4643fb48f5db55fe7646bcff9b46b18c4849866d48d7f3a85283a47dd074e0",
     "client.py": "93f2f75fedc6a02dd6bc96bd19a709446e4fc0f826f80972ea46906bfdd6fa24",

@@ -104,7 +104,7 @@ FILES: dict[str, str] = {
     "_rpc/registry.py": "c3c00946995b29da2a356ceeb12dfa46858b721fba4b222f80df323390f4e05f",
     "_rpc/requirement.py": "7d3b8bbd50587a7ffb7a370afb184bb6da46cdd53ff4c28a375efd3356bac19f",
     "_rpc/stdio.py": "ef9afc4d8ac5ff9bec9b7ba2d6ea72175cfe9e2e7243c9dbf2639da81d7a4010",
-    "_rpc/tasks.py": "b28973d4dcda6ba872527ed85c93934153dfb1e49ff0069801da8ebbbeb52ad2",
+    "_rpc/tasks.py": "504ca58909c0a362c13a634d44ff095644e22717ce926328bbeb540f0a8d8632",
     "_rpc/typed_calls.py": "6bebcd1c99db0592cca35844ad52c34a356f55a88f362d31467860eeffefa5a1",
     "_rpc/websocket.py": "3ddef0816f683cef35ba21d733af66495f4ceb7088f15250c93f852e9f1c91ed",
     "client.py": "ea50f9bf617dbc0cc5a2f7dca3571661cc787c0988bea06d8b321ccea3e55e1c",

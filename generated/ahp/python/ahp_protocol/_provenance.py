@@ -44,7 +44,7 @@ FILES: dict[str, str] = {
     "_rpc/registry.py": "cc8b968c5ef140d5bd269b8793530a865e2cd8bb3965220ab782d3caf4cc20a4",
     "_rpc/requirement.py": "65cf86d4a2e16a9db1ac7f5cf15ca399b80a789ecdcf11e4d8b4396821dee173",
     "_rpc/stdio.py": "298c58785495a5d3b57884209c266d7dac7f1af5ce83a14d4c2d110fa2bfadda",
-    "_rpc/tasks.py": "131c23b1c63cf0379afbfdbc8c13a1ef40972093a07365d68d8b482422d3d190",
+    "_rpc/tasks.py": "965ef8075591dd8715de83743396475be0384b044a03f6b6da837365426dd199",
     "_rpc/typed_calls.py": "f19c8684a85b22e08042f64cc790ef944f0425f46a73e75d0d93a472049ed640",
     "_rpc/websocket.py": "8cbe0f1d1e1d509aaa284d45a7d401b85d0f65433cc380979218f29ac9742daa",
     "client.py": "6a2d73343be3020f524d34a227c0b694fdb87b4096f8c72129dfcd4f24ae8c60",

@@ -40,7 +40,7 @@ FILES: dict[str, str] = {
     "_rpc/registry.py": "2bb5c2494335b239c1832887a6fc11a61a80768398f74e46bb208d521a24248b",
     "_rpc/requirement.py": "19783fc9793d2d03463655ae0fdc04f6eae03ecec5d11fab8ce676ea55a81025",
     "_rpc/stdio.py": "9c8e4c2a76a48f84db3c8c550f393165d67449fa3e2bbc3844fcd93df957e411",
-    "_rpc/tasks.py": "189d16ad6cac0cf611adb9ac3ac9193a15951fe5bc87e4b9f377f26cbf259af4",
+    "_rpc/tasks.py": "7b1b34f85e5e7192859d6b6eb194a1f87715de7c7ece0036d517d5b35d33b46c",
     "_rpc/typed_calls.py": "42361d91e7c2c37207f60fb82a215724a0cc451b8227589b5e2fdb8980367e1b",
     "_rpc/websocket.py": "058cee43c3b66da74221b8ad5f699bfc36e38660e07c0a50c012e353818c5866",
     "client.py": "58177c38521e9d011deeae4fa32ce7bcf1c5b52502fe9ba6868aed187079f7c4",

@@ -40,7 +40,7 @@ FILES: dict[str, str] = {
     "_rpc/registry.py": "dc8ec605982d45b8ec22d96313a4bff61e7ec4cea6014b15a006ba40dd0d5a36",
     "_rpc/requirement.py": "175db4ebe08279f50d93d883d58e5a740e2703bedffe3b9fe51cd1b2b4721b73",
     "_rpc/stdio.py": "a8649f92735abdda91eac77ad3bdf8712fc66cd01e95886cd52dd39037dbfcba",
-    "_rpc/tasks.py": "9d9f57d04a6942ecf4fcc37a22150947bcfd1f1f74f9d1c65f0ceecbcd1f3911",
+    "_rpc/tasks.py": "f537742ec3f51d05af4683626da3ba468196279625728ddd7105ae7d5e7e733b",
     "_rpc/typed_calls.py": "2f3d53b390060466f219c40f1e6209322044370ad48e1370b4bc9b5c1a5d7be1",
     "_rpc/websocket.py": "a1e21f9b76a2dfb356b7cc8e4d9262ab2277e4ccd054db913db01905e1591305",
     "client.py": "9dc08d305bfbbf6b5b9c6a9c46ac8ee01ff15a35be4c61b16c9fd96d0784cf06",

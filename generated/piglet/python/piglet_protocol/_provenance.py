@@ -40,7 +40,7 @@ FILES: dict[str, str] = {
     "_rpc/registry.py": "6adb89fc035f4f82a8ff048be5c91bb257b1af1d1f5bd7b55c3308af493830a8",
     "_rpc/requirement.py": "1d780758b30aa0bb46d1e9a8b8bce823deedf1e6af4ba97e36b2abb2c9e45090",
     "_rpc/stdio.py": "faa2012116874f321e7b02353eb0a55223aa166dd3b52082dd39d38ca49f0526",
-    "_rpc/tasks.py": "7b0b6f0fcb574a6c78433fb70b361df422a96866900a345056e6bb1845d8f6a7",
+    "_rpc/tasks.py": "9b966d660d203d4cfa0044f73e04ffc5de4914839210234871daafa6e031d2ab",
     "_rpc/typed_calls.py": "8674fca2b02b95c735a8c0eda3bd6891e69de1cb598059c6275af7431d28a9f2",
     "_rpc/websocket.py": "3640d8ced715661966800c30dac291b246346796cfb90a4042d86bab235c173b",
     "client.py": "82342ff8f05e4aa51fdd3a6de14c56656e4416eb644dd48a12381740127cc389",

@@ -152,14 +152,19 @@ class TaskStarter:
         self._idle: asyncio.Task[Any] | None = None
         self._mailbox: asyncio.Future[_Started[Any]] | None = None
 
+    def _borrow(self) -> tuple[asyncio.Task[Any], asyncio.Future[_Started[Any]]]:
+        """The idle host task and its mailbox, or a new pair when there is none."""
+        host, mailbox = self._idle, self._mailbox
+        if host is None or mailbox is None or host.done() or mailbox.done():
+            mailbox = self.loop.create_future()
+            host = self.loop.create_task(_Host(mailbox))
+        return host, mailbox
+
     def start(self, coro: Coroutine[Any, Any, _T]) -> asyncio.Task[_T] | None:
         """The task running the rest of ``coro`` after its first step; None when
         ``coro`` finished in that step (its result is not kept: fire and forget)."""
         loop = self.loop
-        host, mailbox = self._idle, self._mailbox
-        if host is None or mailbox is None or host.done() or mailbox.done():
-            mailbox = loop.create_future()
-            host = loop.create_task(_Host(mailbox))
+        host, mailbox = self._borrow()
         # Lent while the first step runs: a start() inside that step gets its own.
         self._idle = self._mailbox = None
         context = contextvars.copy_context()
@@ -202,10 +207,7 @@ class TaskStarter:
         have run ``rest(coro)`` (the caller's answering, after the handler's own steps).
         """
         loop = self.loop
-        host, mailbox = self._idle, self._mailbox
-        if host is None or mailbox is None or host.done() or mailbox.done():
-            mailbox = loop.create_future()
-            host = loop.create_task(_Host(mailbox))
+        host, mailbox = self._borrow()
         self._idle = self._mailbox = None
         context = contextvars.copy_context()
         tasks: Any = asyncio.tasks
