@@ -72,12 +72,18 @@ class DeclBuilder(TypeAnnotator):
             entry = self.annotation(extra_type, strict=True)
             closed_numeric = struct.extra_keys is ir.ExtraKeys.FORBID
             extra_type = ir.AnyJson()
+            # The entry's adapter is built once per class, on first use (building one
+            # is the dearest step of a read; forward references resolve by then).
             body_numeric: tuple[str, ...] = (
+                "    _numeric_entry: ClassVar[TypeAdapter[Any] | None] = None",
+                "",
                 '    @model_validator(mode="after")',
                 "    def _numeric_keys(self) -> Self:",
-                f"        entry: TypeAdapter[Any] = TypeAdapter({entry})",
+                "        cls = type(self)",
+                "        if cls._numeric_entry is None:",
+                f"            cls._numeric_entry = TypeAdapter({entry})",
                 "        _numeric_entries(",
-                f"            self.__pydantic_extra__, entry, {closed_numeric}",
+                f"            self.__pydantic_extra__, cls._numeric_entry, {closed_numeric}",
                 "        )",
                 "        return self",
             )

@@ -188,8 +188,7 @@ def _struct(index: Index, struct: ir.StructDecl, depth: int) -> dict[str, Any]:
             continue
         if fld.presence is ir.Presence.OPTIONAL and not fld.read_required:
             continue
-        if fld.read_names:
-            fld = dataclasses.replace(fld, wire_name=fld.read_names[0])
+        fld = dataclasses.replace(fld, wire_name=fld.read_keys()[0])
         if fld.presence is ir.Presence.WRITTEN_ALWAYS_READ_OPTIONAL and fld.nullable:
             out[fld.wire_name] = None
             continue
