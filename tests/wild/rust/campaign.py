@@ -344,6 +344,10 @@ def run(only: list[str]) -> int:
         failures.append(
             f"serde disagrees with the bindings on {len(serde['disagreements'])} case(s)"
         )
+    if chosen and not serde.get("cases"):
+        # Nothing judged (no serde program built, cargo or the registry missing): the
+        # campaign would agree on nothing and pass; the reasons are in the report.
+        failures.append("the serde oracle judged no case of its sample")
     asked = sum(r.get("types", 0) for r in results.values())
     modelled = sum(len(r.get("modelled", [])) for r in results.values())
     read = [r for r in results.values() if "modelled" in r]
