@@ -60,7 +60,10 @@ class Ours:
         self._classes = class_names(subject.protocol, subject.package.models)
 
     def class_of(self, name: str) -> Any:
-        return getattr(self.subject.package.models, self._classes.get(name, name), None)
+        # None where the rule finds no class the module defines: a name it imports
+        # (``enum.Flag``) is not the declaration's class.
+        found = self._classes.get(name)
+        return None if found is None else getattr(self.subject.package.models, found)
 
     def has_type(self, name: str) -> bool:
         return self.class_of(name) is not None and name in self.subject.defs
