@@ -21,6 +21,23 @@ from typing import Any, TypeVar
 
 _T = TypeVar("_T")
 
+_TASKS: Any = asyncio.tasks  # the hooks asyncio's own eager start uses
+_ENTER: Callable[[asyncio.AbstractEventLoop, asyncio.Task[Any]], None] = (
+    _TASKS._enter_task
+)
+_LEAVE: Callable[[asyncio.AbstractEventLoop, asyncio.Task[Any]], None] = (
+    _TASKS._leave_task
+)
+# The current task of a loop, at C speed: Python 3.11's ``current_task`` is a Python
+# function reading the dict that the C ``_enter_task`` writes (so the dict's own
+# ``get`` answers the same); later versions' is C already (and may keep no dict).
+_CURRENT: Callable[[asyncio.AbstractEventLoop], asyncio.Task[Any] | None] = (
+    _TASKS._current_tasks.get
+    if not hasattr(_TASKS, "_py_current_task")
+    and isinstance(getattr(_TASKS, "_current_tasks", None), dict)
+    else _TASKS.current_task
+)
+
 
 class _Started(Coroutine[Any, Any, _T]):
     """The rest of a coroutine that ``TaskStarter`` ran up to its first wait, as the
@@ -168,11 +185,10 @@ class TaskStarter:
         # Lent while the first step runs: a start() inside that step gets its own.
         self._idle = self._mailbox = None
         context = contextvars.copy_context()
-        tasks: Any = asyncio.tasks  # the hooks asyncio's own eager start uses
-        outer = asyncio.current_task(loop)
+        outer = _CURRENT(loop)
         if outer is not None:
-            tasks._leave_task(loop, outer)
-        tasks._enter_task(loop, host)
+            _LEAVE(loop, outer)
+        _ENTER(loop, host)
         started: _Started[_T]
         try:
             waiting_on = context.run(coro.send, None)
@@ -189,9 +205,9 @@ class TaskStarter:
             started = _Started(coro, context)
             started.waiting_on = waiting_on
         finally:
-            tasks._leave_task(loop, host)
+            _LEAVE(loop, host)
             if outer is not None:
-                tasks._enter_task(loop, outer)
+                _ENTER(loop, outer)
         mailbox.set_result(started)  # the task is the coroutine's own from now on
         return host
 
@@ -205,24 +221,27 @@ class TaskStarter:
         no task or coroutine more was made.  Waiting: the task that runs
         ``rest(the rest of coro)`` to its end, in ``coro``'s context, as ``start`` would
         have run ``rest(coro)`` (the caller's answering, after the handler's own steps).
+
+        Every request a server answers passes here, so the common case is one frame:
+        the idle task taken and given back inline, the current task read and swapped
+        by asyncio's own C functions (``_CURRENT``, ``_ENTER``, ``_LEAVE``).
         """
         loop = self.loop
-        host, mailbox = self._borrow()
-        self._idle = self._mailbox = None
+        host, mailbox = self._idle, self._mailbox
+        if host is None or mailbox is None or host.done() or mailbox.done():
+            host, mailbox = self._borrow()
+        self._idle = self._mailbox = None  # a begin() inside the step gets its own
         context = contextvars.copy_context()
-        tasks: Any = asyncio.tasks
-        outer = asyncio.current_task(loop)
+        outer = _CURRENT(loop)  # None when called from the loop's reader callback
         if outer is not None:
-            tasks._leave_task(loop, outer)
-        tasks._enter_task(loop, host)
+            _LEAVE(loop, outer)
+        _ENTER(loop, host)
         try:
             waiting_on = context.run(coro.send, None)
         except StopIteration as stop:
-            self._give_back(host, mailbox)
-            return True, stop.value
+            outcome: tuple[bool, Any] | None = (True, stop.value)
         except Exception as error:  # noqa: BLE001 - the caller answers it
-            self._give_back(host, mailbox)
-            return False, error
+            outcome = (False, error)
         except (KeyboardInterrupt, SystemExit):
             self._give_back(host, mailbox)
             raise
@@ -231,17 +250,25 @@ class TaskStarter:
             started.error = error
             mailbox.set_result(started)
             return host
+        else:
+            outcome = None
         finally:
-            tasks._leave_task(loop, host)
+            _LEAVE(loop, host)
             if outer is not None:
-                tasks._enter_task(loop, outer)
-        # ``rest`` awaits the coroutine from where it waits: its first step, run here,
-        # hands back what the coroutine waits on, for the task to wait on.
-        after = rest(_resume(coro, waiting_on))
-        started = _Started(after, context)
-        started.waiting_on = context.run(after.send, None)
-        mailbox.set_result(started)
-        return host
+                _ENTER(loop, outer)
+        if outcome is None:
+            # ``rest`` awaits the coroutine from where it waits: its first step, run
+            # here, hands back what the coroutine waits on, for the task to wait on.
+            after = rest(_resume(coro, waiting_on))
+            started = _Started(after, context)
+            started.waiting_on = context.run(after.send, None)
+            mailbox.set_result(started)
+            return host
+        if self._idle is None:  # the lent task is idle again (``_give_back``)
+            self._idle, self._mailbox = host, mailbox
+        else:
+            host.cancel()
+        return outcome
 
     def _give_back(
         self, host: asyncio.Task[Any], mailbox: asyncio.Future[_Started[Any]]

@@ -228,12 +228,15 @@ def answer_error(
     return error_response(request_id, error)
 
 
-def close_request_text(dispatcher: Dispatcher, call: Call, result: Any) -> bytes | None:
+def close_request_text(
+    dispatcher: Dispatcher, call: Call, result: Any, end: bytes = b""
+) -> bytes | None:
     """``close_request``'s answer as JSON text, written by pydantic-core straight from
     the handler's value and validated as text (no Python copy of the result, no
     second writing of it); None where only ``close_request`` can say what to answer
     (a notification, a result that does not write or validate, an id or a string the
-    fast writer refuses: a lone surrogate), which then decides on its own."""
+    fast writer refuses: a lone surrogate), which then decides on its own.  ``end``:
+    bytes written after the text (a pipe's newline, without a copy of the answer)."""
     request_id, notification, _, info, _, _ = call
     adapter = info.result
     if notification or adapter is None:
@@ -251,9 +254,11 @@ def close_request_text(dispatcher: Dispatcher, call: Call, result: Any) -> bytes
         ident = b"%d" % request_id if type(request_id) is int else to_json(request_id)
     except Exception:  # noqa: BLE001 - close_request says why, and answers it
         return None
-    if b"NaN" in text or b"Infinity" in text:  # in a string, or a float JSON lacks
+    # In a string, or a float JSON lacks.  (``find``, not ``in``: bytes' ``in`` tries
+    # its operand as an integer first, and the TypeError it clears costs more.)
+    if text.find(b"NaN") >= 0 or text.find(b"Infinity") >= 0:
         return None
-    return b'{"jsonrpc":"2.0","id":%b,"result":%b}' % (ident, text)
+    return b'{"jsonrpc":"2.0","id":%b,"result":%b}%b' % (ident, text, end)
 
 
 def close_request(dispatcher: Dispatcher, call: Call, result: Any) -> JsonObject | None:

@@ -101,7 +101,9 @@ def dumps_plain(message: Any) -> bytes:
         data = to_json(message, inf_nan_mode="constants")
     except PydanticSerializationError:
         data = b"NaN"  # what only ``dumps`` writes right
-    if b"NaN" in data or b"Infinity" in data:  # in a string, or a float JSON lacks
+    # In a string, or a float JSON lacks (``find``: bytes' ``in`` first tries its
+    # operand as an integer, and the TypeError it raises and clears costs more).
+    if data.find(b"NaN") >= 0 or data.find(b"Infinity") >= 0:
         return dumps(message).encode("utf-8")
     return data
 
@@ -116,7 +118,7 @@ def _may_overflow(data: bytes | bytearray) -> bool:
     over digits, ``.`` and ``-``, starts the text or follows ``[``, ``:``, ``,`` or
     whitespace (a hex trace id's ``08e019`` does not).  Text in a string that looks
     like a number that way (``"a,1e400"``) is only read the slower way."""
-    shapes = data.translate(_NUMBER_SHAPES)
+    shapes = data.translate(NUMBER_SHAPES)
     looks = 0
     for shape in _BIG_SHAPES:
         at = shapes.find(shape)
@@ -129,15 +131,15 @@ def _may_overflow(data: bytes | bytearray) -> bool:
                 start -= 1
             if not start or data[start - 1] in _BEFORE_NUMBER:
                 return True
-            if shape is _LONG_RUN:  # on past the rest of this run
+            if shape is LONG_RUN:  # on past the rest of this run
                 at += len(shapes) - at - len(shapes[at:].lstrip(b"0"))
             at = shapes.find(shape, at + 1)
     return False
 
 
-_NUMBER_SHAPES: Final = bytes.maketrans(b"123456789E+", b"000000000e-")
-_LONG_RUN: Final = b"0" * 200
-_BIG_SHAPES: Final = (b"e000", b"e-000", _LONG_RUN)
+NUMBER_SHAPES: Final = bytes.maketrans(b"123456789E+", b"000000000e-")
+LONG_RUN: Final = b"0" * 200
+_BIG_SHAPES: Final = (b"e000", b"e-000", LONG_RUN)
 _IN_NUMBER: Final = frozenset(b"0123456789.-")
 _BEFORE_NUMBER: Final = frozenset(b"[:, \t\r\n")
 

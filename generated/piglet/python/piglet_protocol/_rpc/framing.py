@@ -148,7 +148,10 @@ class LineReader:
             and len(data) <= self.limit + 1
             and not self._skipping
         ):  # one whole line, as a peer waiting for each answer sends it
-            self._line(data[:-1])
+            if data[:1] == b"{" and data[-2:-1] != b"\r":  # not blank, no \r: as is
+                self.connection.take_line(data[:-1])
+            else:
+                self._line(data[:-1])
             return
         buffer += data
         start = 0
