@@ -49,7 +49,7 @@ def loads(data: str | bytes) -> Any:
     # A lone surrogate in text makes bytes pydantic-core refuses: the standard reader
     # decides on the text itself.
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
-    if not _may_overflow(raw):
+    if not may_overflow(raw):
         try:
             return from_json(raw, allow_inf_nan=False)
         except ValueError:
@@ -107,7 +107,7 @@ def dumps_plain(message: Any) -> bytes:
     return data
 
 
-def _may_overflow(data: bytes | bytearray) -> bool:
+def may_overflow(data: bytes | bytearray) -> bool:
     """Whether a number in ``data`` might not fit a double: one with an exponent of
     three digits (``1e400``) or a run of 200 digits (``1`` and 400 digits ``.0``); a
     literal overflows only if its integer digits and its exponent add up to over 308.

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import json
+import os
 from typing import Any
 
 import pytest
@@ -53,12 +54,16 @@ def test_a_request_is_answered_in_one_call_without_the_general_path() -> None:
         taken = _spied(connection)
         reader.data_received(_line(request("add", {"a": 1, "b": 2}, id=1)))
         reader.data_received(_line(request("add", {"a": 2, "b": 2}, id="two")))
+        # text that only looks like a big number (a trace id's 08e019) stays here too
+        trace = {"a": 3, "b": 2, "trace": "00-80e1afed08e019fc"}
+        reader.data_received(_line(request("add", trace, id=3)))
         return pipe.now, taken, len(connection._tasks)
 
     written, taken, tasks_left = asyncio.run(run())
     assert written == [
         b'{"jsonrpc":"2.0","id":1,"result":3}\n',
         b'{"jsonrpc":"2.0","id":"two","result":4}\n',
+        b'{"jsonrpc":"2.0","id":3,"result":5}\n',
     ]
     assert taken == [] and tasks_left == 0
 
@@ -301,3 +306,48 @@ def test_the_current_task_is_read_as_asyncio_reads_it() -> None:
 
     inside, outside = asyncio.run(run())
     assert inside and outside is None
+
+
+@pytest.mark.parametrize("framing", ["ndjson-stdio", "content-length-stdio"])
+def test_a_whole_line_read_from_a_pipe_goes_straight_to_the_connection(
+    framing: str,
+) -> None:
+    async def run() -> tuple[list[bytes], list[bytes]]:
+        from codegen.runtime.content_length import ContentLengthReader
+
+        pipe = _Pipe()
+        connection, _ = _connection(HANDLERS, pipe)
+        reader = (
+            rpc.LineReader(connection, 1 << 16)
+            if framing == "ndjson-stdio"
+            else ContentLengthReader(connection, 1 << 16)
+        )
+        straight: list[bytes] = []
+        take_line = connection.take_line
+
+        def spy(line: bytes) -> None:
+            straight.append(line)
+            take_line(line)
+
+        connection.take_line = spy  # type: ignore[method-assign]
+        source, sink = os.pipe()
+        try:
+            reader.watch(source)
+            os.write(sink, _line(request("add", {"a": 1, "b": 2}, id=1)))
+            for _ in range(100):
+                await asyncio.sleep(0.01)
+                if pipe.now or pipe.later or connection.strays:
+                    break
+        finally:
+            reader.pause_reading("closed")
+            os.close(source)
+            os.close(sink)
+        return straight, pipe.now + pipe.later
+
+    straight, written = asyncio.run(run())
+    if framing == "ndjson-stdio":
+        assert straight == [_line(request("add", {"a": 1, "b": 2}, id=1))[:-1]]
+        assert written == [b'{"jsonrpc":"2.0","id":1,"result":3}\n']
+    else:  # a line is a header there: never a message of its own
+        assert straight == []
+        assert b'"result"' not in b"".join(written)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import types
-from collections.abc import Awaitable, Callable, Coroutine, Generator
+from collections.abc import Callable, Coroutine, Generator
 from typing import Any, TypeVar
 
 _T = TypeVar("_T")
@@ -214,13 +214,16 @@ class TaskStarter:
     def begin(
         self,
         coro: Coroutine[Any, Any, _T],
-        rest: Callable[[Awaitable[_T]], Coroutine[Any, Any, Any]],
+        rest: Callable[..., Coroutine[Any, Any, Any]],
+        before: tuple[Any, ...] = (),
     ) -> tuple[bool, Any] | asyncio.Task[Any]:
         """Run ``coro``'s first step as ``start`` does.  Finished in that step: (True, its
         value), or (False, the ``Exception`` it raised); the caller goes on with it, and
         no task or coroutine more was made.  Waiting: the task that runs
-        ``rest(the rest of coro)`` to its end, in ``coro``'s context, as ``start`` would
-        have run ``rest(coro)`` (the caller's answering, after the handler's own steps).
+        ``rest(*before, the rest of coro)`` to its end, in ``coro``'s context, as
+        ``start`` would have run ``rest(*before, coro)`` (the caller's answering, after
+        the handler's own steps; ``before`` rather than a closure, which would cost
+        every call, waiting or not).
 
         Every request a server answers passes here, so the common case is one frame:
         the idle task taken and given back inline, the current task read and swapped
@@ -236,6 +239,7 @@ class TaskStarter:
         if outer is not None:
             _LEAVE(loop, outer)
         _ENTER(loop, host)
+        waiting_on: Any = None
         try:
             waiting_on = context.run(coro.send, None)
         except StopIteration as stop:
@@ -259,7 +263,7 @@ class TaskStarter:
         if outcome is None:
             # ``rest`` awaits the coroutine from where it waits: its first step, run
             # here, hands back what the coroutine waits on, for the task to wait on.
-            after = rest(_resume(coro, waiting_on))
+            after = rest(*before, _resume(coro, waiting_on))
             started = _Started(after, context)
             started.waiting_on = context.run(after.send, None)
             mailbox.set_result(started)

@@ -27,7 +27,15 @@ from typing import Any, Final
 
 from pydantic_core import from_json
 
-from .codec import LONG_RUN, NUMBER_SHAPES, dumps, dumps_plain, id_key, loads
+from .codec import (
+    LONG_RUN,
+    NUMBER_SHAPES,
+    dumps,
+    dumps_plain,
+    id_key,
+    loads,
+    may_overflow,
+)
 from .deadlines import Deadline, Deadlines
 from .dispatch import (
     Call,
@@ -324,12 +332,14 @@ class Connection:
         # ``loads``: pydantic-core reads it unless a number might not fit a double.
         # (``find``, not ``in``: bytes' ``in`` first tries its operand as an integer,
         # and the TypeError it raises and clears costs more than the search.)
+        # A shape found is read again by ``may_overflow``, which tells a number from
+        # text that only looks like one (a trace id's ``08e019``).
         shapes = line.translate(NUMBER_SHAPES)
         if (
             shapes.find(b"e000") >= 0
             or shapes.find(b"e-000") >= 0
             or shapes.find(LONG_RUN) >= 0
-        ):
+        ) and may_overflow(line):
             self._take(line)
             return
         try:
@@ -384,7 +394,7 @@ class Connection:
         starter = self._starter
         if starter is None:
             starter = self._starter = TaskStarter(self._loop)
-        begun = starter.begin(handled, lambda rest: self._run(call, rest))
+        begun = starter.begin(handled, self._run, (call,))
         if not isinstance(begun, tuple):  # it waits: its task answers
             self._tasks.add(begun)
             begun.add_done_callback(self._tasks.discard)
@@ -501,7 +511,7 @@ class Connection:
         starter = self._starter
         if starter is None:
             starter = self._starter = TaskStarter(self._loop)
-        begun = starter.begin(handled, lambda rest: self._run(call, rest))
+        begun = starter.begin(handled, self._run, (call,))
         if not isinstance(begun, tuple):  # it waits: its task answers
             self._tasks.add(begun)
             begun.add_done_callback(self._tasks.discard)
