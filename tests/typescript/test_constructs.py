@@ -496,3 +496,41 @@ def test_a_mapped_type_over_a_clean_object_and_keyof_stay_modelled(
     assert accepts(models.Keys, "when") and not accepts(models.Keys, "other")
     assert accepts(models.CleanPick, {"name": "x"})
     assert not accepts(models.CleanPick, {"name": 1})
+
+
+INDEX_ONLY = """
+export interface Holder {
+  meta?: { [key: string]: unknown };
+  counts: { [key: string]: number };
+  both: { [key: string]: string; fixed: string };
+  byNumber: { [n: number]: string };
+  record: Record<string, number>;
+}
+export interface Named { [key: string]: number }
+"""
+
+
+def test_an_object_type_of_only_a_string_index_is_a_map(tmp_path: Path) -> None:
+    # ``{ [k: string]: T }`` and ``Record<string, T>`` are one type to the checker.
+    outcome = load(tmp_path, {"input.ts": INDEX_ONLY}, _types("Holder", "Named"))
+    assert codes(outcome) == []
+    holder = decl(outcome, "Holder")
+    types = {f.wire_name: f.type for f in holder.fields}
+    assert types["meta"] == ir.MapOf(ir.AnyJson())
+    assert types["counts"] == types["record"]
+    assert isinstance(types["counts"], ir.MapOf)
+    # Rejecting twins: a member beside the index and a named interface each stay a
+    # declaration of their own; a numeric index is a map of numeric keys only.
+    assert isinstance(types["both"], ir.Ref)
+    assert isinstance(types["byNumber"], ir.MapOf)
+    assert types["byNumber"].key != types["counts"].key
+    assert isinstance(decl(outcome, "Named"), ir.StructDecl)
+    models = build(
+        tmp_path, {"input.ts": INDEX_ONLY}, _types("Holder", "Named"), "t2"
+    ).models
+    ok = {"counts": {"a": 1}, "both": {"fixed": "f"}, "byNumber": {}, "record": {}}
+    assert accepts(models.Holder, {**ok, "meta": {"x": [1, None]}})
+    assert not accepts(models.Holder, {**ok, "counts": {"a": "1"}})
+    assert not accepts(models.Holder, {**ok, "meta": [1]})
+    held = models.Holder.model_validate_json(json.dumps({**ok, "meta": {"k": 1}}))
+    assert held.meta == {"k": 1} and held.counts == {"a": 1}

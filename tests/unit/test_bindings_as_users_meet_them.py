@@ -58,8 +58,24 @@ def test_python_takes_attribute_and_wire_names_and_declared_extra_keys() -> None
     by_wire = ahp.InitializeParams(protocolVersion=1, clientId="c")
     assert by_wire == ahp.InitializeParams(protocol_version=1, client_id="c")
     # A model whose spec declares extra keys (an index signature) takes them.
-    arguments = mcp.CallToolRequestParamsArguments(city="Paris")
-    assert arguments.model_dump_json() == '{"city":"Paris"}'
+    meta = mcp.RequestParamsMeta(progress_token=1, city="Paris")
+    assert meta.model_dump_json() == '{"progressToken":1,"city":"Paris"}'
+
+
+def test_an_object_type_of_only_an_index_signature_is_a_dict() -> None:
+    # ``arguments?: { [key: string]: unknown }`` is ``Record<string, unknown>`` to
+    # TypeScript: a plain dict in Python, as the SDK has it, not a class of its own.
+    call = mcp.CallToolRequestParams(name="w", arguments={"city": "Paris"})
+    assert call.arguments == {"city": "Paris"}
+    assert call.model_dump_json() == '{"name":"w","arguments":{"city":"Paris"}}'
+    assert not hasattr(mcp, "CallToolRequestParamsArguments")
+    # Rejecting twins: the map's keys are strings, and its values are JSON.
+    assert _errors(
+        lambda: mcp.CallToolRequestParams.model_validate_json(
+            '{"name":"w","arguments":[1]}'
+        )
+    ) == [(("arguments",), "dict_type")]
+    assert _errors(lambda: mcp.CallToolRequestParams(name="w", arguments={"k": {1}}))
 
 
 def test_tags_fill_themselves_in_python_but_not_from_the_wire() -> None:

@@ -245,6 +245,11 @@ class Materializer(TypeOps):
         """An IR expression for a type with no ``undefined`` or ``null`` at its top."""
         if isinstance(value, Leaf):
             return value.expr
+        if isinstance(value, Obj) and _only_a_string_index(value):
+            # ``{ [k: string]: T }`` is ``Record<string, T>`` to the checker (the same
+            # type, each assignable to the other): a map, not a class of its own.
+            assert value.index is not None
+            return self.expr(Dict(value.index), context, derived, span)
         if isinstance(value, Obj):
             name = self.fresh_name(context)
             struct = self.struct(value, name, derived_from=derived, exported=False)
@@ -453,3 +458,14 @@ def _variant_name(member: ir.TypeExpr) -> str:
     if isinstance(member, ir.EnumMemberRef):
         return member.member
     return type(member).__name__
+
+
+def _only_a_string_index(obj: Obj) -> bool:
+    """An anonymous object type that is nothing but ``[k: string]: T``."""
+    return (
+        obj.index is not None
+        and not obj.props
+        and not obj.bases
+        and not obj.closed
+        and not obj.numeric_index
+    )

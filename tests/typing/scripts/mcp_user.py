@@ -13,7 +13,6 @@ from mcp_protocol import (
     TextContent,
 )
 from mcp_protocol.client import McpClient
-from mcp_protocol.models import CallToolRequestParamsArguments
 
 init = InitializeRequestParams(
     protocol_version="2025-11-25",
@@ -30,7 +29,7 @@ assert text.type == "text" and text.model_dump_json() == '{"type":"text","text":
 
 call = CallToolRequestParams(
     name="weather",
-    arguments=CallToolRequestParamsArguments.model_validate({"city": "Paris"}),
+    arguments={"city": "Paris"},  # ``{ [key: string]: unknown }``: a dict, as in TS
 )
 assert call.model_dump_json() == '{"name":"weather","arguments":{"city":"Paris"}}'
 

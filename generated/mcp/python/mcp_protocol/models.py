@@ -962,19 +962,10 @@ class Request(_Model):
     )
 
 
-class NotificationParamsMeta(_Model):
-    """`NotificationParamsMeta` (the spec does not describe it).
-
-    Synthesized from `NotificationParams._meta`.
-    """
-
-    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-
-
 class NotificationParams(_Model):
     """The params of the `notifications/initialized` notification (client → server); the params of the `notifications/resources/list_changed` notification (server → client); the params of the `notifications/prompts/list_changed` notification (server → client); the params of the `notifications/tools/list_changed` notification (server → client); the params of the `notifications/roots/list_changed` notification (client → server)."""
 
-    meta: NotificationParamsMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -990,20 +981,11 @@ class Notification(_Model):
     )
 
 
-class ResultMeta(_Model):
-    """`ResultMeta` (the spec does not describe it).
-
-    Synthesized from `Result._meta`.
-    """
-
-    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-
-
 class Result(_Model):
     """`Result` (the spec does not describe it)."""
 
     __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -1072,7 +1054,7 @@ class CancelledNotificationParams(_Model):
     Extends NotificationParams (their fields are inlined, in wire order).
     """
 
-    meta: NotificationParamsMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -1151,7 +1133,7 @@ class InitializeResult(_Model):
     """
 
     __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -1181,17 +1163,6 @@ class InitializedNotification(_Model):
     jsonrpc: Literal["2.0"] = _filled()
     method: Literal["notifications/initialized"] = _filled()
     params: NotificationParams | MISSING = MISSING
-
-
-class ClientCapabilitiesExperimental(_Model):
-    """`ClientCapabilitiesExperimental` (the spec does not describe it).
-
-    Synthesized from `ClientCapabilities.experimental`.
-    """
-
-    __pydantic_extra__: dict[
-        str, Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON]
-    ] = Field(init=False)
 
 
 class ClientCapabilitiesRoots(_Model):
@@ -1301,7 +1272,10 @@ class ClientCapabilitiesTasks(_Model):
 class ClientCapabilities(_Model):
     """Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities."""
 
-    experimental: ClientCapabilitiesExperimental | MISSING = MISSING
+    experimental: (
+        dict[str, Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON]]
+        | MISSING
+    ) = MISSING
     """Experimental, non-standard capabilities that the client supports."""
     roots: ClientCapabilitiesRoots | MISSING = MISSING
     """Present if the client supports listing roots."""
@@ -1311,17 +1285,6 @@ class ClientCapabilities(_Model):
     """Present if the client supports elicitation from the server."""
     tasks: ClientCapabilitiesTasks | MISSING = MISSING
     """Present if the client supports task-augmented requests."""
-
-
-class ServerCapabilitiesExperimental(_Model):
-    """`ServerCapabilitiesExperimental` (the spec does not describe it).
-
-    Synthesized from `ServerCapabilities.experimental`.
-    """
-
-    __pydantic_extra__: dict[
-        str, Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON]
-    ] = Field(init=False)
 
 
 class ServerCapabilitiesPrompts(_Model):
@@ -1411,7 +1374,10 @@ class ServerCapabilitiesTasks(_Model):
 class ServerCapabilities(_Model):
     """Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities."""
 
-    experimental: ServerCapabilitiesExperimental | MISSING = MISSING
+    experimental: (
+        dict[str, Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON]]
+        | MISSING
+    ) = MISSING
     """Experimental, non-standard capabilities that the server supports."""
     logging: Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON] | MISSING = (
         MISSING
@@ -1557,7 +1523,7 @@ class ProgressNotificationParams(_Model):
     Extends NotificationParams (their fields are inlined, in wire order).
     """
 
-    meta: NotificationParamsMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -1623,7 +1589,7 @@ class PaginatedResult(_Model):
     """
 
     __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -1655,7 +1621,7 @@ class ListResourcesResult(_Model):
     """
 
     __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -1688,7 +1654,7 @@ class ListResourceTemplatesResult(_Model):
     """
 
     __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -1755,7 +1721,7 @@ class ReadResourceResult(_Model):
     """
 
     __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -1836,7 +1802,7 @@ class ResourceUpdatedNotificationParams(_Model):
     Extends NotificationParams (their fields are inlined, in wire order).
     """
 
-    meta: NotificationParamsMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -1855,15 +1821,6 @@ class ResourceUpdatedNotification(_Model):
     jsonrpc: Literal["2.0"] = _filled()
     method: Literal["notifications/resources/updated"] = _filled()
     params: ResourceUpdatedNotificationParams
-
-
-class ResourceMeta(_Model):
-    """`ResourceMeta` (the spec does not describe it).
-
-    Synthesized from `Resource._meta`.
-    """
-
-    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class Resource(_Model):
@@ -1912,20 +1869,11 @@ class Resource(_Model):
 
     This can be used by Hosts to display file sizes and estimate context window usage.
     """
-    meta: ResourceMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-
-
-class ResourceTemplateMeta(_Model):
-    """`ResourceTemplateMeta` (the spec does not describe it).
-
-    Synthesized from `ResourceTemplate._meta`.
-    """
-
-    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class ResourceTemplate(_Model):
@@ -1973,20 +1921,11 @@ class ResourceTemplate(_Model):
     """
     annotations: Annotations | MISSING = MISSING
     """Optional annotations for the client."""
-    meta: ResourceTemplateMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-
-
-class ResourceContentsMeta(_Model):
-    """`ResourceContentsMeta` (the spec does not describe it).
-
-    Synthesized from `ResourceContents._meta`.
-    """
-
-    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class ResourceContents(_Model):
@@ -1998,7 +1937,7 @@ class ResourceContents(_Model):
         default=MISSING, validation_alias="mimeType", serialization_alias="mimeType"
     )
     """The MIME type of this resource, if known."""
-    meta: ResourceContentsMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2017,7 +1956,7 @@ class TextResourceContents(_Model):
         default=MISSING, validation_alias="mimeType", serialization_alias="mimeType"
     )
     """The MIME type of this resource, if known."""
-    meta: ResourceContentsMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2039,7 +1978,7 @@ class BlobResourceContents(_Model):
         default=MISSING, validation_alias="mimeType", serialization_alias="mimeType"
     )
     """The MIME type of this resource, if known."""
-    meta: ResourceContentsMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2067,7 +2006,7 @@ class ListPromptsResult(_Model):
     """
 
     __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2079,15 +2018,6 @@ class ListPromptsResult(_Model):
     If present, there may be more results available.
     """
     prompts: list[Prompt]
-
-
-class GetPromptRequestParamsArguments(_Model):
-    """`GetPromptRequestParamsArguments` (the spec does not describe it).
-
-    Synthesized from `GetPromptRequestParams.arguments`.
-    """
-
-    __pydantic_extra__: dict[str, str] = Field(init=False)
 
 
 class GetPromptRequestParams(_Model):
@@ -2103,7 +2033,7 @@ class GetPromptRequestParams(_Model):
     """
     name: str
     """The name of the prompt or prompt template."""
-    arguments: GetPromptRequestParamsArguments | MISSING = MISSING
+    arguments: dict[str, str] | MISSING = MISSING
     """Arguments to use for templating the prompt."""
 
 
@@ -2126,7 +2056,7 @@ class GetPromptResult(_Model):
     """
 
     __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2134,15 +2064,6 @@ class GetPromptResult(_Model):
     description: str | MISSING = MISSING
     """An optional description for the prompt."""
     messages: list[PromptMessage]
-
-
-class PromptMeta(_Model):
-    """`PromptMeta` (the spec does not describe it).
-
-    Synthesized from `Prompt._meta`.
-    """
-
-    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class Prompt(_Model):
@@ -2177,7 +2098,7 @@ class Prompt(_Model):
     """An optional description of what this prompt provides"""
     arguments: list[PromptArgument] | MISSING = MISSING
     """A list of arguments to use for templating the prompt."""
-    meta: PromptMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2270,7 +2191,7 @@ class ResourceLink(_Model):
 
     This can be used by Hosts to display file sizes and estimate context window usage.
     """
-    meta: ResourceMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2284,15 +2205,6 @@ EmbeddedResourceResource: TypeAlias = Annotated[
 ]
 
 
-class EmbeddedResourceMeta(_Model):
-    """`EmbeddedResourceMeta` (the spec does not describe it).
-
-    Synthesized from `EmbeddedResource._meta`.
-    """
-
-    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-
-
 class EmbeddedResource(_Model):
     """The contents of a resource, embedded into a prompt or tool call result.
 
@@ -2304,7 +2216,7 @@ class EmbeddedResource(_Model):
     resource: EmbeddedResourceResource
     annotations: Annotations | MISSING = MISSING
     """Optional annotations for the client."""
-    meta: EmbeddedResourceMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2341,7 +2253,7 @@ class ListToolsResult(_Model):
     """
 
     __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2355,15 +2267,6 @@ class ListToolsResult(_Model):
     tools: list[Tool]
 
 
-class CallToolResultStructuredContent(_Model):
-    """`CallToolResultStructuredContent` (the spec does not describe it).
-
-    Synthesized from `CallToolResult.structuredContent`.
-    """
-
-    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-
-
 class CallToolResult(_Model):
     """The server's response to a tool call.
 
@@ -2371,7 +2274,7 @@ class CallToolResult(_Model):
     """
 
     __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2379,7 +2282,7 @@ class CallToolResult(_Model):
     content: list[ContentBlock]
     """A list of content objects that represent the unstructured result of the tool call.
     """
-    structured_content: CallToolResultStructuredContent | MISSING = Field(
+    structured_content: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING,
         validation_alias="structuredContent",
         serialization_alias="structuredContent",
@@ -2404,15 +2307,6 @@ class CallToolResult(_Model):
     """
 
 
-class CallToolRequestParamsArguments(_Model):
-    """`CallToolRequestParamsArguments` (the spec does not describe it).
-
-    Synthesized from `CallToolRequestParams.arguments`.
-    """
-
-    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-
-
 class CallToolRequestParams(_Model):
     """Parameters for a `tools/call` request.
 
@@ -2434,7 +2328,7 @@ class CallToolRequestParams(_Model):
     """
     name: str
     """The name of the tool."""
-    arguments: CallToolRequestParamsArguments | MISSING = MISSING
+    arguments: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = MISSING
     """Arguments to use for the tool call."""
 
 
@@ -2541,17 +2435,6 @@ class ToolExecution(_Model):
     """
 
 
-class ToolInputSchemaProperties(_Model):
-    """`ToolInputSchemaProperties` (the spec does not describe it).
-
-    Synthesized from `Tool.inputSchema.properties`.
-    """
-
-    __pydantic_extra__: dict[
-        str, Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON]
-    ] = Field(init=False)
-
-
 class ToolInputSchema(_Model):
     """`ToolInputSchema` (the spec does not describe it).
 
@@ -2562,19 +2445,11 @@ class ToolInputSchema(_Model):
         default=MISSING, validation_alias="$schema", serialization_alias="$schema"
     )
     type: Literal["object"] = _filled()
-    properties: ToolInputSchemaProperties | MISSING = MISSING
+    properties: (
+        dict[str, Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON]]
+        | MISSING
+    ) = MISSING
     required: list[str] | MISSING = MISSING
-
-
-class ToolOutputSchemaProperties(_Model):
-    """`ToolOutputSchemaProperties` (the spec does not describe it).
-
-    Synthesized from `Tool.outputSchema.properties`.
-    """
-
-    __pydantic_extra__: dict[
-        str, Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON]
-    ] = Field(init=False)
 
 
 class ToolOutputSchema(_Model):
@@ -2587,17 +2462,11 @@ class ToolOutputSchema(_Model):
         default=MISSING, validation_alias="$schema", serialization_alias="$schema"
     )
     type: Literal["object"] = _filled()
-    properties: ToolOutputSchemaProperties | MISSING = MISSING
+    properties: (
+        dict[str, Annotated[dict[str, JsonValue] | list[JsonValue], _ANY_JSON]]
+        | MISSING
+    ) = MISSING
     required: list[str] | MISSING = MISSING
-
-
-class ToolMeta(_Model):
-    """`ToolMeta` (the spec does not describe it).
-
-    Synthesized from `Tool._meta`.
-    """
-
-    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class Tool(_Model):
@@ -2655,7 +2524,7 @@ class Tool(_Model):
 
     Display name precedence order is: title, annotations.title, then name.
     """
-    meta: ToolMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2729,7 +2598,7 @@ class CreateTaskResult(_Model):
     """
 
     __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2766,7 +2635,7 @@ class GetTaskResult(_Model):
     """
 
     __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2835,7 +2704,7 @@ class GetTaskPayloadResult(_Model):
     """
 
     __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2871,7 +2740,7 @@ class CancelTaskResult(_Model):
     """
 
     __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2928,7 +2797,7 @@ class ListTasksResult(_Model):
     """
 
     __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2948,7 +2817,7 @@ class TaskStatusNotificationParams(_Model):
     Extends NotificationParams, Task (their fields are inlined, in wire order).
     """
 
-    meta: NotificationParamsMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -3031,7 +2900,7 @@ class LoggingMessageNotificationParams(_Model):
     Extends NotificationParams (their fields are inlined, in wire order).
     """
 
-    meta: NotificationParamsMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -3176,7 +3045,7 @@ class CreateMessageResult(_Model):
     __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
     role: Role
     content: SamplingMessageContent
-    meta: SamplingMessageMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -3206,7 +3075,7 @@ class TextContent(_Model):
     """The text content of the message."""
     annotations: Annotations | MISSING = MISSING
     """Optional annotations for the client."""
-    meta: TextContentMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -3224,7 +3093,7 @@ class ImageContent(_Model):
     """
     annotations: Annotations | MISSING = MISSING
     """Optional annotations for the client."""
-    meta: ImageContentMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -3242,7 +3111,7 @@ class AudioContent(_Model):
     """
     annotations: Annotations | MISSING = MISSING
     """Optional annotations for the client."""
-    meta: AudioContentMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -3260,9 +3129,9 @@ class ToolUseContent(_Model):
     """
     name: str
     """The name of the tool to call."""
-    input: ToolUseContentInput
+    input: dict[str, Annotated[JsonValue, _ANY_JSON]]
     """The arguments to pass to the tool, conforming to the tool's input schema."""
-    meta: ToolUseContentMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """Optional metadata about the tool use. Clients SHOULD preserve this field when
@@ -3289,7 +3158,7 @@ class ToolResultContent(_Model):
     This has the same format as CallToolResult.content and can include text, images,
     audio, resource links, and embedded resources.
     """
-    structured_content: ToolResultContentStructuredContent | MISSING = Field(
+    structured_content: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING,
         validation_alias="structuredContent",
         serialization_alias="structuredContent",
@@ -3306,7 +3175,7 @@ class ToolResultContent(_Model):
     If true, the content typically describes the error that occurred.
     Default: false
     """
-    meta: ToolResultContentMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """Optional metadata about the tool result. Clients SHOULD preserve this field when
@@ -3373,21 +3242,12 @@ SamplingMessageContent: TypeAlias = Annotated[
 ]
 
 
-class SamplingMessageMeta(_Model):
-    """`SamplingMessageMeta` (the spec does not describe it).
-
-    Synthesized from `SamplingMessage._meta`.
-    """
-
-    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-
-
 class SamplingMessage(_Model):
     """Describes a message issued to or received from an LLM API."""
 
     role: Role
     content: SamplingMessageContent
-    meta: SamplingMessageMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -3478,69 +3338,6 @@ ContentBlock: TypeAlias = Annotated[
     ),
     _BY_CLASS,
 ]
-
-
-class TextContentMeta(_Model):
-    """`TextContentMeta` (the spec does not describe it).
-
-    Synthesized from `TextContent._meta`.
-    """
-
-    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-
-
-class ImageContentMeta(_Model):
-    """`ImageContentMeta` (the spec does not describe it).
-
-    Synthesized from `ImageContent._meta`.
-    """
-
-    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-
-
-class AudioContentMeta(_Model):
-    """`AudioContentMeta` (the spec does not describe it).
-
-    Synthesized from `AudioContent._meta`.
-    """
-
-    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-
-
-class ToolUseContentInput(_Model):
-    """`ToolUseContentInput` (the spec does not describe it).
-
-    Synthesized from `ToolUseContent.input`.
-    """
-
-    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-
-
-class ToolUseContentMeta(_Model):
-    """`ToolUseContentMeta` (the spec does not describe it).
-
-    Synthesized from `ToolUseContent._meta`.
-    """
-
-    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-
-
-class ToolResultContentStructuredContent(_Model):
-    """`ToolResultContentStructuredContent` (the spec does not describe it).
-
-    Synthesized from `ToolResultContent.structuredContent`.
-    """
-
-    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-
-
-class ToolResultContentMeta(_Model):
-    """`ToolResultContentMeta` (the spec does not describe it).
-
-    Synthesized from `ToolResultContent._meta`.
-    """
-
-    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class ModelPreferences(_Model):
@@ -3703,22 +3500,13 @@ class CompleteRequestParamsArgument(_Model):
     """The value of the argument to use for completion matching."""
 
 
-class CompleteRequestParamsContextArguments(_Model):
-    """`CompleteRequestParamsContextArguments` (the spec does not describe it).
-
-    Synthesized from `CompleteRequestParams.context.arguments`.
-    """
-
-    __pydantic_extra__: dict[str, str] = Field(init=False)
-
-
 class CompleteRequestParamsContext(_Model):
     """`CompleteRequestParamsContext` (the spec does not describe it).
 
     Synthesized from `CompleteRequestParams.context`.
     """
 
-    arguments: CompleteRequestParamsContextArguments | MISSING = MISSING
+    arguments: dict[str, str] | MISSING = MISSING
     """Previously-resolved variables in a URI template or prompt."""
 
 
@@ -3777,7 +3565,7 @@ class CompleteResult(_Model):
     """
 
     __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -3812,21 +3600,12 @@ class ListRootsResult(_Model):
     """
 
     __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     roots: list[Root]
-
-
-class RootMeta(_Model):
-    """`RootMeta` (the spec does not describe it).
-
-    Synthesized from `Root._meta`.
-    """
-
-    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class Root(_Model):
@@ -3842,7 +3621,7 @@ class Root(_Model):
     identifier for the root, which may be useful for display purposes or for
     referencing the root in other parts of the application.
     """
-    meta: RootMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -3862,15 +3641,6 @@ class RootsListChangedNotification(_Model):
     params: NotificationParams | MISSING = MISSING
 
 
-class ElicitRequestFormParamsRequestedSchemaProperties(_Model):
-    """`ElicitRequestFormParamsRequestedSchemaProperties` (the spec does not describe it).
-
-    Synthesized from `ElicitRequestFormParams.requestedSchema.properties`.
-    """
-
-    __pydantic_extra__: dict[str, PrimitiveSchemaDefinition] = Field(init=False)
-
-
 class ElicitRequestFormParamsRequestedSchema(_Model):
     """`ElicitRequestFormParamsRequestedSchema` (the spec does not describe it).
 
@@ -3881,7 +3651,7 @@ class ElicitRequestFormParamsRequestedSchema(_Model):
         default=MISSING, validation_alias="$schema", serialization_alias="$schema"
     )
     type: Literal["object"] = _filled()
-    properties: ElicitRequestFormParamsRequestedSchemaProperties
+    properties: dict[str, PrimitiveSchemaDefinition]
     required: list[str] | MISSING = MISSING
 
 
@@ -4191,21 +3961,6 @@ class TitledMultiSelectEnumSchemaItems(_Model):
     """Array of enum options with values and display labels."""
 
 
-class ElicitResultContent(_Model):
-    """`ElicitResultContent` (the spec does not describe it).
-
-    Synthesized from `ElicitResult.content`.
-    """
-
-    __pydantic_extra__: dict[
-        str,
-        Annotated[bool, Strict()]
-        | str
-        | Annotated[Annotated[int, Strict()] | Annotated[float, Strict()], _NUMBER]
-        | list[str],
-    ] = Field(init=False)
-
-
 class ElicitResult(_Model):
     """The client's response to an elicitation request.
 
@@ -4213,7 +3968,7 @@ class ElicitResult(_Model):
     """
 
     __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
-    meta: ResultMeta | MISSING = Field(
+    meta: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = Field(
         default=MISSING, validation_alias="_meta", serialization_alias="_meta"
     )
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -4224,7 +3979,9 @@ class ElicitResult(_Model):
     - "decline": User explicitly decline the action
     - "cancel": User dismissed without making an explicit choice
     """
-    content: ElicitResultContent | MISSING = MISSING
+    content: (
+        dict[str, bool | str | Annotated[int | float, _NUMBER] | list[str]] | MISSING
+    ) = MISSING
     """The submitted form data, only present when action is "accept" and mode was "form".
     Contains values matching the requested schema.
     Omitted for out-of-band mode responses.
@@ -4642,10 +4399,8 @@ _MODELS: tuple[type[BaseModel], ...] = (
     RequestParamsMeta,
     RequestParams,
     Request,
-    NotificationParamsMeta,
     NotificationParams,
     Notification,
-    ResultMeta,
     Result,
     Error,
     URLElicitationRequiredErrorErrorData,
@@ -4657,7 +4412,6 @@ _MODELS: tuple[type[BaseModel], ...] = (
     InitializeRequest,
     InitializeResult,
     InitializedNotification,
-    ClientCapabilitiesExperimental,
     ClientCapabilitiesRoots,
     ClientCapabilitiesSampling,
     ClientCapabilitiesElicitation,
@@ -4666,7 +4420,6 @@ _MODELS: tuple[type[BaseModel], ...] = (
     ClientCapabilitiesTasksRequests,
     ClientCapabilitiesTasks,
     ClientCapabilities,
-    ServerCapabilitiesExperimental,
     ServerCapabilitiesPrompts,
     ServerCapabilitiesResources,
     ServerCapabilitiesTools,
@@ -4699,43 +4452,32 @@ _MODELS: tuple[type[BaseModel], ...] = (
     UnsubscribeRequest,
     ResourceUpdatedNotificationParams,
     ResourceUpdatedNotification,
-    ResourceMeta,
     Resource,
-    ResourceTemplateMeta,
     ResourceTemplate,
-    ResourceContentsMeta,
     ResourceContents,
     TextResourceContents,
     BlobResourceContents,
     ListPromptsRequest,
     ListPromptsResult,
-    GetPromptRequestParamsArguments,
     GetPromptRequestParams,
     GetPromptRequest,
     GetPromptResult,
-    PromptMeta,
     Prompt,
     PromptArgument,
     PromptMessage,
     ResourceLink,
-    EmbeddedResourceMeta,
     EmbeddedResource,
     PromptListChangedNotification,
     ListToolsRequest,
     ListToolsResult,
-    CallToolResultStructuredContent,
     CallToolResult,
-    CallToolRequestParamsArguments,
     CallToolRequestParams,
     CallToolRequest,
     ToolListChangedNotification,
     ToolAnnotations,
     ToolExecution,
-    ToolInputSchemaProperties,
     ToolInputSchema,
-    ToolOutputSchemaProperties,
     ToolOutputSchema,
-    ToolMeta,
     Tool,
     TaskMetadata,
     RelatedTaskMetadata,
@@ -4767,22 +4509,13 @@ _MODELS: tuple[type[BaseModel], ...] = (
     AudioContent,
     ToolUseContent,
     ToolResultContent,
-    SamplingMessageMeta,
     SamplingMessage,
     Annotations,
-    TextContentMeta,
-    ImageContentMeta,
-    AudioContentMeta,
-    ToolUseContentInput,
-    ToolUseContentMeta,
-    ToolResultContentStructuredContent,
-    ToolResultContentMeta,
     ModelPreferences,
     ModelHint,
     PromptReference,
     ResourceTemplateReference,
     CompleteRequestParamsArgument,
-    CompleteRequestParamsContextArguments,
     CompleteRequestParamsContext,
     CompleteRequestParams,
     CompleteRequest,
@@ -4790,10 +4523,8 @@ _MODELS: tuple[type[BaseModel], ...] = (
     CompleteResult,
     ListRootsRequest,
     ListRootsResult,
-    RootMeta,
     Root,
     RootsListChangedNotification,
-    ElicitRequestFormParamsRequestedSchemaProperties,
     ElicitRequestFormParamsRequestedSchema,
     ElicitRequestFormParams,
     ElicitRequestURLParams,
@@ -4810,7 +4541,6 @@ _MODELS: tuple[type[BaseModel], ...] = (
     UntitledMultiSelectEnumSchemaItems,
     TitledMultiSelectEnumSchemaItemsAnyOfItem,
     TitledMultiSelectEnumSchemaItems,
-    ElicitResultContent,
     ElicitResult,
     ElicitationCompleteNotificationParams,
     ElicitationCompleteNotification,

@@ -653,19 +653,10 @@ class Mention(_Model):
     """An item description."""
     uri: str
     """A URI for the mention item."""
-    data: MentionData | MISSING = MISSING
+    data: dict[str, Annotated[JsonValue, _ANY_JSON]] | MISSING = MISSING
 
 
 MentionsResult: TypeAlias = list[Mention]
-
-
-class MentionData(_Model):
-    """`MentionData` (the spec does not describe it).
-
-    Synthesized from `Mention.data`.
-    """
-
-    __pydantic_extra__: dict[str, Annotated[JsonValue, _ANY_JSON]] = Field(init=False)
 
 
 class ItemsParams(_Model):
@@ -775,7 +766,6 @@ _MODELS: tuple[type[BaseModel], ...] = (
     AnnotationSelector,
     MentionsParams,
     Mention,
-    MentionData,
     ItemsParams,
     Item,
     UserInterfaceHover,
