@@ -244,18 +244,19 @@ def close_request_text(
         text = adapter.serializer.to_json(result, by_alias=True, warnings="error")
         key = (call[2], text)
         valid = dispatcher.valid_texts
-        if key not in valid:
+        if key not in valid:  # remembered: valid, and free of NaN and Infinity
             adapter.validator.validate_json(text, by_name=False)
+            # In a string, or a float JSON lacks.  (``find``, not ``in``: bytes'
+            # ``in`` tries its operand as an integer first, and the TypeError it
+            # clears costs more.)
+            if text.find(b"NaN") >= 0 or text.find(b"Infinity") >= 0:
+                return None
             if len(text) <= REMEMBERED_TEXT:
                 if len(valid) >= REMEMBERED_TEXTS:
                     valid.clear()
                 valid.add(key)
         ident = b"%d" % request_id if type(request_id) is int else to_json(request_id)
     except Exception:  # noqa: BLE001 - close_request says why, and answers it
-        return None
-    # In a string, or a float JSON lacks.  (``find``, not ``in``: bytes' ``in`` tries
-    # its operand as an integer first, and the TypeError it clears costs more.)
-    if text.find(b"NaN") >= 0 or text.find(b"Infinity") >= 0:
         return None
     return b'{"jsonrpc":"2.0","id":%b,"result":%b}%b' % (ident, text, end)
 

@@ -141,6 +141,13 @@ LINES = [
     _line({"jsonrpc": "2.0", "id": 11, "method": "add", "params": 3}),
     b'{"jsonrpc":"2.0","id":12,"method":"add","params":{"a":1,"b":2},"a":NaN}\n',
     b'{"jsonrpc":"2.0","id":13,"method":"add","params":{"a":1e5,"b":2}}\n',
+    b'{"jsonrpc":"2.0","id":13,"method":"add","params":{"a":1E+400,"b":2}}\n',
+    b'{"jsonrpc":"2.0","id":13,"method":"add","params":{"a":1,"b":2,"c":-1e-400}}\n',
+    b'{"jsonrpc":"2.0","id":13,"method":"add","params":{"a":1,"b":2,"c":"e+-123"}}\n',
+    b'{"jsonrpc":"2.0","id":13,"method":"add","params":{"a":1,"b":%b}}\n'
+    % (b"9" * 201),
+    b'{"jsonrpc":"2.0","id":13,"method":"add","params":{"a":1,"b":2,"c":%b.0}}\n'
+    % (b"1" + b"0" * 400),
     b'{"jsonrpc":"2.0","id":14,"method":"add","params":{"a":1,"b":2},"id":15}\n',
     b'{"jsonrpc":"2.0","id":"\\ud800","method":"add","params":{"a":1,"b":2}}\n',
     b"[1,2]\n",
@@ -351,3 +358,27 @@ def test_a_whole_line_read_from_a_pipe_goes_straight_to_the_connection(
     else:  # a line is a header there: never a message of its own
         assert straight == []
         assert b'"result"' not in b"".join(written)
+
+
+def test_a_result_text_holding_nan_is_never_remembered_and_always_answered_right() -> (
+    None
+):
+    async def run() -> tuple[list[Any], int]:
+        async def now(_params: Any) -> str:
+            return "NaN or Infinity"  # a string: JSON, written by the general writer
+
+        pipe = _Pipe()
+        connection, reader = _connection({**HANDLERS, "now": now}, pipe)
+        for ident in (1, 2):
+            reader.data_received(_line(request("now", {}, id=ident)))
+        reader.data_received(_line(request("add", {"a": 1, "b": 2}, id=3)))
+        for _ in range(3):
+            await asyncio.sleep(0)
+        remembered = connection.dispatcher.valid_texts
+        return [json.loads(d) for d in pipe.now + pipe.later], len(remembered)
+
+    answers, remembered = asyncio.run(run())
+    by_id = {a["id"]: a for a in answers}
+    assert by_id[1]["result"] == by_id[2]["result"] == "NaN or Infinity"
+    assert by_id[3]["result"] == 3
+    assert remembered == 1  # add's "3" only
