@@ -11,7 +11,9 @@ it (the pipe is paused once ``INBOX_LIMIT`` messages wait); an answer that is no
 logged and replaced by -32603; when the channel ends, every pending request fails with
 ``TransportError``.  A request's envelope and params are read at once; only its handler
 and the sending run as one coroutine, with no task when neither waits, and an answer
-the pipe takes whole costs no coroutine of the channel's.
+the pipe takes whole costs no coroutine of the channel's.  A pipe's common request
+(``take_line``) goes from the line read to the answer written in one call, answered
+byte for byte as the general path answers it.
 """
 
 from __future__ import annotations
@@ -330,12 +332,12 @@ class Connection:
             self.feed(line)
             return
         # ``loads``: pydantic-core reads it unless a number might not fit a double.
-        # (``find``, not ``in``: bytes' ``in`` first tries its operand as an integer,
-        # and the TypeError it raises and clears costs more than the search.)
-        # A shape found is read again by ``may_overflow``, which tells a number from
-        # text that only looks like one (a trace id's ``08e019``).
         # Signs deleted, ``e000`` stands for both of ``may_overflow``'s exponent
-        # shapes (one search instead of two); 200 digits need a line as long.
+        # shapes (one search instead of two); 200 digits need a line as long; a shape
+        # found is read again by ``may_overflow``, which tells a number from text
+        # that only looks like one (a trace id's ``08e019``).  (``find``, not ``in``:
+        # bytes' ``in`` first tries its operand as an integer, and the TypeError it
+        # raises and clears costs more than the search.)
         shapes = line.translate(NUMBER_SHAPES, b"+-")
         if (
             shapes.find(b"e000") >= 0
