@@ -311,15 +311,13 @@ class Connection:
         self._take(data)
 
     def take_line(self, line: bytes) -> None:
-        """``feed`` of one line from a pipe, the common request answered in this one
-        call: a server's request (a string or integer id, object params) to an
-        ``async def`` handler that finishes without waiting, on a quiet log, with
-        nothing waiting to be sent.  Each step does what the general path does (``loads``,
-        ``open_request``, ``_answer``, ``close_request_text``, ``put``), inline: a
-        request costs a few Python frames instead of some twenty, which on one core
-        is most of what separates the server from the least one could be.  Anything
-        else, at the first step that differs, goes on by the general path, from where
-        this one left it (never handled twice)."""
+        """``feed`` of one line from a pipe, for the common request: a server's request
+        (a string or integer id, object params) on a quiet log, read and checked here as
+        ``loads`` and ``open_request`` do (inline: a request costs a few Python frames
+        instead of some twenty, which on one core is most of what separates the server
+        from the least one could be), then ``_answer``-ed.  Anything else, at the first
+        step that differs, goes on by the general path, from where this one left it
+        (never handled twice)."""
         log = self.log
         if (
             self._holding is not None
@@ -372,54 +370,12 @@ class Connection:
         if handler is None:
             self._handle(message)
             return
-        native = self._native.get(handler)
-        if native is None:
-            native = self._native[handler] = inspect.iscoroutinefunction(handler)
-        if not native:  # any other callable runs as it always did, in its task
-            self._handle(message)
-            return
         try:
             value = info.params.validator.validate_python(params, by_name=False)
         except Exception:  # noqa: BLE001 - ``open_request`` says why
             self._handle(message)
             return
-        call: Call = (request_id, False, method, info, handler, value)
-        # ``_answer``: the handler's first step, in a task and context of its own.
-        try:
-            handled = handler(value)  # only makes the coroutine
-        except Exception as error:  # noqa: BLE001 - a call that does not fit: -32603
-            self._spawn(self._run(call, _settled(False, error)))
-            return
-        if type(handled) is not types.CoroutineType:  # an awaitable of its own
-            self._spawn(self._run(call, handled))
-            return
-        starter = self._starter
-        if starter is None:
-            starter = self._starter = TaskStarter(self._loop)
-        begun = starter.begin(handled, self._run, (call,))
-        if not isinstance(begun, tuple):  # it waits: its task answers
-            self._tasks.add(begun)
-            begun.add_done_callback(self._tasks.discard)
-            return
-        finished, value = begun
-        pipe = self._pipe
-        output = self._output
-        if (
-            finished
-            and pipe is not None
-            and pipe.put_now is not None
-            and not pipe.content_length
-            and (output is None or not output.messages)
-        ):
-            text = close_request_text(dispatcher, call, value, b"\n")
-            if text is not None:
-                try:
-                    if not pipe.put_now(text):  # the rest waits in the buffer
-                        self._spawn(self._written(len(text) - 1))
-                except (OSError, ValueError) as error:  # the reader is gone
-                    self._lost(self._send_failed(error))
-                return
-        self._spawn(self._run(call, _settled(finished, value)))
+        self._answer((request_id, False, method, info, handler, value))
 
     def _take(self, data: str | bytes) -> None:
         self.log.message("in", self.channel.peer, data)
@@ -528,12 +484,14 @@ class Connection:
             and not pipe.content_length
             and (output is None or not output.messages)
         ):
-            text = close_request_text(self.dispatcher, call, value)
+            # The pipe's newline written with the text (no copy of the answer to add
+            # it, as ``put`` would make).
+            text = close_request_text(self.dispatcher, call, value, b"\n")
             if text is not None:
-                self.log.message("out", self.channel.peer, text)
+                self.log.message("out", self.channel.peer, text[:-1])
                 try:
-                    if not pipe.put(text):  # the rest waits in the buffer
-                        self._spawn(self._written(len(text)))
+                    if not pipe.put_now(text):  # the rest waits in the buffer
+                        self._spawn(self._written(len(text) - 1))
                 except (OSError, ValueError) as error:  # the reader is gone
                     self._lost(self._send_failed(error))
                 return
