@@ -23,7 +23,7 @@ FILES: dict[str, str] = {
     "_rpc/client.py": "2f334bca7149fb2e8d216ee787a4a4f19dee5a61eeb6ce4889b3add471de2559",
     "_rpc/codec.py": "0d10fe6ed8b791c700cc367714767d4d0f10925515b57822d1ebe4a1a3e05047",
     "_rpc/command.py": "b71363fd5d912a91606b5671e3f267c2e3022d90628ef7b5759a13746869e540",
-    "_rpc/connection.py": "f0afcd7fc9f6cc34b11c342c0d72b7fa9680ddf17ee75970c89e5d0bf1152a32",
+    "_rpc/connection.py": "c1812877aa514cb7b49619326980c032ba57002dd82e98ab42c355900ca8d968",
     "_rpc/content_length.py": "732eca3c17913c41bc667504deada917869bdbc1382f73e704d9cb2fbd011278",
     "_rpc/deadlines.py": "a8b2ea2171c3f022d753b1258a3e89fd59ee194c6260ba35bfe6b6ac634b286c",
     "_rpc/dispatch.py": "36ab943b18ecc4b328979daf49bfc1034db010d614b9886706beafb1c76fd3ca",

@@ -87,7 +87,7 @@ FILES: dict[str, str] = {
     "_rpc/client.py": "94807ef33bd85acb03dd21329753d577a620bb276f5c50cf0eeef596bea87cf2",
     "_rpc/codec.py": "7d996aa9d1993f95bee6b9ae0fa306a03ea84c41d98ee904e4e8be5fde1085a5",
     "_rpc/command.py": "b60572c260d3011f3b38274d6fd8f4c78307d87939b155fe01498058d8b214b3",
-    "_rpc/connection.py": "cc4c7f2ea121660c36009c0a9ddcb4a90da6b504b6e7f8bb757676c7dc0da1f9",
+    "_rpc/connection.py": "a1d0029c61daf7c4336048991d207ed23407b835cdeefb53863075fe32f57519",
     "_rpc/content_length.py": "d4656a76d1eb39781566eebda9ba7c9b0df8efddb1166cf5d8cfc2bef32aeeb2",
     "_rpc/deadlines.py": "5bc9645c329be63b6c1f85c0fbccee0cf6214e9d7b9506c9613cfaddd57b2d00",
     "_rpc/dispatch.py": "8dccef720a930d8b2205a890ad2a3c448e32281b96a283ca124da9630070343d",

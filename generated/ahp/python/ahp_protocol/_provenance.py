@@ -27,7 +27,7 @@ FILES: dict[str, str] = {
     "_rpc/client.py": "4fcc7a13a8b2cd52d1469667d0106ee4bac8185e19f8408eb46ed06de2212158",
     "_rpc/codec.py": "3a27bc7df0154bbf9db04ea090b6691a6a6a834b5339e726562029eae95f7cf5",
     "_rpc/command.py": "0d457942d21daecb5d7593c75d84c0e12e44f6fefcc421afb50a1f7524f37a5e",
-    "_rpc/connection.py": "81f047aee95fc9a7c131eb3bb6443078f79c17992c744d65c1f7dcbf9f1f6f9e",
+    "_rpc/connection.py": "682d8712c83c3633536bc5aed3d6ebc7265a02e95e7d763f5e48876b39238597",
     "_rpc/content_length.py": "6f2526cc2601afe8d6a667f076bea160d89aee66118a0e772cdf3a73b21aa9ba",
     "_rpc/deadlines.py": "df56475a567ed4e259043df7b74ae80e76d05fdcd35f8cb62e826648d4d6b215",
     "_rpc/dispatch.py": "0c94f79d660dc7cc33a6d1a68595fb1360de89c6844c04501497f74ae5cb2764",

@@ -23,7 +23,7 @@ FILES: dict[str, str] = {
     "_rpc/client.py": "981d5f848eee8db54c763cdb455719da021f30535de2dd491b73f729444c92ae",
     "_rpc/codec.py": "fb132dee3ed0a8eee2621d38f560b08414b9f6b537e8385f73f74f4c7e1a0834",
     "_rpc/command.py": "ba226b9d89784d3a919e757afb8a71a8b2ac6101f64de1ea8c499be4103d14a7",
-    "_rpc/connection.py": "a87a01d14388ce3863a1893aaf0d088c4e130c231b042a6fda37d00d225ff00b",
+    "_rpc/connection.py": "8d38bde8c13ba8ef76a7029c9f4c49eb5390447332d48fa21a5d3682f4f11e41",
     "_rpc/content_length.py": "9f9d12dd049f0f9525f5d70ae23b6cb40d13242a6cc03170824cad3cbf87a8bc",
     "_rpc/deadlines.py": "3dac0189ce4d56dff8c39c8f123571ef56e2c6601998638be7921b33ff4e0221",
     "_rpc/dispatch.py": "a7acbd6f1000a357b6d071a3ab459975d35bb99e9523b9eb322be12fbaa4493b",

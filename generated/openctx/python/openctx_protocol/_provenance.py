@@ -23,7 +23,7 @@ FILES: dict[str, str] = {
     "_rpc/client.py": "4cd596bf648def7a95fef3f3793268bb832a0096a89013c0028decb8a268bec0",
     "_rpc/codec.py": "437c69bd466cd749d0a5782e3f5de9327c5c786d6d9020a58a4f59a625a532d8",
     "_rpc/command.py": "7309c13b50f15740ba7d6960884007452dfa461096b90e2e680580493154ce85",
-    "_rpc/connection.py": "eb26a3232b156efe01608543b642fa1838eff0164384309624be08e26c15ea06",
+    "_rpc/connection.py": "41e09c7e38e1ca6ece0dd985b65f19d77e3fd28e4193fd84067e23b3b148d1c1",
     "_rpc/content_length.py": "4c5d49b3d338689ea4c810ba7f075342370d3119cab0648dbb52cbe2632aca30",
     "_rpc/deadlines.py": "b00b744982863bd51590e04a1b64b170ec3af23b406572bd1ada0b2d509d78a0",
     "_rpc/dispatch.py": "f9ae7b2f939eb4fd935c6b30ed9f1e9273aeb2eaa784150d40f0d4a379beb79e",

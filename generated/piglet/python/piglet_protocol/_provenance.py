@@ -23,7 +23,7 @@ FILES: dict[str, str] = {
     "_rpc/client.py": "14fddf5fe3c7b5ac1233f2d709f8dcf314846d6915f3b091da4eeaf69f8adafd",
     "_rpc/codec.py": "457bf9e6f95f15e15395b414015bd57e693af7b194ac8df6ce1bdac03c10080c",
     "_rpc/command.py": "a07943270d7f5bde34e1e1e05879f7077460d368bd228c3331adc184cbe7e0a1",
-    "_rpc/connection.py": "0927fdc9d478f6d7a0844c7b6b573fee902c93315801cc8a890723ad7b8e5c46",
+    "_rpc/connection.py": "cd3fa24b030381f5d5b9569713f423e35cca794b9acdbbf7165386e5cda3a9bc",
     "_rpc/content_length.py": "0883707cc0904a7ac15724a53d8d95f320b80193dabbfdd26b174dfd7df628f0",
     "_rpc/deadlines.py": "20c4a1855f2be74e242cfc7c599107ea5890225967f166c0b89e4d9b003b7525",
     "_rpc/dispatch.py": "2b5c8fdb2cd0e735ced76f1e16de58b03d00505445b0bf8fa54578114908e305",

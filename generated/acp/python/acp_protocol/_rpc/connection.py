@@ -489,7 +489,9 @@ class Connection:
             # it, as ``put`` would make).
             text = close_request_text(self.dispatcher, call, value, b"\n")
             if text is not None:
-                self.log.message("out", self.channel.peer, text[:-1])
+                log = self.log
+                if not log.quiet or log._file is not None:  # no copy for a quiet log
+                    log.message("out", self.channel.peer, text[:-1])
                 try:
                     if not pipe.put_now(text):  # the rest waits in the buffer
                         self._spawn(self._written(len(text) - 1))
