@@ -127,7 +127,12 @@ def _quartiles(values: list[float]) -> tuple[float, float, float]:
 
 
 def bench_spec(
-    spec: str, seconds: float, per_type: int, pairs: int, profile: bool = False
+    spec: str,
+    seconds: float,
+    per_type: int,
+    pairs: int,
+    profile: bool = False,
+    also: Path | None = None,
 ) -> dict[str, float] | None:
     schema_path, sdk_side, _ = PROTOCOLS[spec]
     package = f"{spec}_protocol"
@@ -142,7 +147,14 @@ def bench_spec(
     pair_medians: list[float] = []
     floors: list[float] = []  # SDK / floor, per round
     shells: list[float] = []  # SDK / shells, per round
-    times: dict[str, list[float]] = {"ours": [], "sdk": [], "floor": [], "shells": []}
+    alsos: list[float] = []  # SDK / the other copy of ours, per round
+    times: dict[str, list[float]] = {
+        "ours": [],
+        "sdk": [],
+        "floor": [],
+        "shells": [],
+        "also": [],
+    }
     versions: dict[str, Any] = {}
     for pair in range(pairs):
         # Fresh processes per pair: another memory layout and hash seed, which move a
@@ -151,6 +163,17 @@ def bench_spec(
         sdk = Worker(str(INTEROP_PYTHON), sdk_side, sdk_env)
         floor = Worker(str(INTEROP_PYTHON), "floor", sdk_env)
         shell = Worker(str(INTEROP_PYTHON), f"shells:{package}", ours_env)
+        # Another copy of the package (another revision's), in the same rounds: a
+        # change measured against the load both meet, not against another run's.
+        other = (
+            Worker(
+                str(INTEROP_PYTHON),
+                f"ours:{package}",
+                {**os.environ, "PYTHONPATH": str(also)},
+            )
+            if also is not None
+            else None
+        )
         try:
             versions = {"ours": ours.ask("version"), "sdk": sdk.ask("version")}
             official = set(json.loads(schema_path.read_text(encoding="utf-8"))["$defs"])
@@ -165,6 +188,9 @@ def bench_spec(
             floor.ask("keep", indices=both)
             shell.ask("load", items=items)
             shell.ask("keep", indices=both)
+            if other is not None:
+                other.ask("load", items=items)
+                other.ask("keep", indices=both)
             if profile and pair == 0:
                 kept = [items[i] for i in both]
                 _profile(
@@ -183,6 +209,8 @@ def bench_spec(
                     ("floor", floor),
                     ("shells", shell),
                 ]
+                if other is not None:
+                    sides.append(("also", other))
                 took: dict[str, float] = {}
                 for name, worker in sides if rounds % 2 == 0 else sides[::-1]:
                     took[name] = float(worker.ask("pass", seed=seed))
@@ -191,6 +219,8 @@ def bench_spec(
                 mine.append(took["sdk"] / took["ours"])
                 floors.append(took["sdk"] / took["floor"])
                 shells.append(took["sdk"] / took["shells"])
+                if other is not None:
+                    alsos.append(took["sdk"] / took["also"])
                 rounds += 1
             ratios.extend(mine)
             pair_medians.append(statistics.median(mine))
@@ -199,6 +229,8 @@ def bench_spec(
             sdk.close()
             floor.close()
             shell.close()
+            if other is not None:
+                other.close()
     count = len(both)
     q1, median, q3 = _quartiles(ratios)
     return {
@@ -222,6 +254,7 @@ def bench_spec(
         "pair_max": max(pair_medians),
         "rounds": len(ratios),
         "same_pydantic": float(versions["ours"] == versions["sdk"]),
+        **({"also_ratio": statistics.median(alsos)} if alsos else {}),
     }
 
 
@@ -236,6 +269,13 @@ def main() -> int:
     parser.add_argument(
         "--profile", action="store_true", help="print the time per type, too"
     )
+    parser.add_argument(
+        "--also",
+        type=Path,
+        metavar="DIR",
+        help="another copy of the generated package (DIR holds <spec>_protocol/, e.g. "
+        "another worktree's generated/mcp/python), measured in the same rounds",
+    )
     args = parser.parse_args()
     if not INTEROP_PYTHON.is_file():
         print(f"skipped: no {INTEROP_PYTHON} (make .venv-interop/.installed)")
@@ -245,7 +285,9 @@ def main() -> int:
         "   msgs/s ours    msgs/s SDK   ours / SDK"
     )
     for spec in args.spec or sorted(PROTOCOLS):
-        r = bench_spec(spec, args.seconds, args.per_type, args.pairs, args.profile)
+        r = bench_spec(
+            spec, args.seconds, args.per_type, args.pairs, args.profile, args.also
+        )
         if r is None:
             continue
         result(f"sdk_models.{spec}", r)
@@ -264,6 +306,8 @@ def main() -> int:
             f"nothing) / SDK {r['shells_ratio']:.2f}x"
             + ("" if r["same_pydantic"] else "; NOTE: the sides' pydantic differ")
         )
+        if "also_ratio" in r:
+            print(f"       --also / SDK, same rounds: {r['also_ratio']:.2f}x")
     return 0
 
 
