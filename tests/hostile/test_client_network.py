@@ -36,7 +36,9 @@ async def serving(handler: Handler) -> AsyncIterator[str]:
     """An aiohttp server on an OS-chosen port answering every path with ``handler``."""
     app = web.Application()
     app.router.add_route("*", "/{tail:.*}", handler)
-    runner = web.AppRunner(app, handle_signals=False)
+    # A peer that never answers is still sleeping when the test is done with it: its
+    # handler is cancelled at once, not waited for (aiohttp's default is 60 s).
+    runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=0.1)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
