@@ -30,8 +30,6 @@ from typing import Any, Final
 from pydantic_core import from_json
 
 from .codec import (
-    LONG_RUN,
-    NUMBER_SHAPES,
     dumps,
     dumps_plain,
     id_key,
@@ -330,17 +328,7 @@ class Connection:
             self.feed(line)
             return
         # ``loads``: pydantic-core reads it unless a number might not fit a double.
-        # Signs deleted, ``e000`` stands for both of ``may_overflow``'s exponent
-        # shapes (one search instead of two); 200 digits need a line as long; a shape
-        # found is read again by ``may_overflow``, which tells a number from text
-        # that only looks like one (a trace id's ``08e019``).  (``find``, not ``in``:
-        # bytes' ``in`` first tries its operand as an integer, and the TypeError it
-        # raises and clears costs more than the search.)
-        shapes = line.translate(NUMBER_SHAPES, b"+-")
-        if (
-            shapes.find(b"e000") >= 0
-            or (len(shapes) >= 200 and shapes.find(LONG_RUN) >= 0)
-        ) and may_overflow(line):
+        if may_overflow(line):
             self._take(line)
             return
         try:
