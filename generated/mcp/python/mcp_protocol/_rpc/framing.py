@@ -35,9 +35,6 @@ class LineReader:
     """
 
     CHUNK: Final = 65536  # read size; under malloc's mmap threshold, unlike asyncio's
-    # Whether a chunk that is one whole line is a message as it is (so ``_readable``
-    # hands it on at once, one call less per message); not where lines are headers.
-    WHOLE_LINES = True
 
     def __init__(self, connection: Connection, limit: int) -> None:
         self.connection = connection
@@ -120,18 +117,7 @@ class LineReader:
         except OSError:
             data = b""  # the peer is gone: the end of input
         if data:
-            if (
-                self.WHOLE_LINES
-                and data[0] == 123  # "{": not blank
-                and data.find(b"\n") == len(data) - 1
-                and data[-2] != 13  # no "\r" to drop
-                and not self._buffer
-                and len(data) <= self.limit + 1
-                and not self._skipping
-            ):  # one whole line, as a peer waiting for each answer sends it
-                self.connection.take_line(data[:-1])
-            else:
-                self.data_received(data)
+            self.data_received(data)
             return
         self.loop.remove_reader(self.fileno)
         self.connection.flow = None

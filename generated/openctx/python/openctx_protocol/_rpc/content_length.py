@@ -36,8 +36,6 @@ _KEPT_WHILE_SEARCHING: Final = len(b"content-length:") - 1  # a name split by a 
 class ContentLengthReader(LineReader):
     """Reads Content-Length framed messages from a pipe, as its bytes arrive."""
 
-    WHOLE_LINES = False  # a line is a header here, never a message
-
     def __init__(self, connection: Connection, limit: int) -> None:
         super().__init__(connection, limit)
         self._body = -1  # bytes of the current body; -1 while reading a header block
