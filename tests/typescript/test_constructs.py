@@ -534,3 +534,40 @@ def test_an_object_type_of_only_a_string_index_is_a_map(tmp_path: Path) -> None:
     assert not accepts(models.Holder, {**ok, "meta": [1]})
     held = models.Holder.model_validate_json(json.dumps({**ok, "meta": {"k": 1}}))
     assert held.meta == {"k": 1} and held.counts == {"a": 1}
+
+
+SCALAR_UNIONS = """
+export type Id = string | number;
+export type Mixed = boolean | string | number;
+export type Tagged = "a" | number;
+export type Listed = string | string[];
+export interface Holder { id: Id; mixed: Mixed; tagged: Tagged; listed: Listed }
+"""
+
+
+def test_a_union_of_scalars_of_distinct_kinds_reads_left_to_right(
+    tmp_path: Path,
+) -> None:
+    # ``string | number``: no value reads as two members, so the first member that
+    # reads it is the smart union's choice, and the value is written as it is.
+    built = build(tmp_path, {"input.ts": SCALAR_UNIONS}, _types("Holder"))
+    text = Path(built.models.__file__).read_text()
+
+    def alias(name: str) -> str:
+        return (
+            text.split(f"\n{name}: TypeAlias = ")[1].split('\n"""')[0].split("\n\n")[0]
+        )
+
+    assert "_SCALARS" in alias("Id") and "_SCALARS" in alias("Mixed")
+    # Rejecting twins: a literal beside a number, a list beside a string stay smart.
+    assert "_SCALARS" not in alias("Tagged") and "_SCALARS" not in alias("Listed")
+    holder = built.models.Holder
+    good = {"id": 1, "mixed": True, "tagged": "a", "listed": ["x"]}
+    read = holder.model_validate_json(json.dumps(good))
+    assert read.id == 1 and type(read.id) is int and read.mixed is True
+    assert json.loads(read.model_dump_json()) == good
+    again = holder.model_validate_json(json.dumps({**good, "id": 1.5, "mixed": 2}))
+    assert again.id == 1.5 and again.mixed == 2 and type(again.mixed) is int
+    assert json.loads(again.model_dump_json())["mixed"] == 2
+    for bad in ({"id": True}, {"id": None}, {"mixed": None}, {"mixed": [1]}):
+        assert not accepts(holder, {**good, **bad})

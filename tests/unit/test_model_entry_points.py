@@ -108,3 +108,67 @@ def test_options_are_pydantic_s() -> None:
         '{"name": "x", "version": "1"}', strict=False, context={"a": 1}
     )
     assert lax == value
+
+
+def test_each_class_reads_with_its_own_validator() -> None:
+    # the kept reader is per class: a subclass reads as itself, its base as the base,
+    # whichever is read first
+    base = _model("Implementation")
+
+    class Tagged(base):  # type: ignore[valid-type, misc]
+        tag: str = "t"
+
+    text = '{"name": "x", "version": "1", "tag": "u"}'
+    sub = Tagged.model_validate_json(text)
+    plain = base.model_validate_json(text)
+    assert type(sub) is Tagged and sub.tag == "u"
+    assert type(plain) is base and "tag" not in base.model_fields
+    assert plain.model_extra == {"tag": "u"}  # an unknown key to the base
+    assert type(Tagged.model_validate_json(text)) is Tagged
+
+
+def test_a_rebuilt_class_reads_with_its_new_validator() -> None:
+    model = _model("Implementation")
+    text = '{"name": "x", "version": "1"}'
+    before = model.model_validate_json(text)
+    kept = models._JSON_READERS[model]
+    assert model.model_rebuild(force=True) is True
+    assert model not in models._JSON_READERS  # dropped: read again on next use
+    assert model.model_validate_json(text) == before
+    assert models._JSON_READERS[model] is not kept
+    assert models._JSON_READERS[model] == model.__pydantic_validator__.validate_json
+
+
+# A request id is a string or a number (``_SCALARS``: read by the one member of its
+# JSON kind, written as it is); the same values, JSON text and refusals as pydantic's
+# smart union of the same members.
+IDS = ["7", '"7"', "7.5", "-0", "1e3", "12345678901234567890123", '""']
+NOT_IDS = ["true", "null", "[]", "{}", '["7"]']
+
+
+@pytest.mark.parametrize("text", IDS)
+def test_a_request_id_reads_as_the_smart_union_reads_it(text: str) -> None:
+    from pydantic import TypeAdapter
+
+    fast = TypeAdapter(models.RequestId)
+    smart = TypeAdapter(str | int | float)
+    value = fast.validate_json(text)
+    assert type(value) is type(smart.validate_json(text))
+    assert value == smart.validate_json(text)
+    assert fast.dump_json(value) == smart.dump_json(value)
+    message = models.JSONRPCRequest.model_validate_json(
+        f'{{"jsonrpc": "2.0", "id": {text}, "method": "ping"}}'
+    )
+    assert json.loads(message.model_dump_json())["id"] == json.loads(text)
+
+
+@pytest.mark.parametrize("text", NOT_IDS)
+def test_a_request_id_refuses_what_is_no_string_or_number(text: str) -> None:
+    from pydantic import TypeAdapter
+
+    with pytest.raises(ValidationError) as refused:
+        TypeAdapter(models.RequestId).validate_json(text)
+    # one error for the string, one for the number (not one per number member)
+    assert [e["type"] for e in refused.value.errors()] == ["string_type", "float_type"]
+    with pytest.raises(ValidationError):
+        models.JSONRPCRequest(jsonrpc="2.0", id=json.loads(text), method="ping")

@@ -57,6 +57,7 @@ _MODEL_HELPERS = (
     "_omitted",
     "_NULL_READS_DEFAULT",
     "_NUMBER",
+    "_SCALARS",
     "_ANY_JSON",
     "_F32_READ",
     "_F32_WRITE",

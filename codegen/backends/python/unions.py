@@ -97,14 +97,42 @@ class UnionBuilder(DeclBuilder):
                 )
             ]
         models = self._by_keys(union)
+        markers = (f"_ByKeys({', '.join(models)})",) if models else ()
+        if not models and len(members) > 1 and self._one_kind_each(union):
+            markers = ("_SCALARS",)
         return [
             self._union_view(
                 union,
                 value,
                 ("Untagged: pydantic's smart union picks the best-fitting variant.",),
-                markers=(f"_ByKeys({', '.join(models)})",) if models else (),
+                markers=markers,
             )
         ]
+
+    def _one_kind_each(self, union: ir.UnionDecl) -> bool:
+        """Whether every variant is a plain scalar (a string, an integer or a number, a
+        boolean) and no two take a value of the same JSON kind: then the first member
+        that reads a value is the only one, and a value is written as it is
+        (``_SCALARS``).  A serde ``f64`` reads integers too, so it is not one."""
+        kinds: list[str] = []
+        for variant in union.variants:
+            resolved = (
+                self.index.resolve(variant.type) if variant.type is not None else None
+            )
+            if not isinstance(resolved, ir.Primitive) or (
+                resolved.constraints.binary_float
+            ):
+                return False
+            kind = {
+                ir.PrimitiveKind.STRING: "string",
+                ir.PrimitiveKind.INTEGER: "number",
+                ir.PrimitiveKind.NUMBER: "number",
+                ir.PrimitiveKind.BOOLEAN: "boolean",
+            }.get(resolved.kind)
+            if kind is None or kind in kinds:
+                return False
+            kinds.append(kind)
+        return True
 
     def _by_keys(self, union: ir.UnionDecl) -> list[str]:
         """The model classes of a smart union of models (nested smart unions of models

@@ -53,6 +53,7 @@ from pydantic_core import (
     CoreSchema,
     InitErrorDetails,
     PydanticCustomError,
+    SchemaValidator,
     core_schema,
     to_jsonable_python,
 )
@@ -458,12 +459,43 @@ def _number_error(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
     number."""
     schema = handler(source)
     if schema["type"] == "union":
-        # ``float_type``: pydantic's own "Input should be a valid number".
-        schema = cast(CoreSchema, {**schema, "custom_error_type": "float_type"})
+        # ``float_type``: pydantic's own "Input should be a valid number".  No value
+        # reads as both members (``int`` first, as the smart union would choose), so
+        # the first that reads it is the one; the value is written as it is (no member
+        # tried by its type first).
+        schema = cast(
+            CoreSchema,
+            {
+                **schema,
+                "custom_error_type": "float_type",
+                "mode": "left_to_right",
+                "serialization": core_schema.simple_ser_schema("any"),
+            },
+        )
     return schema
 
 
 _NUMBER = GetPydanticSchema(get_pydantic_core_schema=_number_error)
+
+
+def _one_kind_each(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """A union of strict scalars of distinct JSON kinds (a string or a number): no
+    value reads as two members, so the first that reads it is the smart union's
+    choice, and the value is written as it is."""
+    schema = handler(source)
+    if schema["type"] != "union":
+        return schema
+    return cast(
+        CoreSchema,
+        {
+            **schema,
+            "mode": "left_to_right",
+            "serialization": core_schema.simple_ser_schema("any"),
+        },
+    )
+
+
+_SCALARS = GetPydanticSchema(get_pydantic_core_schema=_one_kind_each)
 
 
 def _as_written(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
@@ -533,6 +565,18 @@ def _init_plan(model: type[BaseModel]) -> _InitPlan:
     return plan
 
 
+# Each model class's JSON reader (its validator's ``validate_json``), kept on first use.
+_JSON_READERS: dict[type[BaseModel], Callable[[str | bytes | bytearray], Any]] = {}
+
+
+def _json_reader(model: type[BaseModel]) -> Callable[[str | bytes | bytearray], Any]:
+    validator = model.__pydantic_validator__
+    if isinstance(validator, SchemaValidator):
+        # Not pydantic's stand-in for a class not yet complete: that one is replaced.
+        _JSON_READERS[model] = validator.validate_json
+    return validator.validate_json
+
+
 class _Model(BaseModel):
     """Base of every model: strict; built in Python by attribute or wire name, read from
     messages (``model_validate*``, any ``TypeAdapter``, the ``METHODS`` adapters) by wire
@@ -596,6 +640,9 @@ class _Model(BaseModel):
         # writing a small message; called without options, as a message is read and
         # written, these go to the validator and the serializer straight, with the same
         # result.  With options, pydantic's own; type checkers see pydantic's signatures.
+        # The validator's reader is kept per class (``_JSON_READERS``): reading
+        # ``cls.__pydantic_validator__`` goes through the ``__getattr__`` of pydantic's
+        # metaclass, a cost as large as the rest of this method.
 
         @classmethod
         def model_validate_json(
@@ -603,7 +650,16 @@ class _Model(BaseModel):
         ) -> Any:
             if options:
                 return super().model_validate_json(json_data, **options)
-            return cls.__pydantic_validator__.validate_json(json_data)
+            read = _JSON_READERS.get(cls)
+            if read is None:
+                read = _json_reader(cls)
+            return read(json_data)
+
+        @classmethod
+        def model_rebuild(cls, **options: Any) -> bool | None:
+            # A rebuilt class has a new validator: its reader is read again.
+            _JSON_READERS.clear()
+            return super().model_rebuild(**options)
 
         def model_dump_json(self, **options: Any) -> str:
             if options:
