@@ -110,7 +110,7 @@ FILES: dict[str, str] = {
     "client.py": "ea50f9bf617dbc0cc5a2f7dca3571661cc787c0988bea06d8b321ccea3e55e1c",
     "errors.py": "b2572effed38f87f0c5b39d8a91002f482b6db95102e7057db81a1c95d7ac994",
     "methods.py": "14a83d2ca91110fa779428fab668b8c24a21797e3b15864e99a9cb6f9d70a842",
-    "models.py": "0f5290ca19ca111fd79546b5572f5d3de5d2a5eec4487f85ee3242dd6d17eb29",
+    "models.py": "d3c98b3197d7323a2484d3e97f1627bb0dc8363db2cec01a3dcb26ec1a836912",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "0a82ffd5b7cff9617e3df18782ed3c22523c86875ab08fd4c5d191d4b9de42f1",
     "stub_data.py": "f563705a0ba80934b9402e628593eef5f5d00163c20bf841d720845b1608de9f",

@@ -674,34 +674,11 @@ def _filled(**options: Any) -> Any:
     return Field(**options)
 
 
-def _number_error(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-    """``int | float`` reports one error, not one per member, for a value that is no
-    number."""
-    schema = handler(source)
-    if schema["type"] == "union":
-        # ``float_type``: pydantic's own "Input should be a valid number".  No value
-        # reads as both members (``int`` first, as the smart union would choose), so
-        # the first that reads it is the one; the value is written as it is (no member
-        # tried by its type first).
-        schema = cast(
-            CoreSchema,
-            {
-                **schema,
-                "custom_error_type": "float_type",
-                "mode": "left_to_right",
-                "serialization": core_schema.simple_ser_schema("any"),
-            },
-        )
-    return schema
-
-
-_NUMBER = GetPydanticSchema(get_pydantic_core_schema=_number_error)
-
-
 def _one_kind_each(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-    """A union of strict scalars of distinct JSON kinds (a string or a number): no
-    value reads as two members, so the first that reads it is the smart union's
-    choice, and the value is written as it is."""
+    """A union of strict scalars of distinct JSON kinds (a string or a number, ``int``
+    before ``float``): no value reads as two members, so the first that reads it is
+    the smart union's choice, and the value is written as it is (no member's writer
+    tried by its type first)."""
     schema = handler(source)
     if schema["type"] != "union":
         return schema
@@ -713,6 +690,19 @@ def _one_kind_each(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
             "serialization": core_schema.simple_ser_schema("any"),
         },
     )
+
+
+def _number_error(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """``int | float`` (``_one_kind_each``) reports one error, not one per member, for
+    a value that is no number."""
+    schema = _one_kind_each(source, handler)
+    if schema["type"] == "union":
+        # ``float_type``: pydantic's own "Input should be a valid number".
+        schema = cast(CoreSchema, {**schema, "custom_error_type": "float_type"})
+    return schema
+
+
+_NUMBER = GetPydanticSchema(get_pydantic_core_schema=_number_error)
 
 
 _SCALARS = GetPydanticSchema(get_pydantic_core_schema=_one_kind_each)
