@@ -172,3 +172,46 @@ def test_a_request_id_refuses_what_is_no_string_or_number(text: str) -> None:
     assert [e["type"] for e in refused.value.errors()] == ["string_type", "float_type"]
     with pytest.raises(ValidationError):
         models.JSONRPCRequest(jsonrpc="2.0", id=json.loads(text), method="ping")
+
+
+def test_a_rebuild_resolves_names_where_it_is_called() -> None:
+    # pydantic resolves a rebuilt class's names in its caller's frame: the generated
+    # base's own ``model_rebuild`` frame must not stand in its place
+    base = _model("Implementation")
+
+    class Later(base):  # type: ignore[valid-type, misc]
+        other: Local
+
+    class Local(BaseModel):
+        x: int
+
+    assert Later.model_rebuild() is True
+    text = '{"name": "x", "version": "1", "other": {"x": 1}}'
+    assert Later.model_validate_json(text).other == Local(x=1)
+
+    # Rejecting twin: a name defined nowhere still does not resolve.
+    class Never(base):  # type: ignore[valid-type, misc]
+        other: Nowhere  # type: ignore[name-defined]  # noqa: F821
+
+    with pytest.raises(Exception, match="Nowhere"):
+        Never.model_rebuild()
+
+
+def test_a_class_completed_on_first_read_is_read_complete() -> None:
+    base = _model("Implementation")
+
+    class Pending(base):  # type: ignore[valid-type, misc]
+        other: Item
+
+    class Item(BaseModel):
+        x: int
+
+    globals()["Item"] = Item  # where pydantic looks when the class completes itself
+    try:
+        text = '{"name": "x", "version": "1", "other": {"x": 2}}'
+        assert Pending.model_validate_json(text).other.x == 2
+        assert Pending.model_validate_json(text).other.x == 2  # the kept reader
+        with pytest.raises(ValidationError):
+            Pending.model_validate_json('{"name": "x", "version": "1", "other": {}}')
+    finally:
+        del globals()["Item"]

@@ -64,7 +64,7 @@ _IMPORT_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
         "pydantic_core",
         (
             *("CoreSchema", "InitErrorDetails", "PydanticCustomError", "core_schema"),
-            *("PydanticUseDefault", "SchemaValidator", "to_json", "to_jsonable_python"),
+            *("PydanticUseDefault", "to_json", "to_jsonable_python"),
         ),
     ),
 )

@@ -46,7 +46,7 @@ FILES: dict[str, str] = {
     "client.py": "93f2f75fedc6a02dd6bc96bd19a709446e4fc0f826f80972ea46906bfdd6fa24",
     "errors.py": "30d9d1d0d16eb33b77d2579612e577d8740b9be7ee0ab843e94e10fe2d4fb14a",
     "methods.py": "1109b7655525974a5fbfb6f7cd7a34f39ed69c4361aee2c0793cf471f5c8408f",
-    "models.py": "af83006dbd922562da3f5b41218134adf29f7f91e95aad7512cf774a782a005e",
+    "models.py": "2c0e239d4d7123874433866680cd8152becd04f659ea041251812ad0f4bb4e79",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "f2662bf41ae4c9496a863fe249ac62448a38193d61f47a2487858c35f6454a21",
     "stub_data.py": "38d7d7dc15b4136ab996f7c8bf3d1aaea5565faaa7f1c1dd1763fe3ecde74f57",

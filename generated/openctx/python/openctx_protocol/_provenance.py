@@ -46,7 +46,7 @@ FILES: dict[str, str] = {
     "client.py": "9dc08d305bfbbf6b5b9c6a9c46ac8ee01ff15a35be4c61b16c9fd96d0784cf06",
     "errors.py": "7b5be1f72c9ff8da2de647f11274e6c01fd176fbce167e5fce957130ac0cb999",
     "methods.py": "30f68e89ef01396fbcd32049a55d8320850b7307fa49229f1b45605c44ee68fa",
-    "models.py": "56677facd4a3d572da316e2e256bfce99129ee13b639fd25a65274b42a4b915d",
+    "models.py": "483283dd3a3553ec9afba0164d0447a226481d2fef1156c9f2ce0d563f3564c8",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "100de6b9b34a6f8ee44099daf307cd5b9ccec2209495ae4ea86cbc3f68525ae2",
     "stub_data.py": "5514bb81f9bb488e5829ad6a83ca8a6a95e905de1f7f517d26f6075d5ec84eb4",

@@ -46,7 +46,7 @@ FILES: dict[str, str] = {
     "client.py": "82342ff8f05e4aa51fdd3a6de14c56656e4416eb644dd48a12381740127cc389",
     "errors.py": "5ee447df4d73cf33413dac91869e82cd0b042f669d0ffb0816538998a4d0d925",
     "methods.py": "019392d7dc04e7a4f0fb8471d675f3d0650ada44db48352d6690e27c625c8466",
-    "models.py": "2b8fbdff863dc86865d90c8aad688becabdb3e961182319d3f0c27abc2943152",
+    "models.py": "a439edfefa8bd749faac3ec36783e4d685cf35e8ce8efca092e4de89d5c260d2",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "59c0e9dc32d8146bfea32a73ea670327a4f7468bea1f9ced911e0409db6e89c0",
     "stub_data.py": "3518ba62486233ed7ab760af171b51ce0926b0fc29ad388dc31d66979d104e7e",

@@ -41,7 +41,6 @@ from pydantic_core import (
     CoreSchema,
     InitErrorDetails,
     PydanticCustomError,
-    SchemaValidator,
     core_schema,
     to_jsonable_python,
 )
@@ -449,15 +448,9 @@ def _init_plan(model: type[BaseModel]) -> _InitPlan:
 
 
 # Each model class's JSON reader (its validator's ``validate_json``), kept on first use.
+# A class not yet complete has pydantic's stand-in validator, whose attribute completes
+# the class and is the complete validator's own (or raises, and nothing is kept).
 _JSON_READERS: dict[type[BaseModel], Callable[[str | bytes | bytearray], Any]] = {}
-
-
-def _json_reader(model: type[BaseModel]) -> Callable[[str | bytes | bytearray], Any]:
-    validator = model.__pydantic_validator__
-    if isinstance(validator, SchemaValidator):
-        # Not pydantic's stand-in for a class not yet complete: that one is replaced.
-        _JSON_READERS[model] = validator.validate_json
-    return validator.validate_json
 
 
 class _Model(BaseModel):
@@ -521,14 +514,20 @@ class _Model(BaseModel):
                 return super().model_validate_json(json_data, **options)
             read = _JSON_READERS.get(cls)
             if read is None:
-                read = _json_reader(cls)
+                read = _JSON_READERS[cls] = cls.__pydantic_validator__.validate_json
             return read(json_data)
 
         @classmethod
-        def model_rebuild(cls, **options: Any) -> bool | None:
-            # A rebuilt class has a new validator: its reader is read again.
+        def model_rebuild(
+            cls, *, _parent_namespace_depth: int = 2, **options: Any
+        ) -> bool | None:
+            # A rebuilt class has a new validator: its reader is read again.  The
+            # names to resolve are the caller's, one frame further out than pydantic
+            # counts from its own method.
             _JSON_READERS.clear()
-            return super().model_rebuild(**options)
+            return super().model_rebuild(
+                _parent_namespace_depth=_parent_namespace_depth + 1, **options
+            )
 
         def model_dump_json(self, **options: Any) -> str:
             if options:
