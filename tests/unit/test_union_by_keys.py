@@ -195,9 +195,22 @@ def test_tags_narrow_the_choice_before_any_read() -> None:
     assert marker._pick({"kind": "dog", "name": "x"}) == "Dog!"
     assert marker._pick({"kind": "cow", "name": "x"}) == "Pet"
     assert marker._pick({"kind": 5, "name": "x"}) == "Cat Dog Pet"
-    # The decision is kept per keys and tag strings.
-    assert marker.decided[(("kind", "name"), (("kind", "cat"),))] == "Cat!"
-    assert marker.decided[("kind", "name")] == "Cat Dog Pet"
+    # The decision is kept per keys and tag strings: one each for the four shapes, and
+    # a shape seen before is not decided again.
+    assert len(marker.decided) == 4
+
+    def refuse(*_: object) -> str:
+        raise AssertionError("decided again")
+
+    marker._decide = refuse  # type: ignore[method-assign]
+    assert marker._pick({"kind": "cat", "name": "y"}) == "Cat!"
+    assert marker._pick({"kind": "dog", "name": "y"}) == "Dog!"
+    assert marker._pick({"kind": 7, "name": "y"}) == "Cat Dog Pet"
+    # Twins: another tag string, or the same keys in another order, is a shape not seen.
+    with pytest.raises(AssertionError, match="decided again"):
+        marker._pick({"kind": "bird", "name": "x"})
+    with pytest.raises(AssertionError, match="decided again"):
+        marker._pick({"name": "x", "kind": "cat"})
     marker, _, _ = _pair(Cat, Dog)
     assert marker._pick({"kind": "cow"}) == "*"
 

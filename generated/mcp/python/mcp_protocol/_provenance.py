@@ -46,7 +46,7 @@ FILES: dict[str, str] = {
     "client.py": "58177c38521e9d011deeae4fa32ce7bcf1c5b52502fe9ba6868aed187079f7c4",
     "errors.py": "a7c2cfdc010e1eb6b46f31b6f6da7579c61605c9de9a56bac191d4d6accf3952",
     "methods.py": "557c8a3ea1e1af9f8bc141ac058964144031fb6b24b0e7ff747775c0b6854f31",
-    "models.py": "db3a772c0a0c249b0e4254014773b3017837660c44db96146ff9d212e68b1dda",
+    "models.py": "c94333d59bb1514fcb68a1cf4dd1d264d69baca9e5bd730a8301473e04c656c4",
     "py.typed": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "server.py": "7bcbba9115c718fc3236c4313af42ae55ef4713e24af8fb19271036ae29dc546",
     "stub_data.py": "748f071882e2a8cfe9daae8419daabed93e3aa4eec33baee9ca1ff1f4bca4d1d",

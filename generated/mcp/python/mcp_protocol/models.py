@@ -579,12 +579,18 @@ class _ByKeys:
         if self.tag_keys is None:
             self.plans = [_KeyPlan(model) for model in self.models]
             self.tag_keys = tuple(sorted({k for plan in self.plans for k in plan.tags}))
-        tags = {key: tag for key in self.tag_keys if type(tag := value.get(key)) is str}
-        decision: Hashable = (
-            (tuple(value), tuple(tags.items())) if tags else tuple(value)
-        )
+        # The decision's key: the keys in their order, then each tag's string, nested
+        # (a plain loop: a comprehension is a call of its own, and this runs per value).
+        decision: Hashable = tuple(value)
+        for key in self.tag_keys:
+            tag = value.get(key)
+            if type(tag) is str:
+                decision = (decision, key, tag)
         choice = self.decided.get(decision)
         if choice is None:
+            tags = {
+                key: tag for key in self.tag_keys if type(tag := value.get(key)) is str
+            }
             choice = self._decide(value.keys(), tags)
             if len(self.decided) < self._KEPT:
                 self.decided[decision] = choice
