@@ -21,7 +21,7 @@ SPECS ?=
 PYRIGHT_DIR := build/typing/npm
 PYRIGHT := $(PYRIGHT_DIR)/node_modules/.bin/pyright
 
-.PHONY: generate test test-long check lint lint-generated bench fuzz corpus docs docs-check interop clean help oracle oracle-deps
+.PHONY: generate test test-long check lint lint-generated bench bench-instructions fuzz corpus docs docs-check interop clean help oracle oracle-deps
 
 help:
 	@echo "make generate        regenerate generated/ from specs/"
@@ -34,6 +34,7 @@ help:
 	@echo "                     Chromium (Debian chromium); screenshots in build/docs-check"
 	@echo "                     then a fresh user project's site (nested output), every link followed"
 	@echo "make bench           benchmarks (ratios against named peers) -> build/bench/summary.md"
+	@echo "make bench-instructions  the SDK rows of make bench counted in instructions (valgrind)"
 	@echo "make fuzz            long fuzz runs: spec bytes, kills of generate, frontends (not in make test)"
 	@echo "make interop         real peers (official SDKs, own venv) against generated stubs/clients"
 	@echo "make corpus          long campaign: every official-schema definition and schema type"
@@ -114,6 +115,12 @@ docs-check: $(STAMP)
 bench: $(STAMP) $(INTEROP_STAMP)
 	$(CODEGEN) generate
 	$(BIN)/python bench/summary.py $(if $(BASELINE),--baseline $(BASELINE)) $(if $(QUICK),--quick)
+
+# The bindings against the official SDKs' models in instructions (callgrind): the same
+# passes as make bench's SDK rows, counted instead of timed, so a change of half a per cent
+# shows on a loaded machine.  Needs valgrind (apt-get install valgrind).
+bench-instructions: $(STAMP) $(INTEROP_STAMP)
+	$(BIN)/python bench/bench_sdk_instructions.py
 
 # The real peers' SDKs live in their own venv (tests/interop/requirements.txt, pinned): they
 # must not decide the toolchain's own dependencies.  Every tests/interop/test_*.py runs there.

@@ -57,9 +57,13 @@ PROTOCOLS = {
 class Worker:
     """A ``sdk_models_worker.py`` subprocess: one command, one answer."""
 
-    def __init__(self, python: str, side: str, env: dict[str, str]) -> None:
+    def __init__(
+        self, python: str, side: str, env: dict[str, str], prefix: tuple[str, ...] = ()
+    ) -> None:
+        # ``prefix``: a command the worker runs under (``bench_sdk_instructions.py``'s
+        # callgrind).
         self.process = subprocess.Popen(
-            [python, str(WORKER), side],
+            [*prefix, python, str(WORKER), side],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,

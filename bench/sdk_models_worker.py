@@ -2,12 +2,15 @@
 
 Phase: measurement (``make bench``), never a timed test.
 Inputs: argv ``SIDE`` — ``ours:<package>`` (the generated ``<package>.models``, found on
-``PYTHONPATH``), ``mcp-sdk`` (the official MCP SDK's ``mcp.types``), ``acp-sdk`` (the
+``PYTHONPATH``), ``straight:<package>`` (the same models, each class's validator and
+serializer called without the methods around them: what ours would cost with entry points
+that cost nothing), ``mcp-sdk`` (the official MCP SDK's ``mcp.types``), ``acp-sdk`` (the
 official ACP SDK's ``acp.schema``), ``shells:<package>`` (models of the same wire keys
 that check nothing, ``_shells``) or ``floor`` (no models: pydantic-core's JSON parser and
 writer alone), all run by the interop venv, which has no codegen: so this file
 imports nothing of the project.  Commands on stdin, one JSON object a line:
-``names`` (the model classes the module defines), ``load`` (``items``: ``[type, JSON text]``
+``names`` (the model classes the module defines), ``mark`` (calls ``getppid``: the
+marker ``bench_sdk_instructions.py`` has callgrind dump its counts before), ``load`` (``items``: ``[type, JSON text]``
 pairs; answers which of them this side reads and writes without error), ``keep``
 (``indices``: the items both sides accept; answers the share written back exactly),
 ``pass`` (one timed pass over the kept items, in the order ``seed`` shuffles them to, or
@@ -28,6 +31,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import json
+import os
 import random
 import sys
 import time
@@ -44,6 +48,21 @@ def _ours(package: str) -> tuple[Any, Work]:
 
     def work(model: type[BaseModel], data: bytes) -> Any:
         return model.model_validate_json(data).model_dump_json()
+
+    return module, work
+
+
+def _straight(package: str) -> tuple[Any, Work]:
+    module = importlib.import_module(f"{package}.models")
+    readers: dict[type[BaseModel], Any] = {}
+    writers: dict[type[BaseModel], Any] = {}
+
+    def work(model: type[BaseModel], data: bytes) -> Any:
+        read = readers.get(model)
+        if read is None:
+            read = readers[model] = model.__pydantic_validator__.validate_json
+            writers[model] = model.__pydantic_serializer__.to_json
+        return writers[model](read(data)).decode()
 
     return module, work
 
@@ -136,6 +155,8 @@ def main() -> int:
     side = sys.argv[1]
     if side.startswith("ours:"):
         module, work = _ours(side.split(":", 1)[1])
+    elif side.startswith("straight:"):
+        module, work = _straight(side.split(":", 1)[1])
     elif side == "mcp-sdk":
         module, work = _mcp_sdk()
     elif side == "acp-sdk":
@@ -189,6 +210,9 @@ def main() -> int:
             for model, data in order:
                 work(model, data)
             answer = time.thread_time() - start
+        elif op == "mark":
+            os.getppid()
+            answer = None
         elif op == "version":
             import pydantic
             import pydantic_core
