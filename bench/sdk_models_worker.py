@@ -8,14 +8,15 @@ that cost nothing), ``mcp-sdk`` (the official MCP SDK's ``mcp.types``), ``acp-sd
 official ACP SDK's ``acp.schema``), ``shells:<package>`` (models of the same wire keys
 that check nothing, ``_shells``) or ``floor`` (no models: pydantic-core's JSON parser and
 writer alone), all run by the interop venv, which has no codegen: so this file
-imports nothing of the project.  Commands on stdin, one JSON object a line:
-``names`` (the model classes the module defines), ``mark`` (calls ``getppid``: the
-marker ``bench_sdk_instructions.py`` has callgrind dump its counts before), ``load``
-(``items``: ``[type, JSON text]`` pairs; answers which of them this side reads and writes without error), ``keep``
-(``indices``: the items both sides accept; answers the share written back exactly),
-``pass`` (one timed pass over the kept items, in the order ``seed`` shuffles them to, or
-as kept without one; answers its seconds), ``times`` (each kept item's own seconds, for
-``--profile``), ``version`` (pydantic's and pydantic-core's), ``quit``.
+imports nothing of the project.  Commands on stdin, one JSON object a line: ``names``
+(the model classes the module defines), ``mark`` (calls ``getppid``: the marker
+``bench_sdk_instructions.py`` has callgrind dump its counts before), ``load``
+(``items``: ``[type, JSON text]`` pairs; answers which of them this side reads and
+writes without error), ``keep`` (``indices``: the items both sides accept; answers the
+share written back exactly), ``pass`` (one timed pass over the kept items, in the order
+``seed`` shuffles them to, or as kept without one; answers its seconds), ``times`` (each
+kept item's own seconds, for ``--profile``), ``version`` (pydantic's and
+pydantic-core's), ``quit``.
 Outputs: one JSON object a line on stdout per command.
 Guarantees: each side does what its own documentation and transport do with a message:
 ours ``Model.model_validate_json(data)`` and ``model.model_dump_json()`` (the models write
