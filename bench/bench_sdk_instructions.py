@@ -32,14 +32,18 @@ from bench_sdk_models import INTEROP_PYTHON, PROTOCOLS, Worker, _messages
 from support import ROOT as REPO
 from support import result
 
-# callgrind's summary fields, in the order --cache-sim=yes writes them
-_FIELDS = ("Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw")
+_EVENTS = ("Ir", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw")
 
 
 def _totals(path: Path) -> dict[str, int]:
+    """A dump's totals by event name (callgrind leaves trailing zero counts out)."""
+    names: list[str] = []
     for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith(("totals:", "summary:")):
-            return dict(zip(_FIELDS, map(int, line.split()[1:]), strict=False))
+        if line.startswith("events:"):
+            names = line.split()[1:]
+        elif line.startswith(("totals:", "summary:")):
+            counts = dict(zip(names, map(int, line.split()[1:]), strict=False))
+            return {event: counts.get(event, 0) for event in _EVENTS}
     raise RuntimeError(f"no totals in {path}")
 
 
