@@ -118,8 +118,12 @@ bench: $(STAMP) $(INTEROP_STAMP)
 
 # The bindings against the official SDKs' models in instructions (callgrind): the same
 # passes as make bench's SDK rows, counted instead of timed, so a change of half a per cent
-# shows on a loaded machine.  Needs valgrind (apt-get install valgrind).
+# shows on a loaded machine.  Needs valgrind: installed here as root with apt (as make
+# test-deps installs its toolchains), else the script says it skipped and why.
 bench-instructions: $(STAMP) $(INTEROP_STAMP)
+	@command -v valgrind >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+		&& apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		--no-install-recommends valgrind; } || true
 	$(BIN)/python bench/bench_sdk_instructions.py
 
 # The real peers' SDKs live in their own venv (tests/interop/requirements.txt, pinned): they
