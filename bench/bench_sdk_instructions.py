@@ -15,7 +15,8 @@ first passes are not counted, and the cost of a command's round trip (an empty i
 measured too) is taken off.  A count does not move with the machine's load or the other
 core's jobs, so a change of half a per cent shows; it is not time: cache misses are not in
 it (``--cache-sim`` adds callgrind's estimate, ``Ir + 10 × L1 misses + 100 × LL misses``).
-Writes only a scratch directory that it removes.
+Writes only a scratch directory, removed after a run that ends well (kept, and named, after
+one that fails).
 """
 
 from __future__ import annotations
@@ -78,9 +79,8 @@ def _measure(
     try:
         worker.ask("load", items=items)
         worker.ask("keep", indices=both)
-        worker.ask(
-            "pass", seed=seeds[0]
-        )  # warm: each model's first read is not counted
+        # Warm: each model's first read (its schema's first use) is not counted.
+        worker.ask("pass", seed=seeds[0])
         worker.ask("mark")
         worker.ask("mark")  # an empty interval: a command's own round trip
         for seed in seeds:
@@ -93,6 +93,12 @@ def _measure(
     dumps = sorted(
         scratch.glob(f"{out.name}.*"), key=lambda p: int(p.name.rsplit(".", 1)[1])
     )
+    if len(dumps) < 2 + len(seeds):
+        # Not a figure of fewer passes: say so, and where valgrind's log is.
+        raise RuntimeError(
+            f"{side}: {len(dumps)} callgrind dumps, {2 + len(seeds)} expected "
+            f"(valgrind's log: {scratch})"
+        )
     costs = [_cost(_totals(p), cache) for p in dumps]
     empty = costs[1]
     return [c - empty for c in costs[2 : 2 + len(seeds)]]
@@ -131,8 +137,10 @@ def bench_spec(spec: str, rounds: int, per_type: int, cache: bool) -> dict[str, 
             )
             for name, (side, env) in sides.items()
         }
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+    except BaseException:
+        print(f"kept for a look: {scratch} (callgrind's dumps, valgrind's logs)")
+        raise
+    shutil.rmtree(scratch, ignore_errors=True)
     return {
         "messages": len(both),
         "ours": per["ours"],
